@@ -1,0 +1,218 @@
+import qs from 'qs';
+import { FieldErrors } from '../../core/kernel/errors';
+import { TallyError } from '../../core/kernel/tally-error';
+
+/**
+ * Request parameters in bracket notation (`vars[lines][0][amount]=5`), as PHP clients and
+ * http_build_query send them, turned into plain objects and lists under explicit limits.
+ *
+ * Limits, each refused with a 400 rather than truncated or reshaped:
+ * - depth 8: bracket groups after the name; `vars[lines][0][amount]` uses 3, so there is room for
+ *   nested line data without allowing unbounded recursion.
+ * - arrayLimit 1000: items in one list (highest index + 1 / number of `[]` appends). A 500-line
+ *   invoice fits twice over; qs's default of 20 would quietly turn a 21-line invoice into an object.
+ * - parameterLimit 5000: name=value pairs per request; 500 lines × 4 fields = 2000 fits, a
+ *   hash-flooding request does not.
+ *
+ * Decisions:
+ * - Lists are compacted in index order: `lines[5]=a&lines[2]=b` is `['b', 'a']`. Indexes only group
+ *   the fields of a line; forms that deleted rows leave gaps a billing model must not see as holes.
+ *   A container with any non-index key (`l[0]=a&l[x]=b`) is an object keyed by strings.
+ * - A repeated name keeps the last value, as PHP does: `a=1&a=2` is `a: '2'`. Only `a[]=1&a[]=2`
+ *   makes a list.
+ * - `[]` may only end a name: qs merges `a[][x]=1&a[][y]=2` into one item where PHP makes two,
+ *   so it is refused (`format`) in favour of explicit indexes.
+ * - A name used both as a value and as a container (`a=1&a[x]=2`) is refused (`format`): qs would
+ *   mix both into a list and shift the items. So is `[]` mixed with explicit keys in one list.
+ * - A pair splits at its first `=`, as in PHP: `a=b]=c` is `a: 'b]=c'`; an `=` inside a name must
+ *   be sent as %3D (`a[x=y]=1` is the malformed name `a[x`).
+ * - No dot notation: `a.b` is the key `a.b` (plugin models and parameters may have dots).
+ * - Any name segment that is an Object.prototype property (`__proto__`, `constructor`,
+ *   `toString`, …) or `prototype` is refused (`valid`); qs would drop most of them silently.
+ * Error codes: `valid` (forbidden name), `format` (syntax, depth, encoding, shape), `max` (limits),
+ * keyed by the parameter name as sent (decoded when it could be).
+ */
+export const PARAMETER_LIMITS = { depth: 8, arrayLimit: 1000, parameterLimit: 5000 } as const;
+
+const QS_OPTIONS: qs.IParseOptions = {
+  ...PARAMETER_LIMITS,
+  allowDots: false,
+  allowPrototypes: false,
+  allowSparse: false,
+  plainObjects: false,
+  duplicates: 'last',
+  strictDepth: true,
+  throwOnLimitExceeded: true,
+  comma: false,
+  charset: 'utf-8',
+  charsetSentinel: false,
+  interpretNumericEntities: false,
+};
+
+const NAME = /^[^[\]]+(?:\[[^[\]]*\])*$/;
+const SEGMENT = /\[([^[\]]*)\]/g;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+const MSG = {
+  name: 'The parameter name is not allowed.',
+  brackets: 'The parameter name has unbalanced or nested brackets.',
+  depth: `The parameter is nested deeper than ${PARAMETER_LIMITS.depth} levels.`,
+  encoding: 'The parameter is not valid percent-encoded UTF-8.',
+  unicode: 'The parameter is not well-formed Unicode text.',
+  append: 'An empty index [] may only end a parameter name; use explicit indexes such as [0].',
+  conflict: 'The parameter is given both as a single value and as a list or object.',
+  mixed: 'The list mixes [] with explicit indexes or keys.',
+  count: `Too many parameters: at most ${PARAMETER_LIMITS.parameterLimit} are accepted.`,
+  items: `A list may hold at most ${PARAMETER_LIMITS.arrayLimit} items.`,
+} as const;
+
+function fail(name: string, code: string, message: string): never {
+  throw TallyError.invalid({ [name]: { [code]: message } } as FieldErrors);
+}
+
+function isForbidden(segment: string): boolean {
+  return segment === 'prototype' || Object.prototype.hasOwnProperty.call(Object.prototype, segment);
+}
+
+function arrayIndex(segment: string): number | null {
+  return /^(?:0|[1-9]\d*)$/.test(segment) ? Number(segment) : null;
+}
+
+/** `a[b][]` → `['a', 'b', '']`, applying the per-name guards; errors are reported on `report`. */
+function splitName(name: string, report = name): string[] {
+  if (!NAME.test(name)) fail(report, 'format', MSG.brackets);
+  const first = name.indexOf('[');
+  const parts = [first < 0 ? name : name.slice(0, first)];
+  if (first >= 0) for (const m of name.slice(first).matchAll(SEGMENT)) parts.push(m[1]);
+  if (parts.some(isForbidden)) fail(report, 'valid', MSG.name);
+  if (parts.length - 1 > PARAMETER_LIMITS.depth) fail(report, 'format', MSG.depth);
+  if (parts.slice(0, -1).includes('')) fail(report, 'format', MSG.append);
+  return parts;
+}
+
+/** Form decoding, strictly: `+` is a space, and bad `%` escapes or UTF-8 are errors, not U+FFFD. */
+function decode(text: string): string | null {
+  if (LONE_SURROGATE.test(text)) return null;
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
+}
+
+interface Node {
+  leaf: boolean;
+  children: Map<string, Node>;
+  appends: number;
+}
+
+/**
+ * Records one name's path, refusing the shapes qs would get wrong or make ambiguous: value/container
+ * conflicts, `[]` mixed with explicit keys (`a[]=1&a[0]=2`: PHP overwrites, qs appends), and lists
+ * over the limit (named here rather than left to qs's anonymous RangeError).
+ */
+function place(root: Node, name: string, parts: string[]): void {
+  let node = root;
+  for (let i = 0; i < parts.length; i++) {
+    const segment = parts[i];
+    const last = i === parts.length - 1;
+    if (segment === '') {
+      if (node.children.size > 0) fail(name, 'format', MSG.mixed);
+      if (++node.appends > PARAMETER_LIMITS.arrayLimit) fail(name, 'max', MSG.items);
+      return;
+    }
+    if (node.appends > 0) fail(name, 'format', MSG.mixed);
+    let child = node.children.get(segment);
+    if (child && child.leaf !== last) fail(name, 'format', MSG.conflict);
+    if (!child) {
+      // Top-level names are never list indexes, as in qs.
+      const index = i > 0 ? arrayIndex(segment) : null;
+      if (index !== null && index >= PARAMETER_LIMITS.arrayLimit) fail(name, 'max', MSG.items);
+      child = { leaf: last, children: new Map(), appends: 0 };
+      node.children.set(segment, child);
+    }
+    node = child;
+  }
+}
+
+function encodeName(parts: string[]): string {
+  return encodeURIComponent(parts[0]) + parts.slice(1).map((p) => `[${encodeURIComponent(p)}]`).join('');
+}
+
+/** Parses a query string or an application/x-www-form-urlencoded body (without a leading `?`). */
+export function parseQueryString(raw: string): Record<string, unknown> {
+  if (!raw) return {};
+  // Split no further than one past the limit, so a flood costs no more than an honest request.
+  const pieces = raw.split('&', PARAMETER_LIMITS.parameterLimit + 1).filter((p) => p !== '');
+  if (pieces.length > PARAMETER_LIMITS.parameterLimit) {
+    const extra = pieces[PARAMETER_LIMITS.parameterLimit];
+    const eq = extra.indexOf('=');
+    const rawName = eq < 0 ? extra : extra.slice(0, eq);
+    fail(decode(rawName) ?? rawName, 'max', MSG.count);
+  }
+
+  // Everything is validated and decoded here, then handed to qs re-encoded canonically: qs splits
+  // a pair at the first `]=` and decodes %5B/%5D anywhere, so raw input could make it see names
+  // other than the ones checked.
+  const root: Node = { leaf: false, children: new Map(), appends: 0 };
+  const canonical: string[] = [];
+  for (const piece of pieces) {
+    const eq = piece.indexOf('=');
+    const rawName = eq < 0 ? piece : piece.slice(0, eq);
+    const name = decode(rawName);
+    if (name === null) fail(rawName, 'format', MSG.encoding);
+    const value = decode(eq < 0 ? '' : piece.slice(eq + 1));
+    if (value === null) fail(name, 'format', MSG.encoding);
+    if (name === '') continue; // `=x` names nothing; PHP drops it too
+    const parts = splitName(name);
+    place(root, name, parts);
+    canonical.push(`${encodeName(parts)}=${encodeURIComponent(value)}`);
+  }
+
+  try {
+    return qs.parse(canonical.join('&'), QS_OPTIONS) as Record<string, unknown>;
+  } catch (e) {
+    // The checks above should leave qs nothing to refuse; if it still does, it stays a 400.
+    if (e instanceof RangeError) fail('parameters', 'format', e.message);
+    throw e;
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * The same guards for parameters parsed elsewhere (a JSON body, multipart fields): forbidden names,
+ * malformed bracket names, depth, list size, total count (leaves, and empty containers), strings
+ * that are not well-formed Unicode. Keys may themselves be bracket names (`lines[0][amount]`, as
+ * multipart fields arrive flat); their groups count toward the depth. Other objects (uploaded
+ * files, Buffers) are leaves.
+ */
+export function checkParameters(value: unknown): void {
+  let count = 0;
+  const walk = (v: unknown, name: string, depth: number): void => {
+    const list = Array.isArray(v);
+    if (Array.isArray(v) && v.length > PARAMETER_LIMITS.arrayLimit) fail(name, 'max', MSG.items);
+    // Array.from visits holes too, so a sparse array cannot hide its length.
+    const keys = Array.isArray(v) ? Array.from(v.keys(), String) : isPlainObject(v) ? Object.keys(v) : [];
+    if (keys.length === 0) {
+      if (++count > PARAMETER_LIMITS.parameterLimit) fail(name, 'max', MSG.count);
+      if (typeof v === 'string' && LONE_SURROGATE.test(v)) fail(name, 'format', MSG.unicode);
+      return;
+    }
+    for (const key of keys) {
+      const childName = name === '' ? key : `${name}[${key}]`;
+      if (LONE_SURROGATE.test(key)) fail(childName, 'format', MSG.unicode);
+      // An empty JSON key names nothing harmful; any other key may be a flat bracket name.
+      const parts = list || key === '' ? [key] : splitName(key, childName);
+      const item = (v as Record<string, unknown>)[key];
+      const childDepth = depth + parts.length - (name === '' ? 1 : 0);
+      if (childDepth > PARAMETER_LIMITS.depth) fail(childName, 'format', MSG.depth);
+      walk(item, childName, childDepth);
+    }
+  };
+  walk(value, '', 0);
+}
