@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Pool } from 'pg';
+import { Database } from './schema';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Connection {
+  readonly db: Kysely<Database>;
+  readonly dialect: DialectName;
+  /** Where the data lives, for messages (never with a password). */
+  readonly where: string;
+}
+
+/**
+ * Opens the database named by `url`: `postgres://...` for PostgreSQL, otherwise a SQLite file path
+ * (`sqlite:` prefix optional), created with its folder when absent.
+ */
+export function connect(url: string): Connection {
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    const pool = new Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL ?? 10) });
+    const where = url.replace(/\/\/[^@/]*@/, '//');
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', where };
+  }
+  const file = url.replace(/^sqlite:/, '');
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new SQLite(file);
+  // WAL lets the CLI and a running server share the file; busy_timeout makes a writer wait, not fail.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('synchronous = NORMAL');
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite', where: path.resolve(file) };
+}
+
+/** The default database: DATABASE_URL, else `data/tally.sqlite` under the working directory. */
+export function defaultDatabaseUrl(): string {
+  return process.env.DATABASE_URL || path.join(process.cwd(), 'data', 'tally.sqlite');
+}

@@ -1,0 +1,88 @@
+import { CallableSpec } from './callable';
+import { DEFAULT_VALUE_TEXT, FieldErrors } from './errors';
+import { ParameterSpec } from './parameter';
+import { TallyError } from './tally-error';
+
+/**
+ * Turns named request parameters into the method's positional arguments. Every problem with the
+ * request is gathered into one 400, so a client sees all its mistakes at once.
+ */
+export function bindArguments(spec: CallableSpec, params: Record<string, unknown>): unknown[] {
+  const errors: FieldErrors = {};
+  const known = new Set(spec.params.map((p) => p.name));
+  for (const name of Object.keys(params)) {
+    if (!known.has(name)) errors[name] = { unknown: unknownMessage(name, spec) };
+  }
+  let defaultMissing = false;
+  const args = spec.params.map((p) => {
+    const given = params[p.name];
+    if (given === undefined) {
+      if (!p.optional) errors[p.name] = { empty: `Please give the parameter "${p.name}".` };
+      else if (!p.defaultKnown) defaultMissing = true;
+      return p.default;
+    }
+    const coerced = coerce(p, given);
+    if (coerced.ok) return coerced.value;
+    errors[p.name] = { format: coerced.message };
+    return undefined;
+  });
+  if (Object.keys(errors).length) throw TallyError.invalid(errors);
+  if (defaultMissing) throw new TallyError('default_value', undefined, DEFAULT_VALUE_TEXT);
+  return args;
+}
+
+function unknownMessage(name: string, spec: CallableSpec): string {
+  const names = spec.params.map((p) => p.name);
+  const takes = names.length ? `It takes: ${names.join(', ')}.` : 'It takes no parameters.';
+  const hint = names.includes('vars') ? ` Did you mean vars[${name}]?` : '';
+  return `The method ${spec.method} has no parameter "${name}". ${takes}${hint}`;
+}
+
+type Coerced = { ok: true; value: unknown } | { ok: false; message: string };
+
+function coerce(p: ParameterSpec, value: unknown): Coerced {
+  switch (p.kind) {
+    case 'int':
+      return toInt(value);
+    case 'string':
+      if (typeof value === 'string') return { ok: true, value };
+      if (typeof value === 'number' || typeof value === 'boolean') return { ok: true, value: String(value) };
+      return { ok: false, message: `The parameter "${p.name}" must be a single value, not a list or set.` };
+    case 'bool':
+      return toBool(value, p.name);
+    case 'object':
+      if (isPlainObject(value) || Array.isArray(value)) return { ok: true, value };
+      if (value === '') return { ok: true, value: {} };
+      return { ok: false, message: `The parameter "${p.name}" must be a set of values, sent as ${p.name}[name]=value.` };
+    case 'list':
+      if (Array.isArray(value)) return { ok: true, value };
+      if (isPlainObject(value)) return { ok: true, value: Object.values(value) };
+      if (value === '') return { ok: true, value: [] };
+      return { ok: false, message: `The parameter "${p.name}" must be a list, sent as ${p.name}[]=value.` };
+    default:
+      return { ok: true, value };
+  }
+}
+
+function toInt(value: unknown): Coerced {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return { ok: true, value };
+  if (typeof value === 'string' && /^\s*-?\d{1,15}\s*$/.test(value)) return { ok: true, value: Number(value) };
+  return { ok: false, message: 'The value must be a whole number.' };
+}
+
+const TRUE = new Set(['1', 'true', 'on', 'yes']);
+const FALSE = new Set(['0', 'false', 'off', 'no', '']);
+
+function toBool(value: unknown, name: string): Coerced {
+  if (typeof value === 'boolean') return { ok: true, value };
+  const text = String(value).toLowerCase();
+  if ((typeof value === 'string' || typeof value === 'number') && TRUE.has(text)) return { ok: true, value: true };
+  if ((typeof value === 'string' || typeof value === 'number') && FALSE.has(text)) return { ok: true, value: false };
+  return { ok: false, message: `The parameter "${name}" must be true or false.` };
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}

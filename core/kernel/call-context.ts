@@ -1,0 +1,17 @@
+import { Tx } from '../db/schema';
+
+/**
+ * What a model knows about the call it serves: the transaction every query of the call runs in, the
+ * caller's company (its records, its timezone) and the installation's system key. Registered in the
+ * call's own container, so models receive it by constructor injection and never see the transport.
+ */
+export class CallContext {
+  constructor(
+    readonly db: Tx,
+    readonly companyId: number,
+    readonly timezone: string,
+    readonly systemKey: string,
+    /** The API user making the call, or `cli`/`admin` for local administration. */
+    readonly caller: string,
+  ) {}
+}

@@ -1,0 +1,62 @@
+import { CallContext } from '../kernel/call-context';
+import { callable } from '../kernel/callable';
+import { assertValid, is, RuleSet } from '../kernel/input-rules';
+import { model } from '../kernel/model';
+import { int, object } from '../kernel/parameter';
+import { TallyError } from '../kernel/tally-error';
+import { formatUtc } from '../kernel/timestamps';
+
+/** The companies of the installation. Credentials, clients and invoices each belong to one. */
+@model('companies')
+export class Companies {
+  constructor(private readonly ctx: CallContext) {}
+
+  @callable({ description: 'Fetch a company; null when there is none.', verb: 'GET', params: [int('company_id')] })
+  async get(companyId: number) {
+    return (await this.ctx.db.selectFrom('companies').selectAll().where('id', '=', companyId).executeTakeFirst()) ?? null;
+  }
+
+  @callable({ description: 'Every company, by id.', verb: 'GET' })
+  async getList() {
+    return this.ctx.db.selectFrom('companies').selectAll().orderBy('id').execute();
+  }
+
+  @callable({ description: 'Create a company from vars[name] and optional vars[hostname]. Returns its id.', verb: 'POST', params: [object('vars')] })
+  async add(vars: Record<string, unknown>) {
+    await assertValid(vars, RULES(false));
+    const row = await this.ctx.db
+      .insertInto('companies')
+      .values({ name: String(vars.name).trim(), hostname: text(vars.hostname), date_added: formatUtc(new Date()) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  @callable({ description: 'Change vars[name] and/or vars[hostname] of a company. Returns the company.', verb: 'PUT', params: [int('company_id'), object('vars')] })
+  async edit(companyId: number, vars: Record<string, unknown>) {
+    if (!(await this.get(companyId))) throw invalidCompany();
+    await assertValid(vars, RULES(true));
+    const changes: { name?: string; hostname?: string | null } = {};
+    if (vars.name !== undefined) changes.name = String(vars.name).trim();
+    if (vars.hostname !== undefined) changes.hostname = text(vars.hostname);
+    if (Object.keys(changes).length) await this.ctx.db.updateTable('companies').set(changes).where('id', '=', companyId).execute();
+    return this.get(companyId);
+  }
+}
+
+const RULES = (ifSet: boolean): RuleSet => ({
+  name: {
+    ifSet,
+    rules: [
+      { code: 'empty', message: 'Please enter a company name.', check: is.present, final: true },
+      { code: 'length', message: 'The company name may be at most 255 characters long.', check: (v) => String(v).length <= 255 },
+    ],
+  },
+  hostname: { ifSet: true, rules: [{ code: 'length', message: 'The hostname may be at most 255 characters long.', check: (v) => String(v).length <= 255 }] },
+});
+
+function text(value: unknown): string | null {
+  return value === undefined || value === null || value === '' ? null : String(value).trim();
+}
+
+export const invalidCompany = () => TallyError.invalid({ company_id: { exists: 'Invalid company ID.' } });

@@ -1,0 +1,41 @@
+import { Command, CommanderError } from 'commander';
+import { TallyError } from '../../core/kernel/tally-error';
+import { apiKeysCommand } from './api-keys-command';
+import { runApiForm } from './api-form';
+import { openInstallation } from './open-installation';
+import { serveCommand } from './serve-command';
+import { settingsCommand } from './settings-command';
+
+const print = (text: string) => process.stdout.write(text.endsWith('\n') ? text : text + '\n');
+
+/** `tally <command>`; answers the process exit status. */
+export async function main(argv: string[]): Promise<number> {
+  if (argv[0] && /^\/?(index\.php\/)?api\//i.test(argv[0])) return runApiForm(argv, openInstallation, print);
+  let status = 0;
+  const program = new Command('tally')
+    .description('Tally: a billing installation whose models are callable over HTTP and from here')
+    .exitOverride()
+    .addHelpText('after', "\nThe API from the command line:\n  tally api/<model>/<method>.<format> -u USER -k KEY -m GET|POST|PUT|DELETE -p 'name=value&vars[x]=y'");
+  program
+    .command('serve')
+    .description('Serve the API (PORT, default 8080; DATABASE_URL, default data/tally.sqlite)')
+    .option('--port <port>', 'port to listen on')
+    .option('--host <host>', 'address to listen on')
+    .action(async (options) => {
+      status = await serveCommand(options);
+    });
+  program.addCommand(apiKeysCommand(print));
+  program.addCommand(settingsCommand(print));
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return status;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof TallyError) {
+      const details = error.errors ? Object.values(error.errors).flatMap((e) => Object.values(e)) : [];
+      process.stderr.write([error.message, ...details].join('\n') + '\n');
+      return 1;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,17 @@
+import { Installation } from '../../core/installation';
+import { defaultDatabaseUrl } from '../../core/db/connect';
+
+/** Opens the installation for a command, turning a database failure into a sentence a person can act on. */
+export async function openInstallation(): Promise<Installation> {
+  const url = defaultDatabaseUrl();
+  try {
+    return await Installation.open({ databaseUrl: url });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const where = url.replace(/\/\/[^@/]*@/, '//');
+    throw new Error(`Cannot open the database at ${where}: ${reason}. Check DATABASE_URL and that the location is readable and writable.`);
+  }
+}
+
+/** Administrative commands act as the installation itself, for the company they name. */
+export const localCaller = (companyId = 1) => ({ companyId, user: 'cli' });

@@ -1,0 +1,30 @@
+import { Command } from 'commander';
+import { localCaller } from './open-installation';
+import { parseId, withInstallation } from './api-keys-command';
+
+/** `tally settings set|get|list`: takes effect on running servers within about a second. */
+export function settingsCommand(out: (text: string) => void): Command {
+  const command = new Command('settings').description('Read and change installation and company settings');
+  command
+    .command('set <key> <value>')
+    .description('Change a setting: maintenance_mode true|false, timezone <IANA zone>, invoice_format, invoice_start')
+    .option('--company <id>', 'company id for company settings', parseId, 1)
+    .action(async (key: string, value: string, options: { company: number }) => {
+      await withInstallation((i) => i.call('settings', 'set', { key, value, company_id: options.company }, localCaller(options.company)));
+      out(`${key} = ${value}`);
+    });
+  command
+    .command('get <key>')
+    .option('--company <id>', 'company id for company settings', parseId, 1)
+    .action(async (key: string, options: { company: number }) => {
+      out(String(await withInstallation((i) => i.call('settings', 'get', { key, company_id: options.company }, localCaller(options.company)))));
+    });
+  command
+    .command('list')
+    .option('--company <id>', 'company id', parseId, 1)
+    .action(async (options: { company: number }) => {
+      const values = (await withInstallation((i) => i.call('settings', 'getList', { company_id: options.company }, localCaller(options.company)))) as Record<string, string>;
+      out(Object.entries(values).map(([k, v]) => `${k} = ${v}`).join('\n'));
+    });
+  return command;
+}
