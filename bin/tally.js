@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `tally` command runs the compiled build; `npm install` builds it (see package.json "prepare").
+// The `tally` command runs the compiled build in dist/: `npm install` (prepare), `npm start` and `npm test` all build it.
 require('reflect-metadata');
 require('../dist/host/cli/main.js').main(process.argv.slice(2)).then(
   (code) => { process.exitCode = code; },

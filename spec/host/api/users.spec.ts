@@ -1,0 +1,72 @@
+import { expect } from 'chai';
+import { startTestServer, TestServer } from '../../support/test-server';
+
+describe('users over HTTP', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  it('adds a user, returns its id, and gets it back without the password hash', async () => {
+    const added = await server.request('POST', '/api/users/add.json', {
+      body: 'vars[username]=ada&vars[new_password]=secret1&vars[confirm_password]=secret1',
+    });
+    expect(added.status).to.equal(200);
+    expect(added.json.response).to.be.a('number');
+    const got = await server.request('GET', `/api/users/get.json?user_id=${added.json.response}`);
+    expect(got.status).to.equal(200);
+    expect(got.json.response).to.include({ id: added.json.response, username: 'ada' });
+    expect(got.json.response.date_added).to.match(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(got.text).not.to.contain('scrypt');
+    expect(got.json.response).not.to.have.property('password');
+  });
+
+  it('answers null for a user that does not exist', async () => {
+    const got = await server.request('GET', '/api/users/get.json?user_id=999999');
+    expect(got.status).to.equal(200);
+    expect(got.json).to.deep.equal({ response: null });
+  });
+
+  it('lists every failing rule of users/add in declaration order', async () => {
+    const res = await server.request('POST', '/api/users/add.json', { body: 'vars[username]=&vars[new_password]=abc&vars[confirm_password]=abd' });
+    expect(res.status).to.equal(400);
+    expect(res.json).to.deep.equal({
+      message: 'The request cannot be fulfilled due to bad syntax.',
+      errors: {
+        username: { empty: 'Please enter a username.' },
+        new_password: { format: 'Please enter a password at least 6 characters in length.', matches: 'The passwords do not match.' },
+      },
+    });
+  });
+
+  it('refuses a username already taken', async () => {
+    const body = 'vars[username]=grace&vars[new_password]=secret1&vars[confirm_password]=secret1';
+    expect((await server.request('POST', '/api/users/add.json', { body })).status).to.equal(200);
+    const again = await server.request('POST', '/api/users/add.json', { body });
+    expect(again.status).to.equal(400);
+    expect(again.json.errors).to.deep.equal({ username: { unique: 'That username has already been taken.' } });
+  });
+
+  it('authenticates with users/auth and answers true or false, never errors', async () => {
+    await server.request('POST', '/api/users/add.json', { body: 'vars[username]=linus&vars[new_password]=secret1&vars[confirm_password]=secret1' });
+    const ok = await server.request('POST', '/api/users/auth.json', { body: 'username=linus&vars[username]=linus&vars[password]=secret1&type=any' });
+    expect(ok.json).to.deep.equal({ response: true });
+    const wrong = await server.request('POST', '/api/users/auth.json', { body: 'username=linus&vars[username]=linus&vars[password]=nope&type=any' });
+    expect(wrong.status).to.equal(200);
+    expect(wrong.json).to.deep.equal({ response: false });
+    const staff = await server.request('POST', '/api/users/auth.json', { body: 'username=linus&vars[username]=linus&vars[password]=secret1&type=staff' });
+    expect(staff.json).to.deep.equal({ response: false });
+  });
+
+  it('edits a user and deletes it; deleting a missing user is a no-op', async () => {
+    const added = await server.request('POST', '/api/users/add.json', { body: 'vars[username]=ken&vars[new_password]=secret1&vars[confirm_password]=secret1' });
+    const id = added.json.response;
+    const edited = await server.request('PUT', '/api/users/edit.json', { body: `user_id=${id}&vars[username]=kenneth` });
+    expect(edited.status).to.equal(200);
+    expect(edited.json.response.username).to.equal('kenneth');
+    expect((await server.request('DELETE', `/api/users/delete.json?user_id=${id}`)).status).to.equal(200);
+    expect((await server.request('GET', `/api/users/get.json?user_id=${id}`)).json.response).to.equal(null);
+    expect((await server.request('DELETE', `/api/users/delete.json?user_id=${id}`)).status).to.equal(200);
+  });
+});

@@ -1,0 +1,89 @@
+import { Installation } from '../../core/installation';
+import { createLogger } from '../../host/logger';
+import { RunningServer, serve } from '../../host/server';
+import { createTestDatabase, TestDatabase } from './test-database';
+
+export interface Credential {
+  readonly user: string;
+  readonly key: string;
+}
+
+export interface TestServer {
+  readonly url: string;
+  readonly installation: Installation;
+  readonly database: TestDatabase;
+  /** A credential of company 1, created for the test. */
+  readonly credential: Credential;
+  /** Creates another credential (for another company, say). */
+  credentialFor(companyId: number): Promise<Credential>;
+  /** HTTP request with the test credential in headers; `auth: false` sends none. */
+  request(verb: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface RequestOptions {
+  /** Sent as `application/x-www-form-urlencoded` (a string) or JSON (an object). */
+  body?: string | Record<string, unknown>;
+  headers?: Record<string, string>;
+  auth?: false | Credential | { basic: Credential };
+}
+
+export interface TestResponse {
+  readonly status: number;
+  readonly contentType: string;
+  readonly text: string;
+  /** The body parsed as JSON (undefined when it is not JSON). */
+  readonly json: any;
+}
+
+/** A real Tally server on an ephemeral port over a fresh database, for one spec file or test. */
+export async function startTestServer(options: { cacheTtlMs?: number } = {}): Promise<TestServer> {
+  const database = await createTestDatabase();
+  const installation = await Installation.open({ databaseUrl: database.url, cacheTtlMs: options.cacheTtlMs ?? 0 });
+  const server: RunningServer = await serve({ installation, port: 0, host: '127.0.0.1', logger: createLogger(process.env.LOG_LEVEL ?? 'silent') });
+  const credentialFor = async (companyId: number): Promise<Credential> => {
+    const created = (await installation.call('api_keys', 'add', { vars: { company_id: companyId } }, { companyId, user: 'spec' })) as Credential;
+    return { user: created.user, key: created.key };
+  };
+  const credential = await credentialFor(1);
+  return {
+    url: server.url,
+    installation,
+    database,
+    credential,
+    credentialFor,
+    request: (verb, path, requestOptions = {}) => send(server.url, credential, verb, path, requestOptions),
+    async close() {
+      await server.close();
+      await database.drop();
+    },
+  };
+}
+
+async function send(base: string, credential: Credential, verb: string, path: string, options: RequestOptions): Promise<TestResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  const auth = options.auth ?? credential;
+  if (auth && 'basic' in auth) {
+    headers.authorization = `Basic ${Buffer.from(`${auth.basic.user}:${auth.basic.key}`).toString('base64')}`;
+  } else if (auth) {
+    headers['SERVICE-API-USER'] = auth.user;
+    headers['SERVICE-API-KEY'] = auth.key;
+  }
+  let body: string | undefined;
+  if (typeof options.body === 'string') {
+    body = options.body;
+    headers['content-type'] ??= 'application/x-www-form-urlencoded';
+  } else if (options.body) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(base + path, { method: verb, headers, body });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, contentType: response.headers.get('content-type') ?? '', text, json };
+}
