@@ -1,0 +1,27 @@
+import { spawnSync } from 'node:child_process';
+
+/** True when a PHP CLI is installed; specs that need PHP's own `unserialize` skip otherwise. */
+export const phpAvailable = spawnSync('php', ['-v'], { stdio: 'ignore' }).status === 0;
+
+// Reads a serialized value on stdin with PHP's own unserialize (failing loudly when PHP refuses it),
+// and writes it back as JSON: stdClass records as objects, lists as arrays. Also reports the PHP type
+// of the envelope and the class of the response, which JSON alone would hide.
+const SCRIPT = `
+$in = stream_get_contents(STDIN);
+$v = unserialize($in);
+if ($v === false && $in !== serialize(false)) { fwrite(STDERR, "unserialize refused the input"); exit(3); }
+$r = is_array($v) && array_key_exists('response', $v) ? $v['response'] : null;
+echo json_encode(['type' => gettype($v), 'response_class' => is_object($r) ? get_class($r) : null, 'value' => $v]);
+`;
+
+export interface Unserialized {
+  type: string;
+  response_class: string | null;
+  value: unknown;
+}
+
+export function phpUnserialize(serialized: string): Unserialized {
+  const run = spawnSync('php', ['-r', SCRIPT], { input: serialized, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`php could not unserialize ${JSON.stringify(serialized)}: ${run.stderr}`);
+  return JSON.parse(run.stdout) as Unserialized;
+}
