@@ -1,0 +1,55 @@
+import { ChildProcess, fork, spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** Runs `work` against a process that serves on `port`, stopping it afterwards. */
+export async function withProcess<T>(child: ChildProcess, port: number, work: () => Promise<T>): Promise<T> {
+  try {
+    await waitForPort(port, child);
+    return await work();
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+  }
+}
+
+export function startTally(databaseUrl: string, port: number, extraEnv: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, [path.join(ROOT, 'bin/tally.js'), 'serve', '--port', String(port), '--host', '127.0.0.1'], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ...extraEnv },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+export function startBare(databaseUrl: string, port: number): ChildProcess {
+  return fork(path.join(__dirname, 'bare-server.js'), [databaseUrl, String(port)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+}
+
+async function waitForPort(port: number, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The process for port ${port} exited with ${child.exitCode}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`Nothing listened on port ${port} within 20 s`);
+}
