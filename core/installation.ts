@@ -1,6 +1,7 @@
-import { container as rootContainer, DependencyContainer } from 'tsyringe';
+import { container as rootContainer, DependencyContainer, InjectionToken } from 'tsyringe';
 import { connect, Connection, defaultDatabaseUrl } from './db/connect';
 import { migrateToLatest } from './db/migrate';
+import { withRetries } from './db/retryable';
 import { Db, Tx } from './db/schema';
 import { Caller, CredentialVerifier } from './credentials';
 import { bindArguments } from './kernel/bind-arguments';
@@ -36,6 +37,7 @@ export class Installation {
   readonly settings: SettingsStore;
   readonly credentials: CredentialVerifier;
   private readonly container: DependencyContainer;
+  private readonly closers: Array<() => Promise<void>> = [];
 
   private constructor(readonly connection: Connection, cacheTtlMs: number) {
     this.settings = new SettingsStore(connection.db, cacheTtlMs);
@@ -95,7 +97,8 @@ export class Installation {
    */
   async run(call: ResolvedCall, params: Record<string, unknown>): Promise<unknown> {
     const args = bindArguments(call.spec, params);
-    return this.db.transaction().execute((trx) => call.entry.invoke(call.spec.method, args, this.scope(call.context(trx))));
+    // A serialization failure or deadlock means another call won; the whole call is run again.
+    return withRetries(() => this.db.transaction().execute((trx) => call.entry.invoke(call.spec.method, args, this.scope(call.context(trx)))));
   }
 
   async call(model: string, method: string, params: Record<string, unknown>, caller: Caller): Promise<unknown> {
@@ -103,10 +106,22 @@ export class Installation {
   }
 
   async close(): Promise<void> {
+    for (const closer of this.closers.splice(0)) await closer();
     await this.db.destroy();
   }
 
-  private scope(context: CallContext): DependencyContainer {
+  /** Makes a service (such as the extension runtime) injectable into this installation's models. */
+  provide<T>(token: InjectionToken<T>, instance: T): void {
+    this.container.registerInstance(token, instance);
+  }
+
+  /** Runs `closer` when the installation closes, before the database (extension workers, say). */
+  onClose(closer: () => Promise<void>): void {
+    this.closers.push(closer);
+  }
+
+  /** The container one call's models are resolved in: the call's context over the installation's services. */
+  scope(context: CallContext): DependencyContainer {
     const scope = this.container.createChildContainer();
     scope.registerInstance(CallContext, context);
     return scope;

@@ -1,4 +1,4 @@
-import { DatabaseConnection, Driver, SqliteDialect, SqliteDialectConfig, SqliteDriver } from 'kysely';
+import { CompiledQuery, DatabaseConnection, Driver, SqliteDialect, SqliteDialectConfig, SqliteDriver } from 'kysely';
 
 /**
  * SQLite has one connection, so every call waits its turn for it. Kysely's own lock wakes every
@@ -22,6 +22,14 @@ class FairSqliteDriver extends SqliteDriver {
     if (this.busy) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.busy = true;
     return this.connection!;
+  }
+
+  /**
+   * IMMEDIATE takes the write lock when the call starts, not at its first write: two processes
+   * sharing the file then queue on busy_timeout instead of one failing with SQLITE_BUSY halfway.
+   */
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 
   override async releaseConnection(): Promise<void> {

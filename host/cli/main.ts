@@ -21,6 +21,7 @@ export async function main(argv: string[]): Promise<number> {
     .description('Serve the API (PORT, default 8080; DATABASE_URL, default data/tally.sqlite)')
     .option('--port <port>', 'port to listen on')
     .option('--host <host>', 'address to listen on')
+    .option('--workers <n>', 'number of host processes sharing the port (TALLY_WORKERS)')
     .action(async (options) => {
       status = await serveCommand(options);
     });

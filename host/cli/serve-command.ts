@@ -1,32 +1,46 @@
+import cluster from 'node:cluster';
 import { createLogger } from '../logger';
 import { serve } from '../server';
+import { banner, shownHost } from './banner';
+import { runPrimary } from './cluster-primary';
 import { openInstallation } from './open-installation';
 
-/** Serves the API until SIGTERM/SIGINT, then finishes in-flight calls before exiting. */
-export async function serveCommand(options: { port?: string; host?: string }): Promise<number> {
+interface ServeOptions {
+  port?: string;
+  host?: string;
+  workers?: string;
+}
+
+/**
+ * Serves the API until SIGTERM/SIGINT, then finishes in-flight calls before exiting. With
+ * `--workers N` (or TALLY_WORKERS) this process becomes the primary of N host processes.
+ */
+export async function serveCommand(options: ServeOptions): Promise<number> {
   const logger = createLogger();
-  const port = Number(options.port ?? process.env.PORT ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a number from 0 to 65535, not "${options.port ?? process.env.PORT}".`);
+  const workers = wholeNumber(options.workers ?? process.env.TALLY_WORKERS ?? '1', 1, 64, '--workers (TALLY_WORKERS)');
+  const port = wholeNumber(options.port ?? process.env.PORT ?? '8080', 0, 65535, 'PORT');
+  const host = options.host ?? process.env.HOST;
   const installation = await openInstallation();
-  const server = await serve({ installation, port, host: options.host ?? process.env.HOST, logger }).catch(async (error) => {
+  if (workers > 1 && cluster.isPrimary) {
+    // The database is migrated and set up once, here, before the host processes start.
+    process.stdout.write(await banner(installation, `http://${shownHost(host)}:${port}`, workers));
+    await installation.close();
+    return runPrimary(workers, logger);
+  }
+  const server = await serve({ installation, port, host, logger }).catch(async (error) => {
     await installation.close();
     throw error;
   });
-  const keys = await installation.db.selectFrom('api_keys').select('id').limit(1).execute();
-  const lines = [
-    `Tally is serving the API at ${server.url}/api/<model>/<method>.<format>`,
-    `Database: ${installation.connection.dialect} (${installation.connection.where})`,
-    keys.length
-      ? 'API credentials: list them with `npx tally api-keys list`, create more with `npx tally api-keys create --company 1`.'
-      : 'No API credentials yet. Create one with `npx tally api-keys create --company 1` (the key is shown once), then:',
-    `  curl -H "SERVICE-API-USER: <user>" -H "SERVICE-API-KEY: <key>" "${server.url}/api/users/getList.json"`,
-  ];
-  process.stdout.write(lines.join('\n') + '\n');
+  if (cluster.isPrimary) process.stdout.write(await banner(installation, server.url, 1));
   return new Promise<number>((resolve) => {
     const stop = (signal: string) => {
-      logger.info({ signal }, 'shutting down: finishing in-flight calls');
+      logger.info({ signal, pid: process.pid }, 'shutting down: finishing in-flight calls');
       server.close().then(
-        () => resolve(0),
+        () => {
+          // A cluster worker's channel to its primary would keep it alive: let go of it.
+          cluster.worker?.disconnect();
+          resolve(0);
+        },
         (error) => {
           logger.error({ err: error }, 'shutdown failed');
           resolve(1);
@@ -36,4 +50,10 @@ export async function serveCommand(options: { port?: string; host?: string }): P
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
   });
+}
+
+function wholeNumber(text: string, min: number, max: number, name: string): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || value < min || value > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, not "${text}".`);
+  return value;
 }
