@@ -1,6 +1,7 @@
 import Koa from 'koa';
 import { Installation } from '../core/installation';
 import { apiMiddleware } from './api/api-middleware';
+import { docsMiddleware, isDocsPath } from './api/docs-middleware';
 import { healthMiddleware } from './health';
 import { Logger } from './logger';
 
@@ -12,7 +13,10 @@ export function createApp(installation: Installation, logger: Logger): Koa {
   app.proxy = process.env.TRUST_PROXY === 'true';
   const api = apiMiddleware(installation, logger);
   const health = healthMiddleware(installation);
+  const docs = docsMiddleware(installation);
   app.use(async (ctx, next) => {
+    // Before the API: /api/openapi.json is the reference, not a call.
+    if (isDocsPath(ctx.path)) return docs(ctx, next);
     if (API_PATH.test(ctx.path)) return api(ctx, next);
     return health(ctx, next);
   });

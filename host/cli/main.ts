@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { TallyError } from '../../core/kernel/tally-error';
 import { apiKeysCommand } from './api-keys-command';
+import { docsCommand } from './docs-command';
 import { runApiForm } from './api-form';
 import { openInstallation } from './open-installation';
 import { serveCommand } from './serve-command';
@@ -27,6 +28,7 @@ export async function main(argv: string[]): Promise<number> {
     });
   program.addCommand(apiKeysCommand(print));
   program.addCommand(settingsCommand(print));
+  program.addCommand(docsCommand(print));
   try {
     await program.parseAsync(argv, { from: 'user' });
     return status;

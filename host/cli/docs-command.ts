@@ -1,0 +1,38 @@
+import { Command } from 'commander';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { ModelRegistry } from '../../core/kernel/model-registry';
+import { buildOpenApiDocument, documentedCalls } from '../api/openapi';
+import { renderReferencePage } from '../api/openapi/reference-page';
+import { withInstallation } from './api-keys-command';
+
+export interface WrittenDocs {
+  readonly files: string[];
+  readonly operations: number;
+}
+
+/** Writes `openapi.json` and `index.html` (the browsable page, linking to it) into `dir`. */
+export async function writeApiDocs(registry: ModelRegistry, dir: string, serverUrl?: string): Promise<WrittenDocs> {
+  const document = buildOpenApiDocument(registry, { serverUrl });
+  await fs.mkdir(dir, { recursive: true });
+  const files = [path.join(dir, 'openapi.json'), path.join(dir, 'index.html')];
+  await fs.writeFile(files[0], JSON.stringify(document, null, 2) + '\n');
+  await fs.writeFile(files[1], renderReferencePage(document));
+  return { files, operations: documentedCalls(document).length };
+}
+
+/**
+ * `tally docs [--out docs/api] [--server URL]`: the API reference of this installation, from the
+ * same registry the server answers from, so extension models it loads are documented too.
+ */
+export function docsCommand(out: (text: string) => void): Command {
+  return new Command('docs')
+    .description('Write the API reference (OpenAPI 3.1 openapi.json and a browsable index.html) to a folder')
+    .option('--out <dir>', 'folder to write into', 'docs/api')
+    .option('--server <url>', 'the address the installation is served at, recorded in the document (e.g. https://billing.example.com)')
+    .action(async (options: { out: string; server?: string }) => {
+      if (options.server !== undefined && !/^https?:\/\/[^\s]+$/.test(options.server)) throw new Error(`--server must be an http(s) URL, not "${options.server}".`);
+      const written = await withInstallation((installation) => writeApiDocs(installation.registry, options.out, options.server));
+      out(`Documented ${written.operations} callable methods:\n${written.files.map((f) => `  ${f}`).join('\n')}`);
+    });
+}
