@@ -68,6 +68,24 @@ export interface ApiKeysTable {
   last_used: Timestamp | null;
 }
 
+/** One extension installed for one company; see migration 003. */
+export interface ExtensionsInstalledTable {
+  id: Generated<number>;
+  company_id: number;
+  type: string;
+  name: string;
+  version: string;
+  status: string;
+  settings: string;
+  date_added: Timestamp;
+}
+
+export interface ExtensionsMigrationsTable {
+  extension: string;
+  migration: string;
+  date_run: Timestamp;
+}
+
 export interface Database {
   companies: CompaniesTable;
   settings: SettingsTable;
@@ -76,6 +94,8 @@ export interface Database {
   clients: ClientsTable;
   contacts: ContactsTable;
   api_keys: ApiKeysTable;
+  extensions_installed: ExtensionsInstalledTable;
+  extensions_migrations: ExtensionsMigrationsTable;
 }
 
 export type Db = Kysely<Database>;

@@ -1,4 +1,6 @@
 import { Installation } from '../../core/installation';
+import { loadExtensions } from '../../host/extensions/load-extensions';
+import { SandboxLimits } from '../../host/extensions/sandbox-limits';
 import { createLogger } from '../../host/logger';
 import { RunningServer, serve } from '../../host/server';
 import { createTestDatabase, TestDatabase } from './test-database';
@@ -36,11 +38,23 @@ export interface TestResponse {
   readonly json: any;
 }
 
+export interface TestServerOptions {
+  cacheTtlMs?: number;
+  /** Loads the extensions found in this directory (none are loaded without it). */
+  extensionsDir?: string;
+  /** Sandbox limits for those extensions (heap, per-call deadline, load time). */
+  extensionLimits?: Partial<SandboxLimits>;
+}
+
 /** A real Tally server on an ephemeral port over a fresh database, for one spec file or test. */
-export async function startTestServer(options: { cacheTtlMs?: number } = {}): Promise<TestServer> {
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const database = await createTestDatabase();
   const installation = await Installation.open({ databaseUrl: database.url, cacheTtlMs: options.cacheTtlMs ?? 0 });
-  const server: RunningServer = await serve({ installation, port: 0, host: '127.0.0.1', logger: createLogger(process.env.LOG_LEVEL ?? 'silent') });
+  const logger = createLogger(process.env.LOG_LEVEL ?? 'silent');
+  if (options.extensionsDir) {
+    await loadExtensions(installation, { dir: options.extensionsDir, logger, limits: options.extensionLimits, cacheTtlMs: options.cacheTtlMs ?? 0 });
+  }
+  const server: RunningServer = await serve({ installation, port: 0, host: '127.0.0.1', logger });
   const credentialFor = async (companyId: number): Promise<Credential> => {
     const created = (await installation.call('api_keys', 'add', { vars: { company_id: companyId } }, { companyId, user: 'spec' })) as Credential;
     return { user: created.user, key: created.key };

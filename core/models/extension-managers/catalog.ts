@@ -1,0 +1,64 @@
+import { CallContext } from '../../kernel/call-context';
+
+export type ExtensionType = 'plugin' | 'module' | 'gateway';
+export const EXTENSION_TYPES: readonly ExtensionType[] = ['plugin', 'module', 'gateway'];
+
+/** A setting an extension's manifest declares; secret ones are stored with systemEncrypt. */
+export interface SettingDeclaration {
+  readonly label?: string;
+  readonly secret?: boolean;
+  readonly required?: boolean;
+}
+
+/** What the host knows of one discovered extension, loaded or not. */
+export interface ExtensionInfo {
+  readonly type: ExtensionType;
+  /** The directory name: the extension's identity and the prefix of its models (`<name>.<model>`). */
+  readonly name: string;
+  /** Gateways only: `merchant` or `nonmerchant`. */
+  readonly kind: 'merchant' | 'nonmerchant' | null;
+  /** The manifest's display name. */
+  readonly title: string | null;
+  readonly version: string | null;
+  readonly description: string | null;
+  readonly authors: ReadonlyArray<{ name: string; url?: string }>;
+  readonly depends: readonly string[];
+  readonly currencies: readonly string[];
+  readonly settings: Readonly<Record<string, SettingDeclaration>>;
+  /** API names of its models, `<name>.<model>`. */
+  readonly models: readonly string[];
+  /** False when it failed to load; `error` says why. */
+  readonly loaded: boolean;
+  readonly error: string | null;
+  /** How often its worker has been restarted after a crash or a blown deadline. */
+  readonly restarts: number;
+}
+
+/**
+ * The extension runtime as the core sees it. Core never imports the host, so the managers talk
+ * to this class; the host registers its implementation in the installation's container. Without
+ * a host (a command that loads no extensions) tsyringe constructs this class itself, which knows
+ * of no extension.
+ */
+export class ExtensionCatalog {
+  list(): readonly ExtensionInfo[] {
+    return [];
+  }
+
+  find(type: ExtensionType, name: string): ExtensionInfo | undefined {
+    return this.list().find((e) => e.type === type && e.name === name);
+  }
+
+  /** Runs the extension's pending migrations and its install hook inside the call's transaction. */
+  async install(type: ExtensionType, name: string, _ctx: CallContext): Promise<void> {
+    throw new Error(`No extension runtime is loaded, so the ${type} ${name} cannot be installed.`);
+  }
+
+  /** Runs the uninstall hook; when `dropTables`, reverses its migrations (the last company removed it). */
+  async uninstall(type: ExtensionType, name: string, _ctx: CallContext, _dropTables: boolean): Promise<void> {
+    throw new Error(`No extension runtime is loaded, so the ${type} ${name} cannot be uninstalled.`);
+  }
+
+  /** Drops what the runtime remembers about a company's installed extensions (after a change). */
+  forget(_companyId: number): void {}
+}

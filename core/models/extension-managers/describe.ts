@@ -1,0 +1,43 @@
+import { ExtensionInfo } from './catalog';
+import { InstallRecord } from './install-records';
+import { publicSettings } from './settings-codec';
+
+/** An installed extension as `get` answers it: never the value of a secret setting. */
+export function describeInstalled(row: InstallRecord, info: ExtensionInfo | undefined) {
+  const { settings, secrets_set } = publicSettings(row.settings, info?.settings ?? {});
+  return {
+    id: row.id,
+    dir: row.name,
+    name: info?.title ?? row.name,
+    version: row.version,
+    available_version: info?.version ?? null,
+    status: row.status,
+    settings,
+    secrets_set,
+    models: info?.models ?? [],
+    loaded: info?.loaded ?? false,
+    error: info ? info.error : 'Its directory is no longer in the extensions directory.',
+    date_added: row.date_added,
+  };
+}
+
+/** One line of `getAll`: every discovered extension, installed for the company or not. */
+export function describeListed(info: ExtensionInfo, row: InstallRecord | undefined) {
+  return {
+    id: row?.id ?? null,
+    dir: info.name,
+    name: info.title ?? info.name,
+    kind: info.kind,
+    version: info.version,
+    installed_version: row?.version ?? null,
+    description: info.description,
+    authors: info.authors,
+    depends: info.depends,
+    currencies: info.currencies,
+    status: row ? row.status : info.loaded ? 'available' : 'failed',
+    models: info.models,
+    loaded: info.loaded,
+    error: info.error,
+    restarts: info.restarts,
+  };
+}

@@ -1,0 +1,95 @@
+import { Installation } from '../../core/installation';
+import { CallContext } from '../../core/kernel/call-context';
+import { formatUtc } from '../../core/kernel/timestamps';
+import { Db } from '../../core/db/schema';
+import { ExtensionCatalog, ExtensionInfo, ExtensionType } from '../../core/models/extension-managers/catalog';
+import { ExtensionWorker } from './extension-worker';
+import { callInfo, serveRequests } from './host-requests';
+
+/** One discovered extension: `worker` only when it loaded. */
+export interface CatalogEntry {
+  readonly info: ExtensionInfo;
+  readonly worker?: ExtensionWorker;
+  readonly migrations: readonly string[];
+}
+
+interface Enabled {
+  readonly at: number;
+  readonly names: Set<string>;
+}
+
+/**
+ * The host's extension runtime as the managers and the proxies see it: what was discovered (and
+ * why some did not load), install and uninstall inside the manager's transaction, and which
+ * extensions each company has enabled, cached for `ttlMs` like settings and credentials.
+ */
+export class HostCatalog extends ExtensionCatalog {
+  private readonly enabled = new Map<number, Enabled>();
+
+  constructor(
+    private readonly installation: Installation,
+    private readonly entries: readonly CatalogEntry[],
+    private readonly ttlMs: number,
+  ) {
+    super();
+  }
+
+  override list(): ExtensionInfo[] {
+    return this.entries.map((e) => ({ ...e.info, restarts: e.worker?.restarts ?? 0 }));
+  }
+
+  override async install(type: ExtensionType, name: string, ctx: CallContext): Promise<void> {
+    const entry = this.loaded(type, name);
+    const applied = new Set(await this.applied(name, ctx));
+    const pending = entry.migrations.filter((m) => !applied.has(m));
+    if (pending.length) {
+      await this.runTask(entry, { kind: 'migrate', direction: 'up', names: pending }, ctx);
+      const now = formatUtc(new Date());
+      await ctx.db.insertInto('extensions_migrations').values(pending.map((migration) => ({ extension: name, migration, date_run: now }))).execute();
+    }
+    await this.runTask(entry, { kind: 'hook', hook: 'install' }, ctx);
+  }
+
+  override async uninstall(type: ExtensionType, name: string, ctx: CallContext, dropTables: boolean): Promise<void> {
+    const entry = this.loaded(type, name);
+    await this.runTask(entry, { kind: 'hook', hook: 'uninstall' }, ctx);
+    if (!dropTables) return;
+    const applied = await this.applied(name, ctx);
+    if (applied.length) await this.runTask(entry, { kind: 'migrate', direction: 'down', names: applied.reverse() }, ctx);
+    await ctx.db.deleteFrom('extensions_migrations').where('extension', '=', name).execute();
+  }
+
+  override forget(companyId: number): void {
+    this.enabled.delete(companyId);
+  }
+
+  async enabledFor(companyId: number, type: ExtensionType, name: string, db: Db): Promise<boolean> {
+    let hit = this.enabled.get(companyId);
+    if (!hit || Date.now() - hit.at >= this.ttlMs) {
+      const rows = await db.selectFrom('extensions_installed').select(['type', 'name']).where('company_id', '=', companyId).where('status', '=', 'enabled').execute();
+      hit = { at: Date.now(), names: new Set(rows.map((r) => `${r.type}:${r.name}`)) };
+      this.enabled.set(companyId, hit);
+    }
+    return hit.names.has(`${type}:${name}`);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.entries.map((e) => e.worker?.close()));
+  }
+
+  private loaded(type: ExtensionType, name: string): Required<CatalogEntry> {
+    const entry = this.entries.find((e) => e.info.type === type && e.info.name === name);
+    if (!entry?.worker) throw new Error(`The ${type} ${name} is not loaded.`);
+    return entry as Required<CatalogEntry>;
+  }
+
+  private async applied(name: string, ctx: CallContext): Promise<string[]> {
+    const rows = await ctx.db.selectFrom('extensions_migrations').select('migration').where('extension', '=', name).orderBy('migration').execute();
+    return rows.map((r) => r.migration);
+  }
+
+  private runTask(entry: Required<CatalogEntry>, task: Parameters<ExtensionWorker['run']>[0], ctx: CallContext) {
+    const scope = this.installation.scope(ctx);
+    return entry.worker.run(task, callInfo(ctx), serveRequests(this.installation, entry.info, ctx, scope));
+  }
+}

@@ -1,0 +1,125 @@
+import { Installation } from '../../core/installation';
+import { CallContext } from '../../core/kernel/call-context';
+import { ExtensionCatalog, ExtensionInfo } from '../../core/models/extension-managers/catalog';
+import { createLogger, Logger } from '../logger';
+import { orderByDependencies } from './dependency-order';
+import { Candidate, discover } from './discovery';
+import { defaultExtensionsDir } from './entry-file';
+import { ExtensionWorker } from './extension-worker';
+import { CatalogEntry, HostCatalog } from './host-catalog';
+import { serveRequests } from './host-requests';
+import { Loaded } from './protocol';
+import { proxyEntry, ProxyWiring } from './proxy-entry';
+import { SandboxLimits, sandboxLimits } from './sandbox-limits';
+
+export interface LoadOptions {
+  /** Defaults to TALLY_EXTENSIONS_DIR, then the project's `extensions/`. */
+  dir?: string;
+  logger?: Logger;
+  limits?: Partial<SandboxLimits>;
+  /** How long a company's enabled extensions are cached (ms); as the installation's other caches. */
+  cacheTtlMs?: number;
+}
+
+/**
+ * Find → validate → order by dependencies → load each in its own worker → register its models as
+ * `<name>.<model>`. Whatever cannot be loaded is logged and listed with its reason by the
+ * managers; the host serves regardless. Workers stop when the installation closes.
+ */
+export async function loadExtensions(installation: Installation, options: LoadOptions = {}): Promise<HostCatalog> {
+  const logger = options.logger ?? createLogger();
+  const limits = sandboxLimits(options.limits);
+  const candidates = await discover(options.dir ?? defaultExtensionsDir());
+  const problems = new Map<Candidate, string>(candidates.filter((c) => c.problem).map((c) => [c, c.problem!]));
+  for (const [name, same] of groupBy(candidates, (c) => c.name)) {
+    if (same.length > 1) for (const c of same) problems.set(c, `The name "${name}" is used by more than one extension (${same.map((s) => s.where).join(', ')}); rename all but one.`);
+  }
+
+  const started = new Map<Candidate, { worker: ExtensionWorker; loaded: Loaded }>();
+  await Promise.all(
+    candidates
+      .filter((c) => !problems.has(c))
+      .map(async (c) => {
+        const worker = new ExtensionWorker({ extension: c.name, entry: c.entry!, dialect: installation.connection.dialect }, limits, logger);
+        try {
+          started.set(c, { worker, loaded: await worker.start() });
+        } catch (error) {
+          problems.set(c, (error as Error).message);
+          await worker.close();
+        }
+      }),
+  );
+
+  // Dependencies are checked after loading, so depending on an extension that failed to load is
+  // reported as that, and never loaded either.
+  const ready = [...started.keys()];
+  const ordered = orderByDependencies(
+    ready.map((c) => ({ name: c.name, depends: c.manifest!.depends })),
+    new Set(candidates.filter((c) => problems.has(c)).map((c) => c.name)),
+  );
+  for (const c of ready) {
+    const problem = ordered.problems.get(c.name);
+    if (problem) problems.set(c, problem);
+  }
+
+  const entries: CatalogEntry[] = [];
+  let catalog: HostCatalog | undefined;
+  const wiring = (info: ExtensionInfo, worker: ExtensionWorker): ProxyWiring => ({
+    worker,
+    enabledFor: (companyId, scope) => catalog!.enabledFor(companyId, info.type, info.name, scope.resolve(CallContext).db),
+    serve: (ctx, scope) => serveRequests(installation, info, ctx, scope),
+  });
+  for (const name of ordered.order) {
+    const c = ready.find((r) => r.name === name)!;
+    const { worker, loaded } = started.get(c)!;
+    const info = describe(c, null, loaded.models.map((m) => `${c.name}.${m.model}`));
+    const added: string[] = [];
+    try {
+      for (const model of loaded.models) added.push(register(installation, proxyEntry(info, model, wiring(info, worker))));
+      entries.push({ info, worker, migrations: loaded.migrations });
+    } catch (error) {
+      for (const n of added) installation.registry.remove(n);
+      problems.set(c, (error as Error).message);
+    }
+  }
+  for (const [c, reason] of problems) {
+    entries.push({ info: describe(c, reason, []), migrations: [] });
+    logger.warn({ extension: c.where, reason }, 'extension not loaded');
+    await started.get(c)?.worker.close();
+  }
+  catalog = new HostCatalog(installation, entries, options.cacheTtlMs ?? 1000);
+  installation.provide(ExtensionCatalog, catalog);
+  installation.onClose(() => catalog!.close());
+  return catalog;
+}
+
+function register(installation: Installation, entry: ReturnType<typeof proxyEntry>): string {
+  installation.registry.add(entry);
+  return entry.name;
+}
+
+function describe(c: Candidate, error: string | null, models: string[]): ExtensionInfo {
+  const m = c.manifest;
+  return {
+    type: c.type,
+    name: c.name,
+    kind: c.kind,
+    title: m?.name ?? null,
+    version: m?.version ?? null,
+    description: m?.description ?? null,
+    authors: m?.authors ?? [],
+    depends: m?.depends ?? [],
+    currencies: m?.currencies ?? [],
+    settings: m?.settings ?? {},
+    models,
+    loaded: error === null,
+    error,
+    restarts: 0,
+  };
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
+}

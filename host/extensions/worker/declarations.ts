@@ -1,0 +1,96 @@
+import { CallableSpec } from '../../../core/kernel/callable';
+import { ParameterKind, ParameterSpec } from '../../../core/kernel/parameter';
+import { ModelDescriptor } from '../protocol';
+
+type Method = (...args: unknown[]) => unknown;
+type Instance = Record<string, unknown>;
+
+export interface ExtensionMigration {
+  up(db: unknown, kit: unknown): unknown;
+  down?(db: unknown, kit: unknown): unknown;
+}
+
+/** An extension module as the worker uses it. */
+export interface ExtensionModule {
+  readonly models: Map<string, { create(ctx: unknown): Instance }>;
+  readonly descriptors: ModelDescriptor[];
+  readonly migrations: Map<string, ExtensionMigration>;
+  readonly install?: (ctx: unknown) => unknown;
+  readonly uninstall?: (ctx: unknown) => unknown;
+}
+
+const NAME = /^[a-z][a-z0-9_]{0,63}$/;
+const KINDS: readonly ParameterKind[] = ['int', 'string', 'bool', 'object', 'list', 'any'];
+
+/**
+ * Reads what an extension's entry module exports: `models` (name → class, or plain object, with a
+ * `callable` map of method → { params, description, verb }), optional `migrations` (name → { up,
+ * down }, run in name order) and `install`/`uninstall` hooks. Throws an Error naming the mistake.
+ */
+export function readExtensionModule(exported: any): ExtensionModule {
+  const mod = exported?.models === undefined && exported?.default ? exported.default : exported;
+  if (!mod || typeof mod.models !== 'object' || mod.models === null) throw new Error('The module must export `models`: an object of model name → class.');
+  const models = new Map<string, { create(ctx: unknown): Instance }>();
+  const descriptors: ModelDescriptor[] = [];
+  for (const [name, definition] of Object.entries(mod.models)) {
+    if (!NAME.test(name)) throw new Error(`The model name "${name}" must be lowercase letters, digits and _, starting with a letter.`);
+    const isClass = typeof definition === 'function';
+    if (!isClass && (!definition || typeof definition !== 'object')) throw new Error(`The model "${name}" must be a class or an object.`);
+    const prototype = isClass ? (definition as Function).prototype : definition;
+    const members = memberNames(prototype);
+    const declared = (definition as { callable?: unknown }).callable ?? {};
+    if (typeof declared !== 'object') throw new Error(`${name}.callable must be an object of method name → { params }.`);
+    const callables = Object.entries(declared as object).map(([method, spec]) => readCallable(name, method, spec, prototype[method]));
+    models.set(name, {
+      create: isClass ? (ctx) => new (definition as new (c: unknown) => Instance)(ctx) : (ctx) => Object.assign(Object.create(definition as object), { ctx }),
+    });
+    descriptors.push({ model: name, members: [...members], callables });
+  }
+  const migrations = new Map<string, ExtensionMigration>();
+  for (const [name, migration] of Object.entries(mod.migrations ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
+    if (typeof (migration as ExtensionMigration)?.up !== 'function') throw new Error(`The migration "${name}" must have an up(db) function.`);
+    migrations.set(name, migration as ExtensionMigration);
+  }
+  for (const hook of ['install', 'uninstall']) {
+    if (mod[hook] !== undefined && typeof mod[hook] !== 'function') throw new Error(`\`${hook}\` must be a function.`);
+  }
+  return { models, descriptors, migrations, install: mod.install, uninstall: mod.uninstall };
+}
+
+function readCallable(model: string, method: string, spec: any, fn: unknown): CallableSpec {
+  const where = `${model}.callable.${method}`;
+  if (typeof fn !== 'function') throw new Error(`${where} names no method of the model.`);
+  if (!spec || typeof spec !== 'object') throw new Error(`${where} must be an object such as { params: ['id'] }.`);
+  if (spec.params === undefined && (fn as Method).length > 0) {
+    throw new Error(`${where}: the method takes ${(fn as Method).length} argument(s) but declares no params; list them, e.g. params: ['id'].`);
+  }
+  if (spec.params !== undefined && !Array.isArray(spec.params)) throw new Error(`${where}.params must be a list.`);
+  const params = (spec.params ?? []).map((p: unknown, i: number) => readParam(`${where}.params[${i}]`, p));
+  const names = params.map((p: ParameterSpec) => p.name);
+  const repeated = names.find((n: string, i: number) => names.indexOf(n) !== i);
+  if (repeated) throw new Error(`${where} declares the parameter "${repeated}" twice.`);
+  return { method, params, description: typeof spec.description === 'string' ? spec.description : undefined, verb: spec.verb };
+}
+
+/** `'name'`, or `{ name, kind, optional, default, description }` as core's int()/string() helpers make. */
+function readParam(where: string, p: any): ParameterSpec {
+  if (typeof p === 'string') p = { name: p };
+  if (!p || typeof p.name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p.name)) throw new Error(`${where} needs a "name" usable as a request parameter.`);
+  const kind = p.kind ?? 'any';
+  if (!KINDS.includes(kind)) throw new Error(`${where}: kind must be one of ${KINDS.join(', ')}.`);
+  const hasDefault = 'default' in p;
+  // An optional parameter without a default cannot be filled in: calls omitting it get the
+  // contract's "default value could not be retrieved" 500, exactly as a core parameter would.
+  const optional = hasDefault || p.optional === true;
+  return { name: p.name, kind, optional, defaultKnown: hasDefault || !optional, default: p.default, description: p.description };
+}
+
+function memberNames(prototype: object): Set<string> {
+  const names = new Set<string>();
+  for (let p = prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+    for (const key of Object.getOwnPropertyNames(p)) {
+      if (key !== 'callable' && typeof Object.getOwnPropertyDescriptor(p, key)?.value === 'function') names.add(key);
+    }
+  }
+  return names;
+}
