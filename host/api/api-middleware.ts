@@ -30,6 +30,9 @@ export function apiMiddleware(installation: Installation, logger: Logger): Koa.M
         return parseQueryString(ctx.querystring);
       },
     });
+    // A body refused part-way (413, bad multipart) is left paused by its reader, and Node only
+    // discards bodies nobody started reading: without this the keep-alive connection would hang.
+    if (!ctx.req.complete) ctx.req.resume();
     ctx.status = answer.status;
     ctx.type = answer.format.contentType;
     ctx.body = answer.format.render(answer.root, answer.body);
