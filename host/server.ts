@@ -2,6 +2,7 @@ import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Installation } from '../core/installation';
 import { createApp } from './app';
+import { answerClientError } from './client-error';
 import { createLogger, Logger } from './logger';
 
 export interface RunningServer {
@@ -25,6 +26,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const app = createApp(options.installation, logger);
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 5000;
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') reject(new Error(`Port ${options.port} is already in use. Set PORT to a free port, e.g. PORT=8081 npm start.`));
