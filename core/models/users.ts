@@ -148,6 +148,8 @@ export class Users {
         ifSet,
         rules: [
           { code: 'empty', message: 'Please enter a username.', check: is.present, final: true },
+          // vars[username][]=x would otherwise be stored as the text of a list or "[object Object]".
+          { code: 'format', message: 'Please enter the username as text.', check: is.string, final: true },
           { code: 'length', message: 'The username may be at most 255 characters long.', check: (v) => String(v).length <= 255, final: true },
           { code: 'unique', message: USERNAME_TAKEN, check: (v) => this.usernameFree(String(v).trim(), exceptUserId) },
         ],
