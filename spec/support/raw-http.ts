@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import { Credential } from './test-server';
 
 export interface RawResponse {
@@ -28,7 +29,8 @@ export function rawRequest(baseUrl: string, request: RawRequest): Promise<RawRes
   }
   if (request.body !== undefined) headers['content-length'] ??= Buffer.byteLength(request.body);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, method: request.method, path: request.path, headers, insecureHTTPParser: true }, (res) => {
+    const options = { host: url.hostname, port: url.port, method: request.method, path: request.path, headers, insecureHTTPParser: true };
+    const req = http.request(options, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
@@ -46,4 +48,49 @@ export function rawRequest(baseUrl: string, request: RawRequest): Promise<RawRes
     req.on('error', reject);
     req.end(request.body);
   });
+}
+
+/**
+ * Sends `requests` (raw HTTP/1.1 bytes) one after another on one keep-alive TCP connection, each once
+ * the previous one was answered, as a client reusing a connection does, and resolves with all the
+ * server sent when it closes the connection, so the last request should say `connection: close`.
+ * Rejects when that does not happen within `timeoutMs`: a connection left hanging is exactly what
+ * such specs look for.
+ */
+export function exchangeOnOneConnection(baseUrl: string, requests: (string | Buffer)[], timeoutMs = 5000): Promise<string> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(url.port), url.hostname);
+    let received = '';
+    let sent = 0;
+    const timer = setTimeout(() => finish(new Error(`only ${statusLines()} of ${requests.length} answers within ${timeoutMs} ms: ${received.slice(0, 500)}`)), timeoutMs);
+    const statusLines = () => (received.match(/HTTP\/1\.1 \d{3} /g) ?? []).length;
+    let done = false;
+    const finish = (error?: Error) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      socket.destroy();
+      if (error) reject(error);
+      else resolve(received);
+    };
+    socket.on('data', (data: Buffer) => {
+      received += data.toString('latin1');
+      if (statusLines() >= sent && sent < requests.length) socket.write(requests[sent++]);
+    });
+    socket.on('close', () => finish());
+    socket.on('error', (error) => finish(error));
+    socket.on('connect', () => socket.write(requests[sent++]));
+  });
+}
+
+/** A request head plus a chunked body of `body`, for `exchangeOnOneConnection`. */
+export function chunkedRequest(head: string, body: Buffer, chunkSize = 1024 * 1024): Buffer {
+  const pieces: Buffer[] = [Buffer.from(`${head}\r\ntransfer-encoding: chunked\r\n\r\n`)];
+  for (let offset = 0; offset < body.length; offset += chunkSize) {
+    const chunk = body.subarray(offset, offset + chunkSize);
+    pieces.push(Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n'));
+  }
+  pieces.push(Buffer.from('0\r\n\r\n'));
+  return Buffer.concat(pieces);
 }
