@@ -84,7 +84,8 @@ async function perform(task: Task, info: CallInfo, runId: number): Promise<unkno
 function toWire(error: unknown): WireError {
   const e = error as TallyError;
   if ((error instanceof TallyError || e?.name === 'TallyError') && e.code in ERRORS) return { tally: true, code: e.code, errors: e.errors, response: e.response };
-  return { tally: false, message: describe(error) };
+  // The stack helps whoever reads the host's log; the API caller only ever sees the contract's 500.
+  return { tally: false, message: error instanceof Error && error.stack ? error.stack : describe(error) };
 }
 
 function fromWire(error: WireError): Error {

@@ -1,0 +1,100 @@
+import { expect } from 'chai';
+import { startTestServer, TestServer } from '../../support/test-server';
+import { ExtensionsDir, manifest, PROBE_PLUGIN, TINY } from './fixtures';
+
+const VAULT = `
+exports.models = { keys: { callable: { show: {} }, show() { return this.ctx.settings(); } } };
+exports.install = async (ctx) => ctx.log.info('vault installed for company ' + ctx.companyId);
+`;
+
+describe('extensions: per-company lifecycle through the managers', () => {
+  const dir = new ExtensionsDir()
+    .add('plugins/probe', manifest('Probe'), PROBE_PLUGIN)
+    .add('plugins/base', manifest('Base'), TINY('base'))
+    .add('plugins/addon', manifest('Addon', { depends: ['base'] }), TINY('addon'))
+    .add('gateways/merchant/vault', manifest('Vault', { currencies: ['USD', 'EUR'], settings: { secret_key: { label: 'the secret key', secret: true, required: true }, mode: {} } }), VAULT);
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ extensionsDir: dir.root });
+  });
+  after(async () => {
+    await server.close();
+    dir.remove();
+  });
+
+  const add = (manager: string, body: string, auth?: any) => server.request('POST', `/api/${manager}/add.json`, { body, auth });
+
+  it('answers 403 for the models of an extension the company has not installed', async () => {
+    expect((await server.request('GET', '/api/probe.probe/ping.json?value=1')).status).to.equal(403);
+  });
+
+  it('checks vars[dir]: empty, unknown, already installed', async () => {
+    expect((await add('plugin_manager', 'vars[dir]=')).json.errors).to.have.nested.property('dir.empty');
+    const unknown = await add('plugin_manager', 'vars[dir]=nothing');
+    expect(unknown.status).to.equal(400);
+    expect(unknown.json.errors.dir.exists).to.contain('Available: addon, base, probe');
+    expect((await add('plugin_manager', 'vars[dir]=vault')).json.errors).to.have.nested.property('dir.exists');
+  });
+
+  it('installs with its migrations, and another company still gets 403', async () => {
+    const id = (await add('plugin_manager', 'vars[dir]=probe')).json.response;
+    expect((await add('plugin_manager', 'vars[dir]=probe')).json.errors.dir).to.have.property('installed');
+    expect((await server.request('POST', '/api/probe.probe/note.json', { body: 'text=one' })).status).to.equal(200);
+    expect((await server.request('GET', '/api/probe.probe/notes.json')).json.response.map((n: any) => n.text)).to.deep.equal(['one']);
+    const company = (await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Elsewhere' })).json.response;
+    const other = await server.credentialFor(company);
+    expect((await server.request('GET', '/api/probe.probe/notes.json', { auth: other })).status).to.equal(403);
+    expect((await add('plugin_manager', 'vars[dir]=probe', other)).status).to.equal(200);
+    expect((await server.request('GET', '/api/probe.probe/notes.json', { auth: other })).json.response).to.deep.equal([]);
+    const theirs = (await server.request('GET', '/api/plugin_manager/getAll.json', { auth: other })).json.response.find((e: any) => e.dir === 'probe').id;
+    expect((await server.request('DELETE', `/api/plugin_manager/delete.json?plugin_id=${theirs}`, { auth: other })).status).to.equal(200);
+    expect((await server.request('GET', '/api/probe.probe/notes.json')).json.response.map((n: any) => n.text)).to.deep.equal(['one']);
+    const got = await server.request('GET', `/api/plugin_manager/get.json?plugin_id=${id}`);
+    expect(got.json.response).to.include({ id, dir: 'probe', name: 'Probe', version: '1.0.0', status: 'enabled', loaded: true });
+  });
+
+  it('disables and enables: a disabled extension answers 403', async () => {
+    const id = (await server.request('GET', '/api/plugin_manager/getAll.json')).json.response.find((e: any) => e.dir === 'probe').id;
+    expect((await server.request('PUT', '/api/plugin_manager/disable.json', { body: `plugin_id=${id}` })).json.response.status).to.equal('disabled');
+    expect((await server.request('GET', '/api/probe.probe/ping.json?value=1')).status).to.equal(403);
+    expect((await server.request('PUT', '/api/plugin_manager/enable.json', { body: `plugin_id=${id}` })).json.response.status).to.equal('enabled');
+    expect((await server.request('GET', '/api/probe.probe/ping.json?value=1')).status).to.equal(200);
+    expect((await server.request('PUT', '/api/plugin_manager/enable.json', { body: 'plugin_id=99999' })).json.errors).to.deep.equal({ plugin_id: { exists: 'Invalid plugin ID.' } });
+  });
+
+  it('deletes: uninstalls, drops its tables, and installs fresh again', async () => {
+    const id = (await server.request('GET', '/api/plugin_manager/getAll.json')).json.response.find((e: any) => e.dir === 'probe').id;
+    expect((await server.request('DELETE', `/api/plugin_manager/delete.json?plugin_id=${id}`)).status).to.equal(200);
+    expect((await server.request('GET', '/api/probe.probe/ping.json?value=1')).status).to.equal(403);
+    const tables = (await server.installation.db.introspection.getTables()).map((t) => t.name);
+    expect(tables).not.to.include('probe_notes');
+    await add('plugin_manager', 'vars[dir]=probe');
+    expect((await server.request('GET', '/api/probe.probe/notes.json')).json.response).to.deep.equal([]);
+  });
+
+  it('installs dependencies first, and keeps them while something depends on them', async () => {
+    const early = await add('plugin_manager', 'vars[dir]=addon');
+    expect(early.json.errors.dir.depends).to.contain('"base"');
+    const baseId = (await add('plugin_manager', 'vars[dir]=base')).json.response;
+    expect((await add('plugin_manager', 'vars[dir]=addon')).status).to.equal(200);
+    const refused = await server.request('DELETE', `/api/plugin_manager/delete.json?plugin_id=${baseId}`);
+    expect(refused.status).to.equal(400);
+    expect(refused.json.errors.plugin_id.dependents).to.contain('"addon"');
+  });
+
+  it('stores secret settings encrypted, never shows them, and hands them to the extension', async () => {
+    const missing = await add('gateway_manager', 'vars[dir]=vault');
+    expect(missing.json.errors).to.deep.equal({ 'settings[secret_key]': { empty: 'Please enter the secret key.' } });
+    expect((await add('gateway_manager', 'vars[dir]=vault&vars[settings][secret_key]=sk_1&vars[settings][nope]=1')).json.errors).to.have.property('settings[nope]');
+    const id = (await add('gateway_manager', 'vars[dir]=vault&vars[settings][secret_key]=sk_live_123&vars[settings][mode]=test')).json.response;
+    const row = await server.installation.db.selectFrom('extensions_installed').select('settings').where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row.settings).not.to.contain('sk_live_123');
+    const got = (await server.request('GET', `/api/gateway_manager/get.json?gateway_id=${id}`)).json.response;
+    expect(got.settings).to.deep.equal({ mode: 'test' });
+    expect(got.secrets_set).to.deep.equal(['secret_key']);
+    expect(JSON.stringify(got)).not.to.contain('sk_live_123');
+    expect((await server.request('GET', '/api/vault.keys/show.json')).json.response).to.deep.equal({ secret_key: 'sk_live_123', mode: 'test' });
+    await server.request('PUT', '/api/gateway_manager/edit.json', { body: `gateway_id=${id}&vars[settings][mode]=live` });
+    expect((await server.request('GET', '/api/vault.keys/show.json')).json.response).to.deep.equal({ secret_key: 'sk_live_123', mode: 'live' });
+  });
+});
