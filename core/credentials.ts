@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { Db } from './db/schema';
+import { Db, Tx } from './db/schema';
 import { formatUtc } from './kernel/timestamps';
 
 export interface Caller {
@@ -36,9 +36,14 @@ export class CredentialVerifier {
     private readonly ttlMs = 1000,
   ) {}
 
-  async verify(user: string, key: string): Promise<Caller | null> {
+  /**
+   * @param db where to read the credential: a model checking credentials inside its call passes the
+   *   call's transaction. (On SQLite the transaction holds the only connection, so a read through the
+   *   installation's handle would wait for it forever and stall the server.)
+   */
+  async verify(user: string, key: string, db: Tx = this.db): Promise<Caller | null> {
     if (!user || !key || user.length > 64 || key.length > 256) return null;
-    const entry = await this.lookup(user);
+    const entry = await this.lookup(user, db);
     const given = Buffer.from(hashKey(key), 'hex');
     // The comparison runs whether or not the user exists, so timing tells nothing about which part failed.
     const stored = Buffer.from(entry?.keyHash ?? '0'.repeat(64), 'hex');
@@ -51,10 +56,10 @@ export class CredentialVerifier {
     this.cache.delete(user);
   }
 
-  private async lookup(user: string): Promise<Entry | undefined> {
+  private async lookup(user: string, db: Tx): Promise<Entry | undefined> {
     const hit = this.cache.get(user);
     if (hit && Date.now() - hit.checkedAt < this.ttlMs) return hit;
-    const row = await this.db.selectFrom('api_keys').select(['company_id', 'key_hash']).where('user', '=', user).executeTakeFirst();
+    const row = await db.selectFrom('api_keys').select(['company_id', 'key_hash']).where('user', '=', user).executeTakeFirst();
     if (!row) {
       this.cache.delete(user);
       return undefined;

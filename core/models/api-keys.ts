@@ -65,7 +65,7 @@ export class ApiKeys {
 
   @callable({ description: 'Check an API user and key; answers the id of the company they belong to.', verb: 'POST', params: [string('user'), string('key')] })
   async auth(user: string, key: string) {
-    const caller = await this.credentials.verify(user, key);
+    const caller = await this.credentials.verify(user, key, this.ctx.db);
     if (!caller) throw TallyError.invalid({ user: { valid: 'The API user or key appears to be invalid.' } });
     return caller.companyId;
   }
