@@ -10,7 +10,7 @@ import { migrationsCurrent } from '../core/db/migrate';
 export function healthMiddleware(installation: Installation): Koa.Middleware {
   return async (ctx, next) => {
     if (ctx.path === '/health') {
-      ctx.body = { status: 'ok' };
+      ctx.body = { status: 'ok', pid: process.pid };
       return;
     }
     if (ctx.path === '/ready') {

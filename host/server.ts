@@ -1,9 +1,14 @@
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
+import net, { AddressInfo } from 'node:net';
 import { Installation } from '../core/installation';
 import { createApp } from './app';
 import { answerClientError } from './client-error';
 import { createLogger, Logger } from './logger';
+
+/** In-flight calls get this long to finish when the server stops. */
+const DRAIN_LIMIT_MS = 15_000;
+/** Idle keep-alive connections are closed this long after the server starts draining. */
+const IDLE_GRACE_MS = 500;
 
 export interface RunningServer {
   readonly url: string;
@@ -24,7 +29,13 @@ export interface ServeOptions {
 export async function serve(options: ServeOptions): Promise<RunningServer> {
   const logger = options.logger ?? createLogger();
   const app = createApp(options.installation, logger);
-  const server = http.createServer(app.callback());
+  const handle = app.callback();
+  let draining = false;
+  // While draining, every response tells its client to reconnect (to another process).
+  const server = http.createServer((req, res) => {
+    if (draining) res.setHeader('Connection', 'close');
+    return handle(req, res);
+  });
   server.keepAliveTimeout = 5000;
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
@@ -44,9 +55,14 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     installation: options.installation,
     close() {
       closing ??= (async () => {
+        draining = true;
         await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
+          // net's close, not http's: http's would also drop idle keep-alive connections at once,
+          // failing a request a client is sending on one at that instant. For a moment they stay
+          // open, and a call arriving on one is answered with Connection: close.
+          net.Server.prototype.close.call(server, () => resolve());
+          setTimeout(() => server.closeIdleConnections(), IDLE_GRACE_MS).unref();
+          setTimeout(() => server.closeAllConnections(), DRAIN_LIMIT_MS).unref();
         });
         await options.installation.close();
       })();

@@ -1,0 +1,124 @@
+import { expect } from 'chai';
+import { ChildProcess, spawn } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { Installation } from '../../../core/installation';
+import { createTestDatabase, TestDatabase } from '../../support/test-database';
+
+const BIN = path.resolve(__dirname, '../../../../bin/tally.js');
+
+describe('serve --workers N', function () {
+  this.timeout(60_000);
+  let database: TestDatabase;
+  let primary: ChildProcess;
+  let base: string;
+  let headers: Record<string, string>;
+
+  before(async () => {
+    database = await createTestDatabase();
+    const installation = await Installation.open({ databaseUrl: database.url });
+    const credential = (await installation.call('api_keys', 'add', {}, { companyId: 1, user: 'spec' })) as { user: string; key: string };
+    await installation.close();
+    headers = { 'SERVICE-API-USER': credential.user, 'SERVICE-API-KEY': credential.key };
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    primary = spawn(process.execPath, [BIN, 'serve', '--workers', '2', '--port', String(port), '--host', '127.0.0.1'], {
+      env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent' },
+      stdio: 'ignore',
+    });
+    await until(async () => (await fetch(`${base}/ready`).catch(() => null))?.status === 200);
+  });
+
+  after(async () => {
+    if (primary.exitCode === null) primary.kill('SIGKILL');
+    await database.drop();
+  });
+
+  it('serves calls from two processes', async () => {
+    const pids = new Set<number>();
+    for (let i = 0; i < 40 && pids.size < 2; i++) pids.add((await health()) ?? 0);
+    expect(pids.size).to.equal(2);
+    const res = await fetch(`${base}/api/users/getListCount.json`, { headers });
+    expect(await res.json()).to.deep.equal({ response: 0 });
+  });
+
+  it('restarts the processes one by one on SIGHUP without failing a request', async () => {
+    const before = await pids();
+    let failures = 0;
+    let served = 0;
+    let restarting = true;
+    const traffic = (async () => {
+      while (restarting) {
+        const res = await fetch(`${base}/api/users/getListCount.json`, { headers }).catch(() => null);
+        if (res?.status === 200) served++;
+        else failures++;
+      }
+    })();
+    primary.kill('SIGHUP');
+    await until(async () => {
+      const now = await pids();
+      return now.size === 2 && [...now].every((pid) => !before.has(pid));
+    });
+    restarting = false;
+    await traffic;
+    expect(failures).to.equal(0);
+    expect(served).to.be.greaterThan(10);
+  });
+
+  it('replaces a process that dies', async () => {
+    const [victim] = await pids();
+    process.kill(victim, 'SIGKILL');
+    await until(async () => {
+      const now = await pids();
+      return now.size === 2 && !now.has(victim);
+    });
+    expect((await fetch(`${base}/api/users/getListCount.json`, { headers })).status).to.equal(200);
+  });
+
+  it('stops every process on SIGTERM and exits 0', async () => {
+    const exited = new Promise<number | null>((resolve) => primary.once('exit', resolve));
+    primary.kill('SIGTERM');
+    expect(await exited).to.equal(0);
+  });
+
+  /** The pid of the process answering on a new connection (fetch would reuse one and always reach the same process). */
+  function health(): Promise<number | null> {
+    return new Promise((resolve) => {
+      const req = http.get(`${base}/health`, { agent: false, timeout: 2000 }, (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve(res.statusCode === 200 ? JSON.parse(text).pid : null));
+      });
+      req.on('error', () => resolve(null));
+      req.on('timeout', () => req.destroy());
+    });
+  }
+
+  async function pids(): Promise<Set<number>> {
+    const seen = new Set<number>();
+    for (let i = 0; i < 30 && seen.size < 2; i++) {
+      const pid = await health();
+      if (pid) seen.add(pid);
+    }
+    return seen;
+  }
+});
+
+async function until(check: () => Promise<boolean>, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('condition not met in time');
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
