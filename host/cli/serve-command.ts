@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import { loadExtensions } from '../extensions/load-extensions';
 import { createLogger } from '../logger';
 import { serve } from '../server';
 import { banner, shownHost } from './banner';
@@ -27,6 +28,8 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
     await installation.close();
     return runPrimary(workers, logger);
   }
+  // Extensions run in worker threads of this process; they stop when the installation closes.
+  await loadExtensions(installation, { logger });
   const server = await serve({ installation, port, host, logger }).catch(async (error) => {
     await installation.close();
     throw error;

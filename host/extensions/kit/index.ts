@@ -1,0 +1,16 @@
+/**
+ * The extension author's kit: what a TypeScript extension imports. A plain JavaScript extension
+ * needs none of it: it declares `static callable = {...}` itself and finds the helpers on `ctx`.
+ */
+export { callable, ExtensionCallableOptions } from './callable';
+export { any, bool, int, list, object, string } from '../../../core/kernel/parameter';
+export { TallyError } from '../../../core/kernel/tally-error';
+export { idType } from '../../../core/db/migrations/id-column';
+export { ExtensionContext, ExtensionLog } from '../worker/call-context';
+export type { Kysely } from 'kysely';
+
+/** One step of an extension's schema: `up` creates, `down` drops what `up` made. */
+export interface ExtensionMigration {
+  up(db: import('kysely').Kysely<any>): Promise<unknown>;
+  down(db: import('kysely').Kysely<any>): Promise<unknown>;
+}
