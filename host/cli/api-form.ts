@@ -46,7 +46,8 @@ export function parseApiForm(argv: string[]): ApiFormOptions | string {
 export async function runApiForm(argv: string[], open: () => Promise<Installation>, out: (text: string) => void): Promise<number> {
   const options = parseApiForm(argv);
   if (typeof options === 'string') {
-    out(options);
+    // A usage mistake, not an API answer: stdout stays reserved for formatted bodies.
+    process.stderr.write(`${options}\n`);
     return 2;
   }
   const installation = await open();
