@@ -1,0 +1,24 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+
+export interface CliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+const BIN = path.resolve(__dirname, '../../../bin/tally.js');
+
+/**
+ * Runs `node bin/tally.js ...args` against the database at `databaseUrl`, as a user would from a
+ * shell (asynchronously, so a test server in this process keeps serving meanwhile).
+ */
+export function runCli(databaseUrl: string, args: string[]): Promise<CliResult> {
+  const env = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' };
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { env, encoding: 'utf8', timeout: 30_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
