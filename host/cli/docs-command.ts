@@ -3,6 +3,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ModelRegistry } from '../../core/kernel/model-registry';
 import { buildOpenApiDocument, documentedCalls } from '../api/openapi';
+import { loadExtensions } from '../extensions/load-extensions';
+import { createLogger } from '../logger';
 import { renderReferencePage } from '../api/openapi/reference-page';
 import { withInstallation } from './api-keys-command';
 
@@ -22,8 +24,9 @@ export async function writeApiDocs(registry: ModelRegistry, dir: string, serverU
 }
 
 /**
- * `tally docs [--out docs/api] [--server URL]`: the API reference of this installation, from the
- * same registry the server answers from, so extension models it loads are documented too.
+ * `tally docs [--out docs/api] [--server URL]`: the API reference of this installation. It loads the
+ * extensions as `tally serve` does, so the registry, and so the reference, is the one the server
+ * answers from. Whether a company has an extension enabled does not matter here: all are listed.
  */
 export function docsCommand(out: (text: string) => void): Command {
   return new Command('docs')
@@ -32,7 +35,10 @@ export function docsCommand(out: (text: string) => void): Command {
     .option('--server <url>', 'the address the installation is served at, recorded in the document (e.g. https://billing.example.com)')
     .action(async (options: { out: string; server?: string }) => {
       if (options.server !== undefined && !/^https?:\/\/[^\s]+$/.test(options.server)) throw new Error(`--server must be an http(s) URL, not "${options.server}".`);
-      const written = await withInstallation((installation) => writeApiDocs(installation.registry, options.out, options.server));
+      const written = await withInstallation(async (installation) => {
+        await loadExtensions(installation, { logger: createLogger(process.env.LOG_LEVEL ?? 'warn') });
+        return writeApiDocs(installation.registry, options.out, options.server);
+      });
       out(`Documented ${written.operations} callable methods:\n${written.files.map((f) => `  ${f}`).join('\n')}`);
     });
 }

@@ -6,7 +6,11 @@ import { classEntry } from '../../../core/kernel/model-registry';
 import { int, list, object, string } from '../../../core/kernel/parameter';
 import { OpenApiDocument } from '../../../host/api/openapi';
 import { ParameterObject } from '../../../host/api/openapi/types';
+import path from 'node:path';
 import { startTestServer, TestServer } from '../../support/test-server';
+
+/** The extensions shipped in the project, loaded into worker threads as `tally serve` loads them. */
+const SHIPPED_EXTENSIONS = path.resolve(__dirname, '../../../../extensions');
 
 /** A model standing in for an extension's: it is not a core model, yet must be documented like one. */
 @model('spec_docs.widgets')
@@ -62,7 +66,7 @@ describe('the OpenAPI document at /api/openapi.json', () => {
   let server: TestServer;
   let document: OpenApiDocument;
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ extensionsDir: SHIPPED_EXTENSIONS });
     server.installation.registry.add(classEntry(Widgets));
     const res = await server.request('GET', '/api/openapi.json');
     expect(res.status).to.equal(200);
@@ -120,6 +124,7 @@ describe('the OpenAPI document at /api/openapi.json', () => {
       .flatMap((item) => Object.values(item).map((op) => `${op!['x-tally-model']}/${op!['x-tally-method']}`))
       .sort();
     expect(expected).to.include.members(['users/get', 'users/add', 'encryption/systemEncrypt', 'spec_docs.widgets/make']);
+    expect(expected.filter((call) => call.startsWith('support_manager.')), 'the shipped plugin\'s models').not.to.be.empty;
     expect(listed).to.deep.equal(expected);
     for (const call of expected) {
       const [model, method] = call.split('/');

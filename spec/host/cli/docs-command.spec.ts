@@ -47,6 +47,8 @@ describe('tally docs', () => {
       expect(result.stdout).to.match(/^Documented \d+ callable methods:/);
       const document = JSON.parse(fs.readFileSync(path.join(dir, 'openapi.json'), 'utf8'));
       expect(document.paths).to.have.property('/api/users/get.{format}');
+      // The shipped extensions are loaded as by `tally serve`, so their models are documented too.
+      expect(Object.keys(document.paths).some((p) => p.startsWith('/api/support_manager.'))).to.equal(true);
       expect(document).not.to.have.property('servers');
       expect(fs.existsSync(path.join(dir, 'index.html'))).to.equal(true);
     });
