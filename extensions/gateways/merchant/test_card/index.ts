@@ -1,0 +1,6 @@
+import { Cards } from './cards';
+import { migrations } from './migrations';
+
+/** Test Card: `test_card.cards`. */
+export const models = { cards: Cards };
+export { migrations };

@@ -1,0 +1,25 @@
+import { ExtensionMigration, idType } from '../../../../host/extensions/kit';
+
+/** Every charge attempt, approved or declined; never a full card number or a security code. */
+export const migrations: Record<string, ExtensionMigration> = {
+  '001_charges': {
+    async up(db) {
+      await db.schema
+        .createTable('test_card_charges')
+        .addColumn('id', idType(db), (c) => c.primaryKey())
+        .addColumn('company_id', 'integer', (c) => c.notNull())
+        .addColumn('client_id', 'integer', (c) => c.notNull())
+        .addColumn('amount', 'varchar(32)', (c) => c.notNull())
+        .addColumn('currency', 'varchar(3)', (c) => c.notNull())
+        .addColumn('last4', 'varchar(4)', (c) => c.notNull())
+        .addColumn('status', 'varchar(16)', (c) => c.notNull())
+        .addColumn('reason', 'varchar(32)')
+        .addColumn('transaction_id', 'integer')
+        .addColumn('date_added', 'varchar(19)', (c) => c.notNull())
+        .execute();
+    },
+    async down(db) {
+      await db.schema.dropTable('test_card_charges').ifExists().execute();
+    },
+  },
+};
