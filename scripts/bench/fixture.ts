@@ -1,21 +1,21 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Installation } from '../../core/installation';
+import { createScratchDatabase } from '../support/scratch-database';
 
 export interface Fixture {
   readonly databaseUrl: string;
   readonly user: string;
   readonly key: string;
   readonly userId: number;
-  cleanup(): void;
+  cleanup(): Promise<void>;
 }
 
-/** A fresh SQLite installation with one user and one credential for company 1. */
-export async function sqliteFixture(): Promise<Fixture> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-bench-'));
-  const databaseUrl = path.join(dir, 'bench.sqlite');
-  const installation = await Installation.open({ databaseUrl });
+/**
+ * A fresh installation with one user and one credential for company 1: SQLite, or a new database
+ * on the PostgreSQL server `postgresServerUrl`.
+ */
+export async function createFixture(postgresServerUrl?: string): Promise<Fixture> {
+  const database = await createScratchDatabase(postgresServerUrl, 'tally_bench');
+  const installation = await Installation.open({ databaseUrl: database.url });
   const caller = { companyId: 1, user: 'bench' };
   try {
     const userId = (await installation.call(
@@ -25,7 +25,7 @@ export async function sqliteFixture(): Promise<Fixture> {
       caller,
     )) as number;
     const credential = (await installation.call('api_keys', 'add', { vars: { company_id: 1 } }, caller)) as { user: string; key: string };
-    return { databaseUrl, userId, user: credential.user, key: credential.key, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+    return { databaseUrl: database.url, userId, user: credential.user, key: credential.key, cleanup: () => database.drop() };
   } finally {
     await installation.close();
   }

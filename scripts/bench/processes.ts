@@ -33,8 +33,8 @@ export function startTally(databaseUrl: string, port: number, extraEnv: Record<s
   });
 }
 
-export function startBare(databaseUrl: string, port: number): ChildProcess {
-  return fork(path.join(__dirname, 'bare-server.js'), [databaseUrl, String(port)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+export function startBare(databaseUrl: string, port: number, processes = 1): ChildProcess {
+  return fork(path.join(__dirname, 'bare-server.js'), [databaseUrl, String(port), String(processes)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
 }
 
 async function waitForPort(port: number, child: ChildProcess): Promise<void> {

@@ -1,55 +1,86 @@
 import 'reflect-metadata';
-import { sqliteFixture } from './fixture';
+import { Client } from 'pg';
+import { createFixture, Fixture } from './fixture';
 import { load, LoadResult } from './load';
 import { freePort, startBare, startTally, withProcess } from './processes';
+import { Scenario, scenarios } from './scenarios';
+
+interface Target {
+  readonly label: string;
+  readonly postgres: boolean;
+  readonly processes: number;
+}
+
+const TARGETS: Target[] = [
+  { label: 'SQLite, 1 process', postgres: false, processes: 1 },
+  { label: 'PostgreSQL, 1 process', postgres: true, processes: 1 },
+  { label: 'PostgreSQL, 2 processes', postgres: true, processes: 2 },
+];
 
 /**
- * `npm run bench`: throughput and latency of calls through the full Tally host, each next to a
- * baseline measured in the same run on the same machine, reported as a ratio (machines here are
- * noisy: absolute numbers mean little, the ratio does). Rounds alternate baseline and Tally.
- * BENCH_SECONDS (default 5) and BENCH_ROUNDS (default 2) tune the run.
+ * `npm run bench`: every scenario through the full Tally host next to a bare Koa route doing the
+ * same database work, measured in the same run on the same machine and reported as a ratio
+ * (machines here are noisy: absolute numbers mean little, the ratio does). Rounds alternate
+ * baseline and Tally. BENCH_SECONDS (default 5), BENCH_ROUNDS (default 2), BENCH_CONNECTIONS
+ * (default 10) tune it; BENCH_POSTGRES_URL names the PostgreSQL server (skipped when unreachable).
  */
 async function main(): Promise<void> {
-  const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
-  const fixture = await sqliteFixture();
-  try {
-    const headers = { 'SERVICE-API-USER': fixture.user, 'SERVICE-API-KEY': fixture.key };
-    const bare: LoadResult[] = [];
-    const tally: LoadResult[] = [];
-    for (let round = 0; round < rounds; round++) {
-      const barePort = await freePort();
-      bare.push(await withProcess(startBare(fixture.databaseUrl, barePort), barePort, () => load({ url: `http://127.0.0.1:${barePort}/users/${fixture.userId}` })));
-      const tallyPort = await freePort();
-      tally.push(
-        await withProcess(startTally(fixture.databaseUrl, tallyPort), tallyPort, () =>
-          load({ url: `http://127.0.0.1:${tallyPort}/api/users/get.json?user_id=${fixture.userId}`, headers }),
-        ),
-      );
+  const postgresUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const postgres = await reachable(postgresUrl);
+  if (!postgres) console.log(`PostgreSQL is not reachable at ${postgresUrl}: measuring SQLite only.`);
+  for (const target of TARGETS.filter((t) => postgres || !t.postgres)) {
+    const fixture = await createFixture(target.postgres ? postgresUrl : undefined);
+    try {
+      for (const scenario of scenarios) await measure(scenario, target, fixture);
+    } finally {
+      await fixture.cleanup();
     }
-    report('users/get.json (SQLite, 1 process)', 'bare Koa route, same read', bare, tally);
-  } finally {
-    fixture.cleanup();
   }
+}
+
+async function measure(scenario: Scenario, target: Target, fixture: Fixture): Promise<void> {
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+  const bare: LoadResult[] = [];
+  const tally: LoadResult[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const barePort = await freePort();
+    bare.push(await withProcess(startBare(fixture.databaseUrl, barePort, target.processes), barePort, () => load(scenario.bare(fixture, `http://127.0.0.1:${barePort}`))));
+    const tallyPort = await freePort();
+    const env = { TALLY_WORKERS: String(target.processes) };
+    tally.push(await withProcess(startTally(fixture.databaseUrl, tallyPort, env), tallyPort, () => load(scenario.tally(fixture, `http://127.0.0.1:${tallyPort}`))));
+  }
+  report(`${scenario.name} (${target.label})`, bare, tally);
 }
 
 function mean(results: LoadResult[], pick: (r: LoadResult) => number): number {
   return results.reduce((sum, r) => sum + pick(r), 0) / results.length;
 }
 
-export function report(name: string, baselineName: string, baseline: LoadResult[], subject: LoadResult[]): void {
+function report(name: string, baseline: LoadResult[], subject: LoadResult[]): void {
   const rps = (r: LoadResult[]) => mean(r, (x) => x.requestsPerSec);
+  const p50 = (r: LoadResult[]) => mean(r, (x) => x.p50Ms);
   const p99 = (r: LoadResult[]) => mean(r, (x) => x.p99Ms);
-  const failures = subject.reduce((n, r) => n + r.non2xx + r.errors, 0) + baseline.reduce((n, r) => n + r.non2xx + r.errors, 0);
-  const ratio = rps(subject) / rps(baseline);
+  const failures = [...subject, ...baseline].reduce((n, r) => n + r.non2xx + r.errors, 0);
+  const line = (label: string, r: LoadResult[]) =>
+    `  ${label.padEnd(20)} ${rps(r).toFixed(0).padStart(7)} req/s   p50 ${p50(r).toFixed(1)} ms   p99 ${p99(r).toFixed(1)} ms`;
   console.log(`\n${name}`);
-  console.log(`  ${baselineName.padEnd(28)} ${rps(baseline).toFixed(0).padStart(7)} req/s   p99 ${p99(baseline).toFixed(1)} ms`);
-  console.log(`  ${'Tally'.padEnd(28)} ${rps(subject).toFixed(0).padStart(7)} req/s   p99 ${p99(subject).toFixed(1)} ms`);
-  console.log(`  ratio (Tally / baseline)     ${ratio.toFixed(2)}${failures ? `   (${failures} failed requests!)` : ''}`);
+  console.log(line('bare Koa baseline', baseline));
+  console.log(line('Tally', subject));
+  console.log(`  throughput ratio     ${(rps(subject) / rps(baseline)).toFixed(2)}${failures ? `   (${failures} failed requests!)` : ''}`);
 }
 
-if (require.main === module) {
-  main().catch((error) => {
-    console.error(error);
-    process.exitCode = 1;
-  });
+async function reachable(url: string): Promise<boolean> {
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
 }
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,19 @@
+import { Fixture } from './fixture';
+import { LoadOptions } from './load';
+
+/** A call measured through Tally, and the bare route doing the same database work. */
+export interface Scenario {
+  readonly name: string;
+  tally(fixture: Fixture, base: string): LoadOptions;
+  bare(fixture: Fixture, base: string): LoadOptions;
+}
+
+export const headersOf = (fixture: Fixture) => ({ 'SERVICE-API-USER': fixture.user, 'SERVICE-API-KEY': fixture.key });
+
+export const scenarios: Scenario[] = [
+  {
+    name: 'users/get.json',
+    tally: (f, base) => ({ url: `${base}/api/users/get.json?user_id=${f.userId}`, headers: headersOf(f) }),
+    bare: (f, base) => ({ url: `${base}/users?id=${f.userId}` }),
+  },
+];
