@@ -76,6 +76,32 @@ describe('sdk: errors', () => {
     });
   });
 
+  it('a redirect is answered as its 3xx result and not followed, so the key is never resent elsewhere', async () => {
+    let reachedTarget = false;
+    const target = http.createServer((_req, res) => {
+      reachedTarget = true;
+      res.end('{"response":"followed"}');
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    const redirector = http.createServer((_req, res) => {
+      res.writeHead(307, { location: `http://127.0.0.1:${(target.address() as AddressInfo).port}/api/users/add.json` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    try {
+      const viaRedirect = new TallyClient({ url: `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`, ...server.credential });
+      const res = await viaRedirect.post('users', 'add', { vars: { username: 'x' } });
+      expect(res.status()).to.equal(307);
+      expect(res.response()).to.equal(null);
+      expect(reachedTarget).to.equal(false);
+    } finally {
+      for (const s of [target, redirector]) {
+        s.closeAllConnections();
+        await new Promise((resolve) => s.close(resolve));
+      }
+    }
+  });
+
   describe('no answer: an SdkError', () => {
     it('unreachable: nothing listens on the port', async () => {
       const port = await freePort();
