@@ -19,7 +19,8 @@ export function bindArguments(spec: CallableSpec, params: Record<string, unknown
     if (given === undefined) {
       if (!p.optional) errors[p.name] = { empty: `Please give the parameter "${p.name}".` };
       else if (!p.defaultKnown) defaultMissing = true;
-      return p.default;
+      // Declared once per method: a call that changes its `{}` or `[]` must not hand that to the next.
+      return p.default !== null && typeof p.default === 'object' ? structuredClone(p.default) : p.default;
     }
     const coerced = coerce(p, given);
     if (coerced.ok) return coerced.value;
