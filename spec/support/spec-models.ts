@@ -2,7 +2,7 @@ import { CallContext } from '../../core/kernel/call-context';
 import { callable } from '../../core/kernel/callable';
 import { model } from '../../core/kernel/model';
 import { classEntry } from '../../core/kernel/model-registry';
-import { int, object, string } from '../../core/kernel/parameter';
+import { int, list, object, string } from '../../core/kernel/parameter';
 import { TallyError } from '../../core/kernel/tally-error';
 import { formatUtc, parseTimestamp } from '../../core/kernel/timestamps';
 import { Installation } from '../../core/installation';
@@ -52,6 +52,22 @@ export class SpecProbe {
     await new Promise((resolve) => setTimeout(resolve, waitMs));
     await this.ctx.db.insertInto('companies').values({ name, hostname: null, date_added: formatUtc(new Date()) }).execute();
     return name;
+  }
+
+  /** Marks the vars it was given; a default shared between calls would show earlier calls' marks. */
+  @callable({ params: [object('vars', { default: {} }), list('tags', { default: [] })] })
+  mark(vars: Record<string, unknown>, tags: unknown[]) {
+    vars.marks = ((vars.marks as number | undefined) ?? 0) + 1;
+    tags.push('marked');
+    return { vars, tags };
+  }
+
+  /** Writes a company, then fails as `how` says (`invalid`: a 400; `crash`: a 500): nothing may remain. */
+  @callable({ params: [string('name'), string('how')] })
+  async writeThenFail(name: string, how: string) {
+    await this.ctx.db.insertInto('companies').values({ name, hostname: null, date_added: formatUtc(new Date()) }).execute();
+    if (how === 'invalid') throw TallyError.invalid({ name: { valid: 'Refused after writing.' } });
+    throw new Error('crashed after writing');
   }
 
   // Decorated, yet never callable: underscore-prefixed members are private by convention.
