@@ -12,7 +12,7 @@ const STYLE = `
 body{font:15px/1.5 system-ui,sans-serif;margin:0;display:flex;color:#1d2430}
 nav{width:260px;flex:none;height:100vh;overflow:auto;position:sticky;top:0;background:#f4f6f9;padding:1rem;box-sizing:border-box;font-size:14px}
 nav ul{list-style:none;padding-left:.8rem;margin:.2rem 0 .8rem}
-main{padding:1.5rem 2rem;max-width:960px}
+main{padding:1.5rem 2rem;max-width:960px;min-width:0;box-sizing:border-box}
 a{color:#1456b8;text-decoration:none}
 code,pre{font-family:ui-monospace,monospace;font-size:13px;background:#f0f2f5;border-radius:3px}
 code{padding:0 .2em} pre{padding:.7rem;overflow:auto}
