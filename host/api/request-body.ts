@@ -17,6 +17,13 @@ export async function readBodyParameters(ctx: Koa.Context): Promise<Record<strin
   const text = await readText(ctx);
   if (text.trim() === '') return {};
   if (type === 'application/json' || type.endsWith('+json')) return parseJson(text);
+  // No type at all is read as a form, as hand-written clients often omit it; any other type (a JSON
+  // document sent as text/plain, XML) would be misread as one odd parameter name.
+  if (type !== '' && type !== 'application/x-www-form-urlencoded') {
+    throw TallyError.invalid({
+      request_body: { format: 'Send parameters as application/x-www-form-urlencoded, multipart/form-data or application/json.' },
+    });
+  }
   return parseQueryString(text);
 }
 

@@ -152,6 +152,22 @@ describe('bad input over HTTP', () => {
     });
   });
 
+  describe('body content types', () => {
+    const send = (contentType: string | undefined, body: string) =>
+      rawRequest(server.url, { method: 'POST', path: '/api/spec_probe/echo.json', headers: contentType ? { 'content-type': contentType } : {}, body, auth: server.credential });
+
+    it('refuses a body of a type it does not read, rather than misreading it as a form', async () => {
+      for (const type of ['text/plain', 'application/xml', 'application/octet-stream']) {
+        expect400(await send(type, '{"vars":{"a":"1"}}'), 'request_body', 'format');
+      }
+    });
+
+    it('reads a body without a content type as a form, and JSON with a charset as JSON', async () => {
+      expect((await send(undefined, 'vars[a]=1')).json).to.deep.equal({ response: { a: '1' } });
+      expect((await send('application/json; charset=utf-8', '{"vars":{"a":"1"}}')).json).to.deep.equal({ response: { a: '1' } });
+    });
+  });
+
   describe('unknown formats', () => {
     for (const token of ['yaml', 'json5', 'php5', 'exe', 'json%00', 'xml%20']) {
       it(`answers 415 in JSON to .${token}`, async () => {
