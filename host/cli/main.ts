@@ -1,9 +1,10 @@
 import { Command, CommanderError } from 'commander';
 import { TallyError } from '../../core/kernel/tally-error';
+import { openWithExtensions } from '../extensions/open-with-extensions';
 import { apiKeysCommand } from './api-keys-command';
 import { docsCommand } from './docs-command';
+import { extensionCommand } from './extension-command';
 import { runApiForm } from './api-form';
-import { openInstallation } from './open-installation';
 import { serveCommand } from './serve-command';
 import { settingsCommand } from './settings-command';
 
@@ -11,7 +12,7 @@ const print = (text: string) => process.stdout.write(text.endsWith('\n') ? text 
 
 /** `tally <command>`; answers the process exit status. */
 export async function main(argv: string[]): Promise<number> {
-  if (argv[0] && /^\/?(index\.php\/)?api\//i.test(argv[0])) return runApiForm(argv, openInstallation, print);
+  if (argv[0] && /^\/?(index\.php\/)?api\//i.test(argv[0])) return runApiForm(argv, openWithExtensions, print);
   let status = 0;
   const program = new Command('tally')
     .description('Tally: a billing installation whose models are callable over HTTP and from here')
@@ -29,6 +30,7 @@ export async function main(argv: string[]): Promise<number> {
   program.addCommand(apiKeysCommand(print));
   program.addCommand(settingsCommand(print));
   program.addCommand(docsCommand(print));
+  program.addCommand(extensionCommand(print));
   try {
     await program.parseAsync(argv, { from: 'user' });
     return status;

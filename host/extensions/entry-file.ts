@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** The project root: this file is dist/host/extensions/entry-file.js once compiled. */
-const PROJECT_ROOT = path.resolve(__dirname, '..', '..', '..');
+export const PROJECT_ROOT = path.resolve(__dirname, '..', '..', '..');
 const DIST = path.join(PROJECT_ROOT, 'dist');
 
 /**
