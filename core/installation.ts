@@ -12,6 +12,7 @@ import { TallyError } from './kernel/tally-error';
 import { newSystemKey } from './kernel/system-cipher';
 import { formatUtc } from './kernel/timestamps';
 import { coreModels } from './models';
+import { seedCurrencies } from './models/currencies';
 import { SettingsStore } from './settings-store';
 import { SYSTEM_COMPANY } from './settings-catalogue';
 
@@ -136,10 +137,12 @@ export class Installation {
       .execute();
     const company = await this.db.selectFrom('companies').select('id').limit(1).executeTakeFirst();
     if (!company) {
-      await this.db
+      const created = await this.db
         .insertInto('companies')
         .values({ name: process.env.TALLY_COMPANY_NAME || 'Default company', hostname: null, date_added: formatUtc(new Date()) })
-        .execute();
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await seedCurrencies(this.db, created.id);
     }
   }
 }

@@ -5,6 +5,7 @@ import { model } from '../kernel/model';
 import { int, object } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { formatUtc } from '../kernel/timestamps';
+import { seedCurrencies } from './currencies';
 
 /** The companies of the installation. Credentials, clients and invoices each belong to one. */
 @model('companies')
@@ -29,6 +30,7 @@ export class Companies {
       .values({ name: String(vars.name).trim(), hostname: text(vars.hostname), date_added: formatUtc(new Date()) })
       .returning('id')
       .executeTakeFirstOrThrow();
+    await seedCurrencies(this.ctx.db, row.id);
     return row.id;
   }
 

@@ -1,11 +1,17 @@
 import { ApiKeys } from './api-keys';
+import { Clients } from './clients';
 import { Companies } from './companies';
+import { Contacts } from './contacts';
+import { Currencies } from './currencies';
 import { Encryption } from './encryption';
+import { Invoices } from './invoices';
 import { GatewayManager } from './extension-managers/gateway-manager';
 import { ModuleManager } from './extension-managers/module-manager';
 import { PluginManager } from './extension-managers/plugin-manager';
 import { Settings } from './settings';
+import { Taxes } from './taxes';
+import { Transactions } from './transactions';
 import { Users } from './users';
 
 /** The core models, registered under their API names by every installation. */
-export const coreModels = [Users, Companies, ApiKeys, Settings, Encryption, PluginManager, ModuleManager, GatewayManager];
+export const coreModels = [Users, Companies, ApiKeys, Settings, Encryption, PluginManager, ModuleManager, GatewayManager, Clients, Contacts, Currencies, Taxes, Invoices, Transactions];

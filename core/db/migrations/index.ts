@@ -1,9 +1,11 @@
 import { Migration } from 'kysely';
 import * as initial from './001_initial';
+import * as billing from './002_billing';
 import * as extensions from './003_extensions';
 
 /** Every migration, in order. Listed in code so a compiled build needs no migrations folder scan. */
 export const migrations: Record<string, Migration> = {
   '001_initial': initial,
+  '002_billing': billing,
   '003_extensions': extensions,
 };

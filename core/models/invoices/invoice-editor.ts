@@ -1,0 +1,90 @@
+import { Updateable } from 'kysely';
+import { InvoicesTable } from '../../db/schema';
+import { CallContext } from '../../kernel/call-context';
+import { FieldErrors } from '../../kernel/errors';
+import { assertValid } from '../../kernel/input-rules';
+import { TallyError } from '../../kernel/tally-error';
+import { formatUtc } from '../../kernel/timestamps';
+import { findClient } from '../clients';
+import { LockedInvoice, lockInvoice } from './invoice-lock';
+import { deliveryList, InvoiceRules } from './invoice-rules';
+import { storedLines, writeDelivery, writeLinesAndTaxes } from './invoice-store';
+import { readLines } from './lines';
+import { closedDate } from './settlement';
+import { totalFor } from './totalling';
+import { storedTotals } from './totals';
+
+/** Where an invoice's status may go through invoices/edit (voiding is invoices/void). */
+const NEXT_STATUSES: Record<string, readonly string[]> = {
+  draft: ['draft', 'active', 'proforma'],
+  proforma: ['proforma', 'active'],
+  active: ['active'],
+};
+
+/**
+ * invoices/edit: changes what `vars` names, under the invoice's row lock. Lines, client or currency
+ * re-total the invoice with the client's current taxes; otherwise the taxes it was billed with stay.
+ */
+export class InvoiceEditor {
+  constructor(
+    private readonly ctx: CallContext,
+    private readonly nextNumber: () => Promise<{ value: number; text: string }>,
+  ) {}
+
+  async edit(invoiceId: number, vars: Record<string, unknown>): Promise<void> {
+    const db = this.ctx.db;
+    const invoice = await lockInvoice(db, this.ctx.companyId, invoiceId);
+    if (invoice.status === 'void') throw TallyError.invalid({ invoice_id: { void: 'A void invoice cannot be edited.' } });
+    const rules = new InvoiceRules(db, this.ctx.companyId, this.ctx.timezone);
+    // The stored dates stand in for the one not given, so date_due.after_billed compares the right pair.
+    const merged = { date_billed: `${invoice.date_billed} UTC`, date_due: `${invoice.date_due} UTC`, ...vars };
+    await assertValid(merged, rules.ruleSet(merged, true));
+    const problems = this.refusals(invoice, vars);
+    if (problems) throw TallyError.invalid(problems);
+
+    const now = formatUtc(new Date());
+    const status = typeof vars.status === 'string' ? vars.status : invoice.status;
+    const changes: Updateable<InvoicesTable> = { status };
+    if (vars.date_billed !== undefined) changes.date_billed = formatUtc(rules.time(vars.date_billed)!);
+    if (vars.date_due !== undefined) changes.date_due = formatUtc(rules.time(vars.date_due)!);
+    let total = invoice.total;
+    if (vars.lines !== undefined || vars.client_id !== undefined || vars.currency !== undefined) {
+      const client = rules.client ?? (await findClient(db, this.ctx.companyId, invoice.client_id))!;
+      const currency = typeof vars.currency === 'string' ? vars.currency : invoice.currency;
+      const lines = vars.lines !== undefined ? readLines(vars.lines) : await storedLines(db, invoiceId);
+      const totals = await totalFor(db, this.ctx.companyId, client, currency, lines);
+      if (totals.total.lessThan(invoice.paid)) {
+        throw TallyError.invalid({ total: { paid: 'The invoice total cannot be less than what has been paid on it; refund or unapply a payment first.' } });
+      }
+      Object.assign(changes, storedTotals(totals), { client_id: client.id, currency });
+      await writeLinesAndTaxes(db, invoiceId, lines, totals);
+      total = totals.total;
+    }
+    if (invoice.status === 'draft' && status !== 'draft') {
+      const number = await this.nextNumber();
+      changes.number_value = number.value;
+      changes.number = number.text;
+    }
+    changes.date_closed = closedDate(status, total, invoice.paid, invoice.date_closed, now);
+    await db.updateTable('invoices').set(changes).where('id', '=', invoiceId).execute();
+    if (vars.delivery !== undefined) await writeDelivery(db, invoiceId, deliveryList(vars.delivery));
+  }
+
+  /** Changes the rules allow in general but this invoice's state does not. */
+  private refusals(invoice: LockedInvoice, vars: Record<string, unknown>): FieldErrors | null {
+    const errors: FieldErrors = {};
+    const hasPayments = invoice.paid.greaterThan(0);
+    if (hasPayments && vars.client_id !== undefined && Number(vars.client_id) !== invoice.client_id) {
+      errors.client_id = { paid: 'The client of an invoice with payments applied cannot be changed.' };
+    }
+    if (hasPayments && vars.currency !== undefined && vars.currency !== invoice.currency) {
+      errors.currency = { paid: 'The currency of an invoice with payments applied cannot be changed.' };
+    }
+    if (typeof vars.status === 'string' && !NEXT_STATUSES[invoice.status]?.includes(vars.status)) {
+      errors.status = {
+        transition: vars.status === 'void' ? 'Void an invoice with invoices/void.' : `An invoice cannot go from ${invoice.status} to ${vars.status}.`,
+      };
+    }
+    return Object.keys(errors).length ? errors : null;
+  }
+}

@@ -1,0 +1,116 @@
+import { Tx } from '../../db/schema';
+import { is, Rule, RuleSet } from '../../kernel/input-rules';
+import { parseTimestamp } from '../../kernel/timestamps';
+import { findCurrency } from '../currencies';
+import { findClient } from '../clients';
+import { wholeNumber } from '../billing/values';
+import { lineList, parseAmount, parseQuantity } from './lines';
+
+export const INVOICE_STATUSES = ['active', 'draft', 'proforma', 'void'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+/** The reference system's delivery methods; a method is only recorded here, sending is an extension's job. */
+export const DELIVERY_METHODS = ['email', 'paper', 'interfax', 'postalmethods'] as const;
+
+/** The reference system's messages, word for word (REFERENCE.md), plus `currency.format`/`exists`. */
+export const MESSAGES = {
+  client: 'Invalid client ID.',
+  billed: 'The billed date is in an invalid date format.',
+  due: 'The due date is in an invalid date format.',
+  afterBilled: 'The date due must be on or after the date billed.',
+  status: 'Invalid status.',
+  currencyLength: 'The currency code must be 3 characters in length.',
+  currencyFormat: 'The currency code must be three upper-case letters, such as USD.',
+  currencyExists: 'The currency is not one of the company\'s currencies (see currencies/getList).',
+  description: 'Please enter a line item description.',
+  qty: 'Please enter a quantity of 1 or more.',
+  amount: 'The unit cost must be a number.',
+  tax: 'The tax option of a line must be true or false.',
+  delivery: 'The delivery method given does not exist.',
+} as const;
+
+const BOOLEAN_TEXT = ['', '0', '1', 'true', 'false', 'on', 'off', 'yes', 'no'];
+
+/** `vars[delivery]` as a list of method names (a single name is a list of one). */
+export function deliveryList(value: unknown): string[] {
+  if (value === undefined || value === null || value === '') return [];
+  if (typeof value === 'string') return [value];
+  return (Array.isArray(value) ? value : Object.values(value as object)).map(String);
+}
+
+/**
+ * The rules of invoices/add and invoices/edit, declared in the order the reference system reports
+ * them: an empty add answers client_id, date_billed, date_due, currency, lines[0][description].
+ * For an edit (`editing`), every field is checked only when given, and the line rules only when
+ * `vars[lines]` is (it then replaces every line, so each given line must be complete).
+ */
+export class InvoiceRules {
+  /** The client found while checking client_id, so the add need not read it again. */
+  client: Awaited<ReturnType<typeof findClient>>;
+
+  constructor(
+    private readonly db: Tx,
+    private readonly companyId: number,
+    private readonly timezone: string,
+  ) {}
+
+  ruleSet(vars: Record<string, unknown>, editing: boolean): RuleSet {
+    const lines = editing && vars.lines === undefined ? {} : this.lineRules();
+    return {
+      client_id: { ifSet: editing, rules: [this.clientExists()] },
+      date_billed: { ifSet: editing, rules: [{ code: 'format', message: MESSAGES.billed, check: (v) => this.time(v) !== null }] },
+      date_due: {
+        ifSet: editing,
+        rules: [
+          { code: 'format', message: MESSAGES.due, check: (v) => this.time(v) !== null, final: true },
+          { code: 'after_billed', message: MESSAGES.afterBilled, check: (v, all) => this.dueOnOrAfterBilled(v, all.date_billed) },
+        ],
+      },
+      currency: { ifSet: editing, rules: this.currencyRules() },
+      ...lines,
+      delivery: { ifSet: true, rules: [{ code: 'exists', message: MESSAGES.delivery, check: (v) => deliveryList(v).every((m) => (DELIVERY_METHODS as readonly string[]).includes(m)) }] },
+      status: { ifSet: true, rules: [{ code: 'format', message: MESSAGES.status, check: is.oneOf(INVOICE_STATUSES) }] },
+    };
+  }
+
+  /** A timestamp of `vars`, read in the company's timezone when it names none. */
+  time(value: unknown): Date | null {
+    return typeof value === 'string' ? parseTimestamp(value, this.timezone) : null;
+  }
+
+  private dueOnOrAfterBilled(due: unknown, billed: unknown): boolean {
+    const [dueAt, billedAt] = [this.time(due), this.time(billed)];
+    // An unreadable billed date is reported on its own field; comparing with it would add noise.
+    return !dueAt || !billedAt || dueAt.getTime() >= billedAt.getTime();
+  }
+
+  private clientExists(): Rule {
+    return {
+      code: 'exists',
+      message: MESSAGES.client,
+      check: async (v) => {
+        const id = wholeNumber(v);
+        this.client = id === null ? undefined : await findClient(this.db, this.companyId, id);
+        return !!this.client;
+      },
+    };
+  }
+
+  private currencyRules(): Rule[] {
+    return [
+      { code: 'length', message: MESSAGES.currencyLength, check: (v) => typeof v === 'string' && v.length === 3, final: true },
+      { code: 'format', message: MESSAGES.currencyFormat, check: (v) => /^[A-Z]{3}$/.test(v), final: true },
+      { code: 'exists', message: MESSAGES.currencyExists, check: async (v) => !!(await findCurrency(this.db, this.companyId, v)) },
+    ];
+  }
+
+  private lineRules(): RuleSet {
+    return {
+      'lines[][description]': [{ code: 'empty', message: MESSAGES.description, check: is.present }],
+      'lines[][qty]': { ifSet: true, rules: [{ code: 'minimum', message: MESSAGES.qty, check: (v) => !!parseQuantity(v)?.greaterThan(0) }] },
+      // A missing list is reported once, as lines[0][description]; a given line needs its amount.
+      'lines[][amount]': [{ code: 'format', message: MESSAGES.amount, check: (v, all) => lineList(all.lines).length === 0 || parseAmount(v) !== null }],
+      'lines[][tax]': { ifSet: true, rules: [{ code: 'format', message: MESSAGES.tax, check: (v) => typeof v === 'boolean' || BOOLEAN_TEXT.includes(String(v).trim().toLowerCase()) }] },
+    };
+  }
+}

@@ -1,0 +1,133 @@
+import { CallContext } from '../kernel/call-context';
+import { callable } from '../kernel/callable';
+import { assertValid, is, RuleSet } from '../kernel/input-rules';
+import { model } from '../kernel/model';
+import { parseDecimal, stored, toStored } from '../kernel/money';
+import { int, object } from '../kernel/parameter';
+import { TallyError } from '../kernel/tally-error';
+import { applicableTaxes } from './billing/applicable-taxes';
+import { optionalText, wholeNumber } from './billing/values';
+import { findClient, invalidClient } from './clients';
+
+const COLUMNS = ['id', 'level', 'name', 'rate', 'type', 'country', 'state', 'status'] as const;
+const TYPES = ['exclusive', 'inclusive'] as const;
+const STATUSES = ['active', 'inactive'] as const;
+
+const invalidTax = () => TallyError.invalid({ tax_id: { exists: 'Invalid tax ID.' } });
+
+/**
+ * Tax rates of the caller's company. A tax applies everywhere, in one country, or in one state of
+ * a country; `exclusive` taxes are added to taxable lines, `inclusive` ones are already inside their
+ * amounts. Two levels exist, as in the reference system: a client pays at most one tax per level,
+ * the one closest to its address (see billing/applicable-taxes.ts).
+ */
+@model('taxes')
+export class Taxes {
+  constructor(private readonly ctx: CallContext) {}
+
+  @callable({ description: 'Fetch a tax; null when the company has none with this id.', verb: 'GET', params: [int('tax_id')] })
+  async get(taxId: number) {
+    const row = await this.ctx.db.selectFrom('taxes').select(COLUMNS).where('company_id', '=', this.ctx.companyId).where('id', '=', taxId).executeTakeFirst();
+    return row ? { ...row, rate: toStored(stored(row.rate)) } : null;
+  }
+
+  @callable({ description: 'Every tax of the company, by level then id.', verb: 'GET' })
+  async getList() {
+    const rows = await this.ctx.db.selectFrom('taxes').select(COLUMNS).where('company_id', '=', this.ctx.companyId).orderBy('level').orderBy('id').execute();
+    return rows.map((row) => ({ ...row, rate: toStored(stored(row.rate)) }));
+  }
+
+  @callable({
+    description:
+      'Add a tax: vars[name], vars[rate] (percent, 0 to 100), optional vars[type] (exclusive or inclusive; default exclusive), vars[level] (1 or 2; default 1), vars[country] and vars[state] (ISO codes; blank: everywhere / the whole country), vars[status] (active or inactive). Returns the tax id.',
+    verb: 'POST',
+    params: [object('vars', { default: {} })],
+  })
+  async add(vars: Record<string, unknown>) {
+    await assertValid(vars, rules(false));
+    const row = await this.ctx.db
+      .insertInto('taxes')
+      .values({
+        company_id: this.ctx.companyId,
+        level: wholeNumber(vars.level) ?? 1,
+        name: String(vars.name).trim(),
+        rate: toStored(parseDecimal(vars.rate)!),
+        type: optionalText(vars.type) ?? 'exclusive',
+        country: optionalText(vars.country),
+        state: optionalText(vars.state),
+        status: optionalText(vars.status) ?? 'active',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  @callable({ description: 'Change any field taxes/add takes; invoices already totalled keep the rate they were billed with. Returns the tax.', verb: 'PUT', params: [int('tax_id'), object('vars')] })
+  async edit(taxId: number, vars: Record<string, unknown>) {
+    const tax = await this.get(taxId);
+    if (!tax) throw invalidTax();
+    await assertValid({ country: tax.country ?? '', ...vars }, rules(true));
+    const changes: Record<string, string | number | null> = {};
+    if (vars.level !== undefined) changes.level = wholeNumber(vars.level)!;
+    if (vars.name !== undefined) changes.name = String(vars.name).trim();
+    if (vars.rate !== undefined) changes.rate = toStored(parseDecimal(vars.rate)!);
+    for (const field of ['type', 'status'] as const) if (vars[field] !== undefined) changes[field] = String(vars[field]);
+    for (const field of ['country', 'state'] as const) if (vars[field] !== undefined) changes[field] = optionalText(vars[field]);
+    if (Object.keys(changes).length) await this.ctx.db.updateTable('taxes').set(changes).where('id', '=', taxId).execute();
+    return this.get(taxId);
+  }
+
+  @callable({ description: 'Delete a tax; invoices already totalled keep the tax they were billed with.', verb: 'DELETE', params: [int('tax_id')] })
+  async delete(taxId: number) {
+    if (!(await this.get(taxId))) throw invalidTax();
+    await this.ctx.db.deleteFrom('taxes').where('id', '=', taxId).execute();
+    return null;
+  }
+
+  @callable({ description: 'The taxes a client\'s taxable lines are charged now, from its primary contact\'s country and state.', verb: 'GET', params: [int('client_id')] })
+  async getApplicable(clientId: number) {
+    const client = await findClient(this.ctx.db, this.ctx.companyId, clientId);
+    if (!client) throw invalidClient();
+    const taxes = await applicableTaxes(this.ctx.db, this.ctx.companyId, client);
+    return taxes.map((t) => ({ id: t.id, level: t.level, name: t.name, rate: toStored(t.rate), type: t.type }));
+  }
+}
+
+function rules(ifSet: boolean): RuleSet {
+  return {
+    name: {
+      ifSet,
+      rules: [
+        { code: 'empty', message: 'Please enter a tax name.', check: is.present, final: true },
+        { code: 'length', message: 'The tax name may be at most 128 characters long.', check: (v) => String(v).trim().length <= 128 },
+      ],
+    },
+    rate: {
+      ifSet,
+      rules: [
+        {
+          code: 'format',
+          message: 'The rate must be a percentage from 0 to 100 with at most four decimal places.',
+          check: (v) => {
+            const rate = parseDecimal(v, 3);
+            return !!rate && rate.gte(0) && rate.lte(100) && rate.decimalPlaces() <= 4;
+          },
+        },
+      ],
+    },
+    type: { ifSet: true, rules: [{ code: 'format', message: 'The tax type must be exclusive or inclusive.', check: is.oneOf(TYPES) }] },
+    level: { ifSet: true, rules: [{ code: 'format', message: 'The tax level must be 1 or 2.', check: (v) => wholeNumber(v) === 1 || wholeNumber(v) === 2 }] },
+    status: { ifSet: true, rules: [{ code: 'format', message: 'The status must be active or inactive.', check: is.oneOf(STATUSES) }] },
+    country: {
+      ifSet: true,
+      rules: [{ code: 'format', message: 'The country must be a two-letter ISO 3166-1 code, such as US.', check: (v) => v === '' || /^[A-Z]{2}$/.test(String(v)) }],
+    },
+    state: {
+      ifSet: true,
+      rules: [
+        { code: 'format', message: 'The state must be an ISO 3166-2 subdivision code without the country, such as NY.', check: (v) => v === '' || /^[A-Z0-9]{1,3}$/.test(String(v)), final: true },
+        { code: 'country', message: 'A tax for a state needs its country.', check: (v, all) => v === '' || (typeof all.country === 'string' && all.country !== '') },
+      ],
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { Tx } from '../../db/schema';
+import { is, Rule, RuleSet } from '../../kernel/input-rules';
+import { parseDecimal } from '../../kernel/money';
+import { parseTimestamp } from '../../kernel/timestamps';
+import { findClient } from '../clients';
+import { findCurrency } from '../currencies';
+import { optionalText, wholeNumber } from '../billing/values';
+import { MESSAGES } from '../invoices/invoice-rules';
+import { allocationAmount } from './allocations';
+
+/** How a payment was made, as the reference system records it: card, bank (ACH), or anything else. */
+export const TRANSACTION_TYPES = ['cc', 'ach', 'other'] as const;
+
+export const AMOUNT_MESSAGES = {
+  format: 'The amount must be a number.',
+  minimum: 'The amount must be greater than 0.',
+} as const;
+
+/** A positive decimal amount, as payments and refunds take it. */
+export function amountRules(): Rule[] {
+  return [
+    { code: 'format', message: AMOUNT_MESSAGES.format, check: (v) => parseDecimal(v) !== null, final: true },
+    { code: 'minimum', message: AMOUNT_MESSAGES.minimum, check: (v) => parseDecimal(v)!.toDecimalPlaces(4).greaterThan(0) },
+  ];
+}
+
+/** What may be given with `vars[invoices][i][amount]`: blank (pay what is due) or a positive amount. */
+export const allocationAmountRules: RuleSet = {
+  'invoices[][amount]': [
+    {
+      code: 'format',
+      message: 'The amount to apply must be a number greater than 0.',
+      check: (v) => v === undefined || v === '' || !!allocationAmount(v)?.greaterThan(0),
+    },
+  ],
+};
+
+/** The rules of transactions/add. */
+export function paymentRules(db: Tx, companyId: number, timezone: string): RuleSet {
+  return {
+    client_id: [{ code: 'exists', message: MESSAGES.client, check: async (v) => wholeNumber(v) !== null && !!(await findClient(db, companyId, wholeNumber(v)!)) }],
+    amount: amountRules(),
+    currency: [
+      { code: 'length', message: MESSAGES.currencyLength, check: (v) => typeof v === 'string' && v.length === 3, final: true },
+      { code: 'format', message: MESSAGES.currencyFormat, check: (v) => /^[A-Z]{3}$/.test(v), final: true },
+      { code: 'exists', message: MESSAGES.currencyExists, check: async (v) => !!(await findCurrency(db, companyId, v)) },
+    ],
+    type: { ifSet: true, rules: [{ code: 'format', message: 'The type must be cc, ach or other.', check: is.oneOf(TRANSACTION_TYPES) }] },
+    gateway: { ifSet: true, rules: [{ code: 'length', message: 'The gateway name may be at most 128 characters long.', check: (v) => String(v).length <= 128 }] },
+    reference: {
+      ifSet: true,
+      rules: [
+        { code: 'length', message: 'The reference may be at most 255 characters long.', check: (v) => String(v).length <= 255, final: true },
+        { code: 'unique', message: REFERENCE_TAKEN, check: (v, all) => referenceFree(db, companyId, all.gateway, v) },
+      ],
+    },
+    date_added: { ifSet: true, rules: [{ code: 'format', message: 'The date is in an invalid date format.', check: (v) => typeof v === 'string' && parseTimestamp(v, timezone) !== null }] },
+    ...allocationAmountRules,
+  };
+}
+
+export const REFERENCE_TAKEN = 'The gateway has already recorded a transaction with this reference.';
+
+/** A gateway's reference is recorded once (a retried notification must not pay twice). */
+async function referenceFree(db: Tx, companyId: number, gateway: unknown, reference: unknown): Promise<boolean> {
+  const [name, ref] = [optionalText(gateway), optionalText(reference)];
+  if (name === null || ref === null) return true;
+  const row = await db.selectFrom('transactions').select('id').where('company_id', '=', companyId).where('gateway', '=', name).where('reference', '=', ref).executeTakeFirst();
+  return !row;
+}
