@@ -4,6 +4,7 @@ import { callable } from '../../../core/kernel/callable';
 import { model } from '../../../core/kernel/model';
 import { classEntry } from '../../../core/kernel/model-registry';
 import { int, list, object, string } from '../../../core/kernel/parameter';
+import { SYSTEM_COMPANY } from '../../../core/settings-catalogue';
 import { OpenApiDocument } from '../../../host/api/openapi';
 import { ParameterObject } from '../../../host/api/openapi/types';
 import path from 'node:path';
@@ -91,6 +92,16 @@ describe('the OpenAPI document at /api/openapi.json', () => {
       const indexPhp = await server.request('GET', '/index.php/api/openapi.json');
       expect(indexPhp.status).to.equal(200);
       expect(indexPhp.json.servers).to.deep.equal([{ url: `${server.url.replace('localhost', '127.0.0.1')}/index.php` }]);
+    });
+
+    it('is served in maintenance mode too: reading the reference changes nothing', async () => {
+      await server.installation.settings.set(SYSTEM_COMPANY, 'maintenance_mode', 'true');
+      try {
+        expect((await server.request('GET', '/api/users/getListCount.json')).status).to.equal(503);
+        expect((await server.request('GET', '/api/openapi.json')).status).to.equal(200);
+      } finally {
+        await server.installation.settings.set(SYSTEM_COMPANY, 'maintenance_mode', 'false');
+      }
     });
 
     it('is read with GET only', async () => {
