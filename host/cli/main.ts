@@ -7,6 +7,7 @@ import { extensionCommand } from './extension-command';
 import { runApiForm } from './api-form';
 import { serveCommand } from './serve-command';
 import { settingsCommand } from './settings-command';
+import { staffCommand } from './staff-command';
 
 const print = (text: string) => process.stdout.write(text.endsWith('\n') ? text : text + '\n');
 
@@ -31,6 +32,7 @@ export async function main(argv: string[]): Promise<number> {
   program.addCommand(settingsCommand(print));
   program.addCommand(docsCommand(print));
   program.addCommand(extensionCommand(print));
+  program.addCommand(staffCommand(print));
   try {
     await program.parseAsync(argv, { from: 'user' });
     return status;

@@ -2,10 +2,12 @@ import { Migration } from 'kysely';
 import * as initial from './001_initial';
 import * as billing from './002_billing';
 import * as extensions from './003_extensions';
+import * as admin from './004_admin';
 
 /** Every migration, in order. Listed in code so a compiled build needs no migrations folder scan. */
 export const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_billing': billing,
   '003_extensions': extensions,
+  '004_admin': admin,
 };

@@ -1,0 +1,42 @@
+import Koa from 'koa';
+import { Installation } from '../../core/installation';
+import { StaffSession } from './session-store';
+
+export interface Company {
+  readonly id: number;
+  readonly name: string;
+  readonly hostname: string | null;
+  readonly date_added: string;
+}
+
+/** What a page handler of the area gets: a signed-in staff member, the form, the company in view. */
+export interface AdminRequest {
+  readonly ctx: Koa.Context;
+  readonly installation: Installation;
+  readonly session: StaffSession;
+  /** The fields of a POST (already CSRF-checked); empty for GET. */
+  readonly form: Record<string, unknown>;
+  readonly companies: readonly Company[];
+  /** The company the page shows and acts on: ?company= on GET, company_id in forms. */
+  readonly company: Company;
+}
+
+export type PageHandler = (request: AdminRequest) => Promise<void>;
+
+/**
+ * The area calls models as the installation does for the CLI: through `installation.call`, as a
+ * caller of the company in view, so the models' rules apply exactly as over the API.
+ */
+export function callAs(request: Pick<AdminRequest, 'installation' | 'company'>, model: string, method: string, params: Record<string, unknown> = {}): Promise<unknown> {
+  return request.installation.call(model, method, params, { companyId: request.company.id, user: 'admin' });
+}
+
+/** Whether this installation has a callable model method (billing and extension models are optional). */
+export function hasCallable(installation: Installation, model: string, method: string): boolean {
+  return installation.registry.resolve(model, method).found;
+}
+
+/** A link inside the area that keeps the company in view. */
+export function hrefFor(path: string, company: Company, extra: Record<string, string> = {}): string {
+  return `${path}?${new URLSearchParams({ company: String(company.id), ...extra })}`;
+}

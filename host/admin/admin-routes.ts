@@ -1,0 +1,33 @@
+import { PageHandler } from './admin-request';
+import { createCredential, revokeCredential, showApiAccess } from './pages/api-access-page';
+import { showDashboard } from './pages/dashboard-page';
+import { extensionAction, showExtensions } from './pages/extensions-page';
+import { addCompany, setMaintenance, setTimezone, showSystem } from './pages/system-page';
+
+/**
+ * Every page of the area behind the staff session, by `<METHOD> <path>`. Sign-in, sign-out and the
+ * assets are answered before this table (admin-area.ts); everything here needs a session, and every
+ * POST here has passed the CSRF check before its handler runs.
+ */
+export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
+  ['GET /admin', showDashboard],
+  ['GET /admin/settings/api', showApiAccess],
+  ['POST /admin/settings/api/create', createCredential],
+  ['POST /admin/settings/api/revoke', revokeCredential],
+  ['GET /admin/settings/system', showSystem],
+  ['POST /admin/settings/system/maintenance', setMaintenance],
+  ['POST /admin/settings/system/timezone', setTimezone],
+  ['POST /admin/settings/system/companies', addCompany],
+  ['GET /admin/settings/extensions', showExtensions],
+  ['POST /admin/settings/extensions/install', extensionAction('install')],
+  ['POST /admin/settings/extensions/enable', extensionAction('enable')],
+  ['POST /admin/settings/extensions/disable', extensionAction('disable')],
+  ['POST /admin/settings/extensions/uninstall', extensionAction('uninstall')],
+  ['POST /admin/settings/extensions/settings', extensionAction('settings')],
+]);
+
+/** `/admin/` is `/admin`; HEAD is answered as GET (Koa sends no body for it). */
+export function routeKey(method: string, path: string): string {
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return `${method === 'HEAD' ? 'GET' : method} ${trimmed}`;
+}

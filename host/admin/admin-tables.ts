@@ -1,0 +1,40 @@
+import { Generated, Kysely } from 'kysely';
+import { Database, Db } from '../../core/db/schema';
+
+/** Tables of migration 004_admin, typed here (type aliases, as Kysely's withTables needs): only the administrative area reads or writes them. */
+export type AdminSessionsTable = {
+  id_hash: string;
+  user_id: number;
+  csrf_token: string;
+  ip: string;
+  user_agent: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+export type AdminSignInFailuresTable = {
+  id: Generated<number>;
+  subject: string;
+  failed_at: string;
+}
+
+export type ApiCallStatsTable = {
+  hour: string;
+  outcome: string;
+  /** bigint: PostgreSQL answers it as a string. */
+  calls: number | string;
+}
+
+export type AdminTables = {
+  admin_sessions: AdminSessionsTable;
+  admin_sign_in_failures: AdminSignInFailuresTable;
+  api_call_stats: ApiCallStatsTable;
+}
+
+export type AdminDb = Kysely<Database & AdminTables>;
+
+/** The installation's database, with the administrative area's tables known to the query builder. */
+export function adminDb(db: Db): AdminDb {
+  return db.withTables<AdminTables>();
+}

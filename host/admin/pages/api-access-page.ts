@@ -1,0 +1,107 @@
+import { AdminRequest, callAs, hrefFor, PageHandler } from '../admin-request';
+import { field } from '../form-body';
+import { attempt, problemsNotice } from '../form-outcome';
+import { html, SafeHtml } from '../html';
+import { formBasics, notice, redirectTo, sendHtml, staffPage } from '../layout';
+
+interface Credential {
+  readonly id: number;
+  readonly user: string;
+  readonly notes: string | null;
+  readonly date_added: string;
+  readonly last_used: string | null;
+}
+
+interface Created {
+  readonly user: string;
+  readonly key: string;
+}
+
+const PATH = '/admin/settings/api';
+const DONE: Record<string, string> = { revoked: 'The credential has been revoked. Calls made with it are refused from now on.' };
+
+/** Settings → API access: a company's credentials (never their keys), creating and revoking them. */
+export const showApiAccess: PageHandler = async (request) => {
+  const done = DONE[String(request.ctx.query.done ?? '')];
+  await render(request, 200, { top: done ? notice('ok', done) : undefined });
+};
+
+export const createCredential: PageHandler = async (request) => {
+  const notes = field(request.form, 'notes');
+  const outcome = await attempt(() => callAs(request, 'api_keys', 'add', { vars: { company_id: request.company.id, notes } }) as Promise<Created>);
+  if (!outcome.ok) return render(request, 400, { top: problemsNotice(outcome.messages), notes });
+  await render(request, 200, { created: outcome.value });
+};
+
+export const revokeCredential: PageHandler = async (request) => {
+  const id = field(request.form, 'id');
+  const mine = (await list(request)).find((c) => String(c.id) === id);
+  if (!mine) return render(request, 400, { top: problemsNotice([`${request.company.name} has no such credential; it may have been revoked already.`]) });
+  const outcome = await attempt(() => callAs(request, 'api_keys', 'delete', { id: mine.id }));
+  if (!outcome.ok) return render(request, 400, { top: problemsNotice(outcome.messages) });
+  redirectTo(request.ctx, hrefFor(PATH, request.company, { done: 'revoked' }));
+};
+
+const list = (request: AdminRequest) => callAs(request, 'api_keys', 'getList', { company_id: request.company.id }) as Promise<Credential[]>;
+
+async function render(request: AdminRequest, status: number, view: { top?: SafeHtml; created?: Created; notes?: string }) {
+  const credentials = await list(request);
+  const content = html`${view.top ?? ''}
+${view.created ? createdPanel(view.created) : ''}
+<section class="panel" aria-labelledby="credentials-title">
+  <h2 id="credentials-title">Credentials of ${request.company.name}</h2>
+  <p class="hint">A credential gives full administrative access to everything the API offers. Keys are stored only as a hash: they are shown once, when created.</p>
+  ${credentials.length ? credentialTable(request, credentials) : html`<p>This company has no API credentials yet.</p>`}
+</section>
+<section class="panel" aria-labelledby="create-title">
+  <h2 id="create-title">Create a credential</h2>
+  <form method="post" action="${PATH}/create" class="inline-form">
+    ${formBasics(request)}
+    <div class="field">
+      <label for="notes">What is it for? <span class="hint">(optional)</span></label>
+      <input type="text" id="notes" name="notes" maxlength="1000" value="${view.notes ?? ''}">
+    </div>
+    <div><button type="submit">Create credential</button></div>
+  </form>
+</section>`;
+  sendHtml(request.ctx, status, staffPage(request, 'api', 'API access', content));
+}
+
+function credentialTable(request: AdminRequest, credentials: readonly Credential[]): SafeHtml {
+  return html`<div class="table-wrap"><table>
+  <thead><tr><th scope="col">API user</th><th scope="col">Notes</th><th scope="col">Created (UTC)</th><th scope="col">Last used (UTC)</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+  <tbody>
+  ${credentials.map(
+    (c) => html`<tr>
+    <td class="mono">${c.user}</td>
+    <td>${c.notes ?? ''}</td>
+    <td>${c.date_added}</td>
+    <td>${c.last_used ?? 'never'}</td>
+    <td><form method="post" action="${PATH}/revoke">${formBasics(request)}<input type="hidden" name="id" value="${c.id}">
+      <button type="submit" class="danger small" aria-label="Revoke ${c.user}" data-confirm="Revoke ${c.user}? Programs using it will be refused at once.">Revoke</button></form></td>
+  </tr>`,
+  )}
+  </tbody>
+</table></div>`;
+}
+
+/** The one time the key is shown: a read-only field and a copy button (admin.js). */
+function createdPanel(created: Created): SafeHtml {
+  return html`<section class="panel" aria-labelledby="new-title">
+  <h2 id="new-title">New credential created</h2>
+  ${notice('warn', 'Copy the key now. It is shown only this once; if it is lost, revoke the credential and create another.')}
+  <div class="field">
+    <label for="new-user">API user</label>
+    <input type="text" id="new-user" readonly value="${created.user}">
+  </div>
+  <div class="field">
+    <label for="new-key">API key</label>
+    <div class="secret-box">
+      <input type="text" id="new-key" readonly value="${created.key}" autocomplete="off" spellcheck="false">
+      <button type="button" class="secondary" data-copy="new-key" aria-describedby="copy-status">Copy key</button>
+    </div>
+    <p id="copy-status" class="hint" role="status"></p>
+  </div>
+  <p class="hint">Send them as the headers <code>SERVICE-API-USER</code> and <code>SERVICE-API-KEY</code>, or as HTTP Basic user and password.</p>
+</section>`;
+}

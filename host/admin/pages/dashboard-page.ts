@@ -1,0 +1,74 @@
+import { adminDb } from '../admin-tables';
+import { AdminRequest, callAs, hasCallable, hrefFor, PageHandler } from '../admin-request';
+import { apiCallsLastDay } from '../api-call-counter';
+import { html, SafeHtml } from '../html';
+import { sendHtml, staffPage } from '../layout';
+import { moneyText, totalsByCurrency } from '../money-text';
+
+interface OpenInvoice {
+  readonly currency: string;
+  readonly due: string;
+}
+
+interface Payment {
+  readonly id: number;
+  readonly client_id: number;
+  readonly amount: string;
+  readonly currency: string;
+  readonly type: string;
+  readonly gateway: string | null;
+  readonly reference: string | null;
+  readonly status: string;
+  readonly date_added: string;
+}
+
+/** Amounts due are summed over at most this many pages (25 each) of open invoices, newest first. */
+const DUE_PAGES = 20;
+const RECENT_PAYMENTS = 10;
+
+/** The dashboard: open invoices and what is due, recent payments, API calls, maintenance mode. */
+export const showDashboard: PageHandler = async (request) => {
+  const billing = hasCallable(request.installation, 'invoices', 'getList') && hasCallable(request.installation, 'transactions', 'getList');
+  const [calls, maintenance] = await Promise.all([
+    apiCallsLastDay(adminDb(request.installation.db)),
+    callAs(request, 'settings', 'get', { key: 'maintenance_mode' }),
+  ]);
+  const content = html`<ul class="cards" aria-label="Summary">
+  ${billing ? await billingCards(request) : ''}
+  <li class="card"><p class="label">API calls, last 24 hours</p><p class="value">${calls.ok + calls.error}</p><p class="detail">${calls.error} answered with an error · all companies</p></li>
+  <li class="card"><p class="label">Maintenance mode</p><p class="value">${maintenance === 'true' ? 'On' : 'Off'}</p><p class="detail"><a href="${hrefFor('/admin/settings/system', request.company)}">Change in System</a></p></li>
+</ul>
+${billing ? await recentPayments(request) : html`<section class="panel"><h2>Billing</h2><p>This installation has no billing models (invoices, transactions), so there is nothing to summarise.</p></section>`}`;
+  sendHtml(request.ctx, 200, staffPage(request, 'dashboard', 'Dashboard', content));
+};
+
+async function billingCards(request: AdminRequest): Promise<SafeHtml> {
+  const openCount = Number(await callAs(request, 'invoices', 'getListCount', { status: 'open' }));
+  const open: OpenInvoice[] = [];
+  for (let page = 1; page <= DUE_PAGES && open.length < openCount; page++) {
+    const rows = (await callAs(request, 'invoices', 'getList', { status: 'open', page })) as OpenInvoice[];
+    if (!rows.length) break;
+    open.push(...rows);
+  }
+  const due = totalsByCurrency(open.map((i) => ({ currency: i.currency, amount: i.due })));
+  const partial = open.length < openCount;
+  return html`<li class="card"><p class="label">Open invoices</p><p class="value">${openCount}</p><p class="detail">active or proforma, not paid in full</p></li>
+  <li class="card"><p class="label">Amounts due</p>
+    ${due.size ? html`<ul class="value-list">${[...due].map(([currency, amount]) => html`<li class="value">${moneyText(amount, currency)}</li>`)}</ul>` : html`<p class="value">Nothing</p>`}
+    ${partial ? html`<p class="detail">on the ${open.length} most recently billed open invoices</p>` : ''}</li>`;
+}
+
+async function recentPayments(request: AdminRequest): Promise<SafeHtml> {
+  const payments = ((await callAs(request, 'transactions', 'getList', { page: 1 })) as Payment[]).slice(0, RECENT_PAYMENTS);
+  return html`<section class="panel" aria-labelledby="payments-title">
+  <h2 id="payments-title">Recent payments</h2>
+  ${payments.length
+    ? html`<div class="table-wrap"><table>
+    <thead><tr><th scope="col">Received (UTC)</th><th scope="col">Client</th><th scope="col" class="num">Amount</th><th scope="col">Type</th><th scope="col">Reference</th><th scope="col">Status</th></tr></thead>
+    <tbody>${payments.map(
+      (p) => html`<tr><td>${p.date_added}</td><td>#${p.client_id}</td><td class="num">${moneyText(p.amount, p.currency)}</td><td>${p.gateway ?? p.type}</td><td class="mono">${p.reference ?? ''}</td><td>${p.status}</td></tr>`,
+    )}</tbody>
+  </table></div>`
+    : html`<p>No payments have been recorded for ${request.company.name} yet.</p>`}
+</section>`;
+}

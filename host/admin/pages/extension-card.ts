@@ -1,0 +1,53 @@
+import { AdminRequest } from '../admin-request';
+import { ListedExtension } from '../extension-listing';
+import { html, SafeHtml } from '../html';
+import { formBasics, notice } from '../layout';
+
+const ACTIONS = '/admin/settings/extensions';
+
+/** One discovered extension: what it is, its state for the company, and what can be done with it. */
+export function extensionCard(request: AdminRequest, e: ListedExtension): SafeHtml {
+  const titleId = `ext-${e.type}-${e.dir}`;
+  const hidden = (action: string) =>
+    html`${formBasics(request)}<input type="hidden" name="type" value="${e.type}"><input type="hidden" name="dir" value="${e.dir}">${action === 'install' ? '' : html`<input type="hidden" name="id" value="${e.id}">`}`;
+  const button = (action: string, label: string, style = '', confirm?: string) =>
+    html`<form method="post" action="${ACTIONS}/${action}">${hidden(action)}<button type="submit" class="small ${style}" aria-label="${label} ${e.name}"${confirm ? html` data-confirm="${confirm}"` : ''}>${label}</button></form>`;
+  const installed = e.id !== null;
+  const hasSettings = Object.keys(e.declared).length > 0;
+  return html`<li class="card extension">
+<article aria-labelledby="${titleId}">
+  <h3 id="${titleId}">${e.name} <span class="status ${e.status}">${e.status}</span></h3>
+  <p class="detail">${e.type}${e.kind ? ` (${e.kind})` : ''} · <span class="mono">${e.dir}</span> · version ${e.version ?? 'unknown'}${e.installed_version && e.installed_version !== e.version ? ` (installed ${e.installed_version})` : ''}${e.authors.length ? ` · by ${e.authors.map((a) => a.name).join(', ')}` : ''}</p>
+  ${e.description ? html`<p>${e.description}</p>` : ''}
+  ${e.error ? notice('error', html`<strong>Load error:</strong> ${e.error}`) : ''}
+  ${!installed && e.loaded && !hasSettings ? html`<div class="actions">${button('install', 'Install')}</div>` : ''}
+  ${!installed && e.loaded && hasSettings ? settingsForm(request, e, 'install', hidden('install'), 'Install') : ''}
+  ${installed
+    ? html`<div class="actions">
+    ${e.status === 'enabled' ? button('disable', 'Disable', 'secondary') : button('enable', 'Enable')}
+    ${button('uninstall', 'Uninstall', 'danger', `Uninstall ${e.name} for ${request.company.name}? Its uninstall step runs, and its data is removed when no other company uses it.`)}
+  </div>`
+    : ''}
+  ${installed && hasSettings ? settingsForm(request, e, 'settings', hidden('settings'), 'Save settings') : ''}
+</article>
+</li>`;
+}
+
+/** The manifest's settings as form fields; secret ones are never filled in, and blank keeps what is stored. */
+function settingsForm(request: AdminRequest, e: ListedExtension, action: string, hidden: SafeHtml, submit: string): SafeHtml {
+  const prefix = `${e.type}-${e.dir}-${action}`;
+  return html`<form method="post" action="${ACTIONS}/${action}" class="stacked" aria-label="${submit} for ${e.name}">
+  ${hidden}
+  ${Object.entries(e.declared).map(([key, d]) => {
+    const id = `${prefix}-${key}`;
+    const isSet = e.secretsSet.includes(key);
+    const hint = d.secret ? (isSet ? 'Stored encrypted. Leave blank to keep the current value.' : 'Stored encrypted; never shown again.') : '';
+    return html`<div class="field">
+    <label for="${id}">${d.label ?? key}${d.required ? '' : html` <span class="hint">(optional)</span>`}</label>
+    <input type="${d.secret ? 'password' : 'text'}" id="${id}" name="settings[${key}]" autocomplete="${d.secret ? 'new-password' : 'off'}"${d.secret ? '' : html` value="${e.values[key] ?? ''}"`}${d.required && !(d.secret && isSet) ? html` required` : ''}${hint ? html` aria-describedby="${id}-hint"` : ''}>
+    ${hint ? html`<p class="hint" id="${id}-hint">${hint}</p>` : ''}
+  </div>`;
+  })}
+  <div><button type="submit" class="small">${submit}</button></div>
+</form>`;
+}

@@ -1,0 +1,82 @@
+import { Command } from 'commander';
+import { createStaffMember } from '../admin/staff-accounts';
+import { parseId, withInstallation } from './api-keys-command';
+
+interface CreateOptions {
+  username: string;
+  email: string;
+  password?: string;
+  passwordStdin?: boolean;
+  company: number;
+  firstName?: string;
+  lastName?: string;
+}
+
+/**
+ * `tally staff create`: staff who sign in to the administrative area at /admin. Run on the server
+ * itself, so creating the first staff member never goes through the web.
+ */
+export function staffCommand(out: (text: string) => void): Command {
+  const command = new Command('staff').description('Staff who sign in to the administrative area (/admin)');
+  command
+    .command('create')
+    .description('Create a staff member with the admin role')
+    .requiredOption('--username <name>', 'the name to sign in with')
+    .requiredOption('--email <address>', 'the staff member\'s email address')
+    .option('--password-stdin', 'read the password from standard input (keeps it out of the shell history and process list)')
+    .option('--password <password>', 'the password (prefer --password-stdin)')
+    .option('--company <id>', 'the company the staff member belongs to', parseId, 1)
+    .option('--first-name <name>', 'first name')
+    .option('--last-name <name>', 'last name')
+    .action(async (options: CreateOptions) => {
+      if (options.passwordStdin === (options.password !== undefined)) throw new Error('Give the password with exactly one of --password-stdin and --password.');
+      const password = options.passwordStdin ? await readPasswordLine() : options.password!;
+      const userId = await withInstallation((i) =>
+        createStaffMember(i, {
+          username: options.username,
+          password,
+          email: options.email,
+          companyId: options.company,
+          firstName: options.firstName,
+          lastName: options.lastName,
+        }),
+      );
+      out(`Created staff member ${options.username} (user ${userId}). Sign in at /admin.`);
+    });
+  return command;
+}
+
+/**
+ * The first line of standard input: piped (`printf '%s\n' "$PASSWORD" | ...`) or typed at a
+ * terminal, where it is read without echo.
+ */
+function readPasswordLine(): Promise<string> {
+  const stdin = process.stdin;
+  const typed = stdin.isTTY === true;
+  if (typed) {
+    process.stderr.write('Password: ');
+    stdin.setRawMode(true);
+  }
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const finish = (outcome: () => void) => {
+      stdin.off('data', onData).off('end', onEnd);
+      if (typed) {
+        stdin.setRawMode(false);
+        process.stderr.write('\n');
+      }
+      stdin.pause();
+      outcome();
+    };
+    const onData = (chunk: Buffer) => {
+      for (const char of chunk.toString('utf8')) {
+        if (char === '\r' || char === '\n') return finish(() => resolve(text));
+        if (typed && char === '\u0003') return finish(() => reject(new Error('Cancelled.')));
+        if (typed && char === '\u007f') text = text.slice(0, -1);
+        else text += char;
+      }
+    };
+    const onEnd = () => finish(() => resolve(text));
+    stdin.on('data', onData).on('end', onEnd);
+  });
+}
