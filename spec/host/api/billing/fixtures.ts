@@ -52,3 +52,9 @@ export async function getInvoice(server: TestServer, invoiceId: number, auth?: C
 export async function pay(server: TestServer, vars: Record<string, unknown>, auth?: Credential): Promise<number> {
   return ok(server, 'POST', 'transactions/add', { vars: { currency: 'USD', ...vars } }, auth);
 }
+
+/** A new company (with the starting currencies) and a credential of its own. */
+export async function newCompany(server: TestServer, name: string): Promise<{ id: number; auth: Credential }> {
+  const id = await ok(server, 'POST', 'companies/add', { vars: { name } });
+  return { id, auth: await server.credentialFor(id) };
+}

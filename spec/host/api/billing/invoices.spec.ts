@@ -1,0 +1,219 @@
+import { expect } from 'chai';
+import { Credential, startTestServer, TestServer } from '../../../support/test-server';
+import { addClient, addInvoice, call, getInvoice, newCompany, ok, pay } from './fixtures';
+
+/** What invoices answer: the record, totals, numbering, timestamps, the life of an invoice, lists. */
+describe('invoices over HTTP', () => {
+  let server: TestServer;
+  let clientId: number;
+  before(async () => {
+    server = await startTestServer();
+    clientId = await addClient(server);
+  });
+  after(() => server.close());
+
+  it('adds an invoice, returns its id, and gets it back whole', async () => {
+    const id = await addInvoice(server, clientId, {
+      lines: [
+        { description: 'Design', amount: '100.00', qty: 2 },
+        { description: 'Hosting', amount: '9.99' },
+      ],
+      delivery: ['email', 'paper'],
+    });
+    expect(id).to.be.a('number');
+    const invoice = await getInvoice(server, id);
+    expect(invoice).to.deep.include({
+      id,
+      client_id: clientId,
+      status: 'active',
+      currency: 'USD',
+      subtotal: '209.9900',
+      tax: '0.0000',
+      total: '209.9900',
+      paid: '0.0000',
+      due: '209.9900',
+      date_billed: '2024-03-01 12:00:00',
+      date_due: '2024-03-31 12:00:00',
+      date_closed: null,
+      delivery: ['email', 'paper'],
+      taxes: [],
+    });
+    expect(invoice.number).to.match(/^\d+$/);
+    expect(invoice.date_added).to.match(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(invoice.lines).to.have.length(2);
+    expect(invoice.lines[0]).to.deep.include({ description: 'Design', qty: '2.0000', amount: '100.0000', tax: false, total: '200.0000' });
+    expect(invoice.lines[1]).to.deep.include({ description: 'Hosting', qty: '1.0000', amount: '9.9900', total: '9.9900' });
+  });
+
+  it('answers null for an invoice that does not exist', async () => {
+    expect(await ok(server, 'GET', 'invoices/get', { invoice_id: 999999 })).to.equal(null);
+  });
+
+  it('reads zoneless timestamps in the company timezone and answers in UTC', async () => {
+    const company = await newCompany(server, 'New York company');
+    await ok(server, 'PUT', 'settings/set', { key: 'timezone', value: 'America/New_York' }, company.auth);
+    const client = await addClient(server, {}, company.auth);
+    const cases: Array<[string, string]> = [
+      ['2021-12-31 12:00:00', '2021-12-31 17:00:00'],
+      ['2021-12-31 12:00:00 +02:00', '2021-12-31 10:00:00'],
+      ['2021-12-31 12:00:00 UTC', '2021-12-31 12:00:00'],
+      ['2021-12-31T12:00:00Z', '2021-12-31 12:00:00'],
+      ['2021-07-01', '2021-07-01 04:00:00'],
+    ];
+    for (const [given, utc] of cases) {
+      const id = await addInvoice(server, client, { date_billed: given, date_due: given }, company.auth);
+      const invoice = await getInvoice(server, id, company.auth);
+      expect([invoice.date_billed, invoice.date_due], given).to.deep.equal([utc, utc]);
+    }
+  });
+
+  it('totals each currency to its own precision', async () => {
+    await ok(server, 'POST', 'currencies/add', { vars: { code: 'JPY', precision: 0, prefix: '¥' } });
+    await ok(server, 'POST', 'currencies/add', { vars: { code: 'KWD', precision: 3 } });
+    const yen = await getInvoice(server, await addInvoice(server, clientId, { currency: 'JPY', lines: [{ description: 'x', amount: '100.5', qty: 3 }] }));
+    expect(yen).to.deep.include({ currency: 'JPY', subtotal: '302.0000', total: '302.0000', due: '302.0000' });
+    const dinar = await getInvoice(server, await addInvoice(server, clientId, { currency: 'KWD', lines: [{ description: 'x', amount: '1.2345' }] }));
+    expect(dinar).to.deep.include({ currency: 'KWD', subtotal: '1.2350', total: '1.2350' });
+    const dollars = await getInvoice(server, await addInvoice(server, clientId, { lines: [{ description: 'x', amount: '0.005' }, { description: 'y', amount: '0.004' }] }));
+    expect(dollars).to.deep.include({ subtotal: '0.0100', total: '0.0100' });
+  });
+
+  describe('numbering', () => {
+    let company: { id: number; auth: Credential };
+    let client: number;
+    before(async () => {
+      company = await newCompany(server, 'Numbered company');
+      client = await addClient(server, {}, company.auth);
+      await ok(server, 'PUT', 'settings/set', { key: 'invoice_format', value: 'INV-{num}' }, company.auth);
+      await ok(server, 'PUT', 'settings/set', { key: 'invoice_start', value: '1000' }, company.auth);
+    });
+    const numberOf = async (id: number) => (await getInvoice(server, id, company.auth)).number;
+
+    it('numbers from invoice_start in invoice_format; drafts get a number only when they stop being drafts', async () => {
+      const first = await addInvoice(server, client, {}, company.auth);
+      const draft = await addInvoice(server, client, { status: 'draft' }, company.auth);
+      const second = await addInvoice(server, client, { status: 'proforma' }, company.auth);
+      expect(await numberOf(first)).to.equal('INV-1000');
+      expect(await numberOf(draft)).to.equal(null);
+      expect(await numberOf(second)).to.equal('INV-1001');
+      await ok(server, 'PUT', 'invoices/edit', { invoice_id: draft, vars: { status: 'active' } }, company.auth);
+      expect(await numberOf(draft)).to.equal('INV-1002');
+    });
+
+    it('keeps numbers per company', async () => {
+      const ownNumber = (await getInvoice(server, await addInvoice(server, clientId))).number;
+      const theirs = await addInvoice(server, client, {}, company.auth);
+      expect(await numberOf(theirs)).to.equal('INV-1003');
+      expect(ownNumber).to.not.match(/^INV-/);
+    });
+
+    it('jumps to a raised invoice_start and never reuses a number when it is lowered', async () => {
+      await ok(server, 'PUT', 'settings/set', { key: 'invoice_start', value: '2000' }, company.auth);
+      expect(await numberOf(await addInvoice(server, client, {}, company.auth))).to.equal('INV-2000');
+      await ok(server, 'PUT', 'settings/set', { key: 'invoice_start', value: '1' }, company.auth);
+      expect(await numberOf(await addInvoice(server, client, {}, company.auth))).to.equal('INV-2001');
+    });
+  });
+
+  describe('edit', () => {
+    it('replaces the lines and re-totals; other fields change only when named', async () => {
+      const id = await addInvoice(server, clientId);
+      const edited = await ok(server, 'PUT', 'invoices/edit', { invoice_id: id, vars: { lines: [{ description: 'Only line', amount: '12.50', qty: 4 }], delivery: ['paper'] } });
+      expect(edited).to.deep.include({ subtotal: '50.0000', total: '50.0000', due: '50.0000', delivery: ['paper'], date_billed: '2024-03-01 12:00:00' });
+      expect(edited.lines.map((l: any) => l.description)).to.deep.equal(['Only line']);
+    });
+
+    it('checks a new due date against the stored billed date', async () => {
+      const id = await addInvoice(server, clientId);
+      const res = await call(server, 'PUT', 'invoices/edit', { invoice_id: id, vars: { date_due: '2024-02-01 00:00:00 UTC' } });
+      expect(res.status).to.equal(400);
+      expect(res.json.errors).to.deep.equal({ date_due: { after_billed: 'The date due must be on or after the date billed.' } });
+    });
+
+    it('refuses an edit of a missing invoice, of a void one, and a step back from active to draft', async () => {
+      expect((await call(server, 'PUT', 'invoices/edit', { invoice_id: 999999, vars: { status: 'active' } })).json.errors).to.deep.equal({ invoice_id: { exists: 'Invalid invoice ID.' } });
+      const active = await addInvoice(server, clientId);
+      expect((await call(server, 'PUT', 'invoices/edit', { invoice_id: active, vars: { status: 'draft' } })).json.errors).to.have.nested.property('status.transition');
+      await ok(server, 'POST', 'invoices/void', { invoice_id: active });
+      expect((await call(server, 'PUT', 'invoices/edit', { invoice_id: active, vars: { date_due: '2025-01-01 00:00:00 UTC' } })).json.errors).to.have.nested.property('invoice_id.void');
+    });
+
+    it('refuses a total below what has been paid, and a new client or currency once paid', async () => {
+      const id = await addInvoice(server, clientId, { lines: [{ description: 'x', amount: '100' }] });
+      await pay(server, { client_id: clientId, amount: '60', invoices: [{ invoice_id: id }] });
+      const lower = await call(server, 'PUT', 'invoices/edit', { invoice_id: id, vars: { lines: [{ description: 'x', amount: '50' }] } });
+      expect(lower.status).to.equal(400);
+      expect(lower.json.errors).to.have.nested.property('total.paid');
+      const moved = await call(server, 'PUT', 'invoices/edit', { invoice_id: id, vars: { client_id: await addClient(server), currency: 'EUR' } });
+      expect(moved.json.errors).to.have.keys('client_id', 'currency');
+      // Lowering to exactly what was paid closes it.
+      const closed = await ok(server, 'PUT', 'invoices/edit', { invoice_id: id, vars: { lines: [{ description: 'x', amount: '60' }] } });
+      expect(closed).to.deep.include({ total: '60.0000', paid: '60.0000', due: '0.0000' });
+      expect(closed.date_closed).to.be.a('string');
+    });
+  });
+
+  describe('void and delete', () => {
+    it('voids an invoice: it keeps its number, closes, and its payments return to the client as credit', async () => {
+      const client = await addClient(server);
+      const id = await addInvoice(server, client, { lines: [{ description: 'x', amount: '80' }] });
+      const before = await getInvoice(server, id);
+      await pay(server, { client_id: client, amount: '30', invoices: [{ invoice_id: id }] });
+      const voided = await ok(server, 'POST', 'invoices/void', { invoice_id: id });
+      expect(voided).to.deep.include({ status: 'void', number: before.number, paid: '0.0000' });
+      expect(voided.date_closed).to.be.a('string');
+      expect(await ok(server, 'GET', 'transactions/getCredit', { client_id: client, currency: 'USD' })).to.equal('30.0000');
+      const payOnVoid = await call(server, 'POST', 'transactions/add', { vars: { client_id: client, amount: '1', currency: 'USD', invoices: [{ invoice_id: id }] } });
+      expect(payOnVoid.json.errors).to.deep.equal({ 'invoices[0][invoice_id]': { status: 'Payments apply only to active or proforma invoices.' } });
+    });
+
+    it('deletes drafts only', async () => {
+      const draft = await addInvoice(server, clientId, { status: 'draft' });
+      const active = await addInvoice(server, clientId);
+      const refused = await call(server, 'DELETE', 'invoices/delete', { invoice_id: active });
+      expect(refused.status).to.equal(400);
+      expect(refused.json.errors).to.have.nested.property('invoice_id.draft');
+      expect(await ok(server, 'DELETE', 'invoices/delete', { invoice_id: draft })).to.equal(null);
+      expect(await ok(server, 'GET', 'invoices/get', { invoice_id: draft })).to.equal(null);
+      expect((await call(server, 'DELETE', 'invoices/delete', { invoice_id: draft })).json.errors).to.deep.equal({ invoice_id: { exists: 'Invalid invoice ID.' } });
+    });
+  });
+
+  describe('lists and company isolation', () => {
+    let company: { id: number; auth: Credential };
+    let client: number;
+    const ids: number[] = [];
+    before(async () => {
+      company = await newCompany(server, 'Listed company');
+      client = await addClient(server, {}, company.auth);
+      ids.push(await addInvoice(server, client, { date_billed: '2024-01-01 00:00:00 UTC', date_due: '2024-01-01 00:00:00 UTC' }, company.auth));
+      ids.push(await addInvoice(server, client, { date_billed: '2024-02-01 00:00:00 UTC', date_due: '2024-02-01 00:00:00 UTC', status: 'draft' }, company.auth));
+      ids.push(await addInvoice(server, client, { date_billed: '2024-03-01 00:00:00 UTC', lines: [{ description: 'x', amount: '5' }] }, company.auth));
+      await pay(server, { client_id: client, amount: '5', invoices: [{ invoice_id: ids[2] }] }, company.auth);
+    });
+
+    it('lists newest billed first, with filters by client and status (open, closed, or a status)', async () => {
+      const list = (params: Record<string, unknown>) => ok(server, 'GET', 'invoices/getList', params, company.auth);
+      const all = await list({});
+      expect(all.map((i: any) => i.id)).to.deep.equal([ids[2], ids[1], ids[0]]);
+      expect(all[0]).to.include({ total: '5.0000', paid: '5.0000', due: '0.0000' });
+      expect(all[0]).to.not.have.property('lines');
+      expect((await list({ status: 'draft' })).map((i: any) => i.id)).to.deep.equal([ids[1]]);
+      expect((await list({ status: 'open' })).map((i: any) => i.id)).to.deep.equal([ids[0]]);
+      expect((await list({ status: 'closed' })).map((i: any) => i.id)).to.deep.equal([ids[2]]);
+      expect(await list({ client_id: client, page: 2 })).to.deep.equal([]);
+      expect(await ok(server, 'GET', 'invoices/getListCount', { client_id: client }, company.auth)).to.equal(3);
+      expect(await ok(server, 'GET', 'invoices/getListCount', { status: 'open' }, company.auth)).to.equal(1);
+      expect((await call(server, 'GET', 'invoices/getList', { status: 'unpaid' }, company.auth)).json.errors).to.deep.equal({ status: { format: 'Invalid status.' } });
+    });
+
+    it("never shows one company's invoices to another company's credentials", async () => {
+      expect(await ok(server, 'GET', 'invoices/get', { invoice_id: ids[0] })).to.equal(null);
+      const mine = await ok(server, 'GET', 'invoices/getList', { client_id: client });
+      expect(mine).to.deep.equal([]);
+      expect((await call(server, 'POST', 'invoices/void', { invoice_id: ids[0] })).json.errors).to.deep.equal({ invoice_id: { exists: 'Invalid invoice ID.' } });
+      expect((await call(server, 'PUT', 'invoices/edit', { invoice_id: ids[0], vars: {} })).status).to.equal(400);
+      expect((await getInvoice(server, ids[0], company.auth)).status).to.equal('active');
+    });
+  });
+});
