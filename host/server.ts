@@ -32,7 +32,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const handle = app.callback();
   let draining = false;
   // While draining, every response tells its client to reconnect (to another process).
-  const server = http.createServer((req, res) => {
+  // 64 KiB of request head (Node's default is 16): room for a GET or DELETE with long bracket lists.
+  const server = http.createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
     if (draining) res.setHeader('Connection', 'close');
     return handle(req, res);
   });
