@@ -23,6 +23,10 @@ export interface Connection {
 export function connect(url: string): Connection {
   if (/^postgres(ql)?:\/\//.test(url)) {
     const pool = new Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL ?? 10) });
+    // PostgreSQL may end an idle connection (restart, failover, pg_terminate_backend); the pool
+    // reports it as an 'error' event, which unheard would crash the process. The pool has already
+    // dropped that connection and opens a new one when needed; queries in flight fail on their own.
+    pool.on('error', () => undefined);
     const where = url.replace(/\/\/[^@/]*@/, '//');
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', where };
   }
