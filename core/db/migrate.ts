@@ -8,7 +8,8 @@ export async function migrateToLatest(db: Kysely<any>): Promise<void> {
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     const reason = error instanceof Error ? error.message : String(error ?? 'unknown error');
-    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+    // No failed migration means none ran: the database itself could not be reached or locked.
+    throw new Error(failed ? `Migration ${failed.migrationName} failed: ${reason}` : reason);
   }
 }
 
