@@ -66,8 +66,8 @@ export class SignInLockout {
       .execute();
     if (recent.length < limit) return 0;
     const oldestCounted = parseTimestamp(recent[limit - 1].failed_at, 'UTC')!.getTime();
-    // Stored times have whole seconds, so the lock may end up to a second later than the window says.
-    return Math.max(1000, oldestCounted + this.policy.windowMs + 1000 - now);
+    // Stored times have whole seconds, so a lock may end up to a second early; never report less than a second.
+    return Math.max(1000, oldestCounted + this.policy.windowMs - now);
   }
 }
 

@@ -29,7 +29,7 @@ export function staffCommand(out: (text: string) => void): Command {
     .option('--first-name <name>', 'first name')
     .option('--last-name <name>', 'last name')
     .action(async (options: CreateOptions) => {
-      if (options.passwordStdin === (options.password !== undefined)) throw new Error('Give the password with exactly one of --password-stdin and --password.');
+      if (Boolean(options.passwordStdin) === (options.password !== undefined)) throw new Error('Give the password with exactly one of --password-stdin and --password.');
       const password = options.passwordStdin ? await readPasswordLine() : options.password!;
       const userId = await withInstallation((i) =>
         createStaffMember(i, {

@@ -33,6 +33,8 @@ h3 { font-size: 1.05rem; margin: 1rem 0 .5rem; }
 .card { background: var(--panel); border: 1px solid var(--line); border-radius: .5rem; padding: 1rem; }
 .card .label { color: var(--muted); font-size: .875rem; margin: 0; }
 .card .value { font-size: 1.75rem; font-weight: 700; margin: .25rem 0 0; }
+.value-list { list-style: none; margin: .25rem 0 0; padding: 0; }
+.value-list .value { font-size: 1.25rem; margin: 0; }
 .card .detail { color: var(--muted); font-size: .875rem; margin: .25rem 0 0; }
 .table-wrap { overflow-x: auto; }
 table { width: 100%; border-collapse: collapse; font-size: .9375rem; }

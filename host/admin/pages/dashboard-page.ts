@@ -3,7 +3,7 @@ import { AdminRequest, callAs, hasCallable, hrefFor, PageHandler } from '../admi
 import { apiCallsLastDay } from '../api-call-counter';
 import { html, SafeHtml } from '../html';
 import { sendHtml, staffPage } from '../layout';
-import { moneyText, totalsByCurrency } from '../money-text';
+import { formatMoney, totalsByCurrency } from '../money-text';
 
 interface OpenInvoice {
   readonly currency: string;
@@ -52,21 +52,23 @@ async function billingCards(request: AdminRequest): Promise<SafeHtml> {
   }
   const due = totalsByCurrency(open.map((i) => ({ currency: i.currency, amount: i.due })));
   const partial = open.length < openCount;
+  const dueTexts = await Promise.all([...due].map(([currency, amount]) => formatMoney(request, amount, currency)));
   return html`<li class="card"><p class="label">Open invoices</p><p class="value">${openCount}</p><p class="detail">active or proforma, not paid in full</p></li>
   <li class="card"><p class="label">Amounts due</p>
-    ${due.size ? html`<ul class="value-list">${[...due].map(([currency, amount]) => html`<li class="value">${moneyText(amount, currency)}</li>`)}</ul>` : html`<p class="value">Nothing</p>`}
+    ${dueTexts.length ? html`<ul class="value-list">${dueTexts.map((text) => html`<li class="value">${text}</li>`)}</ul>` : html`<p class="value">Nothing</p>`}
     ${partial ? html`<p class="detail">on the ${open.length} most recently billed open invoices</p>` : ''}</li>`;
 }
 
 async function recentPayments(request: AdminRequest): Promise<SafeHtml> {
   const payments = ((await callAs(request, 'transactions', 'getList', { page: 1 })) as Payment[]).slice(0, RECENT_PAYMENTS);
+  const amounts = await Promise.all(payments.map((p) => formatMoney(request, p.amount, p.currency)));
   return html`<section class="panel" aria-labelledby="payments-title">
   <h2 id="payments-title">Recent payments</h2>
   ${payments.length
     ? html`<div class="table-wrap"><table>
     <thead><tr><th scope="col">Received (UTC)</th><th scope="col">Client</th><th scope="col" class="num">Amount</th><th scope="col">Type</th><th scope="col">Reference</th><th scope="col">Status</th></tr></thead>
     <tbody>${payments.map(
-      (p) => html`<tr><td>${p.date_added}</td><td>#${p.client_id}</td><td class="num">${moneyText(p.amount, p.currency)}</td><td>${p.gateway ?? p.type}</td><td class="mono">${p.reference ?? ''}</td><td>${p.status}</td></tr>`,
+      (p, i) => html`<tr><td>${p.date_added}</td><td>#${p.client_id}</td><td class="num">${amounts[i]}</td><td>${p.gateway ?? p.type}</td><td class="mono">${p.reference ?? ''}</td><td>${p.status}</td></tr>`,
     )}</tbody>
   </table></div>`
     : html`<p>No payments have been recorded for ${request.company.name} yet.</p>`}

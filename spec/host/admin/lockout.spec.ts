@@ -1,0 +1,95 @@
+import { expect } from 'chai';
+import { AdminDb, adminDb } from '../../../host/admin/admin-tables';
+import { DEFAULT_LOCKOUT } from '../../../host/admin/sign-in-lockout';
+import { startTestServer, TestServer } from '../../support/test-server';
+import { AdminClient, addStaff, STAFF } from './support/admin-client';
+
+/** Moves every recorded failure back in time, as if `minutes` had passed. */
+async function age(db: AdminDb, minutes: number): Promise<void> {
+  const rows = await db.selectFrom('admin_sign_in_failures').select(['id', 'failed_at']).execute();
+  for (const row of rows) {
+    const earlier = new Date(Date.parse(`${row.failed_at.replace(' ', 'T')}Z`) - minutes * 60_000);
+    await db.updateTable('admin_sign_in_failures').set({ failed_at: earlier.toISOString().slice(0, 19).replace('T', ' ') }).where('id', '=', row.id).execute();
+  }
+}
+
+async function attempt(server: TestServer, username: string, password: string, address?: string) {
+  const client = new AdminClient(server.url);
+  await client.get('/admin/sign-in');
+  return client.post('/admin/sign-in', { username, password }, address ? { 'x-forwarded-for': address } : {});
+}
+
+describe('admin sign-in lock-out over HTTP', () => {
+  let server: TestServer;
+  let db: AdminDb;
+  beforeEach(async () => {
+    server = await startTestServer();
+    db = adminDb(server.installation.db);
+    await addStaff(server.installation);
+  });
+  afterEach(() => server.close());
+
+  it(`locks a username for 15 minutes after ${DEFAULT_LOCKOUT.perUsername} failures, even with the right password`, async () => {
+    for (let i = 0; i < DEFAULT_LOCKOUT.perUsername; i++) expect((await attempt(server, STAFF.username, `wrong ${i}`)).status).to.equal(401);
+    const locked = await attempt(server, STAFF.username, STAFF.password);
+    expect(locked.status).to.equal(429);
+    expect(locked.text).to.contain('Too many failed sign-ins. Try again in 15 minutes.');
+    expect(Number(locked.headers.get('retry-after'))).to.be.within(14 * 60, 15 * 60 + 2);
+    // Case variants of the name are the same subject.
+    expect((await attempt(server, STAFF.username.toUpperCase(), STAFF.password)).status).to.equal(429);
+    await age(db, 16);
+    expect((await attempt(server, STAFF.username, STAFF.password)).status).to.equal(303);
+  });
+
+  it('keeps the lock while attempts continue, without counting them (no endless extension)', async () => {
+    for (let i = 0; i < DEFAULT_LOCKOUT.perUsername; i++) await attempt(server, STAFF.username, 'wrong');
+    await age(db, 10);
+    expect((await attempt(server, STAFF.username, 'wrong again')).status).to.equal(429);
+    await age(db, 6);
+    expect((await attempt(server, STAFF.username, STAFF.password)).status).to.equal(303);
+  });
+
+  it('does not lock other usernames, and a success clears the username\'s count', async () => {
+    await addStaff(server.installation, 'robin', 'robin password');
+    for (let i = 0; i < DEFAULT_LOCKOUT.perUsername; i++) await attempt(server, STAFF.username, 'wrong');
+    expect((await attempt(server, 'robin', 'robin password')).status).to.equal(303);
+    for (let i = 0; i < DEFAULT_LOCKOUT.perUsername - 1; i++) await attempt(server, 'robin', 'wrong');
+    expect((await attempt(server, 'robin', 'robin password')).status).to.equal(303);
+    for (let i = 0; i < DEFAULT_LOCKOUT.perUsername - 1; i++) await attempt(server, 'robin', 'wrong');
+    expect((await attempt(server, 'robin', 'robin password')).status, 'count restarted after the success').to.equal(303);
+  });
+
+  it(`locks an address after ${DEFAULT_LOCKOUT.perAddress} failures across usernames`, async () => {
+    for (let i = 0; i < DEFAULT_LOCKOUT.perAddress; i++) expect((await attempt(server, `guess-${i}`, 'wrong')).status).to.equal(401);
+    const locked = await attempt(server, STAFF.username, STAFF.password);
+    expect(locked.status).to.equal(429);
+    await age(db, 16);
+    expect((await attempt(server, STAFF.username, STAFF.password)).status).to.equal(303);
+  });
+
+  it('keeps the lock-out in the database, where every host process counts it', async () => {
+    for (let i = 0; i < DEFAULT_LOCKOUT.perUsername; i++) await attempt(server, STAFF.username, 'wrong');
+    const rows = await db.selectFrom('admin_sign_in_failures').select('subject').execute();
+    expect(rows.filter((r) => r.subject === `user:${STAFF.username}`)).to.have.length(DEFAULT_LOCKOUT.perUsername);
+  });
+});
+
+describe('admin sign-in lock-out per address behind a trusted proxy', () => {
+  let server: TestServer;
+  before(async () => {
+    process.env.TRUST_PROXY = 'true';
+    try {
+      server = await startTestServer();
+    } finally {
+      delete process.env.TRUST_PROXY;
+    }
+    await addStaff(server.installation);
+  });
+  after(() => server.close());
+
+  it('counts the client address the proxy names, so one client does not lock out another', async () => {
+    for (let i = 0; i < DEFAULT_LOCKOUT.perAddress; i++) await attempt(server, `guess-${i}`, 'wrong', '203.0.113.7');
+    expect((await attempt(server, STAFF.username, STAFF.password, '203.0.113.7')).status).to.equal(429);
+    expect((await attempt(server, STAFF.username, STAFF.password, '198.51.100.2')).status).to.equal(303);
+  });
+});

@@ -1,0 +1,78 @@
+import { Installation } from '../../../../core/installation';
+import { createStaffMember } from '../../../../host/admin/staff-accounts';
+
+export interface PageResponse {
+  readonly status: number;
+  readonly location: string | null;
+  readonly text: string;
+  readonly headers: Headers;
+  readonly setCookies: string[];
+}
+
+export const STAFF = { username: 'morgan', password: 'correct horse 1', email: 'morgan@example.com' };
+
+/** Creates the staff member the specs sign in as (once per installation). */
+export async function addStaff(installation: Installation, username = STAFF.username, password = STAFF.password): Promise<number> {
+  return createStaffMember(installation, { username, password, email: `${username}@example.com`, companyId: 1 });
+}
+
+/**
+ * A browser-like client of the admin area over plain HTTP: it keeps the cookies the area sets
+ * and reads the CSRF token off each page, so specs can post forms as a browser would (or not).
+ */
+export class AdminClient {
+  readonly cookies = new Map<string, string>();
+  /** The last CSRF token seen in a page. */
+  token = '';
+
+  constructor(readonly base: string) {}
+
+  async get(path: string, headers: Record<string, string> = {}): Promise<PageResponse> {
+    return this.send('GET', path, undefined, headers);
+  }
+
+  /** Posts a form with the last token seen, unless `fields._csrf` says otherwise (null leaves it out). */
+  async post(path: string, fields: Record<string, string | null> = {}, headers: Record<string, string> = {}): Promise<PageResponse> {
+    const body = new URLSearchParams();
+    const all = { _csrf: this.token, ...fields };
+    for (const [name, value] of Object.entries(all)) if (value !== null) body.append(name, value);
+    return this.send('POST', path, body.toString(), { 'content-type': 'application/x-www-form-urlencoded', ...headers });
+  }
+
+  async signIn(username = STAFF.username, password = STAFF.password): Promise<PageResponse> {
+    await this.get('/admin/sign-in');
+    return this.post('/admin/sign-in', { username, password, next: '/admin' });
+  }
+
+  async send(method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<PageResponse> {
+    const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const response = await fetch(this.base + path, { method, body, redirect: 'manual', headers: { ...(cookie ? { cookie } : {}), ...headers } });
+    const setCookies = response.headers.getSetCookie();
+    for (const line of setCookies) {
+      const [pair, ...attributes] = line.split(';');
+      const [name, value] = [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)];
+      if (!value || attributes.some((a) => /expires=Thu, 01 Jan 1970/i.test(a))) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    const text = await response.text();
+    const token = /name="_csrf" value="([^"]+)"/.exec(text);
+    if (token) this.token = token[1];
+    return { status: response.status, location: response.headers.get('location'), text, headers: response.headers, setCookies };
+  }
+}
+
+/** Every page and form of the area behind the session, as the access-control specs walk them. */
+export const STAFF_GETS = ['/admin', '/admin/', '/admin/settings/api', '/admin/settings/system', '/admin/settings/extensions', '/admin/no-such-page'];
+export const STAFF_POSTS = [
+  '/admin/sign-out',
+  '/admin/settings/api/create',
+  '/admin/settings/api/revoke',
+  '/admin/settings/system/maintenance',
+  '/admin/settings/system/timezone',
+  '/admin/settings/system/companies',
+  '/admin/settings/extensions/install',
+  '/admin/settings/extensions/enable',
+  '/admin/settings/extensions/disable',
+  '/admin/settings/extensions/uninstall',
+  '/admin/settings/extensions/settings',
+];

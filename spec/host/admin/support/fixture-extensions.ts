@@ -1,0 +1,16 @@
+import { ExtensionsDir, manifest, TINY } from '../../extensions/fixtures';
+
+/** A plugin, a gateway with a secret and a required setting, and one that fails to load. */
+export function adminFixtureExtensions(): ExtensionsDir {
+  return new ExtensionsDir()
+    .add('plugins/greeter', manifest('Greeter', { description: 'Says hello.' }), TINY('hello from greeter'))
+    .add(
+      'gateways/merchant/cardpay',
+      manifest('CardPay', {
+        currencies: ['USD', 'EUR'],
+        settings: { account: { label: 'Account name', required: true }, api_secret: { label: 'API secret', secret: true } },
+      }),
+      TINY('card paid'),
+    )
+    .add('plugins/broken', manifest('Broken'), 'throw new Error("broken at import");');
+}
