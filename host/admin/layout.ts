@@ -20,6 +20,7 @@ export function documentShell(title: string, body: SafeHtml): SafeHtml {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+<link rel="icon" href="data:,">
 <title>${title} · Tally administration</title>
 <link rel="stylesheet" href="/admin/assets/admin.css">
 <script src="/admin/assets/admin.js" defer></script>

@@ -52,7 +52,8 @@ export function signInHandler(installation: Installation, sessions: SessionStore
     const userId = await checkStaffCredentials(installation.db, username, password);
     if (userId === null) {
       await lockout.recordFailure(username, ctx.ip);
-      return show(ctx, 401, { next, username, error: WRONG });
+      // 403, not 401: a 401 promises a WWW-Authenticate challenge, and this is a form.
+      return show(ctx, 403, { next, username, error: WRONG });
     }
     await lockout.recordSuccess(username);
     // A fresh id at every sign-in: an id planted in the browser beforehand never becomes a session.

@@ -44,8 +44,11 @@ th { color: var(--muted); font-weight: 600; font-size: .875rem; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td form { display: inline; margin: 0; }
 .actions { display: flex; flex-wrap: wrap; gap: .375rem; }
-form.stacked { display: grid; gap: .75rem; max-width: 32rem; }
+form.stacked, fieldset.stacked { display: grid; gap: .75rem; max-width: 32rem; }
 .field { display: grid; gap: .25rem; }
+.panel > .field + .field { margin-top: .75rem; }
+fieldset { border: 1px solid var(--line); border-radius: .375rem; margin: 1rem 0 0; padding: .75rem 1rem 1rem; }
+legend { font-weight: 600; padding: 0 .25rem; }
 .field label { font-weight: 600; }
 .hint { color: var(--muted); font-size: .875rem; margin: 0; }
 input[type="text"], input[type="password"], input[type="email"], select, textarea { font: inherit; padding: .5rem .625rem; border: 1px solid #9aa5b1; border-radius: .375rem; background: #fff; color: var(--ink); width: 100%; }
@@ -63,8 +66,9 @@ button.small { padding: .25rem .625rem; font-size: .875rem; }
 .notice.warn { background: var(--warn-bg); border-color: #f5c27a; color: var(--warn-ink); }
 .field-error { color: var(--danger); font-size: .875rem; margin: 0; }
 .status { display: inline-block; padding: .125rem .5rem; border-radius: 1rem; font-size: .8125rem; font-weight: 600; border: 1px solid; }
-.status.enabled, .status.on { color: var(--ok); border-color: #8fd3a6; background: #e7f6ec; }
+.status.enabled { color: var(--ok); border-color: #8fd3a6; background: #e7f6ec; }
 .status.disabled, .status.available, .status.off { color: var(--muted); border-color: var(--line); background: #f5f7fa; }
+.status.warn { color: var(--warn-ink); border-color: #f5c27a; background: var(--warn-bg); }
 .status.failed { color: var(--danger); border-color: #f3a59c; background: #fdecea; }
 .secret-box { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
 .secret-box input { flex: 1 1 20rem; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }

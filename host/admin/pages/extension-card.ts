@@ -36,8 +36,10 @@ export function extensionCard(request: AdminRequest, e: ListedExtension): SafeHt
 /** The manifest's settings as form fields; secret ones are never filled in, and blank keeps what is stored. */
 function settingsForm(request: AdminRequest, e: ListedExtension, action: string, hidden: SafeHtml, submit: string): SafeHtml {
   const prefix = `${e.type}-${e.dir}-${action}`;
-  return html`<form method="post" action="${ACTIONS}/${action}" class="stacked" aria-label="${submit} for ${e.name}">
+  return html`<form method="post" action="${ACTIONS}/${action}" aria-label="${submit} for ${e.name}">
   ${hidden}
+  <fieldset class="stacked">
+  <legend>${action === 'install' ? 'Settings to install with' : 'Settings'}</legend>
   ${Object.entries(e.declared).map(([key, d]) => {
     const id = `${prefix}-${key}`;
     const isSet = e.secretsSet.includes(key);
@@ -49,5 +51,6 @@ function settingsForm(request: AdminRequest, e: ListedExtension, action: string,
   </div>`;
   })}
   <div><button type="submit" class="small">${submit}</button></div>
+  </fieldset>
 </form>`;
 }

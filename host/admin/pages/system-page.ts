@@ -14,8 +14,9 @@ const DONE: Record<string, string> = {
 
 /** Settings → System: maintenance mode, the company's time zone, and the companies of the installation. */
 export const showSystem: PageHandler = async (request) => {
-  const done = DONE[String(request.ctx.query.done ?? '')];
-  await render(request, 200, { top: done ? notice('ok', done) : undefined });
+  const code = String(request.ctx.query.done ?? '');
+  const done = DONE[code];
+  await render(request, 200, { top: done ? notice(code === 'maintenance_on' ? 'warn' : 'ok', done) : undefined });
 };
 
 export const setMaintenance: PageHandler = async (request) => {
@@ -49,7 +50,7 @@ async function render(request: AdminRequest, status: number, view: { top?: SafeH
   const content = html`${view.top ?? ''}
 <section class="panel" aria-labelledby="maintenance-title">
   <h2 id="maintenance-title">Maintenance mode</h2>
-  <p>Maintenance mode is <span class="status ${on ? 'on' : 'off'}">${on ? 'on' : 'off'}</span>. ${on ? 'The API answers 503 to every call; this area keeps working.' : 'The API is serving calls.'}</p>
+  <p>Maintenance mode is <span class="status ${on ? 'warn' : 'off'}">${on ? 'on' : 'off'}</span>. ${on ? 'The API answers 503 to every call; this area keeps working.' : 'The API is serving calls.'}</p>
   <form method="post" action="${PATH}/maintenance">
     ${formBasics(request)}
     <input type="hidden" name="maintenance" value="${on ? 'off' : 'on'}">

@@ -30,7 +30,7 @@ describe('admin sign-in lock-out over HTTP', () => {
   afterEach(() => server.close());
 
   it(`locks a username for 15 minutes after ${DEFAULT_LOCKOUT.perUsername} failures, even with the right password`, async () => {
-    for (let i = 0; i < DEFAULT_LOCKOUT.perUsername; i++) expect((await attempt(server, STAFF.username, `wrong ${i}`)).status).to.equal(401);
+    for (let i = 0; i < DEFAULT_LOCKOUT.perUsername; i++) expect((await attempt(server, STAFF.username, `wrong ${i}`)).status).to.equal(403);
     const locked = await attempt(server, STAFF.username, STAFF.password);
     expect(locked.status).to.equal(429);
     expect(locked.text).to.contain('Too many failed sign-ins. Try again in 15 minutes.');
@@ -60,7 +60,7 @@ describe('admin sign-in lock-out over HTTP', () => {
   });
 
   it(`locks an address after ${DEFAULT_LOCKOUT.perAddress} failures across usernames`, async () => {
-    for (let i = 0; i < DEFAULT_LOCKOUT.perAddress; i++) expect((await attempt(server, `guess-${i}`, 'wrong')).status).to.equal(401);
+    for (let i = 0; i < DEFAULT_LOCKOUT.perAddress; i++) expect((await attempt(server, `guess-${i}`, 'wrong')).status).to.equal(403);
     const locked = await attempt(server, STAFF.username, STAFF.password);
     expect(locked.status).to.equal(429);
     await age(db, 16);

@@ -60,7 +60,7 @@ describe('admin sign-in and sessions over HTTP', () => {
       const client = new AdminClient(server.url);
       await client.get('/admin/sign-in');
       const res = await client.post('/admin/sign-in', { username, password });
-      expect(res.status).to.equal(401);
+      expect(res.status).to.equal(403);
       expect(res.text).to.contain('The username or password is incorrect.');
       expect(client.cookies.has('tally_admin')).to.equal(false);
     }
@@ -80,7 +80,7 @@ describe('admin sign-in and sessions over HTTP', () => {
       { vars: { username: 'client-user', new_password: 'password1', confirm_password: 'password1' } },
       { companyId: 1, user: 'spec' },
     );
-    expect((await new AdminClient(server.url).signIn('client-user', 'password1')).status).to.equal(401);
+    expect((await new AdminClient(server.url).signIn('client-user', 'password1')).status).to.equal(403);
   });
 
   it('signs out: the session ends on the server, so its cookie no longer works', async () => {
