@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { TallyError } from '../../core/kernel/tally-error';
-import { openWithExtensions } from '../extensions/open-with-extensions';
+import { openForApiPath } from '../extensions/open-with-extensions';
 import { apiKeysCommand } from './api-keys-command';
 import { docsCommand } from './docs-command';
 import { extensionCommand } from './extension-command';
@@ -13,7 +13,7 @@ const print = (text: string) => process.stdout.write(text.endsWith('\n') ? text 
 
 /** `tally <command>`; answers the process exit status. */
 export async function main(argv: string[]): Promise<number> {
-  if (argv[0] && /^\/?(index\.php\/)?api\//i.test(argv[0])) return runApiForm(argv, openWithExtensions, print);
+  if (argv[0] && /^\/?(index\.php\/)?api\//i.test(argv[0])) return runApiForm(argv, openForApiPath(argv[0]), print);
   let status = 0;
   const program = new Command('tally')
     .description('Tally: a billing installation whose models are callable over HTTP and from here')

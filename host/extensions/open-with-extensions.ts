@@ -3,14 +3,22 @@ import { Installation } from '../../core/installation';
 import { openInstallation } from '../cli/open-installation';
 import { loadExtensions } from './load-extensions';
 
+/** An extension model (`<extension>.<model>`) or a manager: only those need the extension runtime. */
+const NEEDS_EXTENSIONS = /^\/?(?:index\.php\/)?api\/(?:[^/]*\.[^/]*|[a-z]+_manager)\//i;
+
 /**
- * The installation with its extensions loaded, for the command-line form of the API, so
- * `tally api/<plugin>.<model>/...` answers as over HTTP. Its log goes to stderr (warnings only):
- * stdout carries the response body.
+ * How the command-line form of the API opens the installation for `path`: with its extensions
+ * loaded when the call is about them, so `tally api/<plugin>.<model>/...` answers as over HTTP,
+ * and without starting their workers for a core call. Logs go to stderr (warnings only): stdout
+ * carries the response body.
  */
-export async function openWithExtensions(): Promise<Installation> {
-  const installation = await openInstallation();
-  const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn', base: { service: 'tally' } }, pino.destination(2));
-  await loadExtensions(installation, { logger });
-  return installation;
+export function openForApiPath(path: string): () => Promise<Installation> {
+  return async () => {
+    const installation = await openInstallation();
+    if (NEEDS_EXTENSIONS.test(path)) {
+      const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn', base: { service: 'tally' } }, pino.destination(2));
+      await loadExtensions(installation, { logger });
+    }
+    return installation;
+  };
 }
