@@ -46,7 +46,8 @@ export class ApiCallCounter {
   }
 
   record(status: number, now = Date.now()): void {
-    const key = `${hourOf(now)}|${status < 400 ? 'ok' : 'error'}`;
+    // The hour as a number: formatting it as text is left to the flush, off the API's path.
+    const key = `${Math.floor(now / HOUR_MS)}|${status < 400 ? 'ok' : 'error'}`;
     this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
   }
 
@@ -62,7 +63,8 @@ export class ApiCallCounter {
     this.pending = new Map();
     try {
       for (const [key, calls] of batch) {
-        const [hour, outcome] = key.split('|');
+        const [hourNumber, outcome] = key.split('|');
+        const hour = hourOf(Number(hourNumber) * HOUR_MS);
         await this.db
           .insertInto('api_call_stats')
           .values({ hour, outcome, calls })
