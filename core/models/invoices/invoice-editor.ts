@@ -8,7 +8,7 @@ import { formatUtc } from '../../kernel/timestamps';
 import { findClient } from '../clients';
 import { LockedInvoice, lockInvoice } from './invoice-lock';
 import { deliveryList, InvoiceRules } from './invoice-rules';
-import { storedLines, writeDelivery, writeLinesAndTaxes } from './invoice-store';
+import { replaceLinesAndTaxes, storedLines, writeDelivery } from './invoice-store';
 import { readLines } from './lines';
 import { closedDate } from './settlement';
 import { totalFor } from './totalling';
@@ -57,7 +57,7 @@ export class InvoiceEditor {
         throw TallyError.invalid({ total: { paid: 'The invoice total cannot be less than what has been paid on it; refund or unapply a payment first.' } });
       }
       Object.assign(changes, storedTotals(totals), { client_id: client.id, currency });
-      await writeLinesAndTaxes(db, invoiceId, lines, totals);
+      await replaceLinesAndTaxes(db, invoiceId, lines, totals);
       total = totals.total;
     }
     if (invoice.status === 'draft' && status !== 'draft') {

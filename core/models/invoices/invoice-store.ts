@@ -68,10 +68,15 @@ export async function readInvoice(db: Tx, companyId: number, invoiceId: number) 
   };
 }
 
-/** Writes the lines and the applied taxes of an invoice, replacing any it had. */
-export async function writeLinesAndTaxes(db: Tx, invoiceId: number, lines: readonly LineInput[], totals: Totals): Promise<void> {
+/** Replaces the lines and the applied taxes of an invoice. */
+export async function replaceLinesAndTaxes(db: Tx, invoiceId: number, lines: readonly LineInput[], totals: Totals): Promise<void> {
   await db.deleteFrom('invoice_lines').where('invoice_id', '=', invoiceId).execute();
   await db.deleteFrom('invoice_taxes').where('invoice_id', '=', invoiceId).execute();
+  await insertLinesAndTaxes(db, invoiceId, lines, totals);
+}
+
+/** Writes the lines and the applied taxes of a new invoice. */
+export async function insertLinesAndTaxes(db: Tx, invoiceId: number, lines: readonly LineInput[], totals: Totals): Promise<void> {
   if (lines.length) {
     await db
       .insertInto('invoice_lines')
@@ -86,12 +91,14 @@ export async function writeLinesAndTaxes(db: Tx, invoiceId: number, lines: reado
   }
 }
 
-/** Sets the delivery methods of an invoice; a method kept keeps its date_sent. */
-export async function writeDelivery(db: Tx, invoiceId: number, methods: readonly string[]): Promise<void> {
+/** Sets the delivery methods of an invoice; a method kept keeps its date_sent. A new invoice has none to remove. */
+export async function writeDelivery(db: Tx, invoiceId: number, methods: readonly string[], isNew = false): Promise<void> {
   const wanted = [...new Set(methods)];
-  let removal = db.deleteFrom('invoice_delivery').where('invoice_id', '=', invoiceId);
-  if (wanted.length) removal = removal.where('method', 'not in', wanted);
-  await removal.execute();
+  if (!isNew) {
+    let removal = db.deleteFrom('invoice_delivery').where('invoice_id', '=', invoiceId);
+    if (wanted.length) removal = removal.where('method', 'not in', wanted);
+    await removal.execute();
+  }
   if (wanted.length) {
     await db
       .insertInto('invoice_delivery')
