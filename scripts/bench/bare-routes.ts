@@ -1,5 +1,6 @@
 import Koa from 'koa';
 import { Db } from '../../core/db/schema';
+import { bareInvoiceAdd } from './bare-invoice';
 
 /**
  * The baselines: each route does the same database work as the Tally call it is measured against,
@@ -14,4 +15,5 @@ export const bareRoutes: Record<string, (db: Db, ctx: Koa.Context) => Promise<vo
       .executeTakeFirst();
     ctx.body = { response: user ?? null };
   },
+  'POST /invoices': bareInvoiceAdd,
 };

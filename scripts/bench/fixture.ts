@@ -6,6 +6,8 @@ export interface Fixture {
   readonly user: string;
   readonly key: string;
   readonly userId: number;
+  /** A client of company 1 in New York, where a sales tax applies: whom the invoices bill. */
+  readonly clientId: number;
   cleanup(): Promise<void>;
 }
 
@@ -25,7 +27,10 @@ export async function createFixture(postgresServerUrl?: string): Promise<Fixture
       caller,
     )) as number;
     const credential = (await installation.call('api_keys', 'add', { vars: { company_id: 1 } }, caller)) as { user: string; key: string };
-    return { databaseUrl: database.url, userId, user: credential.user, key: credential.key, cleanup: () => database.drop() };
+    const clientVars = { first_name: 'Bench', last_name: 'Client', email: 'bench@example.com', country: 'US', state: 'NY' };
+    const clientId = (await installation.call('clients', 'add', { vars: clientVars }, caller)) as number;
+    await installation.call('taxes', 'add', { vars: { name: 'Bench sales tax', rate: '8.875', country: 'US', state: 'NY' } }, caller);
+    return { databaseUrl: database.url, userId, clientId, user: credential.user, key: credential.key, cleanup: () => database.drop() };
   } finally {
     await installation.close();
   }

@@ -43,7 +43,7 @@ export async function benchInvoicesAdd(options: InvoicesAddOptions): Promise<Inv
   return { requests_per_sec: result.requestsPerSec, p50_ms: result.p50Ms, p99_ms: result.p99Ms };
 }
 
-function invoiceVars(clientId: number) {
+export function invoiceVars(clientId: number) {
   return {
     client_id: clientId,
     date_billed: '2024-03-01 12:00:00 UTC',
