@@ -10,6 +10,8 @@ export async function banner(installation: Installation, url: string, workers: n
       ? 'API credentials: list them with `npx tally api-keys list`, create more with `npx tally api-keys create --company 1`.'
       : 'No API credentials yet. Create one with `npx tally api-keys create --company 1` (the key is shown once), then:',
     `  curl -H "SERVICE-API-USER: <user>" -H "SERVICE-API-KEY: <key>" "${url}/api/users/getList.json"`,
+    `Administration: ${url}/admin (create the first staff member with \`npx tally staff create --username admin --email you@example.com --password-stdin\`).`,
+    `API reference: ${url}/api/reference.html (with API credentials).`,
     '',
   ].join('\n');
 }
