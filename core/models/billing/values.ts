@@ -24,7 +24,3 @@ export function wholeNumber(value: unknown): number | null {
 export function pageOffset(page: number, size: number): number {
   return Math.max(0, page - 1) * size;
 }
-
-export function isSet(value: unknown): boolean {
-  return value !== undefined;
-}
