@@ -1,6 +1,7 @@
 import { container as rootContainer, DependencyContainer, InjectionToken } from 'tsyringe';
 import { connect, Connection, defaultDatabaseUrl } from './db/connect';
 import { migrateToLatest } from './db/migrate';
+import { insideCall } from './db/inside-call';
 import { withRetries } from './db/retryable';
 import { Db, Tx } from './db/schema';
 import { Caller, CredentialVerifier } from './credentials';
@@ -99,7 +100,9 @@ export class Installation {
   async run(call: ResolvedCall, params: Record<string, unknown>): Promise<unknown> {
     const args = bindArguments(call.spec, params);
     // A serialization failure or deadlock means another call won; the whole call is run again.
-    return withRetries(() => this.db.transaction().execute((trx) => call.entry.invoke(call.spec.method, args, this.scope(call.context(trx)))));
+    return withRetries(() =>
+      this.db.transaction().execute((trx) => insideCall.run(true, () => call.entry.invoke(call.spec.method, args, this.scope(call.context(trx))))),
+    );
   }
 
   async call(model: string, method: string, params: Record<string, unknown>, caller: Caller): Promise<unknown> {

@@ -1,4 +1,5 @@
 import { CompiledQuery, DatabaseConnection, Driver, SqliteDialect, SqliteDialectConfig, SqliteDriver } from 'kysely';
+import { insideCall } from './inside-call';
 
 /**
  * SQLite has one connection, so every call waits its turn for it. Kysely's own lock wakes every
@@ -19,6 +20,9 @@ class FairSqliteDriver extends SqliteDriver {
   }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
+    if (this.busy && insideCall.getStore()) {
+      throw new Error('A query inside a call must use the call transaction (ctx.db): on SQLite the transaction holds the only connection, so this query would wait forever.');
+    }
     if (this.busy) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.busy = true;
     return this.connection!;
