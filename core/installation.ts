@@ -1,7 +1,6 @@
 import { container as rootContainer, DependencyContainer, InjectionToken } from 'tsyringe';
 import { connect, Connection, defaultDatabaseUrl } from './db/connect';
 import { migrateToLatest } from './db/migrate';
-import { insideCall } from './db/inside-call';
 import { withRetries } from './db/retryable';
 import { Db, Tx } from './db/schema';
 import { Caller, CredentialVerifier } from './credentials';
@@ -101,7 +100,7 @@ export class Installation {
     const args = bindArguments(call.spec, params);
     // A serialization failure or deadlock means another call won; the whole call is run again.
     return withRetries(() =>
-      this.db.transaction().execute((trx) => insideCall.run(true, () => call.entry.invoke(call.spec.method, args, this.scope(call.context(trx))))),
+      transactionFor(this.db, call.spec).execute((trx) => call.entry.invoke(call.spec.method, args, this.scope(call.context(trx)))),
     );
   }
 
@@ -148,4 +147,13 @@ export class Installation {
       await seedCurrencies(this.db, created.id);
     }
   }
+}
+
+/**
+ * Methods declared for GET only read: their transaction is read-only (PostgreSQL enforces it;
+ * on SQLite it begins without taking the write lock, which costs most of a short call).
+ */
+function transactionFor(db: Db, spec: CallableSpec) {
+  const transaction = db.transaction();
+  return spec.verb === 'GET' ? transaction.setAccessMode('read only') : transaction;
 }

@@ -5,7 +5,6 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { FairSqliteDialect } from './fair-sqlite-dialect';
 import { Pool } from 'pg';
 import { Database } from './schema';
-import { withStatementCache } from './sqlite-statement-cache';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -38,7 +37,7 @@ export function connect(url: string): Connection {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
-  return { db: new Kysely<Database>({ dialect: new FairSqliteDialect({ database: withStatementCache(sqlite) }) }), dialect: 'sqlite', where: path.resolve(file) };
+  return { db: new Kysely<Database>({ dialect: new FairSqliteDialect(sqlite) }), dialect: 'sqlite', where: path.resolve(file) };
 }
 
 /** The default database: DATABASE_URL, else `data/tally.sqlite` under the working directory. */

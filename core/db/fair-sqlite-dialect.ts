@@ -1,5 +1,6 @@
-import { CompiledQuery, DatabaseConnection, Driver, SqliteDialect, SqliteDialectConfig, SqliteDriver } from 'kysely';
-import { insideCall } from './inside-call';
+import type { Database as SQLiteDatabase } from 'better-sqlite3';
+import { CompiledQuery, DatabaseConnection, Driver, SqliteDialect, SqliteDialectConfig, SqliteDriver, TransactionSettings } from 'kysely';
+import { TransactionMode, withStatementCache } from './sqlite-statement-cache';
 
 /**
  * SQLite has one connection, so every call waits its turn for it. Kysely's own lock wakes every
@@ -10,6 +11,15 @@ import { insideCall } from './inside-call';
  */
 class FairSqliteDriver extends SqliteDriver {
   private connection?: DatabaseConnection;
+
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly mode: TransactionMode,
+  ) {
+    super(config);
+  }
+
+  private readonly waitLimitMs = Number(process.env.TALLY_SQLITE_WAIT_MS ?? 30_000);
   private readonly waiting: Array<() => void> = [];
   private busy = false;
 
@@ -20,20 +30,51 @@ class FairSqliteDriver extends SqliteDriver {
   }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
-    if (this.busy && insideCall.getStore()) {
-      throw new Error('A query inside a call must use the call transaction (ctx.db): on SQLite the transaction holds the only connection, so this query would wait forever.');
-    }
-    if (this.busy) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    if (this.busy) await this.waitForTurn();
     this.busy = true;
     return this.connection!;
   }
 
   /**
+   * A wait is bounded: a query a model sends through the installation's database instead of its
+   * call's transaction (`ctx.db`) waits for the connection that very transaction holds, and would
+   * otherwise wait forever, stalling every call behind it.
+   */
+  private waitForTurn(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const turn = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.waiting.splice(this.waiting.indexOf(turn), 1);
+        reject(new Error(`Waited ${this.waitLimitMs} ms for the SQLite connection. A query inside a call must use the call's transaction (ctx.db).`));
+      }, this.waitLimitMs);
+      this.waiting.push(turn);
+    });
+  }
+
+  /**
    * IMMEDIATE takes the write lock when the call starts, not at its first write: two processes
    * sharing the file then queue on busy_timeout instead of one failing with SQLITE_BUSY halfway.
+   * A read-only transaction takes no lock up front, and the statement cache refuses writes in it,
+   * as PostgreSQL does.
    */
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  // @ts-expect-error SqliteDriver declares beginTransaction without the settings every Driver receives.
+  override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const readOnly = settings.accessMode === 'read only';
+    await connection.executeQuery(CompiledQuery.raw(readOnly ? 'begin' : 'begin immediate'));
+    this.mode.readOnly = readOnly;
+  }
+
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    this.mode.readOnly = false;
+    await super.commitTransaction(connection);
+  }
+
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    this.mode.readOnly = false;
+    await super.rollbackTransaction(connection);
   }
 
   override async releaseConnection(): Promise<void> {
@@ -43,12 +84,20 @@ class FairSqliteDriver extends SqliteDriver {
   }
 }
 
+/** SQLite through better-sqlite3, with cached statements and the fair, mode-aware driver above. */
 export class FairSqliteDialect extends SqliteDialect {
-  constructor(private readonly settings: SqliteDialectConfig) {
-    super(settings);
+  private readonly mode: TransactionMode;
+  private readonly config: SqliteDialectConfig;
+
+  constructor(sqlite: SQLiteDatabase) {
+    const mode = { readOnly: false };
+    const config = { database: withStatementCache(sqlite, mode) };
+    super(config);
+    this.mode = mode;
+    this.config = config;
   }
 
   override createDriver(): Driver {
-    return new FairSqliteDriver(this.settings);
+    return new FairSqliteDriver(this.config, this.mode);
   }
 }

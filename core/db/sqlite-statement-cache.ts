@@ -6,7 +6,12 @@ import type { SqliteDatabase } from 'kysely';
  * small query. Queries built by the same code have the same SQL text, so a bounded cache of
  * prepared statements removes that cost. Reuse is safe: the driver runs one query at a time.
  */
-export function withStatementCache(sqlite: SQLiteDatabase, capacity = 500): SqliteDatabase {
+export interface TransactionMode {
+  /** Set while a read-only transaction runs: statements that write are refused. */
+  readOnly: boolean;
+}
+
+export function withStatementCache(sqlite: SQLiteDatabase, mode: TransactionMode, capacity = 500): SqliteDatabase {
   const cache = new Map<string, Statement>();
   return {
     close: () => sqlite.close(),
@@ -19,6 +24,7 @@ export function withStatementCache(sqlite: SQLiteDatabase, capacity = 500): Sqli
         if (cache.size >= capacity) cache.delete(cache.keys().next().value as string);
       }
       cache.set(sql, statement);
+      if (mode.readOnly && !statement.readonly) throw new Error('cannot write in a read-only transaction: a method declared for GET only reads');
       return statement;
     },
   };

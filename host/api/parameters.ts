@@ -156,6 +156,9 @@ export function parseQueryString(raw: string): Record<string, unknown> {
   // other than the ones checked.
   const root: Node = { leaf: false, children: new Map(), appends: 0 };
   const canonical: string[] = [];
+  // Most calls name only plain parameters (`user_id=5`): those need no bracket parsing at all.
+  const flat: Record<string, unknown> = {};
+  let allFlat = true;
   for (const piece of pieces) {
     const eq = piece.indexOf('=');
     const rawName = eq < 0 ? piece : piece.slice(0, eq);
@@ -167,7 +170,10 @@ export function parseQueryString(raw: string): Record<string, unknown> {
     const parts = splitName(name);
     place(root, name, parts);
     canonical.push(`${encodeName(parts)}=${encodeURIComponent(value)}`);
+    if (parts.length > 1) allFlat = false;
+    else flat[name] = value;
   }
+  if (allFlat) return flat;
 
   try {
     return qs.parse(canonical.join('&'), QS_OPTIONS) as Record<string, unknown>;

@@ -28,6 +28,8 @@ describe('serve --workers N', function () {
       stdio: 'ignore',
     });
     await until(async () => (await fetch(`${base}/ready`).catch(() => null))?.status === 200);
+    // Both processes listening, not just the first: the primary only hands connections to those.
+    await until(async () => (await pids()).size === 2);
   });
 
   after(async () => {
@@ -36,9 +38,7 @@ describe('serve --workers N', function () {
   });
 
   it('serves calls from two processes', async () => {
-    const pids = new Set<number>();
-    for (let i = 0; i < 40 && pids.size < 2; i++) pids.add((await health()) ?? 0);
-    expect(pids.size).to.equal(2);
+    expect((await pids()).size).to.equal(2);
     const res = await fetch(`${base}/api/users/getListCount.json`, { headers });
     expect(await res.json()).to.deep.equal({ response: 0 });
   });
