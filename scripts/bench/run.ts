@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Client } from 'pg';
+import { measureExtensionCall } from './extension-call';
 import { createFixture, Fixture } from './fixture';
 import { load, LoadResult } from './load';
 import { freePort, startBare, startTally, withProcess } from './processes';
@@ -21,13 +22,14 @@ const TARGETS: Target[] = [
  * `npm run bench`: every scenario through the full Tally host next to a bare Koa route doing the
  * same database work, measured in the same run on the same machine and reported as a ratio
  * (machines here are noisy: absolute numbers mean little, the ratio does). Rounds alternate
- * baseline and Tally. BENCH_SECONDS (default 5), BENCH_ROUNDS (default 2), BENCH_CONNECTIONS
+ * baseline and Tally. BENCH_SECONDS (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS
  * (default 10) tune it; BENCH_POSTGRES_URL names the PostgreSQL server (skipped when unreachable).
  */
 async function main(): Promise<void> {
   const postgresUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const postgres = await reachable(postgresUrl);
   if (!postgres) console.log(`PostgreSQL is not reachable at ${postgresUrl}: measuring SQLite only.`);
+  await measureSandbox();
   for (const target of TARGETS.filter((t) => postgres || !t.postgres)) {
     const fixture = await createFixture(target.postgres ? postgresUrl : undefined);
     try {
@@ -39,7 +41,7 @@ async function main(): Promise<void> {
 }
 
 async function measure(scenario: Scenario, target: Target, fixture: Fixture): Promise<void> {
-  const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
   const bare: LoadResult[] = [];
   const tally: LoadResult[] = [];
   for (let round = 0; round < rounds; round++) {
@@ -50,6 +52,23 @@ async function measure(scenario: Scenario, target: Target, fixture: Fixture): Pr
     tally.push(await withProcess(startTally(fixture.databaseUrl, tallyPort, env), tallyPort, () => load(scenario.tally(fixture, `http://127.0.0.1:${tallyPort}`))));
   }
   report(`${scenario.name} (${target.label})`, bare, tally);
+}
+
+/** A call into an extension's worker next to the same-shaped call on a core model (SQLite, 1 process). */
+async function measureSandbox(): Promise<void> {
+  const fixture = await createFixture();
+  try {
+    const port = await freePort();
+    const figures = await withProcess(startTally(fixture.databaseUrl, port), port, () =>
+      measureExtensionCall({ baseUrl: `http://127.0.0.1:${port}`, user: fixture.user, key: fixture.key }),
+    );
+    console.log(`\nextension call (diagnostics.sandbox/echo) vs core call (encryption/systemHash), SQLite, ${figures.samples} calls each`);
+    console.log(`  core        p50 ${figures.coreP50Us.toFixed(0)} µs   p99 ${figures.coreP99Us.toFixed(0)} µs`);
+    console.log(`  extension   p50 ${figures.extensionP50Us.toFixed(0)} µs   p99 ${figures.extensionP99Us.toFixed(0)} µs`);
+    console.log(`  added by the sandbox at p50: ${figures.addedP50Us.toFixed(0)} µs (target: under 100 µs)`);
+  } finally {
+    await fixture.cleanup();
+  }
 }
 
 function mean(results: LoadResult[], pick: (r: LoadResult) => number): number {
