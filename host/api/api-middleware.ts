@@ -5,7 +5,7 @@ import { Logger } from '../logger';
 import { credentialsFromHeaders } from './credentials-from-headers';
 import { dispatch } from './dispatch';
 import { parseQueryString } from './parameters';
-import { hasBody, readBodyParameters } from './request-body';
+import { carriesBody, readBodyParameters } from './request-body';
 
 /**
  * The HTTP face of `dispatch`: GET and DELETE read only the query string, POST and PUT only the
@@ -22,7 +22,7 @@ export function apiMiddleware(installation: Installation, logger: Logger): Koa.M
       credentials: credentialsFromHeaders(ctx.headers),
       params: async () => {
         if (verb === 'POST' || verb === 'PUT') return readBodyParameters(ctx);
-        if (hasBody(ctx)) {
+        if (await carriesBody(ctx)) {
           throw TallyError.invalid({
             request_body: { valid: `${verb} parameters are read from the query string only; the request body would be ignored, so it is refused.` },
           });

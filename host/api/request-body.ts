@@ -27,10 +27,15 @@ export async function readBodyParameters(ctx: Koa.Context): Promise<Record<strin
   return parseQueryString(text);
 }
 
-/** True when a GET or DELETE carries a body its method would never see. */
-export function hasBody(ctx: Koa.Context): boolean {
-  const length = Number(ctx.get('content-length') || 0);
-  return length > 0 || (ctx.get('transfer-encoding') !== '' && ctx.get('transfer-encoding') !== 'identity');
+/**
+ * True when a GET or DELETE carries a body its method would never see. A chunked body is read to
+ * tell: clients that always send chunked encoding send an empty one for these verbs.
+ */
+export async function carriesBody(ctx: Koa.Context): Promise<boolean> {
+  if (Number(ctx.get('content-length') || 0) > 0) return true;
+  const encoding = ctx.get('transfer-encoding');
+  if (encoding === '' || encoding === 'identity') return false;
+  return (await readText(ctx)).length > 0;
 }
 
 async function readText(ctx: Koa.Context): Promise<string> {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { rawRequest } from '../../support/raw-http';
+import { chunkedRequest, exchangeOnOneConnection, rawRequest } from '../../support/raw-http';
 import { installSpecProbe } from '../../support/spec-models';
 import { startTestServer, TestServer } from '../../support/test-server';
 
@@ -39,6 +39,24 @@ describe('verb rules over HTTP', () => {
         expect(res.json.errors.request_body.valid).to.contain('query string only');
       });
     }
+  });
+
+  describe('GET and DELETE with chunked encoding', () => {
+    const credentialHeaders = () => `service-api-user: ${server.credential.user}\r\nservice-api-key: ${server.credential.key}\r\nhost: localhost`;
+
+    it('accept an empty chunked body, which some clients always send', async () => {
+      const head = `DELETE /api/spec_probe/echo.json?vars[a]=1 HTTP/1.1\r\n${credentialHeaders()}\r\nconnection: close`;
+      const answer = await exchangeOnOneConnection(server.url, [chunkedRequest(head, Buffer.alloc(0))]);
+      expect(answer).to.match(/^HTTP\/1\.1 200/);
+      expect(answer).to.contain('{"response":{"a":"1"}}');
+    });
+
+    it('refuse a chunked body that carries something', async () => {
+      const head = `DELETE /api/spec_probe/echo.json?vars[a]=1 HTTP/1.1\r\n${credentialHeaders()}\r\nconnection: close`;
+      const answer = await exchangeOnOneConnection(server.url, [chunkedRequest(head, Buffer.from('vars[b]=2'))]);
+      expect(answer).to.match(/^HTTP\/1\.1 400/);
+      expect(answer).to.contain('query string only');
+    });
   });
 
   describe('POST and PUT read only the body', () => {
