@@ -14,6 +14,7 @@ export function describeInstalled(row: InstallRecord, info: ExtensionInfo | unde
     status: row.status,
     settings,
     secrets_set,
+    setting_fields: info?.settings ?? {},
     models: info?.models ?? [],
     loaded: info?.loaded ?? false,
     error: info ? info.error : 'Its directory is no longer in the extensions directory.',
@@ -34,6 +35,8 @@ export function describeListed(info: ExtensionInfo, row: InstallRecord | undefin
     authors: info.authors,
     depends: info.depends,
     currencies: info.currencies,
+    /** The settings the manifest declares (name → label, secret, required): what `add` takes in vars[settings]. */
+    setting_fields: info.settings,
     status: row ? row.status : info.loaded ? 'available' : 'failed',
     models: info.models,
     loaded: info.loaded,

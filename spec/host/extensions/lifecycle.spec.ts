@@ -83,6 +83,9 @@ describe('extensions: per-company lifecycle through the managers', () => {
   });
 
   it('stores secret settings encrypted, never shows them, and hands them to the extension', async () => {
+    const listed = (await server.request('GET', '/api/gateway_manager/getAll.json')).json.response.find((e: any) => e.dir === 'vault');
+    expect(listed.setting_fields.secret_key).to.include({ secret: true, required: true });
+    expect(listed.setting_fields).to.have.property('mode');
     const missing = await add('gateway_manager', 'vars[dir]=vault');
     expect(missing.json.errors).to.deep.equal({ 'settings[secret_key]': { empty: 'Please enter the secret key.' } });
     expect((await add('gateway_manager', 'vars[dir]=vault&vars[settings][secret_key]=sk_1&vars[settings][nope]=1')).json.errors).to.have.property('settings[nope]');
