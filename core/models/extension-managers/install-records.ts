@@ -1,16 +1,8 @@
-import { Tx } from '../../db/schema';
+import { Selectable } from 'kysely';
+import { ExtensionsInstalledTable, Tx } from '../../db/schema';
 import { ExtensionType } from './catalog';
 
-export interface InstallRecord {
-  id: number;
-  company_id: number;
-  type: string;
-  name: string;
-  version: string;
-  status: string;
-  settings: string;
-  date_added: string;
-}
+export type InstallRecord = Selectable<ExtensionsInstalledTable>;
 
 /** The `extensions_installed` rows of one company, as the managers read and write them. */
 export class InstallRecords {
