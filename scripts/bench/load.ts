@@ -2,6 +2,8 @@ import autocannon from 'autocannon';
 
 export interface LoadResult {
   readonly requestsPerSec: number;
+  /** Requests answered in the whole run. */
+  readonly total: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly non2xx: number;
@@ -29,6 +31,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   });
   return {
     requestsPerSec: result.requests.average,
+    total: result.requests.total,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,

@@ -1,6 +1,7 @@
 import { ChildProcess, fork, spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
+import { cpuOfTree } from './process-cpu';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -24,6 +25,17 @@ export async function withProcess<T>(child: ChildProcess, port: number, work: ()
     child.kill('SIGTERM');
     await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
   }
+}
+
+/** Like withProcess, and also answers the CPU time (µs) the process and its children spent in `work`. */
+export async function withProcessCpu<T>(child: ChildProcess, port: number, work: () => Promise<T>): Promise<{ result: T; cpuUs?: number }> {
+  let before: number | undefined;
+  return withProcess(child, port, async () => {
+    before = cpuOfTree(child.pid!);
+    const result = await work();
+    const after = cpuOfTree(child.pid!);
+    return { result, cpuUs: before === undefined || after === undefined ? undefined : after - before };
+  });
 }
 
 export function startTally(databaseUrl: string, port: number, extraEnv: Record<string, string> = {}): ChildProcess {

@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { measureExtensionCall } from './extension-call';
 import { createFixture, Fixture } from './fixture';
 import { load, LoadResult } from './load';
-import { freePort, startBare, startTally, withProcess } from './processes';
+import { freePort, startBare, startTally, withProcess, withProcessCpu } from './processes';
 import { Scenario, scenarios } from './scenarios';
 
 interface Target {
@@ -42,14 +42,14 @@ async function main(): Promise<void> {
 
 async function measure(scenario: Scenario, target: Target, fixture: Fixture): Promise<void> {
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-  const bare: LoadResult[] = [];
-  const tally: LoadResult[] = [];
+  const bare: Measured[] = [];
+  const tally: Measured[] = [];
   for (let round = 0; round < rounds; round++) {
     const barePort = await freePort();
-    bare.push(await withProcess(startBare(fixture.databaseUrl, barePort, target.processes), barePort, () => load(scenario.bare(fixture, `http://127.0.0.1:${barePort}`))));
+    bare.push(await withProcessCpu(startBare(fixture.databaseUrl, barePort, target.processes), barePort, () => load(scenario.bare(fixture, `http://127.0.0.1:${barePort}`))));
     const tallyPort = await freePort();
     const env = { TALLY_WORKERS: String(target.processes) };
-    tally.push(await withProcess(startTally(fixture.databaseUrl, tallyPort, env), tallyPort, () => load(scenario.tally(fixture, `http://127.0.0.1:${tallyPort}`))));
+    tally.push(await withProcessCpu(startTally(fixture.databaseUrl, tallyPort, env), tallyPort, () => load(scenario.tally(fixture, `http://127.0.0.1:${tallyPort}`))));
   }
   report(`${scenario.name} (${target.label})`, bare, tally);
 }
@@ -71,21 +71,39 @@ async function measureSandbox(): Promise<void> {
   }
 }
 
-function mean(results: LoadResult[], pick: (r: LoadResult) => number): number {
-  return results.reduce((sum, r) => sum + pick(r), 0) / results.length;
+interface Measured {
+  readonly result: LoadResult;
+  /** Server CPU (all its processes) during the load, in µs. */
+  readonly cpuUs?: number;
 }
 
-function report(name: string, baseline: LoadResult[], subject: LoadResult[]): void {
-  const rps = (r: LoadResult[]) => mean(r, (x) => x.requestsPerSec);
-  const p50 = (r: LoadResult[]) => mean(r, (x) => x.p50Ms);
-  const p99 = (r: LoadResult[]) => mean(r, (x) => x.p99Ms);
-  const failures = [...subject, ...baseline].reduce((n, r) => n + r.non2xx + r.errors, 0);
-  const line = (label: string, r: LoadResult[]) =>
-    `  ${label.padEnd(20)} ${rps(r).toFixed(0).padStart(7)} req/s   p50 ${p50(r).toFixed(1)} ms   p99 ${p99(r).toFixed(1)} ms`;
+function mean(values: number[]): number {
+  return values.reduce((sum, v) => sum + v, 0) / values.length;
+}
+
+/** Server CPU per request, in µs, over every round; undefined without /proc. */
+function cpuPerRequest(runs: Measured[]): number | undefined {
+  if (runs.some((r) => r.cpuUs === undefined)) return undefined;
+  const requests = runs.reduce((n, r) => n + r.result.total, 0);
+  return runs.reduce((n, r) => n + r.cpuUs!, 0) / requests;
+}
+
+function report(name: string, baseline: Measured[], subject: Measured[]): void {
+  const rps = (runs: Measured[]) => mean(runs.map((r) => r.result.requestsPerSec));
+  const p50 = (runs: Measured[]) => mean(runs.map((r) => r.result.p50Ms));
+  const p99 = (runs: Measured[]) => mean(runs.map((r) => r.result.p99Ms));
+  const failures = [...subject, ...baseline].reduce((n, r) => n + r.result.non2xx + r.result.errors, 0);
+  const cpu = (runs: Measured[]) => cpuPerRequest(runs);
+  const line = (label: string, runs: Measured[]) =>
+    `  ${label.padEnd(20)} ${rps(runs).toFixed(0).padStart(7)} req/s   p50 ${p50(runs).toFixed(1)} ms   p99 ${p99(runs).toFixed(1)} ms` +
+    (cpu(runs) === undefined ? '' : `   ${cpu(runs)!.toFixed(0)} µs CPU/request`);
   console.log(`\n${name}`);
   console.log(line('bare Koa baseline', baseline));
   console.log(line('Tally', subject));
-  console.log(`  throughput ratio     ${(rps(subject) / rps(baseline)).toFixed(2)}${failures ? `   (${failures} failed requests!)` : ''}`);
+  const rounds = subject.map((r, i) => (r.result.requestsPerSec / baseline[i].result.requestsPerSec).toFixed(2)).join(', ');
+  console.log(`  throughput ratio     ${(rps(subject) / rps(baseline)).toFixed(2)} (rounds: ${rounds})${failures ? `   (${failures} failed requests!)` : ''}`);
+  const [cpuBare, cpuTally] = [cpu(baseline), cpu(subject)];
+  if (cpuBare !== undefined && cpuTally !== undefined) console.log(`  CPU cost ratio       ${(cpuBare / cpuTally).toFixed(2)} (baseline CPU per request / Tally CPU per request)`);
 }
 
 async function reachable(url: string): Promise<boolean> {
