@@ -1,4 +1,3 @@
-import qs from 'qs';
 import { FieldErrors } from '../../core/kernel/errors';
 import { TallyError } from '../../core/kernel/tally-error';
 
@@ -33,21 +32,6 @@ import { TallyError } from '../../core/kernel/tally-error';
  * keyed by the parameter name as sent (decoded when it could be).
  */
 export const PARAMETER_LIMITS = { depth: 8, arrayLimit: 1000, parameterLimit: 5000 } as const;
-
-const QS_OPTIONS: qs.IParseOptions = {
-  ...PARAMETER_LIMITS,
-  allowDots: false,
-  allowPrototypes: false,
-  allowSparse: false,
-  plainObjects: false,
-  duplicates: 'last',
-  strictDepth: true,
-  throwOnLimitExceeded: true,
-  comma: false,
-  charset: 'utf-8',
-  charsetSentinel: false,
-  interpretNumericEntities: false,
-};
 
 const NAME = /^[^[\]]+(?:\[[^[\]]*\])*$/;
 const SEGMENT = /\[([^[\]]*)\]/g;
@@ -104,14 +88,18 @@ interface Node {
   leaf: boolean;
   children: Map<string, Node>;
   appends: number;
+  /** A leaf's value: the last one given, as PHP keeps it. */
+  value?: string;
+  /** What `name[]=...` appended, in order. */
+  items?: string[];
 }
 
 /**
- * Records one name's path, refusing the shapes qs would get wrong or make ambiguous: value/container
- * conflicts, `[]` mixed with explicit keys (`a[]=1&a[0]=2`: PHP overwrites, qs appends), and lists
- * over the limit (named here rather than left to qs's anonymous RangeError).
+ * Records one name's value at its path, refusing the ambiguous shapes: value/container conflicts,
+ * `[]` mixed with explicit keys (`a[]=1&a[0]=2`: PHP overwrites, qs appends), and lists over the
+ * limit.
  */
-function place(root: Node, name: string, parts: string[]): void {
+function place(root: Node, name: string, parts: string[], value: string): void {
   let node = root;
   for (let i = 0; i < parts.length; i++) {
     const segment = parts[i];
@@ -119,6 +107,7 @@ function place(root: Node, name: string, parts: string[]): void {
     if (segment === '') {
       if (node.children.size > 0) fail(name, 'format', MSG.mixed);
       if (++node.appends > PARAMETER_LIMITS.arrayLimit) fail(name, 'max', MSG.items);
+      (node.items ??= []).push(value);
       return;
     }
     if (node.appends > 0) fail(name, 'format', MSG.mixed);
@@ -133,10 +122,27 @@ function place(root: Node, name: string, parts: string[]): void {
     }
     node = child;
   }
+  node.value = value;
 }
 
-function encodeName(parts: string[]): string {
-  return encodeURIComponent(parts[0]) + parts.slice(1).map((p) => `[${encodeURIComponent(p)}]`).join('');
+/**
+ * The tree as plain objects and lists, with qs's shapes: a container whose keys are all list
+ * indexes is a list in index order (gaps closed), any other an object; the top level is always an
+ * object. Forbidden names never got this far, so no key can reach Object.prototype.
+ */
+function materialize(node: Node, top: boolean): unknown {
+  if (node.leaf) return node.value;
+  if (node.items) return node.items;
+  const keys = [...node.children.keys()];
+  if (!top && keys.every((k) => arrayIndex(k) !== null)) {
+    return keys
+      .map(Number)
+      .sort((a, b) => a - b)
+      .map((i) => materialize(node.children.get(String(i))!, false));
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of node.children) out[key] = materialize(child, false);
+  return out;
 }
 
 /** Parses a query string or an application/x-www-form-urlencoded body (without a leading `?`). */
@@ -151,14 +157,9 @@ export function parseQueryString(raw: string): Record<string, unknown> {
     fail(decode(rawName) ?? rawName, 'max', MSG.count);
   }
 
-  // Everything is validated and decoded here, then handed to qs re-encoded canonically: qs splits
-  // a pair at the first `]=` and decodes %5B/%5D anywhere, so raw input could make it see names
-  // other than the ones checked.
+  // Names are split, checked and placed in a tree as they are decoded, and the result is built
+  // from that tree: what is returned is exactly what was checked.
   const root: Node = { leaf: false, children: new Map(), appends: 0 };
-  const canonical: string[] = [];
-  // Most calls name only plain parameters (`user_id=5`): those need no bracket parsing at all.
-  const flat: Record<string, unknown> = {};
-  let allFlat = true;
   for (const piece of pieces) {
     const eq = piece.indexOf('=');
     const rawName = eq < 0 ? piece : piece.slice(0, eq);
@@ -167,21 +168,9 @@ export function parseQueryString(raw: string): Record<string, unknown> {
     const value = decode(eq < 0 ? '' : piece.slice(eq + 1));
     if (value === null) fail(name, 'format', MSG.encoding);
     if (name === '') continue; // `=x` names nothing; PHP drops it too
-    const parts = splitName(name);
-    place(root, name, parts);
-    canonical.push(`${encodeName(parts)}=${encodeURIComponent(value)}`);
-    if (parts.length > 1) allFlat = false;
-    else flat[name] = value;
+    place(root, name, splitName(name), value);
   }
-  if (allFlat) return flat;
-
-  try {
-    return qs.parse(canonical.join('&'), QS_OPTIONS) as Record<string, unknown>;
-  } catch (e) {
-    // The checks above should leave qs nothing to refuse; if it still does, it stays a 400.
-    if (e instanceof RangeError) fail('parameters', 'format', e.message);
-    throw e;
-  }
+  return materialize(root, true) as Record<string, unknown>;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
