@@ -6,7 +6,7 @@ import { model } from '../kernel/model';
 import { int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { formatUtc } from '../kernel/timestamps';
-import { contactRules, contactValues, userExists } from './billing/contact-fields';
+import { CONTACT_COLUMNS, contactRules, contactValues, userExists } from './billing/contact-fields';
 import { optionalText, pageOffset, wholeNumber } from './billing/values';
 
 const PAGE_SIZE = 25;
@@ -24,16 +24,7 @@ function clientQuery(db: Tx, companyId: number) {
       'clients.status',
       'clients.date_added',
       'contacts.id as contact_id',
-      'contacts.first_name',
-      'contacts.last_name',
-      'contacts.email',
-      'contacts.company',
-      'contacts.address1',
-      'contacts.address2',
-      'contacts.city',
-      'contacts.state',
-      'contacts.zip',
-      'contacts.country',
+      ...CONTACT_COLUMNS,
     ])
     .where('clients.company_id', '=', companyId);
 }

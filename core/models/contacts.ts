@@ -6,7 +6,7 @@ import { model } from '../kernel/model';
 import { int, object } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { formatUtc } from '../kernel/timestamps';
-import { contactRules, contactValues, userExists } from './billing/contact-fields';
+import { CONTACT_COLUMNS, contactRules, contactValues, userExists } from './billing/contact-fields';
 import { optionalText, wholeNumber } from './billing/values';
 import { findClient, invalidClient } from './clients';
 
@@ -15,16 +15,7 @@ const COLUMNS = [
   'contacts.client_id',
   'contacts.user_id',
   'contacts.contact_type',
-  'contacts.first_name',
-  'contacts.last_name',
-  'contacts.email',
-  'contacts.company',
-  'contacts.address1',
-  'contacts.address2',
-  'contacts.city',
-  'contacts.state',
-  'contacts.zip',
-  'contacts.country',
+  ...CONTACT_COLUMNS,
   'contacts.date_added',
 ] as const;
 

@@ -8,6 +8,11 @@ import { optionalText, wholeNumber } from './values';
  */
 export const CONTACT_FIELDS = ['first_name', 'last_name', 'email', 'company', 'address1', 'address2', 'city', 'state', 'zip', 'country'] as const;
 
+type Qualified<T extends readonly string[]> = { readonly [K in keyof T]: `contacts.${T[K] & string}` };
+
+/** The same fields as select columns of the contacts table, for queries that join it. */
+export const CONTACT_COLUMNS = CONTACT_FIELDS.map((field) => `contacts.${field}`) as unknown as Qualified<typeof CONTACT_FIELDS>;
+
 const maxLength = (field: string, max: number): Rule => ({
   code: 'length',
   message: `The ${field} may be at most ${max} characters long.`,
