@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { AdminDb, adminDb } from '../../../host/admin/admin-tables';
 import { DEFAULT_LOCKOUT } from '../../../host/admin/sign-in-lockout';
 import { startTestServer, TestServer } from '../../support/test-server';
-import { AdminClient, addStaff, STAFF } from './support/admin-client';
+import { AdminClient, addStaff, STAFF, startProxiedServerWithStaff } from './support/admin-client';
 
 /** Moves every recorded failure back in time, as if `minutes` had passed. */
 async function age(db: AdminDb, minutes: number): Promise<void> {
@@ -77,13 +77,7 @@ describe('admin sign-in lock-out over HTTP', () => {
 describe('admin sign-in lock-out per address behind a trusted proxy', () => {
   let server: TestServer;
   before(async () => {
-    process.env.TRUST_PROXY = 'true';
-    try {
-      server = await startTestServer();
-    } finally {
-      delete process.env.TRUST_PROXY;
-    }
-    await addStaff(server.installation);
+    server = await startProxiedServerWithStaff();
   });
   after(() => server.close());
 

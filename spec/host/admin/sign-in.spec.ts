@@ -4,7 +4,7 @@ import { Installation } from '../../../core/installation';
 import { createLogger } from '../../../host/logger';
 import { serve } from '../../../host/server';
 import { startTestServer, TestServer } from '../../support/test-server';
-import { AdminClient, addStaff, STAFF } from './support/admin-client';
+import { AdminClient, addStaff, STAFF, startProxiedServerWithStaff } from './support/admin-client';
 
 describe('admin sign-in and sessions over HTTP', () => {
   let server: TestServer;
@@ -130,13 +130,7 @@ describe('admin sign-in and sessions over HTTP', () => {
 describe('admin cookies behind an HTTPS proxy (TRUST_PROXY=true)', () => {
   let server: TestServer;
   before(async () => {
-    process.env.TRUST_PROXY = 'true';
-    try {
-      server = await startTestServer();
-    } finally {
-      delete process.env.TRUST_PROXY;
-    }
-    await addStaff(server.installation);
+    server = await startProxiedServerWithStaff();
   });
   after(() => server.close());
 

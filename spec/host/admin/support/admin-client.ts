@@ -1,5 +1,6 @@
 import { Installation } from '../../../../core/installation';
 import { createStaffMember } from '../../../../host/admin/staff-accounts';
+import { startTestServer, TestServer } from '../../../support/test-server';
 
 export interface PageResponse {
   readonly status: number;
@@ -14,6 +15,19 @@ export const STAFF = { username: 'morgan', password: 'correct horse 1', email: '
 /** Creates the staff member the specs sign in as (once per installation). */
 export async function addStaff(installation: Installation, username = STAFF.username, password = STAFF.password): Promise<number> {
   return createStaffMember(installation, { username, password, email: `${username}@example.com`, companyId: 1 });
+}
+
+/** A test server that trusts X-Forwarded-* as behind a reverse proxy, with the spec staff member. */
+export async function startProxiedServerWithStaff(): Promise<TestServer> {
+  process.env.TRUST_PROXY = 'true';
+  let server: TestServer;
+  try {
+    server = await startTestServer();
+  } finally {
+    delete process.env.TRUST_PROXY;
+  }
+  await addStaff(server.installation);
+  return server;
 }
 
 /**
