@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { TallyClient } from '../../sdk/src';
 import { ECHO } from './support/echo-model';
 import { useSdkServer } from './support/sdk-server';
 

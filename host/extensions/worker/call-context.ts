@@ -1,6 +1,6 @@
 import { Kysely } from 'kysely';
 import { FieldErrors } from '../../../core/kernel/errors';
-import { assertValid, is, RuleSet } from '../../../core/kernel/input-rules';
+import { assertValid, is } from '../../../core/kernel/input-rules';
 import { TallyError } from '../../../core/kernel/tally-error';
 import { formatUtc, parseTimestamp } from '../../../core/kernel/timestamps';
 import { CallInfo, HostRequest } from '../protocol';
