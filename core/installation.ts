@@ -1,5 +1,6 @@
 import { container as rootContainer, DependencyContainer, InjectionToken } from 'tsyringe';
-import { connect, Connection, defaultDatabaseUrl } from './db/connect';
+import { config } from './config';
+import { connect, Connection } from './db/connect';
 import { migrateToLatest } from './db/migrate';
 import { withRetries } from './db/retryable';
 import { Db, Tx } from './db/schema';
@@ -27,6 +28,8 @@ export interface InstallationOptions {
   databaseUrl?: string;
   /** How long settings and credentials are cached per process (ms); changes show within this time. */
   cacheTtlMs?: number;
+  /** How long a call waits for SQLite's single connection; defaults to TALLY_SQLITE_WAIT_MS. */
+  sqliteWaitMs?: number;
 }
 
 /**
@@ -51,7 +54,7 @@ export class Installation {
 
   /** Opens the database, brings its schema up to date and, on a new database, sets it up. */
   static async open(options: InstallationOptions = {}): Promise<Installation> {
-    const connection = connect(options.databaseUrl ?? defaultDatabaseUrl());
+    const connection = connect(options.databaseUrl ?? config().databaseUrl, { sqliteWaitMs: options.sqliteWaitMs });
     try {
       await migrateToLatest(connection.db);
       const installation = new Installation(connection, options.cacheTtlMs ?? 1000);
@@ -141,7 +144,7 @@ export class Installation {
     if (!company) {
       const created = await this.db
         .insertInto('companies')
-        .values({ name: process.env.TALLY_COMPANY_NAME || 'Default company', hostname: null, date_added: formatUtc(new Date()) })
+        .values({ name: config().companyName, hostname: null, date_added: formatUtc(new Date()) })
         .returning('id')
         .executeTakeFirstOrThrow();
       await seedCurrencies(this.db, created.id);

@@ -1,4 +1,5 @@
 import Koa from 'koa';
+import { config } from '../core/config';
 import { Installation } from '../core/installation';
 import { adminArea, isAdminPath } from './admin/admin-area';
 import { ApiCallCounter } from './admin/api-call-counter';
@@ -10,9 +11,13 @@ import { Logger } from './logger';
 const API_PATH = /^\/(index\.php\/)?api(\/|$)/;
 
 /** The Koa application: the API under /api (and /index.php/api), the administrative area under /admin, health checks for load balancers. */
-export function createApp(installation: Installation, logger: Logger): Koa {
+export interface AppOptions {
+  trustProxy?: boolean;
+}
+
+export function createApp(installation: Installation, logger: Logger, options: AppOptions = {}): Koa {
   const app = new Koa();
-  app.proxy = process.env.TRUST_PROXY === 'true';
+  app.proxy = options.trustProxy ?? config().trustProxy;
   // The dashboard's API call counts: one in-memory increment per call, flushed every few seconds.
   const api = ApiCallCounter.forInstallation(installation).wrap(apiMiddleware(installation, logger));
   const admin = adminArea(installation, logger);

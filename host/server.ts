@@ -23,12 +23,14 @@ export interface ServeOptions {
   port?: number;
   host?: string;
   logger?: Logger;
+  /** Trust X-Forwarded-* from a reverse proxy; defaults to TRUST_PROXY. */
+  trustProxy?: boolean;
 }
 
 /** Listens on `port` (0 for any free port). Rejects with a clear message when the port is taken. */
 export async function serve(options: ServeOptions): Promise<RunningServer> {
   const logger = options.logger ?? createLogger();
-  const app = createApp(options.installation, logger);
+  const app = createApp(options.installation, logger, { trustProxy: options.trustProxy });
   const handle = app.callback();
   let draining = false;
   // While draining, every response tells its client to reconnect (to another process).

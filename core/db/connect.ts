@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { FairSqliteDialect } from './fair-sqlite-dialect';
 import { Pool } from 'pg';
 import { Database } from './schema';
+import { config } from '../config';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -19,9 +20,16 @@ export interface Connection {
  * Opens the database named by `url`: `postgres://...` for PostgreSQL, otherwise a SQLite file path
  * (`sqlite:` prefix optional), created with its folder when absent.
  */
-export function connect(url: string): Connection {
+export interface ConnectOptions {
+  /** PostgreSQL connections in the pool (DATABASE_POOL). */
+  pool?: number;
+  /** How long a call waits for SQLite's single connection (TALLY_SQLITE_WAIT_MS). */
+  sqliteWaitMs?: number;
+}
+
+export function connect(url: string, options: ConnectOptions = {}): Connection {
   if (/^postgres(ql)?:\/\//.test(url)) {
-    const pool = new Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL ?? 10) });
+    const pool = new Pool({ connectionString: url, max: options.pool ?? config().databasePool });
     // PostgreSQL may end an idle connection (restart, failover, pg_terminate_backend); the pool
     // reports it as an 'error' event, which unheard would crash the process. The pool has already
     // dropped that connection and opens a new one when needed; queries in flight fail on their own.
@@ -37,10 +45,5 @@ export function connect(url: string): Connection {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
-  return { db: new Kysely<Database>({ dialect: new FairSqliteDialect(sqlite) }), dialect: 'sqlite', where: path.resolve(file) };
-}
-
-/** The default database: DATABASE_URL, else `data/tally.sqlite` under the working directory. */
-export function defaultDatabaseUrl(): string {
-  return process.env.DATABASE_URL || path.join(process.cwd(), 'data', 'tally.sqlite');
+  return { db: new Kysely<Database>({ dialect: new FairSqliteDialect(sqlite, options.sqliteWaitMs ?? config().sqliteWaitMs) }), dialect: 'sqlite', where: path.resolve(file) };
 }

@@ -15,11 +15,11 @@ class FairSqliteDriver extends SqliteDriver {
   constructor(
     config: SqliteDialectConfig,
     private readonly mode: TransactionMode,
+    private readonly waitLimitMs: number,
   ) {
     super(config);
   }
 
-  private readonly waitLimitMs = Number(process.env.TALLY_SQLITE_WAIT_MS ?? 30_000);
   private readonly waiting: Array<() => void> = [];
   private busy = false;
 
@@ -89,7 +89,7 @@ export class FairSqliteDialect extends SqliteDialect {
   private readonly mode: TransactionMode;
   private readonly config: SqliteDialectConfig;
 
-  constructor(sqlite: SQLiteDatabase) {
+  constructor(sqlite: SQLiteDatabase, private readonly waitLimitMs: number) {
     const mode = { readOnly: false };
     const config = { database: withStatementCache(sqlite, mode) };
     super(config);
@@ -98,6 +98,6 @@ export class FairSqliteDialect extends SqliteDialect {
   }
 
   override createDriver(): Driver {
-    return new FairSqliteDriver(this.config, this.mode);
+    return new FairSqliteDriver(this.config, this.mode, this.waitLimitMs);
   }
 }

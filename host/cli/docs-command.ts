@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { config } from '../../core/config';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ModelRegistry } from '../../core/kernel/model-registry';
@@ -36,7 +37,7 @@ export function docsCommand(out: (text: string) => void): Command {
     .action(async (options: { out: string; server?: string }) => {
       if (options.server !== undefined && !/^https?:\/\/[^\s]+$/.test(options.server)) throw new Error(`--server must be an http(s) URL, not "${options.server}".`);
       const written = await withInstallation(async (installation) => {
-        await loadExtensions(installation, { logger: createLogger(process.env.LOG_LEVEL ?? 'warn') });
+        await loadExtensions(installation, { logger: createLogger(config().logLevel === 'info' ? 'warn' : config().logLevel) });
         return writeApiDocs(installation.registry, options.out, options.server);
       });
       out(`Documented ${written.operations} callable methods:\n${written.files.map((f) => `  ${f}`).join('\n')}`);

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { config, ConfigError } from '../../core/config';
 import { TallyError } from '../../core/kernel/tally-error';
 import { openForApiPath } from '../extensions/open-with-extensions';
 import { apiKeysCommand } from './api-keys-command';
@@ -13,6 +14,14 @@ const print = (text: string) => process.stdout.write(text.endsWith('\n') ? text 
 
 /** `tally <command>`; answers the process exit status. */
 export async function main(argv: string[]): Promise<number> {
+  try {
+    config();
+  } catch (error) {
+    // A bad environment variable stops every command before it touches anything.
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return 1;
+  }
   if (argv[0] && /^\/?(index\.php\/)?api\//i.test(argv[0])) return runApiForm(argv, openForApiPath(argv[0]), print);
   let status = 0;
   const program = new Command('tally')

@@ -1,9 +1,9 @@
 import { Installation } from '../../core/installation';
-import { defaultDatabaseUrl } from '../../core/db/connect';
+import { config } from '../../core/config';
 
 /** Opens the installation for a command, turning a database failure into a sentence a person can act on. */
 export async function openInstallation(): Promise<Installation> {
-  const url = defaultDatabaseUrl();
+  const url = config().databaseUrl;
   try {
     return await Installation.open({ databaseUrl: url });
   } catch (error) {

@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import { config, parseSetting } from '../../core/config';
 import { loadExtensions } from '../extensions/load-extensions';
 import { createLogger } from '../logger';
 import { serve } from '../server';
@@ -18,9 +19,9 @@ interface ServeOptions {
  */
 export async function serveCommand(options: ServeOptions): Promise<number> {
   const logger = createLogger();
-  const workers = wholeNumber(options.workers ?? process.env.TALLY_WORKERS ?? '1', 1, 64, '--workers (TALLY_WORKERS)');
-  const port = wholeNumber(options.port ?? process.env.PORT ?? '8080', 0, 65535, 'PORT');
-  const host = options.host ?? process.env.HOST;
+  const workers = options.workers === undefined ? config().workers : (parseSetting('TALLY_WORKERS', options.workers) as number);
+  const port = options.port === undefined ? config().port : (parseSetting('PORT', options.port) as number);
+  const host = options.host ?? config().host;
   const installation = await openInstallation();
   if (workers > 1 && cluster.isPrimary) {
     // The database is migrated and set up once, here, before the host processes start.
@@ -53,10 +54,4 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
   });
-}
-
-function wholeNumber(text: string, min: number, max: number, name: string): number {
-  const value = Number(text);
-  if (!/^\d+$/.test(text.trim()) || value < min || value > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, not "${text}".`);
-  return value;
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { config } from '../../core/config';
 
 /** The project root: this file is dist/host/extensions/entry-file.js once compiled. */
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -22,5 +23,5 @@ export function findEntryFile(dir: string): string | { problem: string } {
 
 /** The project's own extensions directory, unless TALLY_EXTENSIONS_DIR names another. */
 export function defaultExtensionsDir(): string {
-  return process.env.TALLY_EXTENSIONS_DIR || path.join(PROJECT_ROOT, 'extensions');
+  return config().extensionsDir || path.join(PROJECT_ROOT, 'extensions');
 }

@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { config } from '../../core/config';
 import { Installation } from '../../core/installation';
 import { openInstallation } from '../cli/open-installation';
 import { loadExtensions } from './load-extensions';
@@ -16,7 +17,7 @@ export function openForApiPath(path: string): () => Promise<Installation> {
   return async () => {
     const installation = await openInstallation();
     if (NEEDS_EXTENSIONS.test(path)) {
-      const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn', base: { service: 'tally' } }, pino.destination(2));
+      const logger = pino({ level: config().logLevel === 'info' ? 'warn' : config().logLevel, base: { service: 'tally' } }, pino.destination(2));
       await loadExtensions(installation, { logger });
     }
     return installation;

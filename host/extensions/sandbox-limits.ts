@@ -1,3 +1,5 @@
+import { config } from '../../core/config';
+
 /** How much an extension may use: each worker's heap, each call's time, and the time to load. */
 export interface SandboxLimits {
   readonly heapMb: number;
@@ -5,18 +7,12 @@ export interface SandboxLimits {
   readonly loadTimeoutMs: number;
 }
 
-/** TALLY_EXTENSION_HEAP_MB (default 128), TALLY_EXTENSION_DEADLINE_MS (default 10000), TALLY_EXTENSION_LOAD_MS (default 10000). */
-export function sandboxLimits(given: Partial<SandboxLimits> = {}, env: NodeJS.ProcessEnv = process.env): SandboxLimits {
+/** The configured limits (TALLY_EXTENSION_HEAP_MB, _DEADLINE_MS, _LOAD_MS), each overridable by the caller. */
+export function sandboxLimits(given: Partial<SandboxLimits> = {}): SandboxLimits {
+  const configured = config();
   return {
-    heapMb: given.heapMb ?? positive(env.TALLY_EXTENSION_HEAP_MB, 'TALLY_EXTENSION_HEAP_MB', 128),
-    deadlineMs: given.deadlineMs ?? positive(env.TALLY_EXTENSION_DEADLINE_MS, 'TALLY_EXTENSION_DEADLINE_MS', 10_000),
-    loadTimeoutMs: given.loadTimeoutMs ?? positive(env.TALLY_EXTENSION_LOAD_MS, 'TALLY_EXTENSION_LOAD_MS', 10_000),
+    heapMb: given.heapMb ?? configured.extensionHeapMb,
+    deadlineMs: given.deadlineMs ?? configured.extensionDeadlineMs,
+    loadTimeoutMs: given.loadTimeoutMs ?? configured.extensionLoadMs,
   };
-}
-
-function positive(value: string | undefined, name: string, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, not "${value}".`);
-  return n;
 }

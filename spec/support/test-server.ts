@@ -44,17 +44,20 @@ export interface TestServerOptions {
   extensionsDir?: string;
   /** Sandbox limits for those extensions (heap, per-call deadline, load time). */
   extensionLimits?: Partial<SandboxLimits>;
+  /** Serve as behind a reverse proxy (X-Forwarded-* trusted). */
+  trustProxy?: boolean;
+  sqliteWaitMs?: number;
 }
 
 /** A real Tally server on an ephemeral port over a fresh database, for one spec file or test. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const database = await createTestDatabase();
-  const installation = await Installation.open({ databaseUrl: database.url, cacheTtlMs: options.cacheTtlMs ?? 0 });
+  const installation = await Installation.open({ databaseUrl: database.url, cacheTtlMs: options.cacheTtlMs ?? 0, sqliteWaitMs: options.sqliteWaitMs });
   const logger = createLogger(process.env.LOG_LEVEL ?? 'silent');
   if (options.extensionsDir) {
     await loadExtensions(installation, { dir: options.extensionsDir, logger, limits: options.extensionLimits, cacheTtlMs: options.cacheTtlMs ?? 0 });
   }
-  const server: RunningServer = await serve({ installation, port: 0, host: '127.0.0.1', logger });
+  const server: RunningServer = await serve({ installation, port: 0, host: '127.0.0.1', logger, trustProxy: options.trustProxy ?? false });
   const credentialFor = async (companyId: number): Promise<Credential> => {
     const created = (await installation.call('api_keys', 'add', { vars: { company_id: companyId } }, { companyId, user: 'spec' })) as Credential;
     return { user: created.user, key: created.key };

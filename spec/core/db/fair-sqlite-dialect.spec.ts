@@ -23,9 +23,7 @@ class OutsideQuery {
 describe('a query outside the call transaction', () => {
   let server: TestServer;
   before(async () => {
-    process.env.TALLY_SQLITE_WAIT_MS = '300';
-    server = await startTestServer();
-    delete process.env.TALLY_SQLITE_WAIT_MS;
+    server = await startTestServer({ sqliteWaitMs: 300 });
     server.installation.registry.add(classEntry(OutsideQuery));
   });
   after(() => server.close());

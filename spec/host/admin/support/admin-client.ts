@@ -19,13 +19,7 @@ export async function addStaff(installation: Installation, username = STAFF.user
 
 /** A test server that trusts X-Forwarded-* as behind a reverse proxy, with the spec staff member. */
 export async function startProxiedServerWithStaff(): Promise<TestServer> {
-  process.env.TRUST_PROXY = 'true';
-  let server: TestServer;
-  try {
-    server = await startTestServer();
-  } finally {
-    delete process.env.TRUST_PROXY;
-  }
+  const server = await startTestServer({ trustProxy: true });
   await addStaff(server.installation);
   return server;
 }
