@@ -1,27 +1,19 @@
 import { container as rootContainer, DependencyContainer, InjectionToken } from 'tsyringe';
+import { Authoriser, CallRequest, runCall } from './call-path';
 import { config } from './config';
 import { connect, Connection } from './db/connect';
 import { migrateToLatest } from './db/migrate';
-import { withRetries } from './db/retryable';
 import { Db, Tx } from './db/schema';
 import { Caller, CredentialVerifier } from './credentials';
-import { bindArguments } from './kernel/bind-arguments';
 import { CallContext } from './kernel/call-context';
-import { CallableSpec } from './kernel/callable';
-import { classEntry, ModelEntry, ModelRegistry } from './kernel/model-registry';
-import { TallyError } from './kernel/tally-error';
+import { classEntry, ModelEntry } from './kernel/model-entry';
+import { allModels, findModel, registerModel, resolveModelMethod } from './kernel/model-container';
 import { newSystemKey } from './kernel/system-cipher';
 import { formatUtc } from './kernel/timestamps';
 import { coreModels } from './models';
 import { seedCurrencies } from './models/currencies';
 import { SettingsStore } from './settings-store';
 import { SYSTEM_COMPANY } from './settings-catalogue';
-
-export interface ResolvedCall {
-  readonly entry: ModelEntry;
-  readonly spec: CallableSpec;
-  readonly context: (db: Tx) => CallContext;
-}
 
 export interface InstallationOptions {
   /** `postgres://...` or a SQLite file; defaults to DATABASE_URL, then `data/tally.sqlite`. */
@@ -32,15 +24,21 @@ export interface InstallationOptions {
   sqliteWaitMs?: number;
 }
 
+/** How a call is carried, beyond who makes it (see CallRequest). */
+export type CallOptions = Partial<Pick<CallRequest, 'via' | 'verb' | 'address' | 'within'>>;
+
 /**
- * The installation: its database, its models and how a call is run. No HTTP here; the web host
- * and the CLI both call `call()`, so both answer the same way.
+ * The installation: its database, its models (in its container) and how a call is run. No HTTP
+ * here; the web host, the CLI, the admin area and extensions all call `call()`, which runs the one
+ * call path (`call-path.ts`), so all answer the same way.
  */
 export class Installation {
-  readonly registry = new ModelRegistry();
   readonly settings: SettingsStore;
   readonly credentials: CredentialVerifier;
-  private readonly container: DependencyContainer;
+  /** The checks every call passes after it resolves and before its parameters are read. */
+  readonly authorisers: Authoriser[] = [];
+  /** This installation's container: its services and, under their API names, its models. */
+  readonly container: DependencyContainer;
   private readonly closers: Array<() => Promise<void>> = [];
 
   private constructor(readonly connection: Connection, cacheTtlMs: number) {
@@ -49,7 +47,7 @@ export class Installation {
     this.container = rootContainer.createChildContainer();
     this.container.registerInstance(SettingsStore, this.settings);
     this.container.registerInstance(CredentialVerifier, this.credentials);
-    for (const modelClass of coreModels) this.registry.add(classEntry(modelClass));
+    for (const modelClass of coreModels) this.addModel(classEntry(modelClass));
   }
 
   /** Opens the database, brings its schema up to date and, on a new database, sets it up. */
@@ -78,37 +76,33 @@ export class Installation {
     return (await this.settings.system('maintenance_mode')) === 'true';
   }
 
-  /**
-   * Finds `<model>/<method>` for a caller: the model and method must exist (404) and be callable
-   * (403), and an extension's model must be enabled for the caller's company (403).
-   */
-  async resolve(model: string, method: string, caller: Caller): Promise<ResolvedCall> {
-    const resolution = this.registry.resolve(model, method);
-    if (!resolution.found) throw new TallyError(resolution.reason === 'not-callable' ? 'forbidden' : 'not_found');
-    const { entry, spec } = resolution;
-    const [timezone, systemKey] = await Promise.all([
-      this.settings.get(caller.companyId, 'timezone'),
-      this.settings.system('system_key'),
-    ]);
-    const context = (db: Tx) => new CallContext(db, caller.companyId, timezone, systemKey, caller.user);
-    if (entry.availableTo && !(await entry.availableTo(caller.companyId, this.scope(context(this.db))))) throw new TallyError('forbidden');
-    return { entry, spec, context };
+  /** Runs `<model>/<method>` for `caller` through the one call path. */
+  call(model: string, method: string, params: CallRequest['params'], caller: Caller, options: CallOptions = {}): Promise<unknown> {
+    return runCall(this, { model, method, params, caller, via: options.via ?? 'internal', ...options });
   }
 
-  /**
-   * Binds the parameters (400 when they do not fit) and runs the method in one transaction, rolled
-   * back whole when it throws: a 400 for recorded errors, anything else the host answers as a 500.
-   */
-  async run(call: ResolvedCall, params: Record<string, unknown>): Promise<unknown> {
-    const args = bindArguments(call.spec, params);
-    // A serialization failure or deadlock means another call won; the whole call is run again.
-    return withRetries(() =>
-      transactionFor(this.db, call.spec).execute((trx) => call.entry.invoke(call.spec.method, args, this.scope(call.context(trx)))),
-    );
+  /** Registers a model (a core class or an extension's proxy) under its API name. */
+  addModel(entry: ModelEntry): void {
+    registerModel(this.container, entry);
   }
 
-  async call(model: string, method: string, params: Record<string, unknown>, caller: Caller): Promise<unknown> {
-    return this.run(await this.resolve(model, method, caller), params);
+  model(name: string): ModelEntry | undefined {
+    return findModel(this.container, name);
+  }
+
+  models(): ModelEntry[] {
+    return allModels(this.container);
+  }
+
+  /** Whether `<model>/<method>` exists and is callable (billing and extension models are optional). */
+  isCallable(model: string, method: string): boolean {
+    return resolveModelMethod(this.container, model, method).found;
+  }
+
+  /** The call context for `caller` over a given transaction: its company's timezone, the system key. */
+  async contextFactory(caller: Caller, within: Tx = this.db): Promise<(db: Tx) => CallContext> {
+    const [timezone, systemKey] = await Promise.all([this.settings.get(caller.companyId, 'timezone', within), this.settings.system('system_key', within)]);
+    return (db: Tx) => new CallContext(db, caller.companyId, timezone, systemKey, caller.user, caller);
   }
 
   async close(): Promise<void> {
@@ -152,11 +146,3 @@ export class Installation {
   }
 }
 
-/**
- * Methods declared for GET only read: their transaction is read-only (PostgreSQL enforces it;
- * on SQLite it begins without taking the write lock, which costs most of a short call).
- */
-function transactionFor(db: Db, spec: CallableSpec) {
-  const transaction = db.transaction();
-  return spec.verb === 'GET' ? transaction.setAccessMode('read only') : transaction;
-}

@@ -19,13 +19,14 @@ export class SettingsStore {
     private readonly ttlMs = 1000,
   ) {}
 
-  async get(companyId: number, key: string): Promise<string> {
-    const values = await this.load(companyId);
+  /** @param tx inside a call, its transaction: on SQLite a read past it would wait for the connection it holds. */
+  async get(companyId: number, key: string, tx: Tx = this.db): Promise<string> {
+    const values = await this.load(companyId, tx);
     return values.get(key) ?? SETTINGS[key]?.default ?? '';
   }
 
-  async system(key: string): Promise<string> {
-    return this.get(SYSTEM_COMPANY, key);
+  async system(key: string, tx: Tx = this.db): Promise<string> {
+    return this.get(SYSTEM_COMPANY, key, tx);
   }
 
   async set(companyId: number, key: string, value: string, tx: Tx = this.db): Promise<void> {
@@ -43,10 +44,10 @@ export class SettingsStore {
     return new Map(rows.map((r) => [r.key, r.value]));
   }
 
-  private async load(companyId: number): Promise<Map<string, string>> {
+  private async load(companyId: number, tx: Tx): Promise<Map<string, string>> {
     const hit = this.cache.get(companyId);
     if (hit && Date.now() - hit.loadedAt < this.ttlMs) return hit.values;
-    const values = await this.read(companyId);
+    const values = await this.read(companyId, tx);
     this.cache.set(companyId, { loadedAt: Date.now(), values });
     return values;
   }

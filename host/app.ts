@@ -1,38 +1,76 @@
+import Router from '@koa/router';
 import Koa from 'koa';
 import { config } from '../core/config';
 import { Installation } from '../core/installation';
-import { adminArea, isAdminPath } from './admin/admin-area';
+import { TallyError } from '../core/kernel/tally-error';
+import { adminArea } from './admin/admin-area';
 import { ApiCallCounter } from './admin/api-call-counter';
 import { apiMiddleware } from './api/api-middleware';
-import { docsMiddleware, isDocsPath } from './api/docs-middleware';
-import { healthMiddleware } from './health';
+import { VERBS } from './api/dispatch';
+import { docsMiddleware } from './api/docs-middleware';
+import { defaultFormat } from './api/formats';
+import { health, readiness } from './health';
 import { Logger } from './logger';
 
-const API_PATH = /^\/(index\.php\/)?api(\/|$)/;
-
-/** The Koa application: the API under /api (and /index.php/api), the administrative area under /admin, health checks for load balancers. */
 export interface AppOptions {
+  /** Trust X-Forwarded-* from a reverse proxy; defaults to TRUST_PROXY. */
   trustProxy?: boolean;
 }
 
+/** Where the API is served: `/api/...`, and `/index.php/api/...` for servers that cannot rewrite URLs. */
+const API_PREFIXES = ['/api', '/index.php/api'];
+const DOCS_PATHS = API_PREFIXES.flatMap((prefix) => [`${prefix}/openapi.json`, `${prefix}/reference.html`]);
+/**
+ * Every path under a prefix except the reference's: a call, or a malformed one that is the
+ * contract's 404 or 415. (The reference's paths have one segment after api/, calls have two.)
+ */
+const CALL_PATHS = /^\/(?:index\.php\/)?api(?:\/(?!(?:openapi\.json|reference\.html)$).*)?$/;
+
+/**
+ * The Koa application and its route table: the API (`/api`, `/index.php/api`), its reference
+ * (`openapi.json`, `reference.html`), the administrative area (`/admin`), and `/health` and
+ * `/ready` for load balancers. A method a route does not take is answered 405 with `Allow` by
+ * @koa/router's allowedMethods(); on the API in the contract's JSON.
+ */
 export function createApp(installation: Installation, logger: Logger, options: AppOptions = {}): Koa {
   const app = new Koa();
   app.proxy = options.trustProxy ?? config().trustProxy;
   // The dashboard's API call counts: one in-memory increment per call, flushed every few seconds.
   const api = ApiCallCounter.forInstallation(installation).wrap(apiMiddleware(installation, logger));
   const admin = adminArea(installation, logger);
-  const health = healthMiddleware(installation);
   const docs = docsMiddleware(installation);
-  app.use(async (ctx, next) => {
-    // Before the API: /api/openapi.json is the reference, not a call.
-    if (isDocsPath(ctx.path)) return docs(ctx, next);
-    if (API_PATH.test(ctx.path)) return api(ctx, next);
-    if (isAdminPath(ctx.path)) return admin(ctx, next);
-    return health(ctx, next);
-  });
+
+  const router = new Router();
+  router.get('/health', health);
+  router.get('/ready', readiness(installation));
+  router.get(DOCS_PATHS, docs);
+  router.register(CALL_PATHS, [...VERBS], api, { pathAsRegExp: true });
+  router.all(['/admin', '/admin/*page'], admin);
+
+  app.use(methodNotAllowedInContract);
+  app.use(router.routes());
+  app.use(router.allowedMethods());
   // Koa would print every client disconnect as an error; those are normal for a server.
   app.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') logger.error({ err: error }, 'http error');
   });
   return app;
+}
+
+const isApiPath = (path: string) => CALL_PATHS.test(path) || DOCS_PATHS.includes(path);
+
+/**
+ * allowedMethods() answers a verb no route takes with an empty 405 (501 for a verb the router does
+ * not know at all, 200 for OPTIONS): on the API each is the contract's 405, in JSON. A call's
+ * `Allow` is the four verbs of the contract (HEAD is not one), the reference's GET and HEAD.
+ */
+async function methodNotAllowedInContract(ctx: Koa.Context, next: Koa.Next): Promise<void> {
+  await next();
+  const refused = ctx.status === 405 || ctx.status === 501 || (ctx.method === 'OPTIONS' && ctx.status === 200);
+  if (!refused || (ctx.body && ctx.status !== 200) || !isApiPath(ctx.path)) return;
+  const error = new TallyError('method_not_allowed');
+  ctx.status = error.status;
+  if (CALL_PATHS.test(ctx.path)) ctx.set('Allow', VERBS.join(', '));
+  ctx.type = defaultFormat.contentType;
+  ctx.body = defaultFormat.render('api', error.body());
 }

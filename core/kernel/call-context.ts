@@ -1,3 +1,4 @@
+import type { Caller } from '../credentials';
 import { Tx } from '../db/schema';
 
 /**
@@ -13,5 +14,7 @@ export class CallContext {
     readonly systemKey: string,
     /** The API user making the call, or `cli`/`admin` for local administration. */
     readonly caller: string,
+    /** The whole credential the call is made with, for calls this call makes in turn. */
+    readonly origin: Caller = { companyId, user: caller },
   ) {}
 }

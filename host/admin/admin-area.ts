@@ -16,7 +16,6 @@ import { DEFAULT_SESSION_LIMITS, SessionLimits, SessionStore, StaffSession } fro
 import { DEFAULT_LOCKOUT, LockoutPolicy, SignInLockout } from './sign-in-lockout';
 import { signInHandler } from './staff-sign-in';
 
-export const isAdminPath = (path: string) => path === '/admin' || path.startsWith('/admin/');
 
 export interface AdminAreaOptions {
   sessionLimits?: SessionLimits;

@@ -24,16 +24,16 @@ export interface AdminRequest {
 export type PageHandler = (request: AdminRequest) => Promise<void>;
 
 /**
- * The area calls models as the installation does for the CLI: through `installation.call`, as a
+ * The area calls models through the one call path (`installation.call`, via 'admin'), as a
  * caller of the company in view, so the models' rules apply exactly as over the API.
  */
 export function callAs(request: Pick<AdminRequest, 'installation' | 'company'>, model: string, method: string, params: Record<string, unknown> = {}): Promise<unknown> {
-  return request.installation.call(model, method, params, { companyId: request.company.id, user: 'admin' });
+  return request.installation.call(model, method, params, { companyId: request.company.id, user: 'admin' }, { via: 'admin' });
 }
 
 /** Whether this installation has a callable model method (billing and extension models are optional). */
 export function hasCallable(installation: Installation, model: string, method: string): boolean {
-  return installation.registry.resolve(model, method).found;
+  return installation.isCallable(model, method);
 }
 
 /** A link inside the area that keeps the company in view. */

@@ -1,4 +1,3 @@
-import { CallContext } from '../../core/kernel/call-context';
 import { EXTENSION_TYPES, ExtensionCatalog, ExtensionType, SettingDeclaration } from '../../core/models/extension-managers/catalog';
 import { AdminRequest, callAs, hasCallable } from './admin-request';
 
@@ -59,5 +58,5 @@ export function declaredSettings(request: AdminRequest, type: ExtensionType, dir
 
 /** The extension runtime's catalog, from the installation's container (the managers get theirs there too). */
 function catalogOf(request: AdminRequest): ExtensionCatalog {
-  return request.installation.scope(new CallContext(request.installation.db, request.company.id, 'UTC', '', 'admin')).resolve(ExtensionCatalog);
+  return request.installation.container.resolve(ExtensionCatalog);
 }

@@ -1,7 +1,5 @@
 import { Installation } from '../../core/installation';
-import { CallContext } from '../../core/kernel/call-context';
 import { assertValid, is } from '../../core/kernel/input-rules';
-import { Users } from '../../core/models/users';
 import { ADMIN_ROLE } from './staff-credentials';
 
 export interface NewStaffMember {
@@ -19,7 +17,6 @@ export interface NewStaffMember {
  * Answers the user id; invalid input is a TallyError with field errors, and nothing is written.
  */
 export async function createStaffMember(installation: Installation, member: NewStaffMember): Promise<number> {
-  const [timezone, systemKey] = await Promise.all([installation.settings.get(member.companyId, 'timezone'), installation.settings.system('system_key')]);
   return installation.db.transaction().execute(async (trx) => {
     await assertValid(
       { email: member.email, company_id: member.companyId },
@@ -34,13 +31,9 @@ export async function createStaffMember(installation: Installation, member: NewS
         ],
       },
     );
-    const users = installation.scope(new CallContext(trx, member.companyId, timezone, systemKey, 'cli')).resolve(Users);
-    const userId = (await users.add({
-      username: member.username,
-      new_password: member.password,
-      confirm_password: member.password,
-      recovery_email: member.email,
-    })) as number;
+    const vars = { username: member.username, new_password: member.password, confirm_password: member.password, recovery_email: member.email };
+    const caller = { companyId: member.companyId, user: 'admin' };
+    const userId = (await installation.call('users', 'add', { vars }, caller, { via: 'admin', within: { db: trx } })) as number;
     await trx
       .insertInto('staff')
       .values({

@@ -3,7 +3,7 @@ import { Installation } from '../../core/installation';
 import { TallyError } from '../../core/kernel/tally-error';
 import { Logger } from '../logger';
 import { credentialsFromHeaders } from './credentials-from-headers';
-import { dispatch } from './dispatch';
+import { dispatch, VERBS } from './dispatch';
 import { parseQueryString } from './parameters';
 import { carriesBody, readBodyParameters } from './request-body';
 
@@ -20,6 +20,8 @@ export function apiMiddleware(installation: Installation, logger: Logger): Koa.M
       verb,
       path: ctx.path,
       credentials: credentialsFromHeaders(ctx.headers),
+      via: 'http',
+      address: ctx.ip,
       params: async () => {
         if (verb === 'POST' || verb === 'PUT') return readBodyParameters(ctx);
         if (await carriesBody(ctx)) {
@@ -36,7 +38,7 @@ export function apiMiddleware(installation: Installation, logger: Logger): Koa.M
     ctx.status = answer.status;
     ctx.type = answer.format.contentType;
     ctx.body = answer.format.render(answer.root, answer.body);
-    if (answer.status === 405) ctx.set('Allow', 'GET, POST, PUT, DELETE');
+    if (answer.status === 405) ctx.set('Allow', VERBS.join(', '));
     if (answer.status === 401) ctx.set('WWW-Authenticate', 'Basic realm="Tally API", charset="UTF-8"');
     const entry = {
       model: answer.route?.model,

@@ -14,6 +14,10 @@ export interface ApiCall {
   readonly credentials: GivenCredentials | null;
   /** The parameters the verb allows (query for GET/DELETE, body for POST/PUT); throws a TallyError on bad input. */
   params(): Promise<Record<string, unknown>>;
+  /** Over HTTP or from the command line's API form. */
+  readonly via: 'http' | 'cli';
+  /** The client's address (HTTP). */
+  readonly address?: string;
 }
 
 export interface ApiAnswer {
@@ -30,7 +34,8 @@ export interface ApiAnswer {
 
 /**
  * Answers a call in the contract's order: URL (404/415) → verb (405) → credentials (401) →
- * maintenance (503) → model and method (404/403) → parameters (400) → the call (400/500) → 200.
+ * maintenance (503) → the one call path (model and method 404/403, authorisers 403, parameters 400,
+ * the call 400/500) → 200.
  */
 export async function dispatch(installation: Installation, call: ApiCall): Promise<ApiAnswer> {
   let route: Route | undefined;
@@ -41,9 +46,7 @@ export async function dispatch(installation: Installation, call: ApiCall): Promi
     caller = call.credentials ? ((await installation.authenticate(call.credentials.user, call.credentials.key)) ?? undefined) : undefined;
     if (!caller) throw new TallyError('unauthorized');
     if (await installation.inMaintenance()) throw new TallyError('maintenance');
-    const resolved = await installation.resolve(route.model, route.method, caller);
-    const params = await call.params();
-    const response = await installation.run(resolved, params);
+    const response = await installation.call(route.model, route.method, () => call.params(), caller, { via: call.via, verb: call.verb, address: call.address });
     return { status: 200, format: route.format, root: route.model, body: { response: response ?? null }, route, caller };
   } catch (thrown) {
     const error = thrown instanceof TallyError ? thrown : new TallyError('internal');

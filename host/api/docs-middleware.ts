@@ -5,32 +5,19 @@ import { credentialsFromHeaders } from './credentials-from-headers';
 import { buildOpenApiDocument } from './openapi';
 import { renderReferencePage } from './openapi/reference-page';
 
-/**
- * `/api/openapi.json` and `/api/reference.html` (also under `/index.php`). One segment after `api/`,
- * so they never shadow a call, which always has two (`/api/<model>/<method>.<format>`).
- */
+/** `/api/openapi.json` and `/api/reference.html` (also under `/index.php`), routed in app.ts. */
 const DOCS_PATH = /^(\/index\.php)?\/api\/(openapi\.json|reference\.html)$/;
-
-export function isDocsPath(path: string): boolean {
-  return DOCS_PATH.test(path);
-}
 
 /**
  * Serves the generated reference behind the API's own credentials: it lists everything callable,
  * which is itself worth protecting. A browser gets the Basic prompt from the 401. The document is
- * built per request from the registry, so it always shows what is callable right now, and it is
+ * built per request from the registered models, so it always shows what is callable right now, and it is
  * served in maintenance mode too (reading it changes nothing).
  */
 export function docsMiddleware(installation: Installation): Koa.Middleware {
   return async (ctx) => {
     const [, prefix = '', file] = DOCS_PATH.exec(ctx.path) ?? [];
     ctx.set('Cache-Control', 'no-store');
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-      ctx.status = 405;
-      ctx.set('Allow', 'GET, HEAD');
-      ctx.body = { message: 'The API reference is read with GET.' };
-      return;
-    }
     const given = credentialsFromHeaders(ctx.headers);
     if (!given || !(await installation.authenticate(given.user, given.key))) {
       ctx.status = 401;
@@ -40,7 +27,7 @@ export function docsMiddleware(installation: Installation): Koa.Middleware {
     }
     // Koa 3's ctx.origin is the Origin header; the server's own address is protocol and Host.
     const serverUrl = ctx.host ? `${ctx.protocol}://${ctx.host}${prefix}` : undefined;
-    const document = buildOpenApiDocument(installation.registry, { serverUrl });
+    const document = buildOpenApiDocument(installation.container, { serverUrl });
     if (file === 'openapi.json') {
       ctx.body = document;
       return;

@@ -1,4 +1,5 @@
-import { ModelRegistry } from '../../core/kernel/model-registry';
+import { DependencyContainer } from 'tsyringe';
+import { allModels, resolveModelMethod } from '../../core/kernel/model-container';
 import { components, SECURITY } from './openapi/components';
 import { operationForCallable, pathFor } from './openapi/operation-for-callable';
 import { OpenApiDocument } from './openapi/types';
@@ -19,11 +20,11 @@ const DESCRIPTION = [
 ].join('\n\n');
 
 /**
- * The OpenAPI 3.1 document of everything callable, read from the model registry: a method that
+ * The OpenAPI 3.1 document of everything callable, read from the models registered in the container: a method that
  * resolves as callable is documented, whatever model it belongs to. Models and methods are sorted,
  * so the document only changes when what is callable changes.
  */
-export function buildOpenApiDocument(registry: ModelRegistry, options: OpenApiOptions = {}): OpenApiDocument {
+export function buildOpenApiDocument(container: DependencyContainer, options: OpenApiOptions = {}): OpenApiDocument {
   const document: OpenApiDocument = {
     openapi: '3.1.0',
     info: { title: 'Tally API', version: '6', description: DESCRIPTION },
@@ -33,9 +34,9 @@ export function buildOpenApiDocument(registry: ModelRegistry, options: OpenApiOp
     components: components(),
   };
   if (options.serverUrl) document.servers = [{ url: options.serverUrl.replace(/\/+$/, '') }];
-  const entries = registry.list().sort((a, b) => a.name.localeCompare(b.name));
+  const entries = allModels(container).sort((a, b) => a.name.localeCompare(b.name));
   for (const entry of entries) {
-    const methods = [...entry.callables.keys()].filter((method) => registry.resolve(entry.name, method).found).sort();
+    const methods = [...entry.callables.keys()].filter((method) => resolveModelMethod(container, entry.name, method).found).sort();
     if (!methods.length) continue;
     document.tags.push({ name: entry.name });
     for (const method of methods) {

@@ -58,6 +58,7 @@ export async function runApiForm(argv: string[], open: () => Promise<Installatio
       path,
       credentials: options.user !== undefined || options.key !== undefined ? { user: options.user ?? '', key: options.key ?? '' } : null,
       params: async () => parseQueryString(options.params),
+      via: 'cli',
     });
     if (answer.failure) process.stderr.write(`${answer.failure instanceof Error ? answer.failure.stack : String(answer.failure)}\n`);
     out(answer.format.render(answer.root, answer.body));

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { config } from '../../core/config';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ModelRegistry } from '../../core/kernel/model-registry';
+import { DependencyContainer } from 'tsyringe';
 import { buildOpenApiDocument, documentedCalls } from '../api/openapi';
 import { loadExtensions } from '../extensions/load-extensions';
 import { createLogger } from '../logger';
@@ -15,8 +15,8 @@ export interface WrittenDocs {
 }
 
 /** Writes `openapi.json` and `index.html` (the browsable page, linking to it) into `dir`. */
-export async function writeApiDocs(registry: ModelRegistry, dir: string, serverUrl?: string): Promise<WrittenDocs> {
-  const document = buildOpenApiDocument(registry, { serverUrl });
+export async function writeApiDocs(container: DependencyContainer, dir: string, serverUrl?: string): Promise<WrittenDocs> {
+  const document = buildOpenApiDocument(container, { serverUrl });
   await fs.mkdir(dir, { recursive: true });
   const files = [path.join(dir, 'openapi.json'), path.join(dir, 'index.html')];
   await fs.writeFile(files[0], JSON.stringify(document, null, 2) + '\n');
@@ -26,7 +26,7 @@ export async function writeApiDocs(registry: ModelRegistry, dir: string, serverU
 
 /**
  * `tally docs [--out docs/api] [--server URL]`: the API reference of this installation. It loads the
- * extensions as `tally serve` does, so the registry, and so the reference, is the one the server
+ * extensions as `tally serve` does, so the models, and so the reference, is the one the server
  * answers from. Whether a company has an extension enabled does not matter here: all are listed.
  */
 export function docsCommand(out: (text: string) => void): Command {
@@ -38,7 +38,7 @@ export function docsCommand(out: (text: string) => void): Command {
       if (options.server !== undefined && !/^https?:\/\/[^\s]+$/.test(options.server)) throw new Error(`--server must be an http(s) URL, not "${options.server}".`);
       const written = await withInstallation(async (installation) => {
         await loadExtensions(installation, { logger: createLogger(config().logLevel === 'info' ? 'warn' : config().logLevel) });
-        return writeApiDocs(installation.registry, options.out, options.server);
+        return writeApiDocs(installation.container, options.out, options.server);
       });
       out(`Documented ${written.operations} callable methods:\n${written.files.map((f) => `  ${f}`).join('\n')}`);
     });

@@ -89,7 +89,6 @@ export class HostCatalog extends ExtensionCatalog {
   }
 
   private runTask(entry: Required<CatalogEntry>, task: Parameters<ExtensionWorker['run']>[0], ctx: CallContext) {
-    const scope = this.installation.scope(ctx);
-    return entry.worker.run(task, callInfo(ctx), serveRequests(this.installation, entry.info, ctx, scope));
+    return entry.worker.run(task, callInfo(ctx), serveRequests(this.installation, entry.info, ctx));
   }
 }

@@ -1,9 +1,6 @@
 import { CompiledQuery } from 'kysely';
-import { DependencyContainer } from 'tsyringe';
 import { Installation } from '../../core/installation';
-import { bindArguments } from '../../core/kernel/bind-arguments';
 import { CallContext } from '../../core/kernel/call-context';
-import { TallyError } from '../../core/kernel/tally-error';
 import { isPlainObject } from '../../core/kernel/bind-arguments';
 import { ExtensionInfo } from '../../core/models/extension-managers/catalog';
 import { decodeSettings } from '../../core/models/extension-managers/settings-codec';
@@ -19,7 +16,7 @@ export function callInfo(ctx: CallContext): CallInfo {
  * queries run on the call's transaction, its model calls go through the same checks as the API
  * (404, 403, 400) in the same transaction, and its settings are read for the caller's company.
  */
-export function serveRequests(installation: Installation, extension: ExtensionInfo, ctx: CallContext, scope: DependencyContainer) {
+export function serveRequests(installation: Installation, extension: ExtensionInfo, ctx: CallContext) {
   return async (request: HostRequest): Promise<unknown> => {
     if (request.kind === 'query') {
       return ctx.db.executeQuery(CompiledQuery.raw(request.sql, request.parameters));
@@ -34,15 +31,11 @@ export function serveRequests(installation: Installation, extension: ExtensionIn
         .executeTakeFirst();
       return row ? decodeSettings(row.settings, extension.settings, ctx.systemKey) : {};
     }
-    return callModel(installation, request.model, request.method, request.params, scope, ctx);
+    return callModel(installation, extension, request.model, request.method, request.params, ctx);
   };
 }
 
-async function callModel(installation: Installation, model: string, method: string, params: unknown, scope: DependencyContainer, ctx: CallContext) {
-  const resolution = installation.registry.resolve(model, method);
-  if (!resolution.found) throw new TallyError(resolution.reason === 'not-callable' ? 'forbidden' : 'not_found');
-  const { entry, spec } = resolution;
-  if (entry.availableTo && !(await entry.availableTo(ctx.companyId, scope))) throw new TallyError('forbidden');
-  const args = bindArguments(spec, isPlainObject(params) ? params : {});
-  return entry.invoke(method, args, scope);
+/** A core (or another extension's) method called from inside an extension: the one call path, as the calling company, in this call's transaction. */
+function callModel(installation: Installation, extension: ExtensionInfo, model: string, method: string, params: unknown, ctx: CallContext) {
+  return installation.call(model, method, isPlainObject(params) ? params : {}, ctx.origin, { via: 'extension', within: { db: ctx.db, extension: extension.name } });
 }

@@ -67,20 +67,21 @@ export async function loadExtensions(installation: Installation, options: LoadOp
   const wiring = (info: ExtensionInfo, worker: ExtensionWorker): ProxyWiring => ({
     worker,
     enabledFor: (companyId, scope) => catalog!.enabledFor(companyId, info.type, info.name, scope.resolve(CallContext).db),
-    serve: (ctx, scope) => serveRequests(installation, info, ctx, scope),
+    serve: (ctx) => serveRequests(installation, info, ctx),
   });
   for (const name of ordered.order) {
     const c = ready.find((r) => r.name === name)!;
     const { worker, loaded } = started.get(c)!;
     const info = describe(c, null, loaded.models.map((m) => `${c.name}.${m.model}`));
-    const added: string[] = [];
-    try {
-      for (const model of loaded.models) added.push(register(installation, proxyEntry(info, model, wiring(info, worker))));
-      entries.push({ info, worker, migrations: loaded.migrations });
-    } catch (error) {
-      for (const n of added) installation.registry.remove(n);
-      problems.set(c, (error as Error).message);
+    // All of an extension's models or none: names are checked before any is registered.
+    const proxies = loaded.models.map((model) => proxyEntry(info, model, wiring(info, worker)));
+    const taken = proxies.find((p, i) => installation.model(p.name) || proxies.findIndex((q) => q.name.toLowerCase() === p.name.toLowerCase()) !== i);
+    if (taken) {
+      problems.set(c, `A model named "${taken.name}" is already registered`);
+      continue;
     }
+    for (const proxy of proxies) installation.addModel(proxy);
+    entries.push({ info, worker, migrations: loaded.migrations });
   }
   for (const [c, reason] of problems) {
     entries.push({ info: describe(c, reason, []), migrations: [] });
@@ -91,11 +92,6 @@ export async function loadExtensions(installation: Installation, options: LoadOp
   installation.provide(ExtensionCatalog, catalog);
   installation.onClose(() => catalog!.close());
   return catalog;
-}
-
-function register(installation: Installation, entry: ReturnType<typeof proxyEntry>): string {
-  installation.registry.add(entry);
-  return entry.name;
 }
 
 function describe(c: Candidate, error: string | null, models: string[]): ExtensionInfo {

@@ -1,7 +1,7 @@
 import { CallContext } from '../../core/kernel/call-context';
 import { callable } from '../../core/kernel/callable';
 import { model } from '../../core/kernel/model';
-import { classEntry } from '../../core/kernel/model-registry';
+import { classEntry } from '../../core/kernel/model-entry';
 import { int, list, object, string } from '../../core/kernel/parameter';
 import { TallyError } from '../../core/kernel/tally-error';
 import { formatUtc, parseTimestamp } from '../../core/kernel/timestamps';
@@ -83,7 +83,7 @@ export class SpecProbe {
 
 /** Registers the probe model with an installation (idempotent per installation). */
 export function installSpecProbe(installation: Installation): void {
-  if (!installation.registry.get('spec_probe')) installation.registry.add(classEntry(SpecProbe));
+  if (!installation.model('spec_probe')) installation.addModel(classEntry(SpecProbe));
 }
 
 /** A promise that settles when the next `slowWrite` call has started running. */

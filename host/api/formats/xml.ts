@@ -22,6 +22,11 @@ function elementName(key: string): string {
   return /^[A-Za-z_]/.test(name) ? name : `_${name}`;
 }
 
+/** The root as the reference writes it: the model name lower case, without underscores (`api_keys` → `apikeys`). */
+function rootName(model: string): string {
+  return elementName(model.toLowerCase().replace(/_/g, ''));
+}
+
 function text(value: unknown): string {
   if (value === true) return '1';
   if (typeof value === 'string') return value.replace(INVALID_TEXT, '');
@@ -64,7 +69,7 @@ export const xml: Format = {
   token: 'xml',
   contentType: 'application/xml',
   render(root, body) {
-    const document = create({ version: '1.0', encoding: 'UTF-8' }).ele(elementName(root));
+    const document = create({ version: '1.0', encoding: 'UTF-8' }).ele(rootName(root));
     for (const [key, value] of Object.entries(body)) addField(document, key, toPlain(value), new Set());
     return document.end({ prettyPrint: true, indent: '\t' });
   },

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { CallContext } from '../../../core/kernel/call-context';
 import { callable } from '../../../core/kernel/callable';
 import { model } from '../../../core/kernel/model';
-import { classEntry } from '../../../core/kernel/model-registry';
+import { classEntry } from '../../../core/kernel/model-entry';
 import { SettingsStore } from '../../../core/settings-store';
 import { startTestServer, TestServer } from '../../support/test-server';
 
@@ -24,7 +24,7 @@ describe('a query outside the call transaction', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ sqliteWaitMs: 300 });
-    server.installation.registry.add(classEntry(OutsideQuery));
+    server.installation.addModel(classEntry(OutsideQuery));
   });
   after(() => server.close());
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { CallContext } from '../../../core/kernel/call-context';
 import { callable } from '../../../core/kernel/callable';
 import { model } from '../../../core/kernel/model';
-import { classEntry } from '../../../core/kernel/model-registry';
+import { classEntry } from '../../../core/kernel/model-entry';
 import { startTestServer, TestServer } from '../../support/test-server';
 
 /** A method declared for GET that writes anyway, next to the same write declared for POST. */
@@ -26,7 +26,7 @@ describe('methods declared for GET', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();
-    server.installation.registry.add(classEntry(SneakyWriter));
+    server.installation.addModel(classEntry(SneakyWriter));
   });
   after(() => server.close());
 

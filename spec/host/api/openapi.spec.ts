@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { expect } from 'chai';
 import { callable } from '../../../core/kernel/callable';
 import { model } from '../../../core/kernel/model';
-import { classEntry } from '../../../core/kernel/model-registry';
+import { classEntry } from '../../../core/kernel/model-entry';
 import { int, list, object, string } from '../../../core/kernel/parameter';
 import { SYSTEM_COMPANY } from '../../../core/settings-catalogue';
 import { OpenApiDocument } from '../../../host/api/openapi';
@@ -68,7 +68,7 @@ describe('the OpenAPI document at /api/openapi.json', () => {
   let document: OpenApiDocument;
   before(async () => {
     server = await startTestServer({ extensionsDir: SHIPPED_EXTENSIONS });
-    server.installation.registry.add(classEntry(Widgets));
+    server.installation.addModel(classEntry(Widgets));
     const res = await server.request('GET', '/api/openapi.json');
     expect(res.status).to.equal(200);
     expect(res.contentType).to.match(/^application\/json/);
@@ -126,10 +126,10 @@ describe('the OpenAPI document at /api/openapi.json', () => {
   });
 
   it('lists every callable method of every registered model, and nothing else', () => {
-    const registry = server.installation.registry;
-    const expected = registry
-      .list()
-      .flatMap((entry) => [...entry.callables.keys()].filter((m) => registry.resolve(entry.name, m).found).map((m) => `${entry.name}/${m}`))
+    const installation = server.installation;
+    const expected = installation
+      .models()
+      .flatMap((entry) => [...entry.callables.keys()].filter((m) => installation.isCallable(entry.name, m)).map((m) => `${entry.name}/${m}`))
       .sort();
     const listed = Object.values(document.paths)
       .flatMap((item) => Object.values(item).map((op) => `${op!['x-tally-model']}/${op!['x-tally-method']}`))
@@ -212,7 +212,7 @@ describe('the reference page at /api/reference.html', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();
-    server.installation.registry.add(classEntry(Widgets));
+    server.installation.addModel(classEntry(Widgets));
   });
   after(() => server.close());
 

@@ -3,7 +3,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { classEntry, ModelRegistry } from '../../../core/kernel/model-registry';
+import { container as rootContainer } from 'tsyringe';
+import { classEntry } from '../../../core/kernel/model-entry';
+import { registerModel } from '../../../core/kernel/model-container';
 import { coreModels } from '../../../core/models';
 import { writeApiDocs } from '../../../host/cli/docs-command';
 import { EchoModel } from '../../sdk/support/echo-model';
@@ -18,10 +20,10 @@ describe('tally docs', () => {
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('writes openapi.json and index.html for every model in the registry it is given', async () => {
-    const registry = new ModelRegistry();
-    for (const m of [...coreModels, EchoModel]) registry.add(classEntry(m));
-    const written = await writeApiDocs(registry, path.join(dir, 'nested', 'api'), 'https://billing.example.com/');
+  it('writes openapi.json and index.html for every model registered in the container it is given', async () => {
+    const container = rootContainer.createChildContainer();
+    for (const m of [...coreModels, EchoModel]) registerModel(container, classEntry(m));
+    const written = await writeApiDocs(container, path.join(dir, 'nested', 'api'), 'https://billing.example.com/');
     const document = JSON.parse(fs.readFileSync(path.join(dir, 'nested', 'api', 'openapi.json'), 'utf8'));
     expect(document.openapi).to.equal('3.1.0');
     expect(document.servers).to.deep.equal([{ url: 'https://billing.example.com' }]);

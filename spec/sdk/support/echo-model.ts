@@ -1,6 +1,6 @@
 import { callable } from '../../../core/kernel/callable';
 import { model } from '../../../core/kernel/model';
-import { classEntry } from '../../../core/kernel/model-registry';
+import { classEntry } from '../../../core/kernel/model-entry';
 import { any, bool, int, list, object, string } from '../../../core/kernel/parameter';
 import { TallyError } from '../../../core/kernel/tally-error';
 import { TestServer } from '../../support/test-server';
@@ -56,5 +56,5 @@ export const ECHO = 'sdk_echo';
 
 /** Adds the echo model to a running test server's installation. */
 export function registerEcho(server: TestServer): void {
-  server.installation.registry.add(classEntry(EchoModel));
+  server.installation.addModel(classEntry(EchoModel));
 }

@@ -43,10 +43,10 @@ describe('php format', () => {
     expect(render({ a: 'é', b: '😀', c: 'a"b;', d: '' })).to.equal('a:4:{s:1:"a";s:2:"é";s:1:"b";s:4:"😀";s:1:"c";s:4:"a"b;";s:1:"d";s:0:"";}');
   });
 
-  it('writes canonical integer keys as integers, other keys as strings', () => {
+  it('writes array keys PHP reads as integers as integers, and record properties as strings (as PHP 8 does)', () => {
     const record = { '0': 'a', '12': 'b', '-5': 'c', '012': 'd', '-0': 'e', '1.5': 'f', '9223372036854775808': 'g' };
     expect(render({ '7': record })).to.equal(
-      'a:1:{i:7;O:8:"stdClass":7:{i:0;s:1:"a";i:12;s:1:"b";i:-5;s:1:"c";s:3:"012";s:1:"d";s:2:"-0";s:1:"e";' +
+      'a:1:{i:7;O:8:"stdClass":7:{s:1:"0";s:1:"a";s:2:"12";s:1:"b";s:2:"-5";s:1:"c";s:3:"012";s:1:"d";s:2:"-0";s:1:"e";' +
         's:3:"1.5";s:1:"f";s:19:"9223372036854775808";s:1:"g";}}',
     );
   });

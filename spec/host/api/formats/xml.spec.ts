@@ -29,9 +29,9 @@ describe('xml format', () => {
     );
   });
 
-  it('keeps dots and underscores of plugin model names in the root', () => {
+  it('writes the root as the reference does: lower case, without underscores, dots kept', () => {
     expect(xml.render('support_manager.tickets', { response: 1 })).to.equal(
-      lines('<support_manager.tickets>', '\t<response>1</response>', '</support_manager.tickets>'),
+      lines('<supportmanager.tickets>', '\t<response>1</response>', '</supportmanager.tickets>'),
     );
   });
 
