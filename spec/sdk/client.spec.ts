@@ -86,7 +86,7 @@ describe('sdk: calls against a real server', () => {
       expect(res.status()).to.equal(200);
       expect(res.contentType).to.match(/^application\/xml/);
       expect(res.response()).to.equal(res.raw());
-      expect(res.raw()).to.match(/^<\?xml version="1.0" encoding="UTF-8"\?>\s*<sdk_echo>\s*<response>\s*<a>1<\/a>\s*<\/response>\s*<\/sdk_echo>\s*$/);
+      expect(res.raw()).to.match(/^<\?xml version="1.0" encoding="UTF-8"\?>\s*<sdkecho>\s*<response>\s*<a>1<\/a>\s*<\/response>\s*<\/sdkecho>\s*$/);
     });
 
     it('php: returned raw, and PHP reads it back', async function () {

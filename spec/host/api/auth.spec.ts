@@ -36,6 +36,14 @@ describe('authentication over HTTP', () => {
       expect(await status({ 'SERVICE-API-USER': user, 'SERVICE-API-KEY': '' })).to.equal(401);
     });
 
+    it("accepts BLESTA-API-USER and BLESTA-API-KEY, as the reference's current SDKs send them", async () => {
+      expect(await status({ 'BLESTA-API-USER': user, 'BLESTA-API-KEY': key })).to.equal(200);
+      expect(await status({ 'blesta-api-user': user, 'blesta-api-key': key })).to.equal(200);
+      expect(await status({ 'BLESTA-API-USER': user, 'BLESTA-API-KEY': key.slice(1) })).to.equal(401);
+      // The pairs are not mixed: a user of one spelling and a key of the other is no credential.
+      expect(await status({ 'SERVICE-API-USER': user, 'BLESTA-API-KEY': key })).to.equal(401);
+    });
+
     it('does not accept the key of one user for another', async () => {
       const other = await server.credentialFor(1);
       expect(await status({ 'SERVICE-API-USER': other.user, 'SERVICE-API-KEY': key })).to.equal(401);

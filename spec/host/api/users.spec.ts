@@ -22,6 +22,17 @@ describe('users over HTTP', () => {
     expect(got.json.response).not.to.have.property('password');
   });
 
+  it('resolves model and method names as PHP does (case-insensitively), and answers 403 for __construct', async () => {
+    const added = await server.request('POST', '/api/users/add.json', { body: 'vars[username]=hopper&vars[new_password]=secret1&vars[confirm_password]=secret1' });
+    const got = await server.request('GET', `/api/Users/GET.json?user_id=${added.json.response}`);
+    expect(got.status).to.equal(200);
+    expect(got.json.response).to.include({ username: 'hopper' });
+    const xml = await server.request('GET', `/api/USERS/get.xml?user_id=${added.json.response}`);
+    expect(xml.text).to.match(/^<\?xml[^>]*\?>\s*<users>/);
+    expect((await server.request('GET', '/api/users/__construct.json')).status).to.equal(403);
+    expect((await server.request('GET', '/api/users/__CONSTRUCT.json')).status).to.equal(403);
+  });
+
   it('answers null for a user that does not exist', async () => {
     const got = await server.request('GET', '/api/users/get.json?user_id=999999');
     expect(got.status).to.equal(200);
