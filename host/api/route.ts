@@ -23,6 +23,19 @@ const METHOD = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * a missing or unknown format a 415; both answered in JSON, since no format could be agreed.
  */
 export function parseRoute(path: string): Route {
+  // Clients call the same few paths over and over: reading each once saves the regexes per call.
+  const known = parsed.get(path);
+  if (known) return known;
+  const route = readRoute(path);
+  if (parsed.size >= 1000) parsed.clear();
+  parsed.set(path, route);
+  return route;
+}
+
+/** Paths read, good ones only (a bad one throws and is not kept). */
+const parsed = new Map<string, Route>();
+
+function readRoute(path: string): Route {
   if (!PREFIX.test(path)) throw new RouteError('not_found');
   const segments = path.replace(PREFIX, '').split('/').map(decode);
   if (segments.length !== 2 || segments.some((s) => s === null || s === '')) throw new RouteError('not_found');
