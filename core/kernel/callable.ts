@@ -1,5 +1,6 @@
 import { CALLABLES_KEY } from './metadata-keys';
 import { ParameterSpec } from './parameter';
+import { Field, Shape } from './shape';
 
 export interface CallableSpec {
   readonly method: string;
@@ -7,15 +8,24 @@ export interface CallableSpec {
   readonly description?: string;
   /** The verb a client should use; documentation only, the API accepts any of the four. */
   readonly verb?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** The shape of what the method answers (inside `response`); undeclared, any value. */
+  readonly returns?: Shape;
 }
 
 export interface CallableOptions {
   params?: ParameterSpec[];
   description?: string;
   verb?: CallableSpec['verb'];
+  /** The fields of the method's `vars` parameter (see `core/kernel/shape.ts`). */
+  vars?: readonly Field[];
+  /** The shape of what the method answers. */
+  returns?: Shape;
 }
 
-/** Marks a model method as callable over the API and the CLI, with its parameter list. */
+/**
+ * Marks a model method as callable over the API and the CLI, with its parameter list; `vars` and
+ * `returns` declare the fields it takes and the shape it answers, for the reference and clients.
+ */
 export function callable(options: CallableOptions = {}): MethodDecorator {
   return (target, propertyKey) => {
     const method = String(propertyKey);
@@ -24,9 +34,10 @@ export function callable(options: CallableOptions = {}): MethodDecorator {
     const callables = new Map(inherited);
     callables.set(method, {
       method,
-      params: options.params ?? [],
+      params: (options.params ?? []).map((p) => (p.name === 'vars' && options.vars ? { ...p, fields: options.vars } : p)),
       description: options.description,
       verb: options.verb,
+      returns: options.returns,
     });
     Reflect.defineMetadata(CALLABLES_KEY, callables, owner);
   };

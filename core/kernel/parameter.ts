@@ -2,6 +2,8 @@
  * How a callable method declares its parameters. Binding reads this list, never the compiled source,
  * so names, kinds and defaults survive any build tool.
  */
+import { Field, ShapeFormat } from './shape';
+
 export type ParameterKind = 'int' | 'string' | 'bool' | 'object' | 'list' | 'any';
 
 export interface ParameterSpec {
@@ -12,6 +14,10 @@ export interface ParameterSpec {
   readonly defaultKnown: boolean;
   readonly default?: unknown;
   readonly description?: string;
+  /** What a string holds (money, timestamp, currency code, ...), for the reference. */
+  readonly format?: ShapeFormat;
+  /** The named fields of an object parameter (`vars[username]`), for the reference. */
+  readonly fields?: readonly Field[];
 }
 
 export interface ParameterOptions {
@@ -20,6 +26,8 @@ export interface ParameterOptions {
   /** Optional without a known default: calls that omit it answer the contract's default-value 500. */
   optional?: boolean;
   description?: string;
+  format?: ShapeFormat;
+  fields?: readonly Field[];
 }
 
 function declare(kind: ParameterKind) {
@@ -32,6 +40,8 @@ function declare(kind: ParameterKind) {
       defaultKnown: hasDefault || options.optional !== true,
       default: options.default,
       description: options.description,
+      ...(options.format ? { format: options.format } : {}),
+      ...(options.fields ? { fields: options.fields } : {}),
     };
   };
 }

@@ -6,6 +6,8 @@ import { int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { formatUtc } from '../kernel/timestamps';
 import { invalidCompany } from './companies';
+import { int as count, listOf, nothing, orNull } from '../kernel/shape';
+import { API_KEY, API_KEY_ADD, API_KEY_CREATED } from './api-keys.fields';
 
 /** What is shown of a credential: never the key, which exists only in the answer that creates it. */
 const LISTED = ['id', 'company_id', 'user', 'notes', 'date_added', 'last_used'] as const;
@@ -18,7 +20,7 @@ export class ApiKeys {
     private readonly credentials: CredentialVerifier,
   ) {}
 
-  @callable({ description: "List a company's credentials (default: the caller's company), without keys.", verb: 'GET', params: [int('company_id', { default: null })] })
+  @callable({ description: "List a company's credentials (default: the caller's company), without keys.", verb: 'GET', params: [int('company_id', { default: null })], returns: listOf(API_KEY) })
   async getList(companyId: number | null) {
     return this.ctx.db
       .selectFrom('api_keys')
@@ -28,7 +30,7 @@ export class ApiKeys {
       .execute();
   }
 
-  @callable({ description: 'Fetch one credential, without its key; null when there is none.', verb: 'GET', params: [int('id')] })
+  @callable({ description: 'Fetch one credential, without its key; null when there is none.', verb: 'GET', params: [int('id')], returns: orNull(API_KEY) })
   async get(id: number) {
     return (await this.ctx.db.selectFrom('api_keys').select(LISTED).where('id', '=', id).executeTakeFirst()) ?? null;
   }
@@ -37,6 +39,8 @@ export class ApiKeys {
     description: "Create a credential for vars[company_id] (default: the caller's company) with optional vars[notes]. Returns id, company_id, user and key: the key is shown this once.",
     verb: 'POST',
     params: [object('vars', { default: {} })],
+    vars: API_KEY_ADD,
+    returns: API_KEY_CREATED,
   })
   async add(vars: Record<string, unknown>) {
     const companyId = vars.company_id === undefined || vars.company_id === '' ? this.ctx.companyId : Number(vars.company_id);
@@ -55,7 +59,7 @@ export class ApiKeys {
     return { id: row.id, company_id: companyId, user, key };
   }
 
-  @callable({ description: 'Revoke a credential by id; it stops working on every process within a second or two.', verb: 'DELETE', params: [int('id')] })
+  @callable({ description: 'Revoke a credential by id; it stops working on every process within a second or two.', verb: 'DELETE', params: [int('id')], returns: nothing() })
   async delete(id: number) {
     const row = await this.ctx.db.deleteFrom('api_keys').where('id', '=', id).returning('user').executeTakeFirst();
     if (!row) throw TallyError.invalid({ id: { exists: 'Invalid API key ID.' } });
@@ -63,7 +67,7 @@ export class ApiKeys {
     return null;
   }
 
-  @callable({ description: 'Check an API user and key; answers the id of the company they belong to.', verb: 'POST', params: [string('user'), string('key')] })
+  @callable({ description: 'Check an API user and key; answers the id of the company they belong to.', verb: 'POST', params: [string('user'), string('key')], returns: count({ description: 'The company id.' }) })
   async auth(user: string, key: string) {
     const caller = await this.credentials.verify(user, key, this.ctx.db);
     if (!caller) throw TallyError.invalid({ user: { valid: 'The API user or key appears to be invalid.' } });

@@ -8,6 +8,8 @@ import { TallyError } from '../kernel/tally-error';
 import { formatUtc } from '../kernel/timestamps';
 import { CONTACT_COLUMNS, contactRules, contactValues, userExists } from './billing/contact-fields';
 import { optionalText, pageOffset, wholeNumber } from './billing/values';
+import { int as count, listOf, nothing, orNull } from '../kernel/shape';
+import { CLIENT, CLIENT_ADD, CLIENT_EDIT } from './clients.fields';
 
 const PAGE_SIZE = 25;
 const STATUSES = ['active', 'inactive', 'fraud'] as const;
@@ -44,19 +46,19 @@ export const invalidClient = () => TallyError.invalid({ client_id: { exists: 'In
 export class Clients {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ description: 'Fetch a client with its primary contact\'s details; null when the caller\'s company has no such client.', verb: 'GET', params: [int('client_id')] })
+  @callable({ description: 'Fetch a client with its primary contact\'s details; null when the caller\'s company has no such client.', verb: 'GET', params: [int('client_id')], returns: orNull(CLIENT) })
   async get(clientId: number) {
     return (await findClient(this.ctx.db, this.ctx.companyId, clientId)) ?? null;
   }
 
-  @callable({ description: 'One page (25) of the company\'s clients by id, optionally only those of one status (active, inactive, fraud).', verb: 'GET', params: [string('status', { default: null }), int('page', { default: 1 })] })
+  @callable({ description: 'One page (25) of the company\'s clients by id, optionally only those of one status (active, inactive, fraud).', verb: 'GET', params: [string('status', { default: null }), int('page', { default: 1 })], returns: listOf(CLIENT) })
   async getList(status: string | null, page: number) {
     let query = clientQuery(this.ctx.db, this.ctx.companyId);
     if (status !== null) query = query.where('clients.status', '=', status);
     return query.orderBy('clients.id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
   }
 
-  @callable({ description: 'Count the company\'s clients, optionally of one status.', verb: 'GET', params: [string('status', { default: null })] })
+  @callable({ description: 'Count the company\'s clients, optionally of one status.', verb: 'GET', params: [string('status', { default: null })], returns: count() })
   async getListCount(status: string | null) {
     let query = this.ctx.db.selectFrom('clients').select((eb) => eb.fn.countAll<number>().as('count')).where('company_id', '=', this.ctx.companyId);
     if (status !== null) query = query.where('status', '=', status);
@@ -68,6 +70,8 @@ export class Clients {
       'Create a client from vars[first_name], vars[last_name], vars[email] and optional vars[user_id], vars[status] (active, inactive, fraud), vars[company], vars[address1], vars[address2], vars[city], vars[state], vars[zip], vars[country] (ISO codes; taxes are matched on them). Returns the client id.',
     verb: 'POST',
     params: [object('vars', { default: {} })],
+    vars: CLIENT_ADD,
+    returns: count({ description: 'The new client id.' }),
   })
   async add(vars: Record<string, unknown>) {
     await assertValid(vars, { ...contactRules(false), ...this.clientRules() });
@@ -84,7 +88,7 @@ export class Clients {
     return client.id;
   }
 
-  @callable({ description: 'Change any of the fields clients/add takes. Returns the client.', verb: 'PUT', params: [int('client_id'), object('vars')] })
+  @callable({ description: 'Change any of the fields clients/add takes. Returns the client.', verb: 'PUT', params: [int('client_id'), object('vars')], vars: CLIENT_EDIT, returns: CLIENT })
   async edit(clientId: number, vars: Record<string, unknown>) {
     const client = await this.get(clientId);
     if (!client) throw invalidClient();
@@ -98,7 +102,7 @@ export class Clients {
     return this.get(clientId);
   }
 
-  @callable({ description: 'Delete a client and its contacts. A client with invoices or transactions is kept (400 client_id.in_use).', verb: 'DELETE', params: [int('client_id')] })
+  @callable({ description: 'Delete a client and its contacts. A client with invoices or transactions is kept (400 client_id.in_use).', verb: 'DELETE', params: [int('client_id')], returns: nothing() })
   async delete(clientId: number) {
     if (!(await this.get(clientId))) throw invalidClient();
     const db = this.ctx.db;

@@ -6,23 +6,25 @@ import { int, object } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { formatUtc } from '../kernel/timestamps';
 import { seedCurrencies } from './currencies';
+import { int as count, listOf, orNull } from '../kernel/shape';
+import { COMPANY, COMPANY_ADD, COMPANY_EDIT } from './companies.fields';
 
 /** The companies of the installation. Credentials, clients and invoices each belong to one. */
 @model('companies')
 export class Companies {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ description: 'Fetch a company; null when there is none.', verb: 'GET', params: [int('company_id')] })
+  @callable({ description: 'Fetch a company; null when there is none.', verb: 'GET', params: [int('company_id')], returns: orNull(COMPANY) })
   async get(companyId: number) {
     return (await this.ctx.db.selectFrom('companies').selectAll().where('id', '=', companyId).executeTakeFirst()) ?? null;
   }
 
-  @callable({ description: 'Every company, by id.', verb: 'GET' })
+  @callable({ description: 'Every company, by id.', verb: 'GET', returns: listOf(COMPANY) })
   async getList() {
     return this.ctx.db.selectFrom('companies').selectAll().orderBy('id').execute();
   }
 
-  @callable({ description: 'Create a company from vars[name] and optional vars[hostname]. Returns its id.', verb: 'POST', params: [object('vars')] })
+  @callable({ description: 'Create a company from vars[name] and optional vars[hostname]. Returns its id.', verb: 'POST', params: [object('vars')], vars: COMPANY_ADD, returns: count({ description: 'The new company id.' }) })
   async add(vars: Record<string, unknown>) {
     await assertValid(vars, RULES(false));
     const row = await this.ctx.db
@@ -34,7 +36,7 @@ export class Companies {
     return row.id;
   }
 
-  @callable({ description: 'Change vars[name] and/or vars[hostname] of a company. Returns the company.', verb: 'PUT', params: [int('company_id'), object('vars')] })
+  @callable({ description: 'Change vars[name] and/or vars[hostname] of a company. Returns the company.', verb: 'PUT', params: [int('company_id'), object('vars')], vars: COMPANY_EDIT, returns: COMPANY })
   async edit(companyId: number, vars: Record<string, unknown>) {
     if (!(await this.get(companyId))) throw invalidCompany();
     await assertValid(vars, RULES(true));

@@ -9,6 +9,8 @@ import { formatUtc } from '../kernel/timestamps';
 import { CONTACT_COLUMNS, contactRules, contactValues, userExists } from './billing/contact-fields';
 import { optionalText, wholeNumber } from './billing/values';
 import { findClient, invalidClient } from './clients';
+import { int as count, listOf, nothing, orNull } from '../kernel/shape';
+import { CONTACT, CONTACT_ADD, CONTACT_EDIT } from './contacts.fields';
 
 const COLUMNS = [
   'contacts.id',
@@ -34,12 +36,12 @@ const invalidContact = () => TallyError.invalid({ contact_id: { exists: 'Invalid
 export class Contacts {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ description: 'Fetch a contact; null when it is not a contact of one of the caller\'s clients.', verb: 'GET', params: [int('contact_id')] })
+  @callable({ description: 'Fetch a contact; null when it is not a contact of one of the caller\'s clients.', verb: 'GET', params: [int('contact_id')], returns: orNull(CONTACT) })
   async get(contactId: number) {
     return (await contactQuery(this.ctx.db, this.ctx.companyId).where('contacts.id', '=', contactId).executeTakeFirst()) ?? null;
   }
 
-  @callable({ description: 'Every contact of a client, primary first.', verb: 'GET', params: [int('client_id')] })
+  @callable({ description: 'Every contact of a client, primary first.', verb: 'GET', params: [int('client_id')], returns: listOf(CONTACT) })
   async getList(clientId: number) {
     return contactQuery(this.ctx.db, this.ctx.companyId)
       .where('contacts.client_id', '=', clientId)
@@ -52,6 +54,8 @@ export class Contacts {
     description: 'Add a contact to a client: vars[first_name], vars[last_name], vars[email], optional vars[contact_type] (billing or other; default billing), vars[user_id] and the address fields clients/add takes. Returns the contact id.',
     verb: 'POST',
     params: [int('client_id'), object('vars')],
+    vars: CONTACT_ADD,
+    returns: count({ description: 'The new contact id.' }),
   })
   async add(clientId: number, vars: Record<string, unknown>) {
     if (!(await findClient(this.ctx.db, this.ctx.companyId, clientId))) throw invalidClient();
@@ -73,7 +77,7 @@ export class Contacts {
     return row.id;
   }
 
-  @callable({ description: 'Change any field contacts/add takes (the primary contact keeps its type). Returns the contact.', verb: 'PUT', params: [int('contact_id'), object('vars')] })
+  @callable({ description: 'Change any field contacts/add takes (the primary contact keeps its type). Returns the contact.', verb: 'PUT', params: [int('contact_id'), object('vars')], vars: CONTACT_EDIT, returns: CONTACT })
   async edit(contactId: number, vars: Record<string, unknown>) {
     const contact = await this.get(contactId);
     if (!contact) throw invalidContact();
@@ -88,7 +92,7 @@ export class Contacts {
     return this.get(contactId);
   }
 
-  @callable({ description: 'Delete a contact; a client\'s primary contact is deleted only with the client.', verb: 'DELETE', params: [int('contact_id')] })
+  @callable({ description: 'Delete a contact; a client\'s primary contact is deleted only with the client.', verb: 'DELETE', params: [int('contact_id')], returns: nothing() })
   async delete(contactId: number) {
     const contact = await this.get(contactId);
     if (!contact) throw invalidContact();

@@ -9,6 +9,8 @@ import { object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { CURRENCY_FORMATS, formatAmount } from './billing/currency-format';
 import { optionalText, wholeNumber } from './billing/values';
+import { listOf, nothing, orNull, string as text } from '../kernel/shape';
+import { CURRENCY, CURRENCY_ADD, CURRENCY_CODE, CURRENCY_EDIT } from './currencies.fields';
 
 const COLUMNS = ['code', 'precision', 'format', 'prefix', 'suffix'] as const;
 
@@ -38,12 +40,12 @@ export function findCurrency(db: Tx, companyId: number, code: string) {
 export class Currencies {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ description: 'Fetch a currency of the caller\'s company by its code; null when there is none.', verb: 'GET', params: [string('code')] })
+  @callable({ description: 'Fetch a currency of the caller\'s company by its code; null when there is none.', verb: 'GET', params: [string('code')], returns: orNull(CURRENCY) })
   async get(code: string) {
     return (await findCurrency(this.ctx.db, this.ctx.companyId, code)) ?? null;
   }
 
-  @callable({ description: 'Every currency of the caller\'s company, by code.', verb: 'GET' })
+  @callable({ description: 'Every currency of the caller\'s company, by code.', verb: 'GET', returns: listOf(CURRENCY) })
   async getList() {
     return this.ctx.db.selectFrom('currencies').select(COLUMNS).where('company_id', '=', this.ctx.companyId).orderBy('code').execute();
   }
@@ -52,6 +54,8 @@ export class Currencies {
     description: `Add a currency: vars[code] (three upper-case letters), vars[precision] (0 to 4, default 2), vars[format] (one of ${Object.keys(CURRENCY_FORMATS).join(' ')}; default #,###.##), vars[prefix], vars[suffix]. Returns the code.`,
     verb: 'POST',
     params: [object('vars', { default: {} })],
+    vars: CURRENCY_ADD,
+    returns: CURRENCY_CODE,
   })
   async add(vars: Record<string, unknown>) {
     await assertValid(vars, { code: this.codeRules(), ...RULES });
@@ -74,7 +78,7 @@ export class Currencies {
     return code;
   }
 
-  @callable({ description: 'Change any of vars[precision], vars[format], vars[prefix], vars[suffix] of a currency. Returns the currency.', verb: 'PUT', params: [string('code'), object('vars')] })
+  @callable({ description: 'Change any of vars[precision], vars[format], vars[prefix], vars[suffix] of a currency. Returns the currency.', verb: 'PUT', params: [string('code'), object('vars')], vars: CURRENCY_EDIT, returns: CURRENCY })
   async edit(code: string, vars: Record<string, unknown>) {
     if (!(await this.get(code))) throw unknownCurrency();
     await assertValid(vars, RULES);
@@ -89,7 +93,7 @@ export class Currencies {
     return this.get(code);
   }
 
-  @callable({ description: 'Delete a currency no invoice or transaction uses.', verb: 'DELETE', params: [string('code')] })
+  @callable({ description: 'Delete a currency no invoice or transaction uses.', verb: 'DELETE', params: [string('code')], returns: nothing() })
   async delete(code: string) {
     if (!(await this.get(code))) throw unknownCurrency();
     const db = this.ctx.db;
@@ -101,7 +105,7 @@ export class Currencies {
     return null;
   }
 
-  @callable({ description: 'Write amount (a decimal string) the way the currency code writes it, e.g. 1234.5 USD → $1,234.50.', verb: 'GET', params: [string('amount'), string('code')] })
+  @callable({ description: 'Write amount (a decimal string) the way the currency code writes it, e.g. 1234.5 USD → $1,234.50.', verb: 'GET', params: [string('amount'), string('code')], returns: text({ description: 'e.g. `$1,234.50`.' }) })
   async format(amount: string, code: string) {
     const value = parseDecimal(amount, 30);
     if (!value) throw TallyError.invalid({ amount: { format: 'The amount must be a number.' } });

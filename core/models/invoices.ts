@@ -19,6 +19,8 @@ import { storedTotals } from './invoices/totals';
 import { lockInvoice } from './invoices/invoice-lock';
 import { totalFor } from './invoices/totalling';
 import { unapplyAll } from './transactions/applying';
+import { int as count, listOf, nothing, orNull } from '../kernel/shape';
+import { INVOICE, INVOICE_ADD, INVOICE_EDIT, INVOICE_SUMMARY } from './invoices.fields';
 
 const PAGE_SIZE = 25;
 /** Filters of getList besides the statuses: open (active or proforma, something due) and closed. */
@@ -41,6 +43,8 @@ export class Invoices {
       'Create an invoice from vars[client_id], vars[date_billed], vars[date_due], vars[currency], vars[lines][i][description], vars[lines][i][amount], optional vars[lines][i][qty] (default 1) and vars[lines][i][tax] (true: the client\'s taxes apply), vars[delivery][] (email, paper, interfax, postalmethods) and vars[status] (active, draft, proforma, void; default active). Returns the invoice id.',
     verb: 'POST',
     params: [object('vars', { default: {} })],
+    vars: INVOICE_ADD,
+    returns: count({ description: 'The new invoice id.' }),
   })
   async add(vars: Record<string, unknown>) {
     const rules = new InvoiceRules(this.ctx.db, this.ctx.companyId, this.ctx.timezone);
@@ -85,6 +89,8 @@ export class Invoices {
       'Change an invoice: any field invoices/add takes. vars[lines] replaces every line. A draft becomes active or proforma (and is numbered) through vars[status]; voiding is invoices/void. Returns the invoice.',
     verb: 'PUT',
     params: [int('invoice_id'), object('vars')],
+    vars: INVOICE_EDIT,
+    returns: INVOICE,
   })
   async edit(invoiceId: number, vars: Record<string, unknown>) {
     const editor = new InvoiceEditor(this.ctx, () => this.nextNumber());
@@ -92,7 +98,7 @@ export class Invoices {
     return this.get(invoiceId);
   }
 
-  @callable({ description: 'Fetch an invoice with its lines, taxes, delivery methods and subtotal, tax, total, paid and due; null when the company has no such invoice.', verb: 'GET', params: [int('invoice_id')] })
+  @callable({ description: 'Fetch an invoice with its lines, taxes, delivery methods and subtotal, tax, total, paid and due; null when the company has no such invoice.', verb: 'GET', params: [int('invoice_id')], returns: orNull(INVOICE) })
   async get(invoiceId: number) {
     return readInvoice(this.ctx.db, this.ctx.companyId, invoiceId);
   }
@@ -101,13 +107,14 @@ export class Invoices {
     description: 'One page (25) of invoices, newest billed first, without lines: optionally of one client and one status (active, draft, proforma, void, or open / closed).',
     verb: 'GET',
     params: [int('client_id', { default: null }), string('status', { default: null }), int('page', { default: 1 })],
+    returns: listOf(INVOICE_SUMMARY),
   })
   async getList(clientId: number | null, status: string | null, page: number) {
     const rows = await this.filtered(clientId, status).orderBy('date_billed', 'desc').orderBy('id', 'desc').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
     return rows.map(presentSummary);
   }
 
-  @callable({ description: 'Count invoices, optionally of one client and one status (as getList).', verb: 'GET', params: [int('client_id', { default: null }), string('status', { default: null })] })
+  @callable({ description: 'Count invoices, optionally of one client and one status (as getList).', verb: 'GET', params: [int('client_id', { default: null }), string('status', { default: null })], returns: count() })
   async getListCount(clientId: number | null, status: string | null) {
     const row = await this.filtered(clientId, status)
       .clearSelect()
@@ -116,7 +123,7 @@ export class Invoices {
     return Number(row.count);
   }
 
-  @callable({ description: 'Void an invoice: payments applied to it go back to the client\'s credit, and it keeps its number. Returns the invoice.', verb: 'POST', params: [int('invoice_id')] })
+  @callable({ description: 'Void an invoice: payments applied to it go back to the client\'s credit, and it keeps its number. Returns the invoice.', verb: 'POST', params: [int('invoice_id')], returns: INVOICE })
   async void(invoiceId: number) {
     const invoice = await lockInvoice(this.ctx.db, this.ctx.companyId, invoiceId);
     if (invoice.status !== 'void') {
@@ -126,7 +133,7 @@ export class Invoices {
     return this.get(invoiceId);
   }
 
-  @callable({ description: 'Delete a draft invoice (other invoices are voided, never deleted, so numbers have no gaps).', verb: 'DELETE', params: [int('invoice_id')] })
+  @callable({ description: 'Delete a draft invoice (other invoices are voided, never deleted, so numbers have no gaps).', verb: 'DELETE', params: [int('invoice_id')], returns: nothing() })
   async delete(invoiceId: number) {
     const invoice = await lockInvoice(this.ctx.db, this.ctx.companyId, invoiceId);
     if (invoice.status !== 'draft') throw TallyError.invalid({ invoice_id: { draft: 'Only draft invoices can be deleted; void the invoice instead.' } });

@@ -5,6 +5,7 @@ import { int, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { SettingsStore } from '../settings-store';
 import { SETTINGS, SettingDefinition, SYSTEM_COMPANY } from '../settings-catalogue';
+import { SETTING_VALUE, SETTING_VALUES } from './settings.fields';
 
 /** Installation-wide and per-company settings (maintenance mode, timezone, invoice numbering, ...). */
 @model('settings')
@@ -14,7 +15,7 @@ export class Settings {
     private readonly settings: SettingsStore,
   ) {}
 
-  @callable({ description: 'Every setting the caller may see, with its value (defaults included), for the caller\'s company or company_id.', verb: 'GET', params: [int('company_id', { default: null })] })
+  @callable({ description: 'Every setting the caller may see, with its value (defaults included), for the caller\'s company or company_id.', verb: 'GET', params: [int('company_id', { default: null })], returns: SETTING_VALUES })
   async getList(companyId: number | null) {
     const company = await this.settings.read(companyId ?? this.ctx.companyId, this.ctx.db);
     const system = await this.settings.read(SYSTEM_COMPANY, this.ctx.db);
@@ -26,7 +27,7 @@ export class Settings {
     return result;
   }
 
-  @callable({ description: 'One setting\'s value.', verb: 'GET', params: [string('key'), int('company_id', { default: null })] })
+  @callable({ description: 'One setting\'s value.', verb: 'GET', params: [string('key'), int('company_id', { default: null })], returns: SETTING_VALUE })
   async get(key: string, companyId: number | null) {
     const definition = known(key);
     const values = await this.settings.read(this.scopeOf(definition, companyId), this.ctx.db);
@@ -37,6 +38,7 @@ export class Settings {
     description: 'Change a setting. System settings (maintenance_mode) apply to the installation; company settings (timezone, invoice_format, invoice_start) to the caller\'s company or company_id. Every process sees the change within about a second.',
     verb: 'PUT',
     params: [string('key'), string('value'), int('company_id', { default: null })],
+    returns: SETTING_VALUE,
   })
   async set(key: string, value: string, companyId: number | null) {
     const definition = known(key);

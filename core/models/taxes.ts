@@ -8,6 +8,8 @@ import { TallyError } from '../kernel/tally-error';
 import { applicableTaxes } from './billing/applicable-taxes';
 import { optionalText, wholeNumber } from './billing/values';
 import { findClient, invalidClient } from './clients';
+import { int as count, listOf, nothing, orNull } from '../kernel/shape';
+import { APPLICABLE_TAXES, TAX, TAX_ADD, TAX_EDIT } from './taxes.fields';
 
 const COLUMNS = ['id', 'level', 'name', 'rate', 'type', 'country', 'state', 'status'] as const;
 const TYPES = ['exclusive', 'inclusive'] as const;
@@ -25,13 +27,13 @@ const invalidTax = () => TallyError.invalid({ tax_id: { exists: 'Invalid tax ID.
 export class Taxes {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ description: 'Fetch a tax; null when the company has none with this id.', verb: 'GET', params: [int('tax_id')] })
+  @callable({ description: 'Fetch a tax; null when the company has none with this id.', verb: 'GET', params: [int('tax_id')], returns: orNull(TAX) })
   async get(taxId: number) {
     const row = await this.ctx.db.selectFrom('taxes').select(COLUMNS).where('company_id', '=', this.ctx.companyId).where('id', '=', taxId).executeTakeFirst();
     return row ? { ...row, rate: toStored(stored(row.rate)) } : null;
   }
 
-  @callable({ description: 'Every tax of the company, by level then id.', verb: 'GET' })
+  @callable({ description: 'Every tax of the company, by level then id.', verb: 'GET', returns: listOf(TAX) })
   async getList() {
     const rows = await this.ctx.db.selectFrom('taxes').select(COLUMNS).where('company_id', '=', this.ctx.companyId).orderBy('level').orderBy('id').execute();
     return rows.map((row) => ({ ...row, rate: toStored(stored(row.rate)) }));
@@ -42,6 +44,8 @@ export class Taxes {
       'Add a tax: vars[name], vars[rate] (percent, 0 to 100), optional vars[type] (exclusive or inclusive; default exclusive), vars[level] (1 or 2; default 1), vars[country] and vars[state] (ISO codes; blank: everywhere / the whole country), vars[status] (active or inactive). Returns the tax id.',
     verb: 'POST',
     params: [object('vars', { default: {} })],
+    vars: TAX_ADD,
+    returns: count({ description: 'The new tax id.' }),
   })
   async add(vars: Record<string, unknown>) {
     await assertValid(vars, rules(false));
@@ -62,7 +66,7 @@ export class Taxes {
     return row.id;
   }
 
-  @callable({ description: 'Change any field taxes/add takes; invoices already totalled keep the rate they were billed with. Returns the tax.', verb: 'PUT', params: [int('tax_id'), object('vars')] })
+  @callable({ description: 'Change any field taxes/add takes; invoices already totalled keep the rate they were billed with. Returns the tax.', verb: 'PUT', params: [int('tax_id'), object('vars')], vars: TAX_EDIT, returns: TAX })
   async edit(taxId: number, vars: Record<string, unknown>) {
     const tax = await this.get(taxId);
     if (!tax) throw invalidTax();
@@ -77,14 +81,14 @@ export class Taxes {
     return this.get(taxId);
   }
 
-  @callable({ description: 'Delete a tax; invoices already totalled keep the tax they were billed with.', verb: 'DELETE', params: [int('tax_id')] })
+  @callable({ description: 'Delete a tax; invoices already totalled keep the tax they were billed with.', verb: 'DELETE', params: [int('tax_id')], returns: nothing() })
   async delete(taxId: number) {
     if (!(await this.get(taxId))) throw invalidTax();
     await this.ctx.db.deleteFrom('taxes').where('id', '=', taxId).execute();
     return null;
   }
 
-  @callable({ description: 'The taxes a client\'s taxable lines are charged now, from its primary contact\'s country and state.', verb: 'GET', params: [int('client_id')] })
+  @callable({ description: 'The taxes a client\'s taxable lines are charged now, from its primary contact\'s country and state.', verb: 'GET', params: [int('client_id')], returns: APPLICABLE_TAXES })
   async getApplicable(clientId: number) {
     const client = await findClient(this.ctx.db, this.ctx.companyId, clientId);
     if (!client) throw invalidClient();

@@ -14,6 +14,8 @@ import { applyAllocations, lockAllocated } from './transactions/allocations';
 import { unapplyFromInvoice } from './transactions/applying';
 import { allocationAmountRules, amountRules, paymentRules, REFERENCE_TAKEN } from './transactions/payment-rules';
 import { applications, clientCredit, LockedTransaction, lockTransaction, presentTransaction, readTransaction, transactionQuery, unapplied } from './transactions/transaction-store';
+import { int as count, listOf, money, orNull } from '../kernel/shape';
+import { APPLY, PAYMENT_ADD, REFUND, TRANSACTION, TRANSACTION_SUMMARY } from './transactions.fields';
 
 const PAGE_SIZE = 25;
 
@@ -32,6 +34,8 @@ export class Transactions {
       'Record a payment: vars[client_id], vars[amount], vars[currency], optional vars[type] (cc, ach, other; default other), vars[gateway] (the gateway that took it), vars[reference] (its id there; recorded once per gateway), vars[date_added] (when it was paid; default now), and vars[invoices][i][invoice_id] with optional vars[invoices][i][amount] to apply it to, in order. What is not applied is the client\'s credit. Returns the transaction id. Gateways record their payments with this method.',
     verb: 'POST',
     params: [object('vars', { default: {} })],
+    vars: PAYMENT_ADD,
+    returns: count({ description: 'The new transaction id.' }),
   })
   async add(vars: Record<string, unknown>) {
     const db = this.ctx.db;
@@ -64,12 +68,12 @@ export class Transactions {
     return row.id;
   }
 
-  @callable({ description: 'Fetch a transaction with what it paid on which invoice, its refunds and its credit (what is left of it); null when there is none.', verb: 'GET', params: [int('transaction_id')] })
+  @callable({ description: 'Fetch a transaction with what it paid on which invoice, its refunds and its credit (what is left of it); null when there is none.', verb: 'GET', params: [int('transaction_id')], returns: orNull(TRANSACTION) })
   async get(transactionId: number) {
     return readTransaction(this.ctx.db, this.ctx.companyId, transactionId);
   }
 
-  @callable({ description: 'One page (25) of transactions, newest first, optionally of one client.', verb: 'GET', params: [int('client_id', { default: null }), int('page', { default: 1 })] })
+  @callable({ description: 'One page (25) of transactions, newest first, optionally of one client.', verb: 'GET', params: [int('client_id', { default: null }), int('page', { default: 1 })], returns: listOf(TRANSACTION_SUMMARY) })
   async getList(clientId: number | null, page: number) {
     let query = transactionQuery(this.ctx.db, this.ctx.companyId);
     if (clientId !== null) query = query.where('client_id', '=', clientId);
@@ -77,14 +81,14 @@ export class Transactions {
     return rows.map(presentTransaction);
   }
 
-  @callable({ description: 'Count transactions, optionally of one client.', verb: 'GET', params: [int('client_id', { default: null })] })
+  @callable({ description: 'Count transactions, optionally of one client.', verb: 'GET', params: [int('client_id', { default: null })], returns: count() })
   async getListCount(clientId: number | null) {
     let query = this.ctx.db.selectFrom('transactions').select((eb) => eb.fn.countAll<number>().as('count')).where('company_id', '=', this.ctx.companyId);
     if (clientId !== null) query = query.where('client_id', '=', clientId);
     return Number((await query.executeTakeFirstOrThrow()).count);
   }
 
-  @callable({ description: 'A client\'s credit in a currency: what its payments have left after invoices and refunds (four places).', verb: 'GET', params: [int('client_id'), string('currency')] })
+  @callable({ description: 'A client\'s credit in a currency: what its payments have left after invoices and refunds (four places).', verb: 'GET', params: [int('client_id'), string('currency')], returns: money() })
   async getCredit(clientId: number, currency: string) {
     if (!(await findClient(this.ctx.db, this.ctx.companyId, clientId))) throw invalidClient();
     return toStored(await clientCredit(this.ctx.db, this.ctx.companyId, clientId, currency));
@@ -94,6 +98,8 @@ export class Transactions {
     description: 'Apply what is left of a transaction (its credit) to invoices of its client and currency: vars[invoices][i][invoice_id] with optional vars[invoices][i][amount], in order. Returns the transaction.',
     verb: 'POST',
     params: [int('transaction_id'), object('vars')],
+    vars: APPLY,
+    returns: TRANSACTION,
   })
   async apply(transactionId: number, vars: Record<string, unknown>) {
     const db = this.ctx.db;
@@ -108,6 +114,7 @@ export class Transactions {
     description: 'Take back what a transaction paid on an invoice (all of it, or at most amount): it returns to the client\'s credit and the invoice reopens. Returns the transaction.',
     verb: 'POST',
     params: [int('transaction_id'), int('invoice_id'), string('amount', { default: null })],
+    returns: TRANSACTION,
   })
   async unapply(transactionId: number, invoiceId: number, amount: string | null) {
     const db = this.ctx.db;
@@ -124,6 +131,8 @@ export class Transactions {
       'Refund a transaction, wholly or vars[amount] of it, with optional vars[reference] (the gateway\'s refund id). The refund comes out of its credit first, then out of the invoices it paid (latest first), which reopen. A transaction refunded in full has status refunded. Returns the transaction.',
     verb: 'POST',
     params: [int('transaction_id'), object('vars', { default: {} })],
+    vars: REFUND,
+    returns: TRANSACTION,
   })
   async refund(transactionId: number, vars: Record<string, unknown>) {
     const db = this.ctx.db;

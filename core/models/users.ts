@@ -7,6 +7,8 @@ import { hashPassword, verifyPassword } from '../kernel/password';
 import { TallyError } from '../kernel/tally-error';
 import { formatUtc } from '../kernel/timestamps';
 import { isUniqueViolation } from '../db/errors';
+import { bool, int as count, listOf, nothing, orNull } from '../kernel/shape';
+import { USER, USER_ADD, USER_AUTH, USER_EDIT, USER_ID } from './users.fields';
 
 /** What the API shows of a user: never the password hash or the two-factor secret. */
 const PUBLIC_COLUMNS = ['id', 'username', 'recovery_email', 'two_factor_mode', 'date_added'] as const;
@@ -18,13 +20,13 @@ const AUTH_TYPES = ['any', 'staff', 'client', 'contact'] as const;
 export class Users {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ description: 'Fetch a user by id; null when there is none.', verb: 'GET', params: [int('user_id')] })
+  @callable({ description: 'Fetch a user by id; null when there is none.', verb: 'GET', params: [int('user_id')], returns: orNull(USER) })
   async get(userId: number) {
     const row = await this.ctx.db.selectFrom('users').select(PUBLIC_COLUMNS).where('id', '=', userId).executeTakeFirst();
     return row ?? null;
   }
 
-  @callable({ description: 'Fetch one page of users, ordered by username.', verb: 'GET', params: [int('page', { default: 1 })] })
+  @callable({ description: 'Fetch one page of users, ordered by username.', verb: 'GET', params: [int('page', { default: 1 })], returns: listOf(USER) })
   async getList(page: number) {
     return this.ctx.db
       .selectFrom('users')
@@ -35,7 +37,7 @@ export class Users {
       .execute();
   }
 
-  @callable({ description: 'Count all users.', verb: 'GET' })
+  @callable({ description: 'Count all users.', verb: 'GET', returns: count() })
   async getListCount() {
     const row = await this.ctx.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     return Number(row.count);
@@ -45,6 +47,8 @@ export class Users {
     description: 'Create a user from vars[username], vars[new_password], vars[confirm_password] and optional vars[recovery_email]. Returns the new user id.',
     verb: 'POST',
     params: [object('vars')],
+    vars: USER_ADD,
+    returns: USER_ID,
   })
   async add(vars: Record<string, unknown>) {
     await assertValid(vars, this.rules());
@@ -69,6 +73,8 @@ export class Users {
     description: 'Change a user: any of vars[username], vars[new_password] with vars[confirm_password], vars[recovery_email]. Returns the user.',
     verb: 'PUT',
     params: [int('user_id'), object('vars')],
+    vars: USER_EDIT,
+    returns: USER,
   })
   async edit(userId: number, vars: Record<string, unknown>) {
     await assertValid({ ...vars, user_id: userId }, { user_id: [this.exists()], ...this.rules(userId, true) });
@@ -85,7 +91,7 @@ export class Users {
     return this.get(userId);
   }
 
-  @callable({ description: 'Delete a user. A user that does not exist is left as it is (no error).', verb: 'DELETE', params: [int('user_id')] })
+  @callable({ description: 'Delete a user. A user that does not exist is left as it is (no error).', verb: 'DELETE', params: [int('user_id')], returns: nothing() })
   async delete(userId: number) {
     const client = await this.ctx.db.selectFrom('clients').select('id').where('user_id', '=', userId).executeTakeFirst();
     if (client) {
@@ -104,6 +110,8 @@ export class Users {
       'Tell whether vars[username] and vars[password] may log in. type: any (any user), staff, client or contact (the user must have an active link of that kind). Answers true or false; never records errors.',
     verb: 'POST',
     params: [string('username'), object('vars'), string('type', { default: 'any' })],
+    vars: USER_AUTH,
+    returns: bool(),
   })
   async auth(username: string, vars: Record<string, unknown>, type: string) {
     const given = typeof vars.username === 'string' ? vars.username : username;

@@ -1,6 +1,6 @@
 import { formats } from '../formats';
 import { errorResponses, mediaType } from './error-responses';
-import { OpenApiDocument, MediaType } from './types';
+import { JsonSchema, MediaType, OpenApiDocument, ResponseObject } from './types';
 
 /** Header authentication needs both headers: one requirement naming both schemes. */
 export const SECURITY: OpenApiDocument['security'] = [{ apiUser: [], apiKey: [] }, { basic: [] }];
@@ -56,13 +56,21 @@ export function components(): OpenApiDocument['components'] {
   };
 }
 
-function successResponse() {
+/**
+ * The 200 answer in every format. With the method's declared shape, the JSON envelope's `response`
+ * carries it as a schema (what generated clients type); without one, the shared envelope.
+ */
+export function successResponse(response?: JsonSchema): ResponseObject {
   const content: Record<string, MediaType> = {};
+  const example = { response: { id: 1, username: 'admin', date_added: '2024-01-02 03:04:05' } };
   for (const format of formats) {
+    const envelope: JsonSchema = response
+      ? { type: 'object', required: ['response'], properties: { response } }
+      : { $ref: '#/components/schemas/SuccessEnvelope' };
     content[mediaType(format.contentType)] =
       format.token === 'json'
-        ? { schema: { $ref: '#/components/schemas/SuccessEnvelope' }, example: { response: { id: 1, username: 'admin', date_added: '2024-01-02 03:04:05' } } }
-        : { schema: { type: 'string' }, example: format.render('users', { response: { id: 1, username: 'admin', date_added: '2024-01-02 03:04:05' } }) };
+        ? { schema: envelope, ...(response ? {} : { example }) }
+        : { schema: { type: 'string', description: `The same envelope, ${format.token === 'xml' ? 'as XML' : "in PHP's serialization"}.` }, ...(response ? {} : { example: format.render('users', example) }) };
   }
   return { description: 'The call succeeded: `{"response": ...}` in the requested format.', content };
 }

@@ -1,5 +1,7 @@
 import { CallableSpec } from '../../../core/kernel/callable';
+import { successResponse } from './components';
 import { errorStatusesFor } from './error-responses';
+import { schemaForShape } from './schema-for-shape';
 import { describeParameter, isBracketed, schemaForParameter } from './schema-for-parameter';
 import { MediaType, Operation, ParameterObject, Verb } from './types';
 
@@ -28,7 +30,7 @@ export function operationForCallable(model: string, spec: CallableSpec): { verb:
     summary: summaryOf(model, spec),
     description: spec.description,
     parameters,
-    responses: { '200': { $ref: '#/components/responses/Success' } },
+    responses: { '200': spec.returns ? successResponse(schemaForShape(spec.returns, 'out')) : { $ref: '#/components/responses/Success' } },
     'x-tally-model': model,
     'x-tally-method': spec.method,
   };

@@ -1,4 +1,5 @@
 import { ParameterKind, ParameterSpec } from '../../../core/kernel/parameter';
+import { schemaForShape } from './schema-for-shape';
 import { JsonSchema } from './types';
 
 const BY_KIND: Record<ParameterKind, Record<string, unknown>> = {
@@ -16,12 +17,18 @@ export function isBracketed(p: ParameterSpec): boolean {
 }
 
 /**
- * The JSON Schema of one declared parameter: its kind, and its default when it has one. A `null`
+ * The JSON Schema of one declared parameter: its kind (with its fields or format when declared), and its default when it has one. A `null`
  * default widens the type to allow null, so the schema stays true to its own default.
  */
 export function schemaForParameter(p: ParameterSpec): JsonSchema {
   const schema: Record<string, unknown> = { ...BY_KIND[p.kind] };
   delete schema.description;
+  // Declared fields or a format say more than the kind alone: the set's fields, the string's pattern.
+  if (p.fields || p.format) {
+    Object.assign(schema, schemaForShape({ kind: p.kind, fields: p.fields, format: p.format }, 'in'));
+    if (p.fields) delete schema.additionalProperties;
+    delete schema.description;
+  }
   if (p.optional && p.defaultKnown && p.default !== undefined) {
     if (p.default === null && typeof schema.type === 'string') schema.type = [schema.type, 'null'];
     schema.default = p.default;
@@ -34,6 +41,10 @@ export function schemaForParameter(p: ParameterSpec): JsonSchema {
 export function describeParameter(p: ParameterSpec): string {
   const parts: string[] = [];
   if (p.description) parts.push(p.description);
+  if (p.format) {
+    const note = schemaForShape({ kind: p.kind, format: p.format }, 'in').description;
+    if (typeof note === 'string') parts.push(note);
+  }
   const kindNote = BY_KIND[p.kind].description;
   if (typeof kindNote === 'string') parts.push(kindNote);
   if (p.kind === 'object') parts.push(`A set of named values, sent in brackets: \`${p.name}[field]=value\`, nested as \`${p.name}[lines][0][amount]=10.00\`.`);

@@ -1,0 +1,33 @@
+import { allOptional, inputs, int, listOf, record, string } from '../kernel/shape';
+
+/** The fields of taxes/* (see `@callable({ vars, returns })` in taxes.ts). */
+
+const TYPES = ['exclusive', 'inclusive'];
+
+export const TAX = record({
+  id: int(),
+  level: int({ enum: [1, 2] }),
+  name: string(),
+  rate: string({ format: 'decimal', description: 'Percent, four places.' }),
+  type: string({ enum: TYPES }),
+  country: string({ format: 'country', nullable: true, description: 'Null: everywhere.' }),
+  state: string({ format: 'state', nullable: true, description: 'Null: the whole country.' }),
+  status: string({ enum: ['active', 'inactive'] }),
+});
+
+export const TAX_ADD = inputs({
+  name: string({ required: true, description: 'At most 128 characters.' }),
+  rate: string({ required: true, format: 'decimal', description: 'Percent, 0 to 100, at most four places.' }),
+  type: string({ enum: TYPES, description: 'Default exclusive.' }),
+  level: int({ enum: [1, 2], description: 'Default 1.' }),
+  country: string({ format: 'country', description: 'Blank: everywhere.' }),
+  state: string({ format: 'state', description: 'Blank: the whole country; needs country.' }),
+  status: string({ enum: ['active', 'inactive'], description: 'Default active.' }),
+});
+
+export const TAX_EDIT = allOptional(TAX_ADD);
+
+/** The taxes a client is charged now, one per level at most. */
+export const APPLICABLE_TAXES = listOf(
+  record({ id: int(), level: int({ enum: [1, 2] }), name: string(), rate: string({ format: 'decimal' }), type: string({ enum: TYPES }) }),
+);

@@ -1,0 +1,183 @@
+import Ajv2020 from 'ajv/dist/2020';
+import { expect } from 'chai';
+import { OpenApiDocument } from '../../../host/api/openapi';
+import { Operation } from '../../../host/api/openapi/types';
+import { startTestServer, TestServer } from '../../support/test-server';
+
+/** The core models whose every method declares what it answers (and its `vars` fields, if any). */
+const DECLARED = ['users', 'api_keys', 'settings', 'companies', 'encryption', 'clients', 'contacts', 'currencies', 'taxes', 'invoices', 'transactions'];
+
+type Schema = Record<string, unknown>;
+
+/**
+ * The fields `@callable({ vars, returns })` declares, as the OpenAPI document carries them, checked
+ * against what the server really does: each call of a billing walk-through sends a body that its
+ * operation's request schema accepts, and answers what its 200 schema describes.
+ */
+describe('OpenAPI: declared fields of vars and answers', () => {
+  let server: TestServer;
+  let document: OpenApiDocument;
+  const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+
+  before(async () => {
+    server = await startTestServer();
+    document = (await server.request('GET', '/api/openapi.json')).json;
+  });
+  after(() => server.close());
+
+  const operation = (model: string, method: string): { verb: string; op: Operation } => {
+    const item = document.paths[`/api/${model}/${method}.{format}`];
+    const [verb, op] = Object.entries(item)[0];
+    return { verb, op: op as Operation };
+  };
+  const responseSchema = (op: Operation): Schema => {
+    const ok = op.responses['200'] as { content: Record<string, { schema: Schema }> };
+    return ok.content['application/json'].schema;
+  };
+  const bodySchema = (op: Operation): Schema => op.requestBody!.content['application/json'].schema as Schema;
+
+  /** Calls model/method as its operation says (query or JSON body), checking both sides against the document. */
+  async function call(model: string, method: string, params: Record<string, unknown> = {}): Promise<unknown> {
+    const { verb, op } = operation(model, method);
+    let path = `/api/${model}/${method}.json`;
+    let body: Record<string, unknown> | undefined;
+    if (verb === 'get' || verb === 'delete') {
+      const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+      if (query) path += `?${query}`;
+    } else {
+      body = params;
+      const validBody = ajv.validate(bodySchema(op), body);
+      expect(validBody, `${model}/${method} request: ${ajv.errorsText()}`).to.equal(true);
+    }
+    const res = await server.request(verb.toUpperCase(), path, body ? { body } : {});
+    expect(res.status, `${model}/${method}: ${res.text}`).to.equal(200);
+    const valid = ajv.validate(responseSchema(op), res.json);
+    expect(valid, `${model}/${method} answered ${res.text}: ${ajv.errorsText()}`).to.equal(true);
+    return res.json.response;
+  }
+
+  it('gives every method of the core models a typed `response`, and every `vars` its fields', () => {
+    for (const model of DECLARED) {
+      const ops = Object.entries(document.paths).filter(([path]) => path.startsWith(`/api/${model}/`));
+      expect(ops, model).not.to.be.empty;
+      for (const [path, item] of ops) {
+        const op = Object.values(item)[0] as Operation;
+        const response = (responseSchema(op).properties as Record<string, Schema> | undefined)?.response;
+        expect(response, `${path} declares what it answers`).to.be.an('object');
+        expect(Object.keys(response!), path).not.to.be.empty;
+        const vars = op.requestBody
+          ? (bodySchema(op).properties as Record<string, Schema>).vars
+          : (op.parameters.find((p) => 'name' in p && p.name === 'vars') as { schema: Schema } | undefined)?.schema;
+        if (vars) expect(vars.properties, `${path} names the fields of vars`).to.be.an('object').and.not.be.empty;
+      }
+    }
+  });
+
+  it('carries field names, kinds, required ones, formats and descriptions as JSON Schema', () => {
+    const add = bodySchema(operation('invoices', 'add').op);
+    const vars = (add.properties as Record<string, Schema>).vars;
+    expect(vars.required).to.deep.equal(['client_id', 'date_billed', 'date_due', 'currency', 'lines']);
+    const fields = vars.properties as Record<string, Schema>;
+    expect(fields.client_id).to.deep.equal({ type: 'integer' });
+    expect(fields.currency).to.include({ type: 'string', pattern: '^[A-Z]{3}$' });
+    expect(fields.date_due.description).to.contain('YYYY-MM-DDThh:mm:ssZ');
+    const line = (fields.lines.items as Schema).properties as Record<string, Schema>;
+    expect(line.amount).to.include({ type: 'string', format: 'decimal' });
+    expect(line.tax).to.include({ type: 'boolean' });
+    expect((fields.delivery.items as Schema).enum).to.deep.equal(['email', 'paper', 'interfax', 'postalmethods']);
+    const get = responseSchema(operation('users', 'get').op);
+    const user = (get.properties as Record<string, Schema>).response;
+    expect(user.type).to.deep.equal(['object', 'null']);
+    expect(user.required).to.deep.equal(['id', 'username', 'recovery_email', 'two_factor_mode', 'date_added']);
+    expect((user.properties as Record<string, Schema>).recovery_email).to.include({ format: 'email' });
+    expect((user.properties as Record<string, Schema>).recovery_email.type).to.deep.equal(['string', 'null']);
+  });
+
+  it('makes every field of an edit optional: it changes only what it names', () => {
+    const edit = operation('users', 'edit');
+    expect(edit.verb).to.equal('put');
+    const fields = ((bodySchema(edit.op).properties as Record<string, Schema>).vars.properties as Record<string, Schema>);
+    expect(Object.keys(fields)).to.deep.equal(['username', 'new_password', 'confirm_password', 'recovery_email']);
+    expect((bodySchema(edit.op).properties as Record<string, Schema>).vars.required).to.equal(undefined);
+  });
+
+  it('describes what the server answers, call by call, through a billing walk-through', async () => {
+    const userId = await call('users', 'add', { vars: { username: 'ada', new_password: 'secret1', confirm_password: 'secret1', recovery_email: 'ada@example.com' } });
+    await call('users', 'get', { user_id: userId });
+    await call('users', 'get', { user_id: 999 });
+    await call('users', 'getList');
+    await call('users', 'getListCount');
+    await call('users', 'edit', { user_id: userId, vars: { username: 'ada2' } });
+    expect(await call('users', 'auth', { username: 'ada2', vars: { password: 'secret1' } })).to.equal(true);
+    await call('companies', 'get', { company_id: 1 });
+    await call('companies', 'getList');
+    const companyId = await call('companies', 'add', { vars: { name: 'Second', hostname: 'two.example.com' } });
+    await call('companies', 'edit', { company_id: companyId, vars: { hostname: '' } });
+    const created = (await call('api_keys', 'add', { vars: { notes: 'for the spec' } })) as { id: number };
+    await call('api_keys', 'getList');
+    await call('api_keys', 'get', { id: created.id });
+    await call('api_keys', 'delete', { id: created.id });
+    await call('settings', 'getList');
+    await call('settings', 'get', { key: 'timezone' });
+    await call('settings', 'set', { key: 'invoice_format', value: 'INV-{num}' });
+    const ciphertext = await call('encryption', 'systemEncrypt', { value: 'hello' });
+    expect(await call('encryption', 'systemDecrypt', { value: ciphertext })).to.equal('hello');
+    await call('encryption', 'systemHash', { value: 'hello' });
+    const clientId = await call('clients', 'add', { vars: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', country: 'GB', state: 'LND' } });
+    await call('clients', 'get', { client_id: clientId });
+    await call('clients', 'getList');
+    await call('clients', 'getListCount', { status: 'active' });
+    await call('clients', 'edit', { client_id: clientId, vars: { city: 'London' } });
+    const contactId = await call('contacts', 'add', { client_id: clientId, vars: { first_name: 'Bo', last_name: 'Bill', email: 'bo@example.com' } });
+    await call('contacts', 'getList', { client_id: clientId });
+    await call('contacts', 'edit', { contact_id: contactId, vars: { contact_type: 'other' } });
+    await call('contacts', 'get', { contact_id: contactId });
+    await call('contacts', 'delete', { contact_id: contactId });
+    await call('currencies', 'add', { vars: { code: 'CHF', precision: 2, format: "#'###.##", prefix: 'CHF ' } });
+    await call('currencies', 'edit', { code: 'CHF', vars: { suffix: '' } });
+    await call('currencies', 'getList');
+    await call('currencies', 'format', { amount: '1234.5', code: 'CHF' });
+    await call('currencies', 'delete', { code: 'CHF' });
+    const taxId = await call('taxes', 'add', { vars: { name: 'VAT', rate: '20', country: 'GB' } });
+    await call('taxes', 'edit', { tax_id: taxId, vars: { level: 1 } });
+    await call('taxes', 'getList');
+    await call('taxes', 'getApplicable', { client_id: clientId });
+    const invoiceId = await call('invoices', 'add', {
+      vars: {
+        client_id: clientId,
+        date_billed: '2026-11-01T00:00:00Z',
+        date_due: '2026-12-01T00:00:00Z',
+        currency: 'GBP',
+        lines: [{ description: 'Hosting', amount: '10.00', qty: '2', tax: true }],
+        delivery: ['email'],
+      },
+    });
+    await call('invoices', 'get', { invoice_id: invoiceId });
+    await call('invoices', 'getList', { client_id: clientId });
+    await call('invoices', 'getListCount', { status: 'open' });
+    const draft = await call('invoices', 'add', {
+      vars: { client_id: clientId, date_billed: '2026-11-01 00:00:00 UTC', date_due: '2026-11-02 00:00:00 UTC', currency: 'GBP', lines: [{ description: 'X', amount: '1' }], status: 'draft' },
+    });
+    await call('invoices', 'edit', { invoice_id: draft, vars: { lines: [{ description: 'Y', amount: '2' }] } });
+    await call('invoices', 'delete', { invoice_id: draft });
+    const paymentId = await call('transactions', 'add', { vars: { client_id: clientId, amount: '30.00', currency: 'GBP', type: 'cc', gateway: 'spec', reference: 'r1', invoices: [{ invoice_id: invoiceId, amount: '5' }] } });
+    await call('transactions', 'apply', { transaction_id: paymentId, vars: { invoices: [{ invoice_id: invoiceId }] } });
+    await call('transactions', 'unapply', { transaction_id: paymentId, invoice_id: invoiceId, amount: '1' });
+    await call('transactions', 'refund', { transaction_id: paymentId, vars: { amount: '2', reference: 'rf1' } });
+    await call('transactions', 'get', { transaction_id: paymentId });
+    await call('transactions', 'getList', { client_id: clientId });
+    await call('transactions', 'getListCount');
+    await call('transactions', 'getCredit', { client_id: clientId, currency: 'GBP' });
+    await call('invoices', 'void', { invoice_id: invoiceId });
+    await call('taxes', 'delete', { tax_id: taxId });
+  });
+
+  it('is a check that can fail: an answer off its declared shape is refused', () => {
+    const schema = responseSchema(operation('invoices', 'get').op);
+    expect(ajv.validate(schema, { response: { id: 1 } })).to.equal(false);
+    expect(ajv.validate(schema, { response: null })).to.equal(true);
+    const user = responseSchema(operation('users', 'get').op);
+    expect(ajv.validate(user, { response: { id: '1', username: 'a', recovery_email: null, two_factor_mode: 'none', date_added: '2026-01-01 00:00:00' } })).to.equal(false);
+    expect(ajv.validate(user, { response: { id: 1, username: 'a', recovery_email: null, two_factor_mode: 'none', date_added: '2026-01-01T00:00:00Z' } })).to.equal(false);
+  });
+});
