@@ -14,6 +14,12 @@ export interface Config {
   readonly databaseUrl: string;
   readonly databasePool: number;
   readonly sqliteWaitMs: number;
+  readonly databaseTimeoutMs: number;
+  readonly sqliteBusyMs: number;
+  readonly sqliteSynchronous: 'FULL' | 'NORMAL';
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly maxConnections: number;
   readonly logLevel: string;
   readonly trustProxy: boolean;
   readonly workers: number;
@@ -48,6 +54,12 @@ export const SETTINGS: readonly SettingDefinition[] = [
   setting('DATABASE_URL', 'databaseUrl', { type: 'text' }, '`data/tally.sqlite`', () => path.join(process.cwd(), 'data', 'tally.sqlite'), 'a SQLite file, or `postgres://user@host:5432/db`'),
   setting('DATABASE_POOL', 'databasePool', { type: 'integer', min: 1, max: 1000 }, '10', () => 10, 'PostgreSQL connections per process'),
   setting('TALLY_SQLITE_WAIT_MS', 'sqliteWaitMs', { type: 'integer', min: 1, max: 3_600_000 }, '30000', () => 30_000, 'how long a call waits for SQLite\'s single connection before it fails'),
+  setting('DATABASE_TIMEOUT_MS', 'databaseTimeoutMs', { type: 'integer', min: 100, max: 3_600_000 }, '10000', () => 10_000, 'PostgreSQL: the longest wait to connect and the longest statement; past it the call answers 503'),
+  setting('TALLY_SQLITE_BUSY_MS', 'sqliteBusyMs', { type: 'integer', min: 0, max: 3_600_000 }, '5000', () => 5000, 'how long a SQLite write waits for another process\'s lock on the file before it answers 503'),
+  setting('TALLY_SQLITE_SYNCHRONOUS', 'sqliteSynchronous', { type: 'choice', values: ['FULL', 'NORMAL'] }, 'FULL', () => 'FULL', 'SQLite `synchronous`: FULL keeps every acknowledged write through a power loss; NORMAL is faster and may lose the last ones'),
+  setting('TALLY_HEADERS_TIMEOUT_MS', 'headersTimeoutMs', { type: 'integer', min: 1000, max: 3_600_000 }, '10000', () => 10_000, 'time a client has to send a request\'s headers'),
+  setting('TALLY_REQUEST_TIMEOUT_MS', 'requestTimeoutMs', { type: 'integer', min: 1000, max: 3_600_000 }, '60000', () => 60_000, 'time a client has to send a whole request'),
+  setting('TALLY_MAX_CONNECTIONS', 'maxConnections', { type: 'integer', min: 1, max: 1_000_000 }, '10000', () => 10_000, 'open connections one host process accepts; more are closed at once'),
   setting('LOG_LEVEL', 'logLevel', { type: 'choice', values: LOG_LEVELS }, 'info', () => 'info', 'pino level; `silent` turns logs off'),
   setting('TRUST_PROXY', 'trustProxy', { type: 'boolean' }, 'false', () => false, 'trust `X-Forwarded-*` from a reverse proxy'),
   setting('TALLY_WORKERS', 'workers', { type: 'integer', min: 1, max: 64 }, '1', () => 1, 'host processes sharing the port (same as `serve --workers N`)'),

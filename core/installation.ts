@@ -1,7 +1,7 @@
 import { container as rootContainer, DependencyContainer, InjectionToken } from 'tsyringe';
 import { Authoriser, CallRequest, runCall } from './call-path';
 import { config } from './config';
-import { connect, Connection } from './db/connect';
+import { connect, ConnectOptions, Connection } from './db/connect';
 import { migrateToLatest } from './db/migrate';
 import { Db, Tx } from './db/schema';
 import { Caller, CredentialVerifier } from './credentials';
@@ -15,7 +15,7 @@ import { seedCurrencies } from './models/currencies';
 import { SettingsStore } from './settings-store';
 import { SYSTEM_COMPANY } from './settings-catalogue';
 
-export interface InstallationOptions {
+export interface InstallationOptions extends ConnectOptions {
   /** `postgres://...` or a SQLite file; defaults to DATABASE_URL, then `data/tally.sqlite`. */
   databaseUrl?: string;
   /** How long settings and credentials are cached per process (ms); changes show within this time. */
@@ -52,7 +52,7 @@ export class Installation {
 
   /** Opens the database, brings its schema up to date and, on a new database, sets it up. */
   static async open(options: InstallationOptions = {}): Promise<Installation> {
-    const connection = connect(options.databaseUrl ?? config().databaseUrl, { sqliteWaitMs: options.sqliteWaitMs });
+    const connection = connect(options.databaseUrl ?? config().databaseUrl, options);
     try {
       await migrateToLatest(connection.db);
       const installation = new Installation(connection, options.cacheTtlMs ?? 1000);

@@ -12,6 +12,8 @@ import { defaultFormat } from './api/formats';
 import { health, readiness } from './health';
 import { Logger } from './logger';
 
+const RETRY_AFTER_SECONDS = 5;
+
 export interface AppOptions {
   /** Trust X-Forwarded-* from a reverse proxy; defaults to TRUST_PROXY. */
   trustProxy?: boolean;
@@ -39,6 +41,11 @@ export function createApp(installation: Installation, logger: Logger, options: A
   const api = ApiCallCounter.forInstallation(installation).wrap(apiMiddleware(installation, logger));
   const admin = adminArea(installation, logger);
   const docs = docsMiddleware(installation);
+  // A 503 (maintenance, the database unavailable) tells clients when to try again (docs/api-errors.md).
+  app.use(async (ctx, next) => {
+    await next();
+    if (ctx.status === 503 && !ctx.response.get('Retry-After')) ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
+  });
 
   const router = new Router();
   router.get('/health', health);

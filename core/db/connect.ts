@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect } from 'kysely';
-import { FairSqliteDialect } from './fair-sqlite-dialect';
-import { Pool } from 'pg';
-import { Database } from './schema';
+import { Kysely } from 'kysely';
 import { config } from '../config';
+import { ColumnLimits } from './column-limits';
+import { FairSqliteDialect } from './fair-sqlite-dialect';
+import { resilientPostgresDialect } from './postgres-pool';
+import { Database } from './schema';
+import { WideIdComparisons } from './wide-id-comparisons';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -16,34 +18,46 @@ export interface Connection {
   readonly where: string;
 }
 
+/** Each option defaults to its setting in core/config.ts (named in brackets). */
+export interface ConnectOptions {
+  /** PostgreSQL connections in the pool (DATABASE_POOL). */
+  pool?: number;
+  /** PostgreSQL: the longest wait to connect and the longest statement (DATABASE_TIMEOUT_MS). */
+  databaseTimeoutMs?: number;
+  /** How long a call waits for SQLite's single connection (TALLY_SQLITE_WAIT_MS). */
+  sqliteWaitMs?: number;
+  /** How long a SQLite write waits for another process's lock on the file (TALLY_SQLITE_BUSY_MS). */
+  sqliteBusyMs?: number;
+  /** SQLite's `synchronous` pragma: FULL survives a power loss, NORMAL may lose the last commits (TALLY_SQLITE_SYNCHRONOUS). */
+  sqliteSynchronous?: 'FULL' | 'NORMAL';
+}
+
 /**
  * Opens the database named by `url`: `postgres://...` for PostgreSQL, otherwise a SQLite file path
  * (`sqlite:` prefix optional), created with its folder when absent.
  */
-export interface ConnectOptions {
-  /** PostgreSQL connections in the pool (DATABASE_POOL). */
-  pool?: number;
-  /** How long a call waits for SQLite's single connection (TALLY_SQLITE_WAIT_MS). */
-  sqliteWaitMs?: number;
-}
-
 export function connect(url: string, options: ConnectOptions = {}): Connection {
+  const plugins = [new WideIdComparisons()];
   if (/^postgres(ql)?:\/\//.test(url)) {
-    const pool = new Pool({ connectionString: url, max: options.pool ?? config().databasePool });
-    // PostgreSQL may end an idle connection (restart, failover, pg_terminate_backend); the pool
-    // reports it as an 'error' event, which unheard would crash the process. The pool has already
-    // dropped that connection and opens a new one when needed; queries in flight fail on their own.
-    pool.on('error', () => undefined);
+    const dialect = resilientPostgresDialect(url, {
+      max: options.pool ?? config().databasePool,
+      timeoutMs: options.databaseTimeoutMs ?? config().databaseTimeoutMs,
+      limits: new ColumnLimits('postgres'),
+    });
     const where = url.replace(/\/\/[^@/]*@/, '//');
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', where };
+    return { db: new Kysely<Database>({ dialect, plugins }), dialect: 'postgres', where };
   }
   const file = url.replace(/^sqlite:/, '');
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new SQLite(file);
-  // WAL lets the CLI and a running server share the file; busy_timeout makes a writer wait, not fail.
+  // WAL lets the CLI and a running server share the file. busy_timeout 0: a lock held by another
+  // process is waited out by the driver without blocking the event loop (fair-sqlite-dialect.ts).
+  sqlite.pragma('busy_timeout = 5000'); // only while switching to WAL, which another process may be doing too
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('busy_timeout = 0');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('synchronous = NORMAL');
-  return { db: new Kysely<Database>({ dialect: new FairSqliteDialect(sqlite, options.sqliteWaitMs ?? config().sqliteWaitMs) }), dialect: 'sqlite', where: path.resolve(file) };
+  sqlite.pragma(`synchronous = ${options.sqliteSynchronous ?? config().sqliteSynchronous}`);
+  const waits = { connectionMs: options.sqliteWaitMs ?? config().sqliteWaitMs, busyMs: options.sqliteBusyMs ?? config().sqliteBusyMs };
+  const dialect = new FairSqliteDialect(sqlite, waits, new ColumnLimits('sqlite'));
+  return { db: new Kysely<Database>({ dialect, plugins }), dialect: 'sqlite', where: path.resolve(file) };
 }

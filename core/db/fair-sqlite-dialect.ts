@@ -1,6 +1,15 @@
 import type { Database as SQLiteDatabase } from 'better-sqlite3';
 import { CompiledQuery, DatabaseConnection, Driver, SqliteDialect, SqliteDialectConfig, SqliteDriver, TransactionSettings } from 'kysely';
+import { ColumnLimits } from './column-limits';
+import { GuardedDriver } from './guarded-driver';
 import { TransactionMode, withStatementCache } from './sqlite-statement-cache';
+
+export interface SqliteWaits {
+  /** How long a call waits for this process's single connection (TALLY_SQLITE_WAIT_MS). */
+  readonly connectionMs: number;
+  /** How long a write waits for another process's lock on the file (TALLY_SQLITE_BUSY_MS). */
+  readonly busyMs: number;
+}
 
 /**
  * SQLite has one connection, so every call waits its turn for it. Kysely's own lock wakes every
@@ -15,7 +24,8 @@ class FairSqliteDriver extends SqliteDriver {
   constructor(
     config: SqliteDialectConfig,
     private readonly mode: TransactionMode,
-    private readonly waitLimitMs: number,
+    private readonly waits: SqliteWaits,
+    private readonly sqlite: SQLiteDatabase,
   ) {
     super(config);
   }
@@ -27,6 +37,32 @@ class FairSqliteDriver extends SqliteDriver {
     await super.init();
     // Take the base driver's lock once and keep it: from here on this driver's queue decides.
     this.connection = await super.acquireConnection();
+    const execute = this.connection.executeQuery.bind(this.connection);
+    // Outside a transaction (BEGIN IMMEDIATE itself, or a lone statement) a locked file is waited
+    // out here; inside one the lock is already ours.
+    this.connection.executeQuery = (query) => (this.sqlite.inTransaction ? execute(query) : this.whileLocked(() => execute(query)));
+  }
+
+  /**
+   * The connection runs with busy_timeout 0: better-sqlite3 is synchronous, so SQLite's own wait
+   * for a lock held by another process would stop the whole event loop (every call, /health, the
+   * admin area) for as long as the lock is held. Instead a statement refused with SQLITE_BUSY is
+   * tried again after a short pause, with the connection handed to the calls waiting for it in
+   * the meantime (reads go on: WAL readers need no lock). Past the bound the SQLITE_BUSY stands,
+   * and the call answers 503.
+   */
+  private async whileLocked<T>(work: () => Promise<T>): Promise<T> {
+    const started = Date.now();
+    for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
+      try {
+        return await work();
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() - started + pause > this.waits.busyMs) throw error;
+      }
+      await this.releaseConnection();
+      await new Promise((resolve) => setTimeout(resolve, pause * (0.5 + Math.random())));
+      await this.acquireConnection();
+    }
   }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
@@ -48,15 +84,16 @@ class FairSqliteDriver extends SqliteDriver {
       };
       const timer = setTimeout(() => {
         this.waiting.splice(this.waiting.indexOf(turn), 1);
-        reject(new Error(`Waited ${this.waitLimitMs} ms for the SQLite connection. A query inside a call must use the call's transaction (ctx.db).`));
-      }, this.waitLimitMs);
+        reject(new Error(`Waited ${this.waits.connectionMs} ms for the SQLite connection. A query inside a call must use the call's transaction (ctx.db).`));
+      }, this.waits.connectionMs);
       this.waiting.push(turn);
     });
   }
 
   /**
    * IMMEDIATE takes the write lock when the call starts, not at its first write: two processes
-   * sharing the file then queue on busy_timeout instead of one failing with SQLITE_BUSY halfway.
+   * sharing the file then wait their turn at the start (see whileLocked) instead of one failing
+   * with SQLITE_BUSY halfway.
    * A read-only transaction takes no lock up front, and the statement cache refuses writes in it,
    * as PostgreSQL does.
    */
@@ -74,7 +111,9 @@ class FairSqliteDriver extends SqliteDriver {
 
   override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     this.mode.readOnly = false;
-    await super.rollbackTransaction(connection);
+    // SQLite ends the transaction itself on some failures (SQLITE_FULL, an I/O error); a rollback
+    // then would fail too and hide the first error.
+    if (this.sqlite.inTransaction) await super.rollbackTransaction(connection);
   }
 
   override async releaseConnection(): Promise<void> {
@@ -89,7 +128,11 @@ export class FairSqliteDialect extends SqliteDialect {
   private readonly mode: TransactionMode;
   private readonly config: SqliteDialectConfig;
 
-  constructor(sqlite: SQLiteDatabase, private readonly waitLimitMs: number) {
+  constructor(
+    private readonly sqlite: SQLiteDatabase,
+    private readonly waits: SqliteWaits,
+    private readonly limits: ColumnLimits,
+  ) {
     const mode = { readOnly: false };
     const config = { database: withStatementCache(sqlite, mode) };
     super(config);
@@ -98,6 +141,6 @@ export class FairSqliteDialect extends SqliteDialect {
   }
 
   override createDriver(): Driver {
-    return new FairSqliteDriver(this.config, this.mode, this.waitLimitMs);
+    return new GuardedDriver(new FairSqliteDriver(this.config, this.mode, this.waits, this.sqlite), this.limits);
   }
 }

@@ -14,6 +14,8 @@ export const ERRORS = {
   internal: { status: 500, message: 'An unexpected error occured.', shown: false },
   default_value: { status: 500, message: 'An unexpected error occured.', shown: true },
   maintenance: { status: 503, message: 'The requested resource is currently unavailable due to maintenance.', shown: false },
+  /** The database could not be reached or could not take the work in time; nothing was written. */
+  database_unavailable: { status: 503, message: 'The database is temporarily unavailable. Please try again shortly.', shown: false },
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -1,0 +1,136 @@
+import { AliasNode, ColumnUpdateNode, CompiledQuery, DatabaseConnection, InsertQueryNode, OperationNode, PrimitiveValueListNode, TableNode, UpdateQueryNode, ValueListNode, ValueNode, ValuesNode } from 'kysely';
+import { FieldErrors } from '../kernel/errors';
+import { TallyError } from '../kernel/tally-error';
+import { beyondInt32, INT32 } from './wide-id-comparisons';
+import type { DialectName } from './connect';
+
+/** What one column can hold, as both databases will hold it. */
+type Limit = { kind: 'text'; max?: number } | { kind: 'int32' } | { kind: 'decimal'; integerDigits: number } | { kind: 'other' };
+
+/**
+ * Money is numeric(30,4) on PostgreSQL and text on SQLite (migration 002): SQLite would store any
+ * number of digits, PostgreSQL refuses more than 26 before the point. Held to PostgreSQL's limit
+ * on both, so an absurd amount is the same 400 everywhere.
+ */
+const MONEY_DIGITS = 26;
+const SQLITE_MONEY = /^(taxes\.rate|invoices\.(subtotal|tax|total|paid)|invoice_lines\.(qty|amount)|invoice_taxes\.(rate|amount)|transactions\.(amount|refunded)|transaction_applied\.amount|transaction_refunds\.amount)$/;
+
+const INTROSPECT = {
+  postgres: `select table_name as "table", column_name as "column", data_type as "type", character_maximum_length as "length", numeric_precision as "precision", numeric_scale as "scale"
+             from information_schema.columns where table_schema = current_schema()`,
+  sqlite: `select m.name as "table", p.name as "column", lower(p.type) as "type" from sqlite_master m join pragma_table_info(m.name) p where m.type = 'table'`,
+};
+
+/**
+ * Every limit the schema sets on a written value becomes the contract's 400 with a field error,
+ * checked the same way on both databases before the write reaches either: text longer than its
+ * varchar column, a NUL byte in any text (PostgreSQL cannot store one; SQLite would), a whole
+ * number beyond a 32-bit column, an amount beyond numeric(30,4). The limits are read from the
+ * database's own catalogue, so a column a later migration adds is covered too.
+ */
+export class ColumnLimits {
+  private tables?: Map<string, Map<string, Limit>>;
+
+  constructor(private readonly dialect: DialectName) {}
+
+  /** Throws the 400 when an insert or update in `query` writes a value its column cannot hold. */
+  async check(query: CompiledQuery, connection: DatabaseConnection): Promise<void> {
+    const node = query.query as OperationNode;
+    if (isSchemaChange(node, query.sql)) this.tables = undefined;
+    const writes = writtenValues(node);
+    if (!writes) return;
+    let columns = (await this.load(connection)).get(writes.table);
+    if (!columns) columns = (await this.load(connection, true)).get(writes.table);
+    if (!columns) return;
+    const errors: FieldErrors = {};
+    for (const [column, value] of writes.values) {
+      const problem = refusal(columns.get(column), value);
+      if (problem) errors[column] = problem;
+    }
+    if (Object.keys(errors).length) throw TallyError.invalid(errors);
+  }
+
+  private async load(connection: DatabaseConnection, again = false): Promise<Map<string, Map<string, Limit>>> {
+    if (this.tables && !again) return this.tables;
+    const { rows } = await connection.executeQuery<Record<string, any>>(CompiledQuery.raw(INTROSPECT[this.dialect]));
+    const tables = new Map<string, Map<string, Limit>>();
+    for (const row of rows) {
+      if (!tables.has(row.table)) tables.set(row.table, new Map());
+      tables.get(row.table)!.set(row.column, this.limitOf(row));
+    }
+    this.tables = tables;
+    return tables;
+  }
+
+  private limitOf(row: Record<string, any>): Limit {
+    const type = String(row.type);
+    if (type === 'integer' || type === 'int' || type === 'int4') return { kind: 'int32' };
+    const varchar = /^(varchar|character varying)\s*(\((\d+)\))?$/.exec(type);
+    if (varchar) return { kind: 'text', max: row.length != null ? Number(row.length) : varchar[3] ? Number(varchar[3]) : undefined };
+    if (type === 'numeric' && row.precision != null) return { kind: 'decimal', integerDigits: Number(row.precision) - Number(row.scale ?? 0) };
+    if (SQLITE_MONEY.test(`${row.table}.${row.column}`)) return { kind: 'decimal', integerDigits: MONEY_DIGITS };
+    if (type === 'text' || type.startsWith('char')) return { kind: 'text' };
+    return { kind: 'other' };
+  }
+}
+
+function refusal(limit: Limit | undefined, value: unknown): Record<string, string> | null {
+  if (typeof value === 'string' && value.includes('\u0000')) return { format: 'The value must not contain NUL bytes.' };
+  if (!limit) return null;
+  if (limit.kind === 'text' && limit.max !== undefined && typeof value === 'string' && codePoints(value) > limit.max) {
+    return { length: `The value may be at most ${limit.max} characters long.` };
+  }
+  if (limit.kind === 'int32' && beyondInt32(value)) return { range: `The value must be a whole number from ${INT32.min} to ${INT32.max}.` };
+  if (limit.kind === 'decimal' && integerDigits(value) > limit.integerDigits) {
+    return { range: `The amount is too large: at most ${limit.integerDigits} digits before the decimal point.` };
+  }
+  return null;
+}
+
+function codePoints(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
+function integerDigits(value: unknown): number {
+  const match = /^\s*[-+]?0*(\d*)(\.\d*)?\s*$/.exec(typeof value === 'number' ? value.toFixed(0) : String(value));
+  return match ? match[1].length : 0;
+}
+
+interface Writes {
+  readonly table: string;
+  readonly values: Array<[string, unknown]>;
+}
+
+/** The table and the (column, literal value) pairs an insert or update writes; null for anything else. */
+function writtenValues(node: OperationNode): Writes | null {
+  if (InsertQueryNode.is(node) && node.into && node.columns && node.values && ValuesNode.is(node.values)) {
+    const names = node.columns.map((c) => c.column.name);
+    const values: Array<[string, unknown]> = [];
+    for (const row of node.values.values) {
+      const items = PrimitiveValueListNode.is(row) ? row.values : ValueListNode.is(row) ? row.values.map(literal) : [];
+      items.forEach((value, i) => names[i] !== undefined && values.push([names[i], value]));
+    }
+    return { table: tableName(node.into), values };
+  }
+  if (UpdateQueryNode.is(node) && node.table && node.updates) {
+    const table = AliasNode.is(node.table) ? node.table.node : node.table;
+    if (!TableNode.is(table)) return null;
+    const values = node.updates.filter((u) => ColumnUpdateNode.is(u)).map((u): [string, unknown] => [(u.column as any).column.name, literal(u.value)]);
+    return { table: tableName(table), values };
+  }
+  return null;
+}
+
+function literal(node: OperationNode): unknown {
+  return ValueNode.is(node) ? node.value : undefined;
+}
+
+function tableName(node: TableNode): string {
+  return node.table.identifier.name;
+}
+
+function isSchemaChange(node: OperationNode, text: string): boolean {
+  return /^(CreateTable|AlterTable|DropTable)Node$/.test(node.kind) || (node.kind === 'RawNode' && /^\s*(create|alter|drop)\s/i.test(text));
+}

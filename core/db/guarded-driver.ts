@@ -1,0 +1,86 @@
+import { CompiledQuery, DatabaseConnection, Driver, QueryCompiler, QueryResult, TransactionSettings } from 'kysely';
+import { TallyError } from '../kernel/tally-error';
+import { ColumnLimits } from './column-limits';
+import { isDatabaseUnavailable } from './errors';
+
+/**
+ * Wraps a dialect's driver so that every query, on either database, first passes the schema's
+ * limits (a 400 instead of the database's refusal), and so that a database that cannot be
+ * reached or cannot take the work (a restart, a lost connection, a time-out, a locked or full
+ * SQLite file) fails the call with the catalogue's 503 instead of a 500. The cause stays on the
+ * error for the log.
+ */
+export class GuardedDriver implements Driver {
+  private readonly guarded = new WeakSet<DatabaseConnection>();
+
+  constructor(
+    private readonly inner: Driver,
+    private readonly limits: ColumnLimits,
+  ) {}
+
+  init(): Promise<void> {
+    return guard(() => this.inner.init());
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await guard(() => this.inner.acquireConnection());
+    if (!this.guarded.has(connection)) {
+      this.guarded.add(connection);
+      const execute = connection.executeQuery.bind(connection);
+      connection.executeQuery = <R>(query: CompiledQuery): Promise<QueryResult<R>> =>
+        guard(async () => {
+          await this.limits.check(query, connection);
+          return execute<R>(query);
+        });
+    }
+    return connection;
+  }
+
+  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    return guard(() => this.inner.beginTransaction(connection, settings));
+  }
+
+  commitTransaction(connection: DatabaseConnection): Promise<void> {
+    return guard(() => this.inner.commitTransaction(connection));
+  }
+
+  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    return guard(() => this.inner.rollbackTransaction(connection));
+  }
+
+  savepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
+    return guard(() => this.inner.savepoint!(connection, name, compile));
+  }
+
+  rollbackToSavepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
+    return guard(() => this.inner.rollbackToSavepoint!(connection, name, compile));
+  }
+
+  releaseSavepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
+    return guard(() => this.inner.releaseSavepoint!(connection, name, compile));
+  }
+
+  releaseConnection(connection: DatabaseConnection): Promise<void> {
+    return this.inner.releaseConnection(connection);
+  }
+
+  destroy(): Promise<void> {
+    return this.inner.destroy();
+  }
+}
+
+/** The database's "not now" as the catalogue's 503; every other failure unchanged. */
+export function unavailableAs503(error: unknown): unknown {
+  if (error instanceof TallyError || !isDatabaseUnavailable(error)) return error;
+  const translated = new TallyError('database_unavailable');
+  (translated as { cause?: unknown }).cause = error;
+  return translated;
+}
+
+async function guard<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw unavailableAs503(error);
+  }
+}
