@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ERRORS } from '../core/kernel/errors';
 
@@ -32,3 +33,17 @@ function statusFor(code: string | undefined): [number, string, string] {
       return [400, 'Bad Request', ERRORS.bad_request.message];
   }
 }
+
+/**
+ * A request whose `Expect` header is anything but `100-continue` (which Node answers itself):
+ * 417, as HTTP prescribes, with the contract's JSON error object rather than an empty body.
+ */
+export function answerUnknownExpectation(req: IncomingMessage, res: ServerResponse): void {
+  const body = JSON.stringify({ message: EXPECTATION_FAILED });
+  res.writeHead(417, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+  res.end(body);
+  // The body the client may still send is not wanted.
+  req.resume();
+}
+
+export const EXPECTATION_FAILED = 'The Expect header is not supported; only "Expect: 100-continue" is.';

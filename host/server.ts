@@ -1,8 +1,9 @@
 import http from 'node:http';
 import net, { AddressInfo } from 'node:net';
+import { config } from '../core/config';
 import { Installation } from '../core/installation';
 import { createApp } from './app';
-import { answerClientError } from './client-error';
+import { answerClientError, answerUnknownExpectation } from './client-error';
 import { createLogger, Logger } from './logger';
 
 /** In-flight calls get this long to finish when the server stops. */
@@ -25,6 +26,33 @@ export interface ServeOptions {
   logger?: Logger;
   /** Trust X-Forwarded-* from a reverse proxy; defaults to TRUST_PROXY. */
   trustProxy?: boolean;
+  /** Time-outs and the connection cap; each defaults to its setting (docs/operations.md). */
+  limits?: Partial<ConnectionLimits>;
+}
+
+export interface ConnectionLimits {
+  /** A client must send its request headers within this time (TALLY_HEADERS_TIMEOUT_MS). */
+  headersTimeoutMs: number;
+  /** ... and the whole request within this time (TALLY_REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs: number;
+  /** Open connections accepted at once; more are closed as they arrive (TALLY_MAX_CONNECTIONS). */
+  maxConnections: number;
+}
+
+/**
+ * Slow clients cannot hold the process: a connection that has not sent its headers in time, or
+ * its whole request, is answered 408 and closed (checked every second, not Node's 30 s), an idle
+ * keep-alive connection is closed after 5 s, and connections past the cap are refused at once,
+ * so a flood of half-open requests costs a bounded number of sockets.
+ */
+function connectionLimits(given: Partial<ConnectionLimits> = {}): ConnectionLimits {
+  const headersTimeoutMs = given.headersTimeoutMs ?? config().headersTimeoutMs;
+  return {
+    headersTimeoutMs,
+    // Node refuses a request time-out shorter than the headers' one.
+    requestTimeoutMs: Math.max(headersTimeoutMs, given.requestTimeoutMs ?? config().requestTimeoutMs),
+    maxConnections: given.maxConnections ?? config().maxConnections,
+  };
 }
 
 /** Listens on `port` (0 for any free port). Rejects with a clear message when the port is taken. */
@@ -35,12 +63,23 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   let draining = false;
   // While draining, every response tells its client to reconnect (to another process).
   // 64 KiB of request head (Node's default is 16): room for a GET or DELETE with long bracket lists.
-  const server = http.createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
-    if (draining) res.setHeader('Connection', 'close');
-    return handle(req, res);
-  });
+  const limits = connectionLimits(options.limits);
+  const server = http.createServer(
+    {
+      maxHeaderSize: 64 * 1024,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: 1000,
+    },
+    (req, res) => {
+      if (draining) res.setHeader('Connection', 'close');
+      return handle(req, res);
+    },
+  );
   server.keepAliveTimeout = 5000;
+  server.maxConnections = limits.maxConnections;
   server.on('clientError', answerClientError);
+  server.on('checkExpectation', answerUnknownExpectation);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') reject(new Error(`Port ${options.port} is already in use. Set PORT to a free port, e.g. PORT=8081 npm start.`));

@@ -1,7 +1,8 @@
 import { AliasNode, ColumnUpdateNode, CompiledQuery, DatabaseConnection, InsertQueryNode, OperationNode, PrimitiveValueListNode, TableNode, UpdateQueryNode, ValueListNode, ValueNode, ValuesNode } from 'kysely';
 import { FieldErrors } from '../kernel/errors';
 import { TallyError } from '../kernel/tally-error';
-import { beyondInt32, INT32 } from './wide-id-comparisons';
+import { INT32_MAX, INT32_MIN } from '../kernel/input-rules';
+import { beyondInt32 } from './wide-id-comparisons';
 import type { DialectName } from './connect';
 
 /** What one column can hold, as both databases will hold it. */
@@ -80,7 +81,7 @@ function refusal(limit: Limit | undefined, value: unknown): Record<string, strin
   if (limit.kind === 'text' && limit.max !== undefined && typeof value === 'string' && codePoints(value) > limit.max) {
     return { length: `The value may be at most ${limit.max} characters long.` };
   }
-  if (limit.kind === 'int32' && beyondInt32(value)) return { range: `The value must be a whole number from ${INT32.min} to ${INT32.max}.` };
+  if (limit.kind === 'int32' && beyondInt32(value)) return { range: `The value must be a whole number from ${INT32_MIN} to ${INT32_MAX}.` };
   if (limit.kind === 'decimal' && integerDigits(value) > limit.integerDigits) {
     return { range: `The amount is too large: at most ${limit.integerDigits} digits before the decimal point.` };
   }

@@ -15,14 +15,13 @@ import {
   ValueNode,
   sql,
 } from 'kysely';
+import { INT32_MAX, INT32_MIN } from '../kernel/input-rules';
 
-/** The range of the 32-bit `integer` columns that hold ids. */
-export const INT32 = { min: -2147483648, max: 2147483647 } as const;
 
 /** True for a whole number (or its text) outside the 32-bit range. */
 export function beyondInt32(value: unknown): boolean {
-  if (typeof value === 'number') return Number.isInteger(value) && (value < INT32.min || value > INT32.max);
-  if (typeof value === 'bigint') return value < BigInt(INT32.min) || value > BigInt(INT32.max);
+  if (typeof value === 'number') return Number.isInteger(value) && (value < INT32_MIN || value > INT32_MAX);
+  if (typeof value === 'bigint') return value < BigInt(INT32_MIN) || value > BigInt(INT32_MAX);
   if (typeof value === 'string' && /^\s*-?\d{1,18}\s*$/.test(value)) return beyondInt32(Number(value));
   return false;
 }

@@ -1,5 +1,6 @@
 import { CallableSpec } from './callable';
 import { DEFAULT_VALUE_TEXT, FieldErrors } from './errors';
+import { holdsNul, INT32_MAX, INT32_MIN } from './input-rules';
 import { ParameterSpec } from './parameter';
 import { TallyError } from './tally-error';
 
@@ -21,6 +22,11 @@ export function bindArguments(spec: CallableSpec, params: Record<string, unknown
       else if (!p.defaultKnown) defaultMissing = true;
       // Declared once per method: a call that changes its `{}` or `[]` must not hand that to the next.
       return p.default !== null && typeof p.default === 'object' ? structuredClone(p.default) : p.default;
+    }
+    // PostgreSQL cannot store a NUL character and SQLite would: refused on both alike.
+    if (holdsNul(given)) {
+      errors[p.name] = { format: `The parameter "${p.name}" must not contain a NUL character.` };
+      return undefined;
     }
     const coerced = coerce(p, given);
     if (coerced.ok) return coerced.value;
@@ -65,10 +71,12 @@ function coerce(p: ParameterSpec, value: unknown): Coerced {
   }
 }
 
+/** Whole numbers as the 32-bit columns hold them, so both databases take every accepted value. */
 function toInt(value: unknown): Coerced {
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return { ok: true, value };
-  if (typeof value === 'string' && /^\s*-?\d{1,15}\s*$/.test(value)) return { ok: true, value: Number(value) };
-  return { ok: false, message: 'The value must be a whole number.' };
+  const number = typeof value === 'number' && Number.isSafeInteger(value) ? value : typeof value === 'string' && /^\s*-?\d{1,15}\s*$/.test(value) ? Number(value) : null;
+  if (number === null) return { ok: false, message: 'The value must be a whole number.' };
+  if (number < INT32_MIN || number > INT32_MAX) return { ok: false, message: `The value must be a whole number from ${INT32_MIN} to ${INT32_MAX}.` };
+  return { ok: true, value: number };
 }
 
 const TRUE = new Set(['1', 'true', 'on', 'yes']);

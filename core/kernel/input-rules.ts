@@ -66,11 +66,22 @@ function* targets(field: string, vars: Vars): Generator<[string, unknown, boolea
   }
 }
 
+/** True when `value` holds a NUL character anywhere: in a text, a list item or a nested value. */
+export function holdsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (depth > 16 || value === null || typeof value !== 'object') return false;
+  return Object.entries(value).some(([key, item]) => key.includes('\u0000') || holdsNul(item, depth + 1));
+}
+
+/** The range of the 32-bit columns that hold ids and counts on both databases. */
+export const INT32_MIN = -2147483648;
+export const INT32_MAX = 2147483647;
+
 /** Common checks, named as the reference system names them. */
 export const is = {
   present: (v: unknown) => v !== undefined && v !== null && String(v).trim() !== '',
   string: (v: unknown) => typeof v === 'string',
-  integer: (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v)) || (typeof v === 'string' && /^\s*-?\d{1,15}\s*$/.test(v)),
+  integer: (v: unknown) => ((typeof v === 'number' && Number.isSafeInteger(v)) || (typeof v === 'string' && /^\s*-?\d{1,15}\s*$/.test(v))) && Number(v) >= INT32_MIN && Number(v) <= INT32_MAX,
   decimal: (v: unknown) => (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && /^\s*-?(\d+(\.\d*)?|\.\d+)\s*$/.test(v)),
   lengthBetween: (min: number, max: number) => (v: unknown) => typeof v === 'string' && v.length >= min && v.length <= max,
   email: (v: unknown) => typeof v === 'string' && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.trim()) && v.length <= 254,

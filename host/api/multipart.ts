@@ -53,7 +53,11 @@ export async function readMultipart(ctx: Koa.Context, limit: number): Promise<Re
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (/maxFiles|file/i.test(message)) throw TallyError.invalid({ request_body: { format: 'Files cannot be sent to the API; send parameters only.' } });
-    if (/maxFields|maxFieldsSize|exceeded/i.test(message)) throw new TallyError('payload_too_large');
+    // More fields than parameters allowed is a 400, as in every other encoding; too many bytes a 413.
+    if (/maxFields\b(?!Size)/.test(message)) {
+      throw TallyError.invalid({ request_body: { max: `Too many parameters: at most ${PARAMETER_LIMITS.parameterLimit} are accepted.` } });
+    }
+    if (/maxFieldsSize|exceeded/i.test(message)) throw new TallyError('payload_too_large');
     throw TallyError.invalid({ request_body: { format: 'The multipart body could not be read.' } });
   }
   const pairs = fields.map((field) => {
