@@ -1,0 +1,110 @@
+import { expect } from 'chai';
+import { connect } from '../../../core/db/connect';
+import { Installation } from '../../../core/installation';
+import { verify } from '../../../scripts/soak/checks';
+import { PrivatePostgres } from '../../../scripts/support/private-postgres';
+import { HostProcess, startHostProcess } from '../../support/host-process';
+import { Target, WriteStream } from '../../support/write-stream';
+
+/** Every call must be answered within the database time-out plus this margin. */
+const DATABASE_TIMEOUT_MS = 3000;
+const ANSWER_WITHIN_MS = DATABASE_TIMEOUT_MS + 4000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * PostgreSQL restarted, stopped and its backends killed under a stream of invoice and payment
+ * writes from two host processes, on a server of the spec's own (the shared one is never touched).
+ * Calls the database cannot take answer 503 with Retry-After in time; no process dies; calls
+ * succeed again once the server is back; every acknowledged write is stored and consistent.
+ */
+describe('PostgreSQL faults under writes from two host processes', function () {
+  this.timeout(120_000);
+  let postgres: PrivatePostgres;
+  let url: string;
+  let hosts: HostProcess[] = [];
+  let stream: WriteStream;
+
+  before(async function () {
+    const started = await PrivatePostgres.start();
+    if (typeof started === 'string') {
+      console.log(`      (skipped: ${started})`);
+      return this.skip();
+    }
+    postgres = started;
+    url = await postgres.createDatabase('tally');
+    const installation = await Installation.open({ databaseUrl: url });
+    const credential = (await installation.call('api_keys', 'add', {}, { companyId: 1, user: 'spec' })) as { user: string; key: string };
+    const clients: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const vars = { first_name: 'Fault', last_name: `Client${i}`, email: `fault${i}@example.com` };
+      clients.push((await installation.call('clients', 'add', { vars }, { companyId: 1, user: 'spec' })) as number);
+    }
+    await installation.close();
+    const env = { DATABASE_TIMEOUT_MS: String(DATABASE_TIMEOUT_MS), DATABASE_POOL: '4' };
+    hosts = await Promise.all([startHostProcess(url, env), startHostProcess(url, env)]);
+    const headers = { 'SERVICE-API-USER': credential.user, 'SERVICE-API-KEY': credential.key };
+    stream = new WriteStream(
+      hosts.map((h): Target => ({ base: h.base, headers })),
+      clients,
+      ANSWER_WITHIN_MS,
+    );
+    stream.start(6);
+    await sleep(1500);
+  });
+
+  after(async () => {
+    await stream?.stop();
+    await Promise.all(hosts.map((h) => h.stop()));
+    postgres?.destroy();
+  });
+
+  /** Waits until writes are acknowledged again after a fault, at most `ms`. */
+  async function writesResume(ms = 15_000): Promise<number> {
+    const before = stream.count();
+    const deadline = Date.now() + ms;
+    while (stream.count() < before + 5 && Date.now() < deadline) await sleep(100);
+    return stream.count() - before;
+  }
+
+  it('survives a restart (pg_ctl restart -m fast) and writes again afterwards', async () => {
+    postgres.restart();
+    expect(await writesResume()).to.be.at.least(5);
+  });
+
+  it('survives pg_terminate_backend on every connection, idle or inside a transaction', async () => {
+    const terminated = await postgres.terminateBackends('tally');
+    expect(terminated).to.be.greaterThan(0);
+    expect(await writesResume()).to.be.at.least(5);
+  });
+
+  it('answers 503 with Retry-After while the server is down, in time, and writes again once it is back', async () => {
+    const before = stream.statuses.get('503') ?? 0;
+    postgres.stop();
+    await sleep(2500);
+    const during = (stream.statuses.get('503') ?? 0) - before;
+    postgres.start();
+    expect(during).to.be.greaterThan(0);
+    expect(await writesResume()).to.be.at.least(5);
+  });
+
+  it('lost nothing: no process died, no call went unanswered or failed otherwise, every acknowledged write is stored and balances', async () => {
+    await stream.stop();
+    for (const host of hosts) {
+      expect(host.child.exitCode, host.stderr()).to.equal(null);
+      const health = await fetch(`${host.base}/health`).then((r) => r.json() as Promise<{ pid: number }>);
+      expect(health.pid).to.equal(host.pid);
+    }
+    expect(stream.defects.slice(0, 10)).to.deep.equal([]);
+    expect(stream.slowestMs).to.be.below(ANSWER_WITHIN_MS);
+    expect(stream.acknowledged.invoices.length).to.be.greaterThan(10);
+    expect(stream.acknowledged.payments.length).to.be.greaterThan(5);
+    const { db } = connect(url);
+    try {
+      expect(await verify(db, stream.acknowledged)).to.deep.equal([]);
+    } finally {
+      await db.destroy();
+    }
+    console.log(`      (${stream.acknowledged.invoices.length} invoices and ${stream.acknowledged.payments.length} payments acknowledged; statuses ${JSON.stringify(Object.fromEntries(stream.statuses))}; slowest answer ${stream.slowestMs} ms)`);
+  });
+});
