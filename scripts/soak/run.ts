@@ -5,7 +5,8 @@ import { Client } from 'pg';
 import { connect } from '../../core/db/connect';
 import { Installation } from '../../core/installation';
 import { freePort } from '../bench/processes';
-import { createScratchDatabase } from '../support/scratch-database';
+import { PrivatePostgres } from '../support/private-postgres';
+import { createScratchDatabase, ScratchDatabase } from '../support/scratch-database';
 import { Acknowledged, verify } from './checks';
 import { writeProbeExtension } from './probe-extension';
 import { answeringPid, call, Stats, Tally } from './traffic';
@@ -18,15 +19,14 @@ const CLIENTS = 5;
 /**
  * `npm run soak`: a sustained mixed load (reads, invoice adds, payments) against N host processes
  * on PostgreSQL (SQLite when no server answers), loopback only and bounded in time, while one
- * host process is killed and replaced and an extension worker crashes. It ends by checking the
+ * host process is killed and replaced, the PostgreSQL server is restarted (a private one, started
+ * for the soak with initdb and pg_ctl) and an extension worker crashes. It ends by checking the
  * database: every acknowledged write is there, every invoice balances, no number repeats.
  */
 async function main(): Promise<number> {
-  const serverUrl = process.env.SOAK_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const postgres = await reachable(serverUrl);
-  const database = await createScratchDatabase(postgres ? serverUrl : undefined, 'tally_soak');
+  const { database, label, privateServer } = await soakDatabase();
   const extensions = writeProbeExtension();
-  console.log(`Soak: ${SECONDS} s, ${CONCURRENCY} concurrent callers, ${PROCESSES} host processes on ${postgres ? 'PostgreSQL' : 'SQLite (PostgreSQL unreachable)'}`);
+  console.log(`Soak: ${SECONDS} s, ${CONCURRENCY} concurrent callers, ${PROCESSES} host processes on ${label}`);
   const installation = await Installation.open({ databaseUrl: database.url });
   const credential = (await installation.call('api_keys', 'add', {}, { companyId: 1, user: 'soak' })) as { user: string; key: string };
   await installation.close();
@@ -48,7 +48,7 @@ async function main(): Promise<number> {
     }
     const stats = new Stats();
     const acknowledged: Acknowledged = { invoices: [], payments: [] };
-    const faults = injectFaults(tally, stats);
+    const faults = injectFaults(tally, stats, privateServer);
     const deadline = Date.now() + SECONDS * 1000;
     await Promise.all(Array.from({ length: CONCURRENCY }, () => caller(tally, stats, clients, acknowledged, deadline)));
     const faultReport = await faults;
@@ -62,7 +62,24 @@ async function main(): Promise<number> {
     if (host.exitCode === null) host.kill('SIGKILL');
     extensions.cleanup();
     await database.drop();
+    privateServer?.destroy();
   }
+}
+
+/**
+ * A private PostgreSQL server when initdb and pg_ctl are there (so it can be restarted without
+ * touching anyone else's), else a scratch database on SOAK_POSTGRES_URL, else SQLite.
+ */
+async function soakDatabase(): Promise<{ database: ScratchDatabase; label: string; privateServer?: PrivatePostgres }> {
+  const started = await PrivatePostgres.start();
+  if (typeof started !== 'string') {
+    const url = await started.createDatabase('tally_soak');
+    return { database: { url, drop: async () => undefined }, label: `a private PostgreSQL on port ${started.port}`, privateServer: started };
+  }
+  const serverUrl = process.env.SOAK_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const postgres = await reachable(serverUrl);
+  const database = await createScratchDatabase(postgres ? serverUrl : undefined, 'tally_soak');
+  return { database, label: `${postgres ? 'PostgreSQL' : 'SQLite (PostgreSQL unreachable)'} (no PostgreSQL restart: ${started})` };
 }
 
 /** One caller: reads, invoice adds and payments in a 5:3:2 mix until the deadline. */
@@ -93,16 +110,30 @@ async function caller(tally: Tally, stats: Stats, clients: number[], acknowledge
   }
 }
 
-/** A third of the way in, kill a host process; two thirds in, crash the extension's worker. */
-async function injectFaults(tally: Tally, stats: Stats): Promise<string[]> {
+/**
+ * A quarter of the way in, kill a host process; half way, restart PostgreSQL (when the soak has a
+ * server of its own); three quarters in, crash the extension's worker.
+ */
+async function injectFaults(tally: Tally, stats: Stats, postgres?: PrivatePostgres): Promise<string[]> {
   const report: string[] = [];
-  await sleep((SECONDS * 1000) / 3);
+  await sleep((SECONDS * 1000) / 4);
   const victim = await answeringPid(tally.base);
   if (victim) {
     process.kill(victim, 'SIGKILL');
     report.push(`killed host process ${victim}`);
   }
-  await sleep((SECONDS * 1000) / 3);
+  await sleep((SECONDS * 1000) / 4);
+  if (postgres) {
+    const before = stats.byStatus.get('503') ?? 0;
+    const started = Date.now();
+    postgres.restart();
+    const down = Date.now() - started;
+    await sleep(2000);
+    report.push(`restarted PostgreSQL (pg_ctl restart -m fast, ${down} ms); 503 answers in the 2 s after: ${(stats.byStatus.get('503') ?? 0) - before}; host processes answering: ${(await answeringPid(tally.base)) ? 'yes' : 'no'}`);
+  } else {
+    await sleep(2000);
+  }
+  await sleep((SECONDS * 1000) / 4 - 2000);
   const crash = await call(tally, stats, 'POST', '/api/soak_probe.probe/crash.json', '');
   const after = await call(tally, stats, 'GET', '/api/soak_probe.probe/ping.json');
   report.push(`crashed the extension worker: answered ${crash.status}; the next call answered ${after.status} ${JSON.stringify(after.body)}`);
