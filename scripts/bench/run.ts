@@ -30,6 +30,7 @@ async function main(): Promise<void> {
   const postgres = await reachable(postgresUrl);
   if (!postgres) console.log(`PostgreSQL is not reachable at ${postgresUrl}: measuring SQLite only.`);
   await measureSandbox();
+  await measureSynchronous();
   for (const target of TARGETS.filter((t) => postgres || !t.postgres)) {
     const fixture = await createFixture(target.postgres ? postgresUrl : undefined);
     try {
@@ -71,6 +72,28 @@ async function measureSandbox(): Promise<void> {
   }
 }
 
+/**
+ * What SQLite's default `synchronous=FULL` (an acknowledged write survives a power loss) costs:
+ * invoices/add through Tally with FULL, against the same with NORMAL, in alternating rounds.
+ */
+async function measureSynchronous(): Promise<void> {
+  const scenario = scenarios.find((s) => s.name.startsWith('invoices/add'))!;
+  const fixture = await createFixture();
+  const runs: Record<'NORMAL' | 'FULL', Measured[]> = { NORMAL: [], FULL: [] };
+  try {
+    for (let round = 0; round < Number(process.env.BENCH_ROUNDS ?? 3); round++) {
+      for (const mode of ['NORMAL', 'FULL'] as const) {
+        const port = await freePort();
+        const server = startTally(fixture.databaseUrl, port, { TALLY_SQLITE_SYNCHRONOUS: mode });
+        runs[mode].push(await withProcessCpu(server, port, () => load(scenario.tally(fixture, `http://127.0.0.1:${port}`))));
+      }
+    }
+  } finally {
+    await fixture.cleanup();
+  }
+  report(`${scenario.name} on SQLite: synchronous=FULL (the default) against NORMAL`, runs.NORMAL, runs.FULL, ['NORMAL', 'FULL']);
+}
+
 interface Measured {
   readonly result: LoadResult;
   /** Server CPU (all its processes) during the load, in µs. */
@@ -88,7 +111,7 @@ function cpuPerRequest(runs: Measured[]): number | undefined {
   return runs.reduce((n, r) => n + r.cpuUs!, 0) / requests;
 }
 
-function report(name: string, baseline: Measured[], subject: Measured[]): void {
+function report(name: string, baseline: Measured[], subject: Measured[], labels = ['bare Koa baseline', 'Tally']): void {
   const rps = (runs: Measured[]) => mean(runs.map((r) => r.result.requestsPerSec));
   const p50 = (runs: Measured[]) => mean(runs.map((r) => r.result.p50Ms));
   const p99 = (runs: Measured[]) => mean(runs.map((r) => r.result.p99Ms));
@@ -98,8 +121,8 @@ function report(name: string, baseline: Measured[], subject: Measured[]): void {
     `  ${label.padEnd(20)} ${rps(runs).toFixed(0).padStart(7)} req/s   p50 ${p50(runs).toFixed(1)} ms   p99 ${p99(runs).toFixed(1)} ms` +
     (cpu(runs) === undefined ? '' : `   ${cpu(runs)!.toFixed(0)} µs CPU/request`);
   console.log(`\n${name}`);
-  console.log(line('bare Koa baseline', baseline));
-  console.log(line('Tally', subject));
+  console.log(line(labels[0], baseline));
+  console.log(line(labels[1], subject));
   const rounds = subject.map((r, i) => (r.result.requestsPerSec / baseline[i].result.requestsPerSec).toFixed(2)).join(', ');
   console.log(`  throughput ratio     ${(rps(subject) / rps(baseline)).toFixed(2)} (rounds: ${rounds})${failures ? `   (${failures} failed requests!)` : ''}`);
   const [cpuBare, cpuTally] = [cpu(baseline), cpu(subject)];
