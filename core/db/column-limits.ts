@@ -34,12 +34,18 @@ export class ColumnLimits {
 
   constructor(private readonly dialect: DialectName) {}
 
-  /** Throws the 400 when an insert or update in `query` writes a value its column cannot hold. */
-  async check(query: CompiledQuery, connection: DatabaseConnection): Promise<void> {
+  /**
+   * Rejects with the 400 when an insert or update in `query` writes a value its column cannot
+   * hold. Answers undefined at once, without a promise, for every other query (the hot path).
+   */
+  check(query: CompiledQuery, connection: DatabaseConnection): Promise<void> | undefined {
     const node = query.query as OperationNode;
     if (isSchemaChange(node, query.sql)) this.tables = undefined;
     const writes = writtenValues(node);
-    if (!writes) return;
+    return writes ? this.checkWrites(writes, connection) : undefined;
+  }
+
+  private async checkWrites(writes: Writes, connection: DatabaseConnection): Promise<void> {
     let columns = (await this.load(connection)).get(writes.table);
     if (!columns) columns = (await this.load(connection, true)).get(writes.table);
     if (!columns) return;
@@ -78,7 +84,8 @@ export class ColumnLimits {
 function refusal(limit: Limit | undefined, value: unknown): Record<string, string> | null {
   if (typeof value === 'string' && value.includes('\u0000')) return { format: 'The value must not contain NUL bytes.' };
   if (!limit) return null;
-  if (limit.kind === 'text' && limit.max !== undefined && typeof value === 'string' && codePoints(value) > limit.max) {
+  // A text has no more characters than UTF-16 units, so only a long one needs counting.
+  if (limit.kind === 'text' && limit.max !== undefined && typeof value === 'string' && value.length > limit.max && codePoints(value) > limit.max) {
     return { length: `The value may be at most ${limit.max} characters long.` };
   }
   if (limit.kind === 'int32' && beyondInt32(value)) return { range: `The value must be a whole number from ${INT32_MIN} to ${INT32_MAX}.` };

@@ -29,7 +29,8 @@ export class GuardedDriver implements Driver {
       const execute = connection.executeQuery.bind(connection);
       connection.executeQuery = <R>(query: CompiledQuery): Promise<QueryResult<R>> =>
         guard(async () => {
-          await this.limits.check(query, connection);
+          const checking = this.limits.check(query, connection);
+          if (checking) await checking;
           return execute<R>(query);
         });
     }

@@ -38,7 +38,12 @@ export class WideIdComparisons implements KyselyPlugin {
   private readonly transformer = new WideningTransformer();
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return this.transformer.transformNode(args.node);
+    // Only lookups compare ids; an insert's values are checked by ColumnLimits. Skipping the
+    // rest keeps the rewrite off the hot path of adds (a 10-line invoice is 20 inserts).
+    const kind = args.node.kind;
+    if (kind !== 'SelectQueryNode' && kind !== 'UpdateQueryNode' && kind !== 'DeleteQueryNode') return args.node;
+    // Rebuilding a query costs more than running a small one: only when it holds such a value.
+    return holdsWideValue(args.node) ? this.transformer.transformNode(args.node) : args.node;
   }
 
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
@@ -54,6 +59,17 @@ class WideningTransformer extends OperationNodeTransformer {
     if (isIdColumn(rightOperand)) return { ...transformed, leftOperand: widened(leftOperand) };
     return transformed;
   }
+}
+
+/** A plain walk over the query's nodes, allocating nothing: does any literal lie beyond 32 bits? */
+function holdsWideValue(node: unknown): boolean {
+  if (node === null || typeof node !== 'object') return false;
+  if (Array.isArray(node)) return node.some(holdsWideValue);
+  const kind = (node as { kind?: string }).kind;
+  if (kind === 'ValueNode') return beyondInt32((node as ValueNode).value);
+  if (kind === 'PrimitiveValueListNode') return (node as PrimitiveValueListNode).values.some(beyondInt32);
+  for (const key in node) if (holdsWideValue((node as Record<string, unknown>)[key])) return true;
+  return false;
 }
 
 function isIdColumn(node: OperationNode): boolean {
