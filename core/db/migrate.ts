@@ -7,7 +7,9 @@ export async function migrateToLatest(db: Kysely<any>): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
-    const reason = error instanceof Error ? error.message : String(error ?? 'unknown error');
+    // The database's own words (connect ECONNREFUSED, say), not the 503 a call would answer.
+    const cause = (error as { cause?: unknown } | undefined)?.cause ?? error;
+    const reason = cause instanceof Error ? cause.message : String(cause ?? 'unknown error');
     // No failed migration means none ran: the database itself could not be reached or locked.
     throw new Error(failed ? `Migration ${failed.migrationName} failed: ${reason}` : reason);
   }

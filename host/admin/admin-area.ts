@@ -74,6 +74,9 @@ export function adminArea(installation: Installation, logger: Logger, options: A
       if (error instanceof TallyError && (error.code === 'bad_request' || error.code === 'payload_too_large')) {
         return sendHtml(ctx, error.status, statusPage('Request refused', 'The form could not be read.'));
       }
+      if (error instanceof TallyError && error.code === 'database_unavailable') {
+        return sendHtml(ctx, 503, statusPage('Database unavailable', 'The database cannot be reached just now. Nothing was changed; try again in a moment.'));
+      }
       logger.error({ err: error, path: ctx.path, method: ctx.method }, 'admin page failed');
       return sendHtml(ctx, 500, statusPage('Something went wrong', 'The page could not be shown. The error has been logged; try again in a moment.'));
     }

@@ -81,6 +81,21 @@ export class PrivatePostgres {
     }
   }
 
+  /** SIGSTOP to the server and its backends: it still accepts connections and answers nothing. */
+  freeze(): void {
+    for (const pid of this.pids()) process.kill(pid, 'SIGSTOP');
+  }
+
+  thaw(): void {
+    for (const pid of this.pids()) process.kill(pid, 'SIGCONT');
+  }
+
+  private pids(): number[] {
+    const postmaster = Number(fs.readFileSync(path.join(this.data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const children = spawnSync('pgrep', ['-P', String(postmaster)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number);
+    return [postmaster, ...children];
+  }
+
   /** Stops the server at once and removes its folder. */
   destroy(): void {
     this.pgCtl('stop', ['-m', 'immediate']);

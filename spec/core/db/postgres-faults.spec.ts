@@ -1,6 +1,8 @@
 import { expect } from 'chai';
+import { sql } from 'kysely';
 import { connect } from '../../../core/db/connect';
 import { Installation } from '../../../core/installation';
+import { TallyError } from '../../../core/kernel/tally-error';
 import { verify } from '../../../scripts/soak/checks';
 import { PrivatePostgres } from '../../../scripts/support/private-postgres';
 import { HostProcess, startHostProcess } from '../../support/host-process';
@@ -86,6 +88,43 @@ describe('PostgreSQL faults under writes from two host processes', function () {
     postgres.start();
     expect(during).to.be.greaterThan(0);
     expect(await writesResume()).to.be.at.least(5);
+  });
+
+  it('answers 503 in time while the server stops answering altogether (SIGSTOP), and writes again once it answers', async () => {
+    const before = stream.statuses.get('503') ?? 0;
+    postgres.freeze();
+    try {
+      await sleep(DATABASE_TIMEOUT_MS + 3000);
+    } finally {
+      postgres.thaw();
+    }
+    expect((stream.statuses.get('503') ?? 0) - before).to.be.greaterThan(0);
+    expect(await writesResume()).to.be.at.least(5);
+  });
+
+  it('fails a call whose connection is killed between two statements of its transaction with 503, and keeps nothing of it', async () => {
+    const installation = await Installation.open({ databaseUrl: url, databaseTimeoutMs: DATABASE_TIMEOUT_MS });
+    try {
+      let failure: unknown;
+      try {
+        await installation.db.transaction().execute(async (trx) => {
+          await trx.insertInto('companies').values({ name: 'half-written', hostname: null, date_added: '2026-11-01 00:00:00' }).execute();
+          const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+          await postgres.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
+          // The server's FATAL reaches the client while it sits idle in the transaction: an 'error'
+          // event with no query to take it, which unheard would end this very process.
+          await sleep(300);
+          await trx.selectFrom('companies').select('id').execute();
+        });
+      } catch (error) {
+        failure = error;
+      }
+      expect(failure).to.be.instanceOf(TallyError);
+      expect((failure as TallyError).code).to.equal('database_unavailable');
+      expect(await installation.db.selectFrom('companies').select('id').where('name', '=', 'half-written').execute()).to.deep.equal([]);
+    } finally {
+      await installation.close();
+    }
   });
 
   it('lost nothing: no process died, no call went unanswered or failed otherwise, every acknowledged write is stored and balances', async () => {
