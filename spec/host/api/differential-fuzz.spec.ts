@@ -51,8 +51,28 @@ async function side(serverUrl?: string): Promise<Side> {
   return { server, database, headers: { 'SERVICE-API-USER': key.user, 'SERVICE-API-KEY': key.key, 'content-type': 'application/json' } };
 }
 
-async function send(side: Side, path: string, body: Record<string, unknown>): Promise<number> {
-  const res = await fetch(`${side.server.url.replace('localhost', '127.0.0.1')}${path}`, { method: 'POST', headers: side.headers, body: JSON.stringify(body) });
+type Encoding = 'json' | 'form' | 'query';
+
+/** Bracket names, as a PHP client sends them: vars[lines][0][amount]=1. */
+function brackets(value: unknown, name: string, pairs: string[] = []): string[] {
+  if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) brackets(item, `${name}[${key}]`, pairs);
+  } else {
+    pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
+  }
+  return pairs;
+}
+
+async function send(side: Side, path: string, body: Record<string, unknown>, encoding: Encoding): Promise<number> {
+  const base = side.server.url.replace('localhost', '127.0.0.1');
+  const form = Object.entries(body).flatMap(([name, value]) => brackets(value, name)).join('&');
+  const { 'content-type': _, ...auth } = side.headers;
+  const res =
+    encoding === 'json'
+      ? await fetch(base + path, { method: 'POST', headers: side.headers, body: JSON.stringify(body) })
+      : encoding === 'form'
+        ? await fetch(base + path, { method: 'POST', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, body: form })
+        : await fetch(`${base}${path}?${form}`, { headers: auth });
   await res.arrayBuffer();
   return res.status;
 }
@@ -63,7 +83,8 @@ async function reachable(url: string): Promise<boolean> {
 }
 
 /**
- * The same random calls, over every method the API offers, to a SQLite and a PostgreSQL server:
+ * The same random calls, over every method the API offers and in JSON, form and query-string
+ * encodings, to a SQLite and a PostgreSQL server:
  * each must answer the same status on both, and no client input may cause a 500 on either.
  */
 describe('differential fuzz: SQLite and PostgreSQL answer the same', function () {
@@ -89,17 +110,17 @@ describe('differential fuzz: SQLite and PostgreSQL answer the same', function ()
 
   it('answers the same status on both databases, and never a 500, for random input to every method', async () => {
     const call = fc.integer({ min: 0, max: calls.length - 1 }).chain((i) =>
-      fc.record(Object.fromEntries(calls[i].params.map((p) => [p.name, argument(p)])), { requiredKeys: [] }).map((body) => ({ path: calls[i].path, body })),
+      fc.tuple(fc.record(Object.fromEntries(calls[i].params.map((p) => [p.name, argument(p)])), { requiredKeys: [] }), fc.constantFrom<Encoding>('json', 'form', 'query')).map(([body, encoding]) => ({ path: calls[i].path, body, encoding })),
     );
     const seen = new Map<string, number>();
     await fc.assert(
-      fc.asyncProperty(call, async ({ path, body }) => {
+      fc.asyncProperty(call, async ({ path, body, encoding }) => {
         if (body.key === 'maintenance_mode') return;
         const statuses = [];
-        for (const s of sides) statuses.push(await send(s, path, body));
+        for (const s of sides) statuses.push(await send(s, path, body, encoding));
         seen.set(statuses.join('/'), (seen.get(statuses.join('/')) ?? 0) + 1);
-        expect(statuses, `${path} ${JSON.stringify(body)}`).to.not.include(500);
-        expect(new Set(statuses).size, `${path} ${JSON.stringify(body)}: ${statuses.join(' vs ')}`).to.equal(1);
+        expect(statuses, `${encoding} ${path} ${JSON.stringify(body)}`).to.not.include(500);
+        expect(new Set(statuses).size, `${encoding} ${path} ${JSON.stringify(body)}: ${statuses.join(' vs ')}`).to.equal(1);
       }),
       { numRuns: 400, endOnFailure: true },
     );
