@@ -19,11 +19,16 @@ const EDGE_TEXT = ['', ' ', '\u0000', 'a\u0000b', 'x'.repeat(300), 'é'.repeat(2
 const EDGE_INT = ['0', '1', '2', '-1', '2147483647', '2147483648', '-2147483649', '999999999999999', '9007199254740993', '1.5', 'abc'];
 const FIELDS = ['first_name', 'last_name', 'email', 'company', 'address1', 'city', 'state', 'zip', 'country', 'status', 'client_id', 'invoice_id', 'currency', 'amount',
   'date_billed', 'date_due', 'lines', 'delivery', 'gateway', 'reference', 'type', 'invoices', 'name', 'hostname', 'username', 'password', 'confirm_password', 'code',
-  'format', 'precision', 'prefix', 'suffix', 'rate', 'level', 'notes', 'contact_type', 'description', 'qty', 'tax', 'recovery_email', 'timezone'];
+  'format', 'precision', 'prefix', 'suffix', 'rate', 'level', 'notes', 'contact_type', 'description', 'qty', 'tax', 'recovery_email', 'timezone',
+  'user_id', 'company_id', 'tax_id', 'transaction_id', 'contact_id', 'number', 'role', 'two_factor_mode', 'key', 'value', 'settings', 'dir', 'current_password'];
 
 const scalar = fc.oneof(fc.constantFrom(...EDGE_TEXT), fc.constantFrom(...EDGE_INT), fc.string({ maxLength: 12 }), fc.integer().map(String));
 const line = fc.dictionary(fc.constantFrom('description', 'amount', 'qty', 'tax', 'invoice_id'), scalar, { maxKeys: 4 });
-const vars = fc.dictionary(fc.constantFrom(...FIELDS), fc.oneof({ weight: 4, arbitrary: scalar }, { weight: 1, arbitrary: fc.array(line, { maxLength: 3 }) }), { maxKeys: 7 });
+const vars = fc.dictionary(
+  fc.constantFrom(...FIELDS),
+  fc.oneof({ weight: 6, arbitrary: scalar }, { weight: 2, arbitrary: fc.array(line, { maxLength: 3 }) }, { weight: 1, arbitrary: fc.array(scalar, { maxLength: 3 }) }),
+  { maxKeys: 7 },
+);
 
 function argument(p: ParameterSpec) {
   if (p.kind === 'object') return vars;
