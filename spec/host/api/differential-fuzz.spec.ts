@@ -101,8 +101,8 @@ describe('differential fuzz: SQLite and PostgreSQL answer the same', function ()
     sides.push(await side());
     if (await reachable(POSTGRES)) sides.push(await side(POSTGRES));
     else console.log('      (PostgreSQL unreachable: only SQLite is fuzzed, for 500s)');
-    calls = sides[0].server.installation.registry
-      .list()
+    calls = sides[0].server.installation
+      .models()
       .filter((entry) => !LEFT_OUT.test(entry.name))
       .flatMap((entry) => [...entry.callables.values()].map((spec) => ({ path: `/api/${entry.name}/${spec.method}.json`, params: [...spec.params] })));
   });
