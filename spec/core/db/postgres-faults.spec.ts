@@ -10,7 +10,7 @@ import { Target, WriteStream } from '../../support/write-stream';
 
 /** Every call must be answered within the database time-out plus this margin. */
 const DATABASE_TIMEOUT_MS = 3000;
-const ANSWER_WITHIN_MS = DATABASE_TIMEOUT_MS + 4000;
+const ANSWER_WITHIN_MS = DATABASE_TIMEOUT_MS + 6000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
