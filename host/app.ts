@@ -11,10 +11,16 @@ import { docsMiddleware } from './api/docs-middleware';
 import { defaultFormat } from './api/formats';
 import { health, readiness } from './health';
 import { Logger } from './logger';
+import { CallGuard } from '../core/trust/call-guard';
+import { TrustPolicy } from '../core/trust/policy';
 
 export interface AppOptions {
   /** Trust X-Forwarded-* from a reverse proxy; defaults to TRUST_PROXY. */
   trustProxy?: boolean;
+  /** Trusted proxies appending to X-Forwarded-For (default TALLY_PROXY_HOPS). */
+  proxyHops?: number;
+  /** Abuse limits and browser rules (default: from the configuration). */
+  trust?: TrustPolicy;
 }
 
 /** Where the API is served: `/api/...`, and `/index.php/api/...` for servers that cannot rewrite URLs. */
@@ -35,8 +41,14 @@ const CALL_PATHS = /^\/(?:index\.php\/)?api(?:\/(?!(?:openapi\.json|reference\.h
 export function createApp(installation: Installation, logger: Logger, options: AppOptions = {}): Koa {
   const app = new Koa();
   app.proxy = options.trustProxy ?? config().trustProxy;
+  // The client is the rightmost X-Forwarded-For entry not added by a trusted proxy: the leftmost
+  // ones are written by the client and prove nothing (Koa counts this many from the right).
+  app.maxIpsCount = options.proxyHops ?? config().proxyHops;
+  // One policy for the API's checks and the models' (users/auth lock-outs).
+  const policy = CallGuard.of(installation, options.trust).policy;
+  installation.provide(TrustPolicy, policy);
   // The dashboard's API call counts: one in-memory increment per call, flushed every few seconds.
-  const api = ApiCallCounter.forInstallation(installation).wrap(apiMiddleware(installation, logger));
+  const api = ApiCallCounter.forInstallation(installation).wrap(apiMiddleware(installation, logger, policy));
   const admin = adminArea(installation, logger);
   const docs = docsMiddleware(installation);
 
