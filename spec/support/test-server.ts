@@ -39,6 +39,7 @@ export interface TestResponse {
   readonly text: string;
   /** The body parsed as JSON (undefined when it is not JSON). */
   readonly json: any;
+  readonly headers: Headers;
 }
 
 export interface TestServerOptions {
@@ -87,7 +88,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   };
 }
 
-async function send(base: string, credential: Credential, verb: string, path: string, options: RequestOptions): Promise<TestResponse> {
+/** A request to any Tally server (a second process over the same database, say), as `TestServer.request` sends it. */
+export async function send(base: string, credential: Credential, verb: string, path: string, options: RequestOptions): Promise<TestResponse> {
   const headers: Record<string, string> = { ...options.headers };
   const auth = options.auth ?? credential;
   if (auth && 'basic' in auth) {
@@ -112,5 +114,5 @@ async function send(base: string, credential: Credential, verb: string, path: st
   } catch {
     json = undefined;
   }
-  return { status: response.status, contentType: response.headers.get('content-type') ?? '', text, json };
+  return { status: response.status, contentType: response.headers.get('content-type') ?? '', text, json, headers: response.headers };
 }
