@@ -154,7 +154,7 @@ export class Users {
     const user = await this.reach(this.db.selectFrom('users').select(['id', 'password']).where('username', '=', username)).executeTakeFirst();
     const matches = await verifyPassword(vars.password, user?.password ?? DUMMY_HASH);
     if (!user || !matches) {
-      await lockouts.fail(this.db, who);
+      await lockouts.fail(this.db, [{ subject: who[0], limit: this.policy.lockoutAttempts }]);
       return false;
     }
     await lockouts.clear(this.db, who[0]);

@@ -59,13 +59,13 @@ export class CallGuard {
    * outside the credential's allow list. Every wrong key counts towards both lock-outs.
    */
   async authenticate(given: GivenCredentials | null, address: string | undefined): Promise<Caller> {
-    const subjects = given ? [subject.apiUser(given.user)] : [];
-    if (address) subjects.push(subject.apiAddress(address));
-    const locked = await this.lockouts.lockedFor(this.db, subjects);
+    const counted = given ? [{ subject: subject.apiUser(given.user), limit: this.policy.lockoutAttempts }] : [];
+    if (address) counted.push({ subject: subject.apiAddress(address), limit: this.policy.addressAttempts });
+    const locked = await this.lockouts.lockedFor(this.db, counted.map((c) => c.subject));
     if (locked > 0) throw new RetryLater(locked);
     const caller = given ? await this.credentials.verify(given.user, given.key, undefined, address) : null;
     if (!caller) {
-      if (given) await this.lockouts.fail(this.db, subjects);
+      if (given) await this.lockouts.fail(this.db, counted);
       throw new TallyError('unauthorized');
     }
     const scope = caller.grant!.scope;

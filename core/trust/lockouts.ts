@@ -2,8 +2,13 @@ import { sql } from 'kysely';
 import { TrustDb } from './trust-tables';
 
 export interface LockoutLimits {
-  readonly lockoutAttempts: number;
   readonly lockoutMs: number;
+}
+
+/** A subject and the failures within the window that lock it. */
+export interface Counted {
+  readonly subject: string;
+  readonly limit: number;
 }
 
 /** Subjects a lock-out counts: what is locked is named, so one kind never unlocks another. */
@@ -50,10 +55,10 @@ export class Lockouts {
   }
 
   /** Counts a failure for each subject; answers how long the most locked of them is now locked (0: not yet). */
-  async fail(db: TrustDb, subjects: readonly string[], now = Date.now()): Promise<number> {
+  async fail(db: TrustDb, counted: readonly Counted[], now = Date.now()): Promise<number> {
     let lockedFor = 0;
     const windowOpen = now - this.limits.lockoutMs;
-    for (const s of subjects) {
+    for (const { subject: s, limit } of counted) {
       const row = await db
         .insertInto('trust_lockouts')
         .values({ subject: s, window_start: now, failures: 1, locked_until: 0 })
@@ -65,7 +70,7 @@ export class Lockouts {
         )
         .returning(['failures'])
         .executeTakeFirstOrThrow();
-      if (Number(row.failures) < this.limits.lockoutAttempts) continue;
+      if (Number(row.failures) < limit) continue;
       const until = now + this.limits.lockoutMs;
       await db.updateTable('trust_lockouts').set({ locked_until: until }).where('subject', '=', s).execute();
       this.cache.set(s, { until, checkedAt: now });

@@ -3,6 +3,8 @@ import { config } from '../config';
 export interface TrustPolicyValues {
   /** Failed authentications (per API user, per address, per users/auth username) within `lockoutMs` that lock the subject. */
   readonly lockoutAttempts: number;
+  /** Failed API authentications from one address that lock the address: five times the per-user limit by default, as offices share an address. */
+  readonly addressAttempts: number;
   /** How long the window counts failures, and how long a lock lasts. */
   readonly lockoutMs: number;
   /** Calls per credential per minute, shared by every process; 0 turns the limit off. */
@@ -24,6 +26,7 @@ export interface TrustPolicyValues {
  */
 export class TrustPolicy implements TrustPolicyValues {
   readonly lockoutAttempts: number;
+  readonly addressAttempts: number;
   readonly lockoutMs: number;
   readonly rateLimitPerMinute: number;
   readonly allowedOrigins: readonly string[];
@@ -34,6 +37,7 @@ export class TrustPolicy implements TrustPolicyValues {
   constructor(values: Partial<TrustPolicyValues> = {}) {
     const c = config();
     this.lockoutAttempts = values.lockoutAttempts ?? c.lockoutAttempts;
+    this.addressAttempts = values.addressAttempts ?? this.lockoutAttempts * 5;
     this.lockoutMs = values.lockoutMs ?? c.lockoutMinutes * 60_000;
     this.rateLimitPerMinute = values.rateLimitPerMinute ?? c.apiRateLimit;
     this.allowedOrigins = values.allowedOrigins ?? c.apiAllowedOrigins.split(/[\s,]+/).filter(Boolean);

@@ -42,13 +42,16 @@ export class RateLimiter {
       window = { start, shared: 0, pending: 0 };
       this.windows.set(user, window);
     }
-    if (window.shared + window.pending >= this.limitPerMinute) return start + WINDOW_MS - now;
+    const wait = start + WINDOW_MS - now;
+    if (window.shared + window.pending >= this.limitPerMinute) return wait;
     window.pending++;
-    if (window.pending >= this.batch) {
-      // One flush at a time per window; calls arriving meanwhile keep counting in `pending`.
-      window.flushing ??= this.flush(user, window).finally(() => (window!.flushing = undefined));
-      if (this.batch === 1) await window.flushing;
+    if (this.batch === 1) {
+      // Exact: every call is added to the shared row first, and the total decides.
+      await this.flush(user, window);
+      return window.shared > this.limitPerMinute ? wait : 0;
     }
+    // One flush at a time per window; calls arriving meanwhile keep counting in `pending`.
+    if (window.pending >= this.batch) window.flushing ??= this.flush(user, window).finally(() => (window!.flushing = undefined));
     return 0;
   }
 
