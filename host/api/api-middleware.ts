@@ -24,7 +24,7 @@ export function apiMiddleware(installation: Installation, logger: Logger, policy
     ctx.set('Request-Id', requestId);
     ctx.set('Cache-Control', 'no-store');
     ctx.set(corsHeaders(ctx.headers, policy.allowedOrigins));
-    if (verb === 'OPTIONS' && ctx.get('Access-Control-Allow-Origin')) {
+    if (verb === 'OPTIONS' && ctx.response.get('Access-Control-Allow-Origin')) {
       ctx.set(PREFLIGHT_HEADERS);
       ctx.status = 204;
       return;
@@ -37,7 +37,8 @@ export function apiMiddleware(installation: Installation, logger: Logger, policy
       address: ctx.ip,
       requestId,
       idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
-      crossSite: isCrossSite(ctx.headers, ctx.origin, policy.allowedOrigins),
+      // Not ctx.origin: in this Koa version it echoes the Origin header.
+      crossSite: isCrossSite(ctx.headers, `${ctx.protocol}://${ctx.host}`, policy.allowedOrigins),
       params: async () => {
         if (verb === 'POST' || verb === 'PUT') return readBodyParameters(ctx);
         if (await carriesBody(ctx)) {
