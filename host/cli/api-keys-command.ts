@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { auditedCall } from './audited-call';
 import { localCaller, openInstallation } from './open-installation';
 
 interface Row {
@@ -55,7 +56,7 @@ export function apiKeysCommand(out: (text: string) => void): Command {
       if (options.allowIp.length) vars.allow_ips = options.allowIp;
       if (options.readOnly) vars.read_only = 'true';
       if (options.expires !== undefined) vars.expires_at = options.expires;
-      const created = (await withInstallation((i) => i.call('api_keys', 'add', { vars }, localCaller(options.company)))) as Created;
+      const created = (await withInstallation((i) => auditedCall(i, 'api_keys', 'add', { vars }, options.company))) as Created;
       if (options.json) out(JSON.stringify({ company_id: created.company_id, user: created.user, key: created.key, installation: created.installation }));
       else {
         const kind = created.installation ? 'an installation credential (every company)' : `a credential of company ${created.company_id}`;
@@ -86,7 +87,7 @@ export function apiKeysCommand(out: (text: string) => void): Command {
           .where(/^\d+$/.test(which) ? 'id' : 'user', '=', /^\d+$/.test(which) ? Number(which) : which)
           .executeTakeFirst();
         if (!row) throw new Error(`No API credential ${which}.`);
-        await i.call('api_keys', 'delete', { id: row.id }, localCaller(row.company_id));
+        await auditedCall(i, 'api_keys', 'delete', { id: row.id }, row.company_id);
       });
       out(`Revoked ${which}.`);
     });

@@ -9,13 +9,13 @@ import { freePort, startTally, withProcessCpu } from './processes';
 const CALLS = 200_000;
 
 /**
- * `node dist/scripts/bench/trust-cost.js`: what the trust checks add to `users/get.json`. It runs
+ * Part of `npm run bench` (alone: `node dist/scripts/bench/trust-cost.js`): what the trust checks add to `users/get.json`. It runs
  * the checks a GET goes through (lock-out look-up, credential, expiry, IP allow list, rate count,
  * scope with three patterns, Idempotency-Key ignored on reads) on their own in this process, as
  * CPU per call, and sets that against the CPU per request of the whole server answering
  * users/get.json over HTTP with the same scoped credential, measured in the same run.
  */
-async function main(): Promise<void> {
+export async function measureTrustCost(): Promise<void> {
   const fixture = await createFixture();
   try {
     const installation = await Installation.open({ databaseUrl: fixture.databaseUrl });
@@ -57,7 +57,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+if (require.main === module) {
+  measureTrustCost().catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}

@@ -58,6 +58,10 @@ describe('administrative commands', () => {
       expect((await server.request('GET', '/api/companies/getList.json', { auth: made })).status).to.equal(200);
       expect((await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=X', auth: made })).status).to.equal(403);
       expect((await server.request('GET', '/api/clients/getList.json', { auth: made })).status).to.equal(403);
+      const audited = await server.request('GET', '/api/audit/getList.json?filters[actor]=cli&filters[model]=api_keys', { auth: server.installationCredential });
+      expect(audited.json.response[0]).to.include({ method: 'add', verb: 'CLI', status: 200, address: 'local' });
+      expect(audited.json.response[0].params).to.include('vars[scopes]');
+      expect(audited.text).not.to.contain('companies/*');
       const listed = await cli('api-keys', 'list');
       expect(listed.stdout).to.match(new RegExp(`${made.user}\tinstallation read-only calls companies/\\*,users/get\\*`));
     });
