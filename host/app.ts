@@ -7,6 +7,7 @@ import { adminArea } from './admin/admin-area';
 import { ApiCallCounter } from './admin/api-call-counter';
 import { apiMiddleware } from './api/api-middleware';
 import { VERBS } from './api/dispatch';
+import { preflight } from './api/cross-site';
 import { docsMiddleware } from './api/docs-middleware';
 import { defaultFormat } from './api/formats';
 import { health, readiness } from './health';
@@ -57,6 +58,7 @@ export function createApp(installation: Installation, logger: Logger, options: A
   router.get('/ready', readiness(installation));
   router.get(DOCS_PATHS, docs);
   router.register(CALL_PATHS, [...VERBS], api, { pathAsRegExp: true });
+  router.register(CALL_PATHS, ['OPTIONS'], preflight(policy.allowedOrigins), { pathAsRegExp: true });
   router.all(['/admin', '/admin/*page'], admin);
 
   app.use(methodNotAllowedInContract);

@@ -1,5 +1,6 @@
 import { Caller, CredentialVerifier } from '../credentials';
 import { Db } from '../db/schema';
+import type { Installation } from '../installation';
 import { TallyError } from '../kernel/tally-error';
 import { AuditLog } from './audit-log';
 import { IdempotencyStore } from './idempotency';
@@ -43,12 +44,19 @@ export class CallGuard {
 
   private readonly db;
 
-  /** The guard of an installation, made on first use with `policy` (or the configuration's). */
-  static of(installation: { db: Db; credentials: CredentialVerifier }, policy?: TrustPolicy): CallGuard {
+  /**
+   * The guard of an installation, made on first use with `policy` (or the configuration's). Its
+   * scope check joins the installation's authorisers, so it applies on the one call path to every
+   * call made with a credential: over HTTP, from the CLI's API form, and from an extension called
+   * with that credential.
+   */
+  static of(installation: Pick<Installation, 'db' | 'credentials' | 'authorisers'>, policy?: TrustPolicy): CallGuard {
     let guard = CallGuard.guards.get(installation);
     if (!guard) {
-      guard = new CallGuard(installation.db, installation.credentials, policy ?? new TrustPolicy());
-      CallGuard.guards.set(installation, guard);
+      const made = new CallGuard(installation.db, installation.credentials, policy ?? new TrustPolicy());
+      installation.authorisers.push(({ request, entry, spec }) => made.authorise(request.caller, entry.name, spec.method, spec.verb));
+      CallGuard.guards.set(installation, made);
+      guard = made;
     }
     return guard;
   }

@@ -4,8 +4,8 @@ import { TallyError } from '../../core/kernel/tally-error';
 import { TrustPolicy } from '../../core/trust/policy';
 import { Logger } from '../logger';
 import { credentialsFromHeaders } from './credentials-from-headers';
-import { corsHeaders, isCrossSite, PREFLIGHT_HEADERS } from './cross-site';
-import { dispatch } from './dispatch';
+import { corsHeaders, isCrossSite } from './cross-site';
+import { dispatch, VERBS } from './dispatch';
 import { parseQueryString } from './parameters';
 import { carriesBody, readBodyParameters } from './request-body';
 import { requestIdFor } from './request-id';
@@ -24,16 +24,12 @@ export function apiMiddleware(installation: Installation, logger: Logger, policy
     ctx.set('Request-Id', requestId);
     ctx.set('Cache-Control', 'no-store');
     ctx.set(corsHeaders(ctx.headers, policy.allowedOrigins));
-    if (verb === 'OPTIONS' && ctx.response.get('Access-Control-Allow-Origin')) {
-      ctx.set(PREFLIGHT_HEADERS);
-      ctx.status = 204;
-      return;
-    }
     const idempotencyKey = ctx.headers['idempotency-key'];
     const answer = await dispatch(installation, {
       verb,
       path: ctx.path,
       credentials: credentialsFromHeaders(ctx.headers),
+      via: 'http',
       address: ctx.ip,
       requestId,
       idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
@@ -56,7 +52,7 @@ export function apiMiddleware(installation: Installation, logger: Logger, policy
     ctx.type = answer.format.contentType;
     ctx.body = answer.format.render(answer.root, answer.body);
     if (answer.headers) ctx.set(answer.headers);
-    if (answer.status === 405) ctx.set('Allow', 'GET, POST, PUT, DELETE');
+    if (answer.status === 405) ctx.set('Allow', VERBS.join(', '));
     if (answer.status === 401) ctx.set('WWW-Authenticate', 'Basic realm="Tally API", charset="UTF-8"');
     const entry = {
       model: answer.route?.model,

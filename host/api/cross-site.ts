@@ -1,4 +1,5 @@
 import { IncomingHttpHeaders } from 'node:http';
+import Koa from 'koa';
 
 /**
  * Whether a request comes from another site's web page. Browsers remember Basic credentials and
@@ -24,3 +25,16 @@ export const PREFLIGHT_HEADERS = {
   'Access-Control-Allow-Headers': 'Authorization, Content-Type, SERVICE-API-USER, SERVICE-API-KEY, Idempotency-Key, X-Request-Id',
   'Access-Control-Max-Age': '600',
 };
+
+/**
+ * A browser's preflight `OPTIONS` from a configured origin: 204 with what it may send. Any other
+ * OPTIONS goes on to the router's answer (the contract's 405).
+ */
+export function preflight(allowed: readonly string[]): Koa.Middleware {
+  return async (ctx, next) => {
+    const cors = corsHeaders(ctx.headers, allowed);
+    if (!cors['Access-Control-Allow-Origin']) return next();
+    ctx.set({ ...cors, ...PREFLIGHT_HEADERS });
+    ctx.status = 204;
+  };
+}

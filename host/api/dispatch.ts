@@ -1,11 +1,11 @@
 import { actsForInstallation, Caller } from '../../core/credentials';
-import { Installation, ResolvedCall } from '../../core/installation';
+import { Installation } from '../../core/installation';
+import { resolveModelMethod } from '../../core/kernel/model-container';
 import { TallyError } from '../../core/kernel/tally-error';
 import { CallGuard } from '../../core/trust/call-guard';
-import { RetryLater } from '../../core/trust/retry-later';
 import { GivenCredentials } from './credentials-from-headers';
 import { defaultFormat, Format } from './formats';
-import { guardedRun } from './guarded-run';
+import { guardedCall, outcomeOf } from './guarded-run';
 import { parseRoute, Route, RouteError } from './route';
 
 export const VERBS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
@@ -17,6 +17,8 @@ export interface ApiCall {
   readonly credentials: GivenCredentials | null;
   /** The parameters the verb allows (query for GET/DELETE, body for POST/PUT); throws a TallyError on bad input. */
   params(): Promise<Record<string, unknown>>;
+  /** Over HTTP or from the command line's API form. */
+  readonly via: 'http' | 'cli';
   /** The client's address (for lock-outs, allow lists, the audit log); absent on the command line. */
   readonly address?: string;
   readonly requestId?: string;
@@ -43,40 +45,42 @@ export interface ApiAnswer {
 interface Progress {
   route?: Route;
   caller?: Caller;
-  resolved?: ResolvedCall;
+  /** Set once the call entered the one call path (everything before it is the transport's). */
+  called?: boolean;
   params: Record<string, unknown>;
 }
 
 /**
  * Answers a call in the contract's order: URL (404/415) → verb (405) → cross-site (403) →
  * lock-out (429) → credentials (401) → rate (429) → maintenance (503; not for installation
- * credentials, which must be able to end it) → model and method (404/403) → the credential's
- * scope (403) → parameters (400) → Idempotency-Key (409, or the stored answer) → the call
- * (400/500) → 200. Every call of a method not declared GET is audited, whatever its answer.
+ * credentials, which must be able to end it) → the one call path: model and method (404/403),
+ * authorisers (the credential's scope: 403), parameters (400), Idempotency-Key (409, or the
+ * stored answer), the call (400/500) → 200. Every call of a method not declared GET is audited,
+ * whatever its answer.
  */
 export async function dispatch(installation: Installation, call: ApiCall): Promise<ApiAnswer> {
   const guard = CallGuard.of(installation);
   const progress: Progress = { params: {} };
   const answer = await answerCall(guard, installation, call, progress);
-  const { resolved, caller, route } = progress;
-  if (resolved && caller && route && resolved.spec.verb !== 'GET') {
-    const entry = {
-      companyId: caller.companyId,
-      actor: caller.user,
-      credentialId: caller.grant?.credentialId,
-      model: route.model,
-      method: route.method,
-      verb: call.verb,
-      status: answer.status,
-      requestId: call.requestId ?? '',
-      address: call.address ?? 'local',
-      params: progress.params,
-    };
-    // The answer stands whether or not its audit row could be written; the failure is logged.
-    const failed = await guard.audit.record(entry).then(() => undefined, (error: unknown) => error);
-    if (failed && !answer.failure) return { ...answer, failure: failed };
-  }
-  return answer;
+  const { route, caller } = progress;
+  if (!progress.called || !route || !caller) return answer;
+  const resolution = resolveModelMethod(installation.container, route.model, route.method);
+  if (!resolution.found || resolution.spec.verb === 'GET') return answer;
+  const entry = {
+    companyId: caller.companyId,
+    actor: caller.user,
+    credentialId: caller.grant?.credentialId,
+    model: resolution.entry.name,
+    method: resolution.spec.method,
+    verb: call.verb,
+    status: answer.status,
+    requestId: call.requestId ?? '',
+    address: call.address ?? 'local',
+    params: progress.params,
+  };
+  // The answer stands whether or not its audit row could be written; the failure is logged.
+  const failed = await guard.audit.record(entry).then(() => undefined, (error: unknown) => error);
+  return failed && !answer.failure ? { ...answer, failure: failed } : answer;
 }
 
 async function answerCall(guard: CallGuard, installation: Installation, call: ApiCall, progress: Progress): Promise<ApiAnswer> {
@@ -87,18 +91,11 @@ async function answerCall(guard: CallGuard, installation: Installation, call: Ap
     const caller = (progress.caller = await guard.authenticate(call.credentials, call.address));
     await guard.throttle(caller);
     if (!actsForInstallation(caller) && (await installation.inMaintenance())) throw new TallyError('maintenance');
-    const resolved = await installation.resolve(route.model, route.method, caller);
-    progress.resolved = resolved;
-    guard.authorise(caller, route.model, route.method, resolved.spec.verb);
-    const params = (progress.params = await call.params());
-    const ran = await guardedRun(guard, installation, resolved, params, call, caller);
+    progress.called = true;
+    const ran = await guardedCall(guard, installation, route, call, caller, progress);
     return { format: route.format, root: route.model, route, caller, ...ran };
   } catch (thrown) {
-    const error = thrown instanceof TallyError ? thrown : new TallyError('internal');
     const format = thrown instanceof RouteError ? thrown.format : progress.route?.format ?? defaultFormat;
-    const root = progress.route?.model ?? 'api';
-    const failure = thrown instanceof TallyError ? undefined : thrown;
-    const headers = thrown instanceof RetryLater ? { 'Retry-After': String(thrown.retryAfterSeconds) } : undefined;
-    return { status: error.status, format, root, body: error.body(), route: progress.route, caller: progress.caller, failure, headers };
+    return { format, root: progress.route?.model ?? 'api', route: progress.route, caller: progress.caller, ...outcomeOf(thrown) };
   }
 }

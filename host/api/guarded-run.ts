@@ -1,9 +1,11 @@
 import { Caller } from '../../core/credentials';
-import { Installation, ResolvedCall } from '../../core/installation';
+import { Installation } from '../../core/installation';
 import { TallyError } from '../../core/kernel/tally-error';
 import { CallGuard } from '../../core/trust/call-guard';
 import { fingerprint, validIdempotencyKey } from '../../core/trust/idempotency';
 import { RetryLater } from '../../core/trust/retry-later';
+import type { ApiCall } from './dispatch';
+import { Route } from './route';
 
 export interface RunOutcome {
   readonly status: number;
@@ -12,41 +14,55 @@ export interface RunOutcome {
   readonly headers?: Record<string, string>;
 }
 
-interface About {
-  readonly verb: string;
-  readonly path: string;
-  readonly idempotencyKey?: string;
+/** Carries a stored answer out of the call path before anything runs. */
+class Replay extends Error {
+  constructor(readonly outcome: RunOutcome) {
+    super('replay');
+  }
 }
 
 /**
- * Runs a resolved call; with an `Idempotency-Key` on a write, at most once per credential and key:
- * the first answer is stored and replayed (`Idempotent-Replayed: true`), the same key with other
- * parameters is a 409, as is a repeat while the first still runs. A 5xx or 429 is not stored (its
- * transaction rolled back, nothing happened), so retrying with the same key runs the call again.
+ * Runs a call through the one call path; with an `Idempotency-Key` on a write, at most once per
+ * credential and key. The key is claimed once the parameters are read (after resolve and the
+ * authorisers, before binding): the first answer is stored and replayed (`Idempotent-Replayed:
+ * true`), the same key with other parameters is a 409, as is a repeat while the first still runs.
+ * A 5xx or 429 is not stored (its transaction rolled back, nothing happened), so retrying with the
+ * same key runs the call again.
  */
-export async function guardedRun(guard: CallGuard, installation: Installation, call: ResolvedCall, params: Record<string, unknown>, about: About, caller: Caller): Promise<RunOutcome> {
-  const key = about.idempotencyKey;
-  if (key === undefined || about.verb === 'GET') return run(installation, call, params);
-  if (!validIdempotencyKey(key)) {
-    throw TallyError.invalid({ 'Idempotency-Key': { valid: 'The Idempotency-Key must be 1 to 255 visible ASCII characters.' } });
+export async function guardedCall(guard: CallGuard, installation: Installation, route: Route, call: ApiCall, caller: Caller, seen: { params: Record<string, unknown> }): Promise<RunOutcome> {
+  const key = call.idempotencyKey;
+  let claimed = false;
+  const params = async () => {
+    const given = (seen.params = await call.params());
+    if (key === undefined || call.verb === 'GET') return given;
+    if (!validIdempotencyKey(key)) {
+      throw TallyError.invalid({ 'Idempotency-Key': { valid: 'The Idempotency-Key must be 1 to 255 visible ASCII characters.' } });
+    }
+    const begun = await guard.idempotency.begin(caller.user, key, fingerprint(call.verb, call.path, given));
+    if (begun.kind === 'conflict') throw new TallyError('idempotency_conflict');
+    if (begun.kind === 'in_progress') throw new TallyError('idempotency_in_progress');
+    if (begun.kind === 'replay') throw new Replay({ status: begun.status, body: begun.body, headers: { 'Idempotent-Replayed': 'true' } });
+    claimed = true;
+    return given;
+  };
+  let outcome: RunOutcome;
+  try {
+    const response = await installation.call(route.model, route.method, params, caller, { via: call.via, verb: call.verb, address: call.address });
+    outcome = { status: 200, body: { response: response ?? null } };
+  } catch (thrown) {
+    if (thrown instanceof Replay) return thrown.outcome;
+    outcome = outcomeOf(thrown);
   }
-  const begun = await guard.idempotency.begin(caller.user, key, fingerprint(about.verb, about.path, params));
-  if (begun.kind === 'conflict') throw new TallyError('idempotency_conflict');
-  if (begun.kind === 'in_progress') throw new TallyError('idempotency_in_progress');
-  if (begun.kind === 'replay') return { status: begun.status, body: begun.body, headers: { 'Idempotent-Replayed': 'true' } };
-  const outcome = await run(installation, call, params);
-  if (outcome.status >= 500 || outcome.status === 429) await guard.idempotency.release(caller.user, key);
-  else await guard.idempotency.finish(caller.user, key, outcome.status, outcome.body);
+  if (claimed && key !== undefined) {
+    if (outcome.status >= 500 || outcome.status === 429) await guard.idempotency.release(caller.user, key);
+    else await guard.idempotency.finish(caller.user, key, outcome.status, outcome.body);
+  }
   return outcome;
 }
 
-async function run(installation: Installation, call: ResolvedCall, params: Record<string, unknown>): Promise<RunOutcome> {
-  try {
-    const response = await installation.run(call, params);
-    return { status: 200, body: { response: response ?? null } };
-  } catch (thrown) {
-    const error = thrown instanceof TallyError ? thrown : new TallyError('internal');
-    const headers = thrown instanceof RetryLater ? { 'Retry-After': String(thrown.retryAfterSeconds) } : undefined;
-    return { status: error.status, body: error.body(), failure: thrown instanceof TallyError ? undefined : thrown, headers };
-  }
+/** A failure as the client sees it: the contract's body, Retry-After for a 429, the cause of a 500 for the log. */
+export function outcomeOf(thrown: unknown): RunOutcome {
+  const error = thrown instanceof TallyError ? thrown : new TallyError('internal');
+  const headers = thrown instanceof RetryLater ? { 'Retry-After': String(thrown.retryAfterSeconds) } : undefined;
+  return { status: error.status, body: error.body(), failure: thrown instanceof TallyError ? undefined : thrown, headers };
 }
