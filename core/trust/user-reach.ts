@@ -1,8 +1,5 @@
-import { Expression, ExpressionBuilder, sql, SqlBool } from 'kysely';
+import { Expression, sql, SqlBool } from 'kysely';
 import { CallContext } from '../kernel/call-context';
-import { TrustDatabase } from './trust-tables';
-
-type Eb = ExpressionBuilder<TrustDatabase, 'users'>;
 
 /**
  * Which log-in identities a company credential reaches: never a staff member's (staff sign in to
@@ -11,7 +8,7 @@ type Eb = ExpressionBuilder<TrustDatabase, 'users'>;
  * be the company's own) or created by its credentials. Linking someone else's user to a client of one's own
  * therefore grants nothing: the other company's link still excludes it.
  */
-export function reachableBy(companyId: number) {
+export function reachableBy(companyId: number): Expression<SqlBool> {
   // Raw SQL rather than the query builder: this runs on every users/* call of a company
   // credential, and building the same subqueries as expression trees cost more than the query.
   const condition = sql<SqlBool>`(
@@ -22,11 +19,11 @@ export function reachableBy(companyId: number) {
     and (users.company_id = ${companyId}
          or exists (select 1 from clients where clients.user_id = users.id)
          or exists (select 1 from contacts where contacts.user_id = users.id)))`;
-  return (_eb: Eb): Expression<SqlBool> => condition;
+  return condition;
 }
 
 /** The filter for a call: none for the installation, `reachableBy` for a company credential. */
 export function usersFilter(ctx: CallContext) {
   const filter = reachableBy(ctx.companyId);
-  return <Q extends { where(f: (eb: Eb) => Expression<SqlBool>): Q }>(query: Q): Q => (ctx.installationWide ? query : query.where(filter));
+  return <Q extends { where(f: Expression<SqlBool>): Q }>(query: Q): Q => (ctx.installationWide ? query : query.where(filter));
 }
