@@ -3,6 +3,7 @@ import { field } from '../form-body';
 import { attempt, problemsNotice } from '../form-outcome';
 import { html, SafeHtml } from '../html';
 import { formBasics, notice, redirectTo, sendHtml, staffPage } from '../layout';
+import { changeLimits, limitsCell } from './credential-limits';
 
 interface Credential {
   readonly id: number;
@@ -29,7 +30,10 @@ const FIELDS = ['notes', 'scopes', 'allow_ips', 'expires_at'] as const;
 type Draft = Partial<Record<(typeof FIELDS)[number] | 'read_only' | 'installation', string>>;
 
 const PATH = '/admin/settings/api';
-const DONE: Record<string, string> = { revoked: 'The credential has been revoked. Calls made with it are refused from now on.' };
+const DONE: Record<string, string> = {
+  revoked: 'The credential has been revoked. Calls made with it are refused from now on.',
+  limits: 'The limits have been saved. Every process applies them within a second or two.',
+};
 
 /** Settings → API access: a company's credentials (never their keys), creating and revoking them. */
 export const showApiAccess: PageHandler = async (request) => {
@@ -46,6 +50,8 @@ export const createCredential: PageHandler = async (request) => {
   if (!outcome.ok) return render(request, 400, { top: problemsNotice(outcome.messages), draft });
   await render(request, 200, { created: outcome.value });
 };
+
+export const changeCredentialLimits = changeLimits((request, status, top) => render(request, status, { top }));
 
 export const revokeCredential: PageHandler = async (request) => {
   const id = field(request.form, 'id');
@@ -104,7 +110,7 @@ function credentialTable(request: AdminRequest, credentials: readonly Credential
     (c) => html`<tr>
     <td class="mono">${c.user}</td>
     <td>${c.installation ? html`<strong>Installation</strong>` : 'Company'}</td>
-    <td>${limits(c)}</td>
+    <td>${limitsCell(request, c)}</td>
     <td>${c.notes ?? ''}</td>
     <td>${c.date_added}</td>
     <td>${c.last_used ? `${c.last_used}${c.last_used_ip ? ` from ${c.last_used_ip}` : ''}` : 'never'}</td>
@@ -114,17 +120,6 @@ function credentialTable(request: AdminRequest, credentials: readonly Credential
   )}
   </tbody>
 </table></div>`;
-}
-
-/** A credential's narrowing in words: what it may call, from where, until when. */
-function limits(c: Credential): string {
-  const parts = [
-    c.scopes.length ? `calls: ${c.scopes.join(', ')}` : '',
-    c.read_only ? 'read-only' : '',
-    c.allow_ips.length ? `from: ${c.allow_ips.join(', ')}` : '',
-    c.expires_at ? `expires ${c.expires_at}` : '',
-  ].filter(Boolean);
-  return parts.length ? parts.join('; ') : 'none';
 }
 
 /** The one time the key is shown: a read-only field and a copy button (admin.js). */

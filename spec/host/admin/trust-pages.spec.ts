@@ -29,6 +29,25 @@ describe('admin area: API access (scopes, installation credentials, last used) a
     expect(listed.text).to.match(/last used|from 127\.0\.0\.1|::1/);
   });
 
+  it('changes a credential\'s limits, which apply at once; an empty field removes that limit', async () => {
+    await staff.get('/admin/settings/api?company=1');
+    const page = await staff.post('/admin/settings/api/create', { company_id: '1', notes: 'to narrow' });
+    const credential = keyOf(page.text);
+    expect((await call(server, 'GET', 'users/getList', {}, credential)).status).to.equal(200);
+    const id = (await call(server, 'GET', 'api_keys/getList')).json.response.find((k: { user: string }) => k.user === credential.user).id;
+    const saved = await staff.post('/admin/settings/api/limits', { company_id: '1', id: String(id), scopes: 'clients/*', allow_ips: '', expires_at: '2099-06-01 00:00:00', read_only: '1' });
+    expect(saved.status).to.equal(303);
+    expect((await call(server, 'GET', 'users/getList', {}, credential)).status).to.equal(403);
+    expect((await call(server, 'POST', 'clients/add', { vars: { first_name: 'A' } }, credential)).status).to.equal(403);
+    expect((await call(server, 'GET', 'clients/getList', {}, credential)).status).to.equal(200);
+    const shown = await staff.get(saved.location!);
+    expect(shown.text).to.contain('The limits have been saved').and.to.contain('calls: clients/*; read-only; expires 2099-06-01 00:00:00');
+    const bad = await staff.post('/admin/settings/api/limits', { company_id: '1', id: String(id), scopes: 'nope', allow_ips: '', expires_at: '' });
+    expect(bad.status).to.equal(400);
+    expect(bad.text).to.contain('is not a call pattern');
+    expect((await staff.post('/admin/settings/api/limits', { company_id: '1', id: '999999', scopes: '' })).status).to.equal(400);
+  });
+
   it('staff create installation credentials, shown as such; the API refuses to', async () => {
     await staff.get('/admin/settings/api?company=1');
     const page = await staff.post('/admin/settings/api/create', { company_id: '1', notes: 'ops', installation: '1' });

@@ -75,6 +75,7 @@ export const STAFF_POSTS = [
   '/admin/sign-out',
   '/admin/settings/api/create',
   '/admin/settings/api/revoke',
+  '/admin/settings/api/limits',
   '/admin/settings/system/maintenance',
   '/admin/settings/system/timezone',
   '/admin/settings/system/companies',
