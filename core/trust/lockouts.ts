@@ -27,6 +27,7 @@ export const subject = {
  */
 export class Lockouts {
   private readonly cache = new Map<string, { until: number; checkedAt: number }>();
+  private lastSweep = 0;
 
   constructor(
     private readonly limits: LockoutLimits,
@@ -75,6 +76,12 @@ export class Lockouts {
       await db.updateTable('trust_lockouts').set({ locked_until: until }).where('subject', '=', s).execute();
       this.cache.set(s, { until, checkedAt: now });
       lockedFor = this.limits.lockoutMs;
+    }
+    // Every unknown user tried leaves a row: rows whose window and lock have both passed count for
+    // nothing, and are cleared at most once a minute per process so guessing cannot grow the table.
+    if (now - this.lastSweep > 60_000) {
+      this.lastSweep = now;
+      await db.deleteFrom('trust_lockouts').where('window_start', '<', windowOpen).where('locked_until', '<', now).execute();
     }
     return lockedFor;
   }

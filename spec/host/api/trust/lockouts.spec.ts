@@ -109,3 +109,26 @@ describe('timing: an unknown API user costs what a wrong key costs', () => {
     expect(Math.abs(known - unknown), `known ${known} ns, unknown ${unknown} ns`).to.be.below(Math.max(known, unknown) * 0.5 + 5000);
   });
 });
+
+describe('lock-out rows do not pile up', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ trust: { lockoutAttempts: 3, addressAttempts: 1000, lockoutMs: 1000 } });
+  });
+  after(() => server.close());
+
+  it('rows whose window and lock have passed are cleared as new failures come in', async () => {
+    for (let i = 0; i < 5; i++) await server.request('GET', '/api/users/getListCount.json', { auth: { user: `tly_spray${i}`, key: 'k' } });
+    const count = async () => (await server.installation.db.selectFrom('trust_lockouts' as never).selectAll().execute()).length;
+    expect(await count()).to.equal(6);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // A new process (as after a minute) sweeps on its next failure.
+    const other = await secondProcess(server, { lockoutAttempts: 3, addressAttempts: 1000, lockoutMs: 1000 });
+    try {
+      await other.request('GET', '/api/users/getListCount.json', { auth: { user: 'tly_late', key: 'k' } });
+    } finally {
+      await other.close();
+    }
+    expect(await count()).to.equal(2);
+  });
+});
