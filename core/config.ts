@@ -28,6 +28,12 @@ export interface Config {
   readonly extensionHeapMb: number;
   readonly extensionDeadlineMs: number;
   readonly extensionLoadMs: number;
+  readonly proxyHops: number;
+  readonly lockoutAttempts: number;
+  readonly lockoutMinutes: number;
+  readonly apiRateLimit: number;
+  readonly apiAllowedOrigins: string;
+  readonly auditRetentionDays: number;
 }
 
 type Kind =
@@ -62,12 +68,18 @@ export const SETTINGS: readonly SettingDefinition[] = [
   setting('TALLY_MAX_CONNECTIONS', 'maxConnections', { type: 'integer', min: 1, max: 1_000_000 }, '10000', () => 10_000, 'open connections one host process accepts; more are closed at once'),
   setting('LOG_LEVEL', 'logLevel', { type: 'choice', values: LOG_LEVELS }, 'info', () => 'info', 'pino level; `silent` turns logs off'),
   setting('TRUST_PROXY', 'trustProxy', { type: 'boolean' }, 'false', () => false, 'trust `X-Forwarded-*` from a reverse proxy'),
+  setting('TALLY_PROXY_HOPS', 'proxyHops', { type: 'integer', min: 1, max: 10 }, '1', () => 1, 'with TRUST_PROXY, how many trusted proxies append to `X-Forwarded-For`; the client is the entry that many from the right'),
   setting('TALLY_WORKERS', 'workers', { type: 'integer', min: 1, max: 64 }, '1', () => 1, 'host processes sharing the port (same as `serve --workers N`)'),
   setting('TALLY_COMPANY_NAME', 'companyName', { type: 'text' }, 'Default company', () => 'Default company', 'name of the company created on first start'),
   setting('TALLY_EXTENSIONS_DIR', 'extensionsDir', { type: 'text' }, '`extensions/`', () => undefined, 'where extensions are discovered'),
   setting('TALLY_EXTENSION_HEAP_MB', 'extensionHeapMb', { type: 'integer', min: 16, max: 65536 }, '128', () => 128, 'memory limit of each extension sandbox'),
   setting('TALLY_EXTENSION_DEADLINE_MS', 'extensionDeadlineMs', { type: 'integer', min: 1, max: 3_600_000 }, '10000', () => 10_000, 'time limit of one extension call'),
   setting('TALLY_EXTENSION_LOAD_MS', 'extensionLoadMs', { type: 'integer', min: 1, max: 3_600_000 }, '10000', () => 10_000, 'time limit for an extension to load'),
+  setting('TALLY_LOCKOUT_ATTEMPTS', 'lockoutAttempts', { type: 'integer', min: 1, max: 100_000 }, '10', () => 10, 'failed API authentications (per API user, per address) or `users/auth` attempts (per username) that lock them out'),
+  setting('TALLY_LOCKOUT_MINUTES', 'lockoutMinutes', { type: 'integer', min: 1, max: 10_080 }, '15', () => 15, 'how long failures are counted, and how long a lock-out lasts'),
+  setting('TALLY_API_RATE_LIMIT', 'apiRateLimit', { type: 'integer', min: 0, max: 100_000_000 }, '6000', () => 6000, 'calls per credential per minute over all processes (429 beyond); 0 turns it off'),
+  setting('TALLY_API_ALLOWED_ORIGINS', 'apiAllowedOrigins', { type: 'text' }, 'none', () => '', 'comma-separated origins whose web pages may call the API from a browser'),
+  setting('TALLY_AUDIT_RETENTION_DAYS', 'auditRetentionDays', { type: 'integer', min: 1, max: 36_500 }, '90', () => 90, 'how long audit log rows are kept'),
 ];
 
 function setting(variable: string, key: keyof Config, kind: Kind, shownDefault: string, defaultValue: () => unknown, meaning: string): SettingDefinition {

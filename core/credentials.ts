@@ -1,11 +1,31 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Db, Tx } from './db/schema';
-import { formatUtc } from './kernel/timestamps';
+import { formatUtc, parseTimestamp } from './kernel/timestamps';
+import { AddressList } from './trust/address-list';
+import { compilePattern, CredentialScope, UNSCOPED } from './trust/scope';
+import { trustDb } from './trust/trust-tables';
 
+/** What an API credential grants, beyond acting as its company. */
+export interface Grant {
+  readonly credentialId: number;
+  /** An installation credential: other companies, companies/add, system settings, staff identities. */
+  readonly installation: boolean;
+  readonly scope: CredentialScope;
+}
+
+/**
+ * Who makes a call. `{ companyId, user }` alone is an in-process caller (the CLI, the admin area, a
+ * scheduled task, a spec): the installation itself, acting for that company. A caller authenticated
+ * by an API credential carries its `grant`: a company credential acts only as its company.
+ */
 export interface Caller {
   readonly companyId: number;
   readonly user: string;
+  readonly grant?: Grant;
 }
+
+/** Whether the caller holds installation-wide powers (an installation credential, or in-process). */
+export const actsForInstallation = (caller: Caller): boolean => !caller.grant || caller.grant.installation;
 
 /** A new API user (public, like a username) and key (secret, shown once, stored only as a hash). */
 export function generateCredential(): { user: string; key: string } {
@@ -21,12 +41,17 @@ interface Entry {
   readonly checkedAt: number;
   readonly companyId: number;
   readonly keyHash: string;
+  readonly grant: Grant;
+  readonly missing?: true;
 }
 
+/** An absent user is remembered too, so an unknown user costs what a wrong key costs (no query either way). */
+const ABSENT: Entry = { checkedAt: 0, companyId: 0, keyHash: '0'.repeat(64), grant: { credentialId: 0, installation: false, scope: UNSCOPED } };
+
 /**
- * Checks API credentials. A verified user is remembered for `ttlMs`, so a revoked key stops working
- * within that time on every process while the hot path does not query on every call; `last_used`
- * is written at most once a minute per user for the same reason.
+ * Checks API credentials. A verified user (and an unknown one) is remembered for `ttlMs`, so a
+ * revoked key stops working within that time on every process while the hot path does not query on
+ * every call; `last_used` is written at most once a minute per user for the same reason.
  */
 export class CredentialVerifier {
   private readonly cache = new Map<string, Entry>();
@@ -41,43 +66,64 @@ export class CredentialVerifier {
    * @param db where to read the credential: a model checking credentials inside its call passes the
    *   call's transaction. (On SQLite the transaction holds the only connection, so a read through the
    *   installation's handle would wait for it forever and stall the server.)
+   * @param address the caller's address, recorded as where the credential was last used.
    */
-  async verify(user: string, key: string, db: Tx = this.db): Promise<Caller | null> {
-    if (!user || !key || user.length > 64 || key.length > 256) return null;
+  async verify(user: string, key: string, db: Tx = this.db, address?: string): Promise<Caller | null> {
+    if (!user || !key || user.length > 64 || key.length > 256) {
+      hashKey(key.slice(0, 256));
+      return null;
+    }
     const entry = await this.lookup(user, db);
     const given = Buffer.from(hashKey(key), 'hex');
     // The comparison runs whether or not the user exists, so timing tells nothing about which part failed.
-    const stored = Buffer.from(entry?.keyHash ?? '0'.repeat(64), 'hex');
-    if (!timingSafeEqual(given, stored) || !entry) return null;
-    this.touch(user);
-    return { companyId: entry.companyId, user };
+    const found = !entry.missing;
+    if (!timingSafeEqual(given, Buffer.from(entry.keyHash, 'hex')) || !found) return null;
+    this.touch(user, address);
+    return { companyId: entry.companyId, user, grant: entry.grant };
   }
 
   forget(user: string): void {
     this.cache.delete(user);
   }
 
-  private async lookup(user: string, db: Tx): Promise<Entry | undefined> {
+  private async lookup(user: string, db: Tx): Promise<Entry> {
     const hit = this.cache.get(user);
     if (hit && Date.now() - hit.checkedAt < this.ttlMs) return hit;
-    const row = await db.selectFrom('api_keys').select(['company_id', 'key_hash']).where('user', '=', user).executeTakeFirst();
-    if (!row) {
-      this.cache.delete(user);
-      return undefined;
-    }
-    const entry = { checkedAt: Date.now(), companyId: row.company_id, keyHash: row.key_hash };
+    const row = await trustDb(db)
+      .selectFrom('api_keys')
+      .select(['id', 'company_id', 'key_hash', 'installation', 'scopes', 'read_only', 'allow_ips', 'expires_at'])
+      .where('user', '=', user)
+      .executeTakeFirst();
     if (this.cache.size > 10_000) this.cache.clear();
+    if (!row) {
+      const absent = { ...ABSENT, checkedAt: Date.now(), missing: true as const };
+      this.cache.set(user, absent);
+      return absent;
+    }
+    const scope: CredentialScope = {
+      patterns: row.scopes ? row.scopes.split('\n').filter(Boolean).map(compilePattern) : null,
+      readOnly: !!Number(row.read_only),
+      addresses: row.allow_ips ? AddressList.parse(row.allow_ips) : null,
+      expiresAt: row.expires_at ? parseTimestamp(row.expires_at, 'UTC')!.getTime() : null,
+    };
+    const entry: Entry = {
+      checkedAt: Date.now(),
+      companyId: row.company_id,
+      keyHash: row.key_hash,
+      grant: { credentialId: row.id, installation: !!Number(row.installation), scope },
+    };
     this.cache.set(user, entry);
     return entry;
   }
 
-  private touch(user: string): void {
+  private touch(user: string, address: string | undefined): void {
     const now = Date.now();
     if (now - (this.lastUsedWrites.get(user) ?? 0) < 60_000) return;
+    if (this.lastUsedWrites.size > 10_000) this.lastUsedWrites.clear();
     this.lastUsedWrites.set(user, now);
-    void this.db
+    void trustDb(this.db)
       .updateTable('api_keys')
-      .set({ last_used: formatUtc(new Date(now)) })
+      .set({ last_used: formatUtc(new Date(now)), last_used_ip: address ? address.slice(0, 64) : null })
       .where('user', '=', user)
       .execute()
       .catch(() => this.lastUsedWrites.delete(user));

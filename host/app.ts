@@ -7,16 +7,23 @@ import { adminArea } from './admin/admin-area';
 import { ApiCallCounter } from './admin/api-call-counter';
 import { apiMiddleware } from './api/api-middleware';
 import { VERBS } from './api/dispatch';
+import { preflight } from './api/cross-site';
 import { docsMiddleware } from './api/docs-middleware';
 import { defaultFormat } from './api/formats';
 import { health, readiness } from './health';
 import { Logger } from './logger';
+import { CallGuard } from '../core/trust/call-guard';
+import { TrustPolicy } from '../core/trust/policy';
 
 const RETRY_AFTER_SECONDS = 5;
 
 export interface AppOptions {
   /** Trust X-Forwarded-* from a reverse proxy; defaults to TRUST_PROXY. */
   trustProxy?: boolean;
+  /** Trusted proxies appending to X-Forwarded-For (default TALLY_PROXY_HOPS). */
+  proxyHops?: number;
+  /** Abuse limits and browser rules (default: from the configuration). */
+  trust?: TrustPolicy;
 }
 
 /** Where the API is served: `/api/...`, and `/index.php/api/...` for servers that cannot rewrite URLs. */
@@ -37,8 +44,14 @@ const CALL_PATHS = /^\/(?:index\.php\/)?api(?:\/(?!(?:openapi\.json|reference\.h
 export function createApp(installation: Installation, logger: Logger, options: AppOptions = {}): Koa {
   const app = new Koa();
   app.proxy = options.trustProxy ?? config().trustProxy;
+  // The client is the rightmost X-Forwarded-For entry not added by a trusted proxy: the leftmost
+  // ones are written by the client and prove nothing (Koa counts this many from the right).
+  app.maxIpsCount = options.proxyHops ?? config().proxyHops;
+  // One policy for the API's checks and the models' (users/auth lock-outs).
+  const policy = CallGuard.of(installation, options.trust).policy;
+  installation.provide(TrustPolicy, policy);
   // The dashboard's API call counts: one in-memory increment per call, flushed every few seconds.
-  const api = ApiCallCounter.forInstallation(installation).wrap(apiMiddleware(installation, logger));
+  const api = ApiCallCounter.forInstallation(installation).wrap(apiMiddleware(installation, logger, policy));
   const admin = adminArea(installation, logger);
   const docs = docsMiddleware(installation);
   // A 503 (maintenance, the database unavailable) tells clients when to try again (docs/api-errors.md).
@@ -52,6 +65,7 @@ export function createApp(installation: Installation, logger: Logger, options: A
   router.get('/ready', readiness(installation));
   router.get(DOCS_PATHS, docs);
   router.register(CALL_PATHS, [...VERBS], api, { pathAsRegExp: true });
+  router.register(CALL_PATHS, ['OPTIONS'], preflight(policy.allowedOrigins), { pathAsRegExp: true });
   router.all(['/admin', '/admin/*page'], admin);
 
   app.use(methodNotAllowedInContract);

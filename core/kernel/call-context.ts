@@ -1,4 +1,4 @@
-import type { Caller } from '../credentials';
+import type { Caller, Grant } from '../credentials';
 import { Tx } from '../db/schema';
 
 /**
@@ -17,4 +17,19 @@ export class CallContext {
     /** The whole credential the call is made with, for calls this call makes in turn. */
     readonly origin: Caller = { companyId, user: caller },
   ) {}
+
+  /** The API credential's grant; absent for in-process callers, which act for the installation. */
+  get grant(): Grant | undefined {
+    return this.origin.grant;
+  }
+
+  /** Installation credentials and in-process callers may act beyond the caller's company. */
+  get installationWide(): boolean {
+    return !this.grant || this.grant.installation;
+  }
+
+  /** A credential narrowed by a scope (allowed calls, read-only) may not mint or revoke credentials. */
+  get scoped(): boolean {
+    return !!this.grant && (this.grant.scope.patterns !== null || this.grant.scope.readOnly);
+  }
 }

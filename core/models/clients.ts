@@ -117,7 +117,7 @@ export class Clients {
 
   private clientRules(): RuleSet {
     return {
-      user_id: { ifSet: true, rules: [userExists(this.ctx.db)] },
+      user_id: { ifSet: true, rules: [userExists(this.ctx)] },
       status: { ifSet: true, rules: [{ code: 'format', message: 'Invalid status.', check: is.oneOf(STATUSES) }] },
     };
   }

@@ -3,29 +3,36 @@ import { callable } from '../kernel/callable';
 import { assertValid, is, RuleSet } from '../kernel/input-rules';
 import { model } from '../kernel/model';
 import { int, object } from '../kernel/parameter';
-import { TallyError } from '../kernel/tally-error';
 import { formatUtc } from '../kernel/timestamps';
 import { seedCurrencies } from './currencies';
 import { int as count, listOf, orNull } from '../kernel/shape';
 import { COMPANY, COMPANY_ADD, COMPANY_EDIT } from './companies.fields';
+import { companyOf, invalidCompanyError, requireInstallation } from '../trust/tenancy';
 
-/** The companies of the installation. Credentials, clients and invoices each belong to one. */
+/**
+ * The companies of the installation. Credentials, clients and invoices each belong to one. A company
+ * credential sees and renames only its own company; listing every company and adding one are the
+ * installation's (an installation credential, the CLI, the admin area).
+ */
 @model('companies')
 export class Companies {
   constructor(private readonly ctx: CallContext) {}
 
   @callable({ description: 'Fetch a company; null when there is none.', verb: 'GET', params: [int('company_id')], returns: orNull(COMPANY) })
   async get(companyId: number) {
+    if (!this.ctx.installationWide && companyId !== this.ctx.companyId) return null;
     return (await this.ctx.db.selectFrom('companies').selectAll().where('id', '=', companyId).executeTakeFirst()) ?? null;
   }
 
-  @callable({ description: 'Every company, by id.', verb: 'GET', returns: listOf(COMPANY) })
+  @callable({ description: 'Every company, by id (a company credential sees only its own).', verb: 'GET', returns: listOf(COMPANY) })
   async getList() {
-    return this.ctx.db.selectFrom('companies').selectAll().orderBy('id').execute();
+    const query = this.ctx.db.selectFrom('companies').selectAll();
+    return (this.ctx.installationWide ? query : query.where('id', '=', this.ctx.companyId)).orderBy('id').execute();
   }
 
   @callable({ description: 'Create a company from vars[name] and optional vars[hostname]. Returns its id.', verb: 'POST', params: [object('vars')], vars: COMPANY_ADD, returns: count({ description: 'The new company id.' }) })
   async add(vars: Record<string, unknown>) {
+    requireInstallation(this.ctx);
     await assertValid(vars, RULES(false));
     const row = await this.ctx.db
       .insertInto('companies')
@@ -38,7 +45,7 @@ export class Companies {
 
   @callable({ description: 'Change vars[name] and/or vars[hostname] of a company. Returns the company.', verb: 'PUT', params: [int('company_id'), object('vars')], vars: COMPANY_EDIT, returns: COMPANY })
   async edit(companyId: number, vars: Record<string, unknown>) {
-    if (!(await this.get(companyId))) throw invalidCompany();
+    if (!(await this.get(companyOf(this.ctx, companyId)))) throw invalidCompanyError();
     await assertValid(vars, RULES(true));
     const changes: { name?: string; hostname?: string | null } = {};
     if (vars.name !== undefined) changes.name = String(vars.name).trim();
@@ -63,4 +70,4 @@ function text(value: unknown): string | null {
   return value === undefined || value === null || value === '' ? null : String(value).trim();
 }
 
-export const invalidCompany = () => TallyError.invalid({ company_id: { exists: 'Invalid company ID.' } });
+export { invalidCompanyError as invalidCompany } from '../trust/tenancy';

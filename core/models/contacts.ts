@@ -103,7 +103,7 @@ export class Contacts {
 
   private linkRules() {
     return {
-      user_id: { ifSet: true, rules: [userExists(this.ctx.db)] },
+      user_id: { ifSet: true, rules: [userExists(this.ctx)] },
       contact_type: { ifSet: true, rules: [{ code: 'format', message: 'The contact type must be billing or other.', check: is.oneOf(ADDABLE_TYPES) }] },
     };
   }

@@ -6,8 +6,13 @@ import { TallyError } from '../kernel/tally-error';
 import { SettingsStore } from '../settings-store';
 import { SETTINGS, SettingDefinition, SYSTEM_COMPANY } from '../settings-catalogue';
 import { SETTING_VALUE, SETTING_VALUES } from './settings.fields';
+import { companyOf, invalidCompanyError, requireInstallation } from '../trust/tenancy';
 
-/** Installation-wide and per-company settings (maintenance mode, timezone, invoice numbering, ...). */
+/**
+ * Installation-wide and per-company settings (maintenance mode, timezone, invoice numbering, ...).
+ * A company credential reads and changes its own company's settings and reads system ones; only
+ * the installation (an installation credential, the CLI, the admin area) changes system settings.
+ */
 @model('settings')
 export class Settings {
   constructor(
@@ -17,7 +22,7 @@ export class Settings {
 
   @callable({ description: 'Every setting the caller may see, with its value (defaults included), for the caller\'s company or company_id.', verb: 'GET', params: [int('company_id', { default: null })], returns: SETTING_VALUES })
   async getList(companyId: number | null) {
-    const company = await this.settings.read(companyId ?? this.ctx.companyId, this.ctx.db);
+    const company = await this.settings.read(companyOf(this.ctx, companyId), this.ctx.db);
     const system = await this.settings.read(SYSTEM_COMPANY, this.ctx.db);
     const result: Record<string, string> = {};
     for (const [key, definition] of Object.entries(SETTINGS)) {
@@ -42,18 +47,17 @@ export class Settings {
   })
   async set(key: string, value: string, companyId: number | null) {
     const definition = known(key);
+    const scope = this.scopeOf(definition, companyId);
+    if (scope === SYSTEM_COMPANY) requireInstallation(this.ctx);
     const problem = definition.check(value);
     if (problem) throw TallyError.invalid({ value: { valid: problem } });
-    const scope = this.scopeOf(definition, companyId);
-    if (scope !== SYSTEM_COMPANY && !(await this.ctx.db.selectFrom('companies').select('id').where('id', '=', scope).executeTakeFirst())) {
-      throw TallyError.invalid({ company_id: { exists: 'Invalid company ID.' } });
-    }
+    if (scope !== SYSTEM_COMPANY && !(await this.ctx.db.selectFrom('companies').select('id').where('id', '=', scope).executeTakeFirst())) throw invalidCompanyError();
     await this.settings.set(scope, key, value, this.ctx.db);
     return value;
   }
 
   private scopeOf(definition: SettingDefinition, companyId: number | null): number {
-    return definition.scope === 'system' ? SYSTEM_COMPANY : companyId ?? this.ctx.companyId;
+    return definition.scope === 'system' ? SYSTEM_COMPANY : companyOf(this.ctx, companyId);
   }
 }
 

@@ -18,8 +18,11 @@ export const USER_ADD = inputs({
   recovery_email: string({ format: 'email', description: 'Blank for none.' }),
 });
 
-/** An edit changes only what it names; a new password needs confirm_password too. */
-export const USER_EDIT = allOptional(USER_ADD);
+/**
+ * An edit changes only what it names; a new password needs confirm_password too, and ends every
+ * admin-area session of the user. With validate_pass, current_password must be the current one.
+ */
+export const USER_EDIT = [...allOptional(USER_ADD), ...inputs({ current_password: string({ description: 'Checked when validate_pass is true.' }) })];
 
 export const USER_AUTH = inputs({
   username: string({ description: 'When given, must equal the username parameter.' }),

@@ -9,28 +9,51 @@ import { formatUtc } from '../kernel/timestamps';
 import { isUniqueViolation } from '../db/errors';
 import { bool, int as count, listOf, nothing, orNull } from '../kernel/shape';
 import { USER, USER_ADD, USER_AUTH, USER_EDIT, USER_ID } from './users.fields';
+import { sql } from 'kysely';
+import { bool as flag } from '../kernel/parameter';
+import { Lockouts, subject } from '../trust/lockouts';
+import { TrustPolicy } from '../trust/policy';
+import { RetryLater } from '../trust/retry-later';
+import { trustDb } from '../trust/trust-tables';
+import { usersFilter } from '../trust/user-reach';
 
 /** What the API shows of a user: never the password hash or the two-factor secret. */
 const PUBLIC_COLUMNS = ['id', 'username', 'recovery_email', 'two_factor_mode', 'date_added'] as const;
 const PAGE_SIZE = 25;
 const AUTH_TYPES = ['any', 'staff', 'client', 'contact'] as const;
 
-/** Log-in identities. Staff, clients and contacts each link to a user. */
+/** Compared against when the username is unknown, so an unknown user costs what a wrong password costs. */
+const DUMMY_HASH = 'scrypt$16384$8$1$Dy8tCF5fUNpz8v/qNGCIyg==$Lh5wfN+BaUcnPfyVOXZo+HSeSfcLb4zeFkeQgGmMAQw=';
+
+/**
+ * Log-in identities. Staff, clients and contacts each link to a user. A company credential reaches
+ * only its own clients' and contacts' identities and those it created (see core/trust/user-reach.ts);
+ * staff identities only the installation. Another company's user is as absent as a missing one.
+ */
 @model('users')
 export class Users {
-  constructor(private readonly ctx: CallContext) {}
+  private readonly reach: ReturnType<typeof usersFilter>;
+
+  constructor(
+    private readonly ctx: CallContext,
+    private readonly policy: TrustPolicy,
+  ) {
+    this.reach = usersFilter(ctx);
+  }
+
+  private get db() {
+    return trustDb(this.ctx.db);
+  }
 
   @callable({ description: 'Fetch a user by id; null when there is none.', verb: 'GET', params: [int('user_id')], returns: orNull(USER) })
   async get(userId: number) {
-    const row = await this.ctx.db.selectFrom('users').select(PUBLIC_COLUMNS).where('id', '=', userId).executeTakeFirst();
+    const row = await this.reach(this.db.selectFrom('users').select(PUBLIC_COLUMNS).where('id', '=', userId)).executeTakeFirst();
     return row ?? null;
   }
 
   @callable({ description: 'Fetch one page of users, ordered by username.', verb: 'GET', params: [int('page', { default: 1 })], returns: listOf(USER) })
   async getList(page: number) {
-    return this.ctx.db
-      .selectFrom('users')
-      .select(PUBLIC_COLUMNS)
+    return this.reach(this.db.selectFrom('users').select(PUBLIC_COLUMNS))
       .orderBy('username')
       .limit(PAGE_SIZE)
       .offset(Math.max(0, page - 1) * PAGE_SIZE)
@@ -39,7 +62,7 @@ export class Users {
 
   @callable({ description: 'Count all users.', verb: 'GET', returns: count() })
   async getListCount() {
-    const row = await this.ctx.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const row = await this.reach(this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count'))).executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
@@ -59,9 +82,11 @@ export class Users {
       two_factor_mode: 'none',
       two_factor_key: null,
       date_added: formatUtc(new Date()),
+      // The creating company reaches the user until it is linked elsewhere.
+      company_id: this.ctx.companyId,
     };
     try {
-      const row = await this.ctx.db.insertInto('users').values(values).returning('id').executeTakeFirstOrThrow();
+      const row = await this.db.insertInto('users').values(values).returning('id').executeTakeFirstOrThrow();
       return row.id;
     } catch (error) {
       if (isUniqueViolation(error)) throw TallyError.invalid({ username: { unique: USERNAME_TAKEN } });
@@ -70,20 +95,24 @@ export class Users {
   }
 
   @callable({
-    description: 'Change a user: any of vars[username], vars[new_password] with vars[confirm_password], vars[recovery_email]. Returns the user.',
+    description:
+      'Change a user: any of vars[username], vars[new_password] with vars[confirm_password], vars[recovery_email]. With validate_pass, vars[current_password] must be the current password. A new password ends every admin-area session of the user. Returns the user.',
     verb: 'PUT',
-    params: [int('user_id'), object('vars')],
+    params: [int('user_id'), object('vars'), flag('validate_pass', { default: false })],
     vars: USER_EDIT,
     returns: USER,
   })
-  async edit(userId: number, vars: Record<string, unknown>) {
-    await assertValid({ ...vars, user_id: userId }, { user_id: [this.exists()], ...this.rules(userId, true) });
+  async edit(userId: number, vars: Record<string, unknown>, validatePass: boolean) {
+    const current: RuleSet = validatePass ? { current_password: [this.currentPassword(userId)] } : {};
+    await assertValid({ ...vars, user_id: userId }, { user_id: [this.exists()], ...current, ...this.rules(userId, true) });
     const changes: Record<string, string | null> = {};
     if (vars.username !== undefined) changes.username = String(vars.username).trim();
     if (vars.new_password !== undefined) changes.password = await hashPassword(String(vars.new_password));
     if (vars.recovery_email !== undefined) changes.recovery_email = optionalText(vars.recovery_email);
     try {
       if (Object.keys(changes).length) await this.ctx.db.updateTable('users').set(changes).where('id', '=', userId).execute();
+      // Whoever knew the old password (or stole a session with it) is signed out everywhere.
+      if (changes.password) await sql`delete from admin_sessions where user_id = ${userId}`.execute(this.ctx.db);
     } catch (error) {
       if (isUniqueViolation(error)) throw TallyError.invalid({ username: { unique: USERNAME_TAKEN } });
       throw error;
@@ -93,6 +122,7 @@ export class Users {
 
   @callable({ description: 'Delete a user. A user that does not exist is left as it is (no error).', verb: 'DELETE', params: [int('user_id')], returns: nothing() })
   async delete(userId: number) {
+    if (!(await this.get(userId))) return null;
     const client = await this.ctx.db.selectFrom('clients').select('id').where('user_id', '=', userId).executeTakeFirst();
     if (client) {
       throw TallyError.invalid({
@@ -116,8 +146,18 @@ export class Users {
   async auth(username: string, vars: Record<string, unknown>, type: string) {
     const given = typeof vars.username === 'string' ? vars.username : username;
     if (given !== username || typeof vars.password !== 'string' || !AUTH_TYPES.includes(type as never)) return false;
-    const user = await this.ctx.db.selectFrom('users').select(['id', 'password']).where('username', '=', username).executeTakeFirst();
-    if (!user || !(await verifyPassword(vars.password, user.password))) return false;
+    // Attempts per username are limited in the database, so every process counts the same ones.
+    const lockouts = new Lockouts(this.policy);
+    const who = [subject.authUsername(username)];
+    const wait = await lockouts.lockedFor(this.db, who);
+    if (wait > 0) throw new RetryLater(wait);
+    const user = await this.reach(this.db.selectFrom('users').select(['id', 'password']).where('username', '=', username)).executeTakeFirst();
+    const matches = await verifyPassword(vars.password, user?.password ?? DUMMY_HASH);
+    if (!user || !matches) {
+      await lockouts.fail(this.db, [{ subject: who[0], limit: this.policy.lockoutAttempts }]);
+      return false;
+    }
+    await lockouts.clear(this.db, who[0]);
     return this.hasLink(user.id, type);
   }
 
@@ -138,7 +178,9 @@ export class Users {
         .where('clients.status', '=', 'active')
         .executeTakeFirst());
     }
-    return true;
+    // any: as the reference, a user linked to no staff member, client or contact cannot log in.
+    for (const kind of ['staff', 'client', 'contact']) if (await this.hasLink(userId, kind)) return true;
+    return false;
   }
 
   private exists() {
@@ -146,7 +188,18 @@ export class Users {
       code: 'exists',
       message: 'Invalid user ID.',
       final: true,
-      check: async (id: number) => !!(await this.ctx.db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()),
+      check: async (id: number) => !!(await this.get(id)),
+    };
+  }
+
+  private currentPassword(userId: number) {
+    return {
+      code: 'matches',
+      message: 'The current password is incorrect.',
+      check: async (given: unknown) => {
+        const row = await this.reach(this.db.selectFrom('users').select('password').where('id', '=', userId)).executeTakeFirst();
+        return typeof given === 'string' && !!row && (await verifyPassword(given, row.password));
+      },
     };
   }
 

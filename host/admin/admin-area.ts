@@ -15,6 +15,8 @@ import { clearCookie, readCookie, SESSION_COOKIE } from './session-cookie';
 import { DEFAULT_SESSION_LIMITS, SessionLimits, SessionStore, StaffSession } from './session-store';
 import { DEFAULT_LOCKOUT, LockoutPolicy, SignInLockout } from './sign-in-lockout';
 import { signInHandler } from './staff-sign-in';
+import { CallGuard } from '../../core/trust/call-guard';
+import { requestIdFor } from '../api/request-id';
 
 
 export interface AdminAreaOptions {
@@ -56,6 +58,25 @@ export function adminArea(installation: Installation, logger: Logger, options: A
     const view = await companyInView(installation, safe ? ctx.query.company : form.company_id, session.companyId);
     if (!view) return sendHtml(ctx, 404, statusPage('No such company', 'The company asked for does not exist.'));
     await handler({ ctx, installation, session, form, ...view });
+    if (!safe) await auditAction(ctx, session, view.company.id, form);
+  };
+
+  /** Every action of the area is in the audit log as `admin/<page>`, with the form's field names (never values). */
+  const auditAction = async (ctx: Koa.Context, session: StaffSession, companyId: number, form: Record<string, unknown>) => {
+    const { [CSRF_FIELD]: _token, ...fields } = form;
+    await CallGuard.of(installation)
+      .audit.record({
+        companyId,
+        actor: `staff:${session.username}`,
+        model: 'admin',
+        method: ctx.path.replace(/^\/admin\/?/, '').replace(/\/$/, ''),
+        verb: ctx.method,
+        status: ctx.status,
+        requestId: requestIdFor(ctx.headers['x-request-id']),
+        address: ctx.ip,
+        params: fields,
+      })
+      .catch((error: unknown) => logger.error({ err: error, path: ctx.path }, 'audit write failed'));
   };
 
   return async (ctx) => {

@@ -1,5 +1,6 @@
 import { PageHandler } from './admin-request';
-import { createCredential, revokeCredential, showApiAccess } from './pages/api-access-page';
+import { changeCredentialLimits, createCredential, revokeCredential, showApiAccess } from './pages/api-access-page';
+import { showAudit } from './pages/audit-page';
 import { showDashboard } from './pages/dashboard-page';
 import { extensionAction, showExtensions } from './pages/extensions-page';
 import { addCompany, setMaintenance, setTimezone, showSystem } from './pages/system-page';
@@ -14,7 +15,9 @@ export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['GET /admin/settings/api', showApiAccess],
   ['POST /admin/settings/api/create', createCredential],
   ['POST /admin/settings/api/revoke', revokeCredential],
+  ['POST /admin/settings/api/limits', changeCredentialLimits],
   ['GET /admin/settings/system', showSystem],
+  ['GET /admin/audit', showAudit],
   ['POST /admin/settings/system/maintenance', setMaintenance],
   ['POST /admin/settings/system/timezone', setTimezone],
   ['POST /admin/settings/system/companies', addCompany],

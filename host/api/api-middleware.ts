@@ -1,27 +1,40 @@
 import Koa from 'koa';
 import { Installation } from '../../core/installation';
 import { TallyError } from '../../core/kernel/tally-error';
+import { TrustPolicy } from '../../core/trust/policy';
 import { Logger } from '../logger';
 import { credentialsFromHeaders } from './credentials-from-headers';
+import { corsHeaders, isCrossSite } from './cross-site';
 import { dispatch, VERBS } from './dispatch';
 import { parseQueryString } from './parameters';
 import { carriesBody, readBodyParameters } from './request-body';
+import { requestIdFor } from './request-id';
 
 /**
  * The HTTP face of `dispatch`: GET and DELETE read only the query string, POST and PUT only the
  * body. A GET or DELETE with a body is refused rather than silently ignored, the reference's
- * most confusing behaviour. One log line per call: never a key, a password or a parameter value.
+ * most confusing behaviour. Every answer carries `Request-Id` and `Cache-Control: no-store` (some
+ * carry a new key). One log line per call: never a key, a password or a parameter value.
  */
-export function apiMiddleware(installation: Installation, logger: Logger): Koa.Middleware {
+export function apiMiddleware(installation: Installation, logger: Logger, policy: TrustPolicy): Koa.Middleware {
   return async (ctx) => {
     const started = process.hrtime.bigint();
     const verb = ctx.method;
+    const requestId = requestIdFor(ctx.headers['x-request-id']);
+    ctx.set('Request-Id', requestId);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set(corsHeaders(ctx.headers, policy.allowedOrigins));
+    const idempotencyKey = ctx.headers['idempotency-key'];
     const answer = await dispatch(installation, {
       verb,
       path: ctx.path,
       credentials: credentialsFromHeaders(ctx.headers),
       via: 'http',
       address: ctx.ip,
+      requestId,
+      idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
+      // Not ctx.origin: in this Koa version it echoes the Origin header.
+      crossSite: isCrossSite(ctx.headers, `${ctx.protocol}://${ctx.host}`, policy.allowedOrigins),
       params: async () => {
         if (verb === 'POST' || verb === 'PUT') return readBodyParameters(ctx);
         if (await carriesBody(ctx)) {
@@ -38,6 +51,7 @@ export function apiMiddleware(installation: Installation, logger: Logger): Koa.M
     ctx.status = answer.status;
     ctx.type = answer.format.contentType;
     ctx.body = answer.format.render(answer.root, answer.body);
+    if (answer.headers) ctx.set(answer.headers);
     if (answer.status === 405) ctx.set('Allow', VERBS.join(', '));
     if (answer.status === 401) ctx.set('WWW-Authenticate', 'Basic realm="Tally API", charset="UTF-8"');
     const entry = {
@@ -48,6 +62,8 @@ export function apiMiddleware(installation: Installation, logger: Logger): Koa.M
       status: answer.status,
       ms: Number(process.hrtime.bigint() - started) / 1e6,
       api_user: answer.caller?.user,
+      request_id: requestId,
+      ip: ctx.ip,
     };
     if (answer.failure) logger.error({ ...entry, err: answer.failure }, 'api call failed');
     else logger.info(entry, 'api call');

@@ -1,8 +1,11 @@
-import { Caller } from '../../core/credentials';
+import { actsForInstallation, Caller } from '../../core/credentials';
 import { Installation } from '../../core/installation';
+import { resolveModelMethod } from '../../core/kernel/model-container';
 import { TallyError } from '../../core/kernel/tally-error';
+import { CallGuard } from '../../core/trust/call-guard';
 import { GivenCredentials } from './credentials-from-headers';
 import { defaultFormat, Format } from './formats';
+import { guardedCall, outcomeOf } from './guarded-run';
 import { parseRoute, Route, RouteError } from './route';
 
 export const VERBS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
@@ -16,8 +19,13 @@ export interface ApiCall {
   params(): Promise<Record<string, unknown>>;
   /** Over HTTP or from the command line's API form. */
   readonly via: 'http' | 'cli';
-  /** The client's address (HTTP). */
+  /** The client's address (for lock-outs, allow lists, the audit log); absent on the command line. */
   readonly address?: string;
+  readonly requestId?: string;
+  /** The `Idempotency-Key` header of a write. */
+  readonly idempotencyKey?: string;
+  /** A browser request from another site (refused: it could carry remembered Basic credentials). */
+  readonly crossSite?: boolean;
 }
 
 export interface ApiAnswer {
@@ -30,29 +38,64 @@ export interface ApiAnswer {
   readonly caller?: Caller;
   /** The cause of a 500, for the log; never shown to the client. */
   readonly failure?: unknown;
+  /** Headers the answer needs (Retry-After, Idempotent-Replayed). */
+  readonly headers?: Record<string, string>;
+}
+
+interface Progress {
+  route?: Route;
+  caller?: Caller;
+  /** Set once the call entered the one call path (everything before it is the transport's). */
+  called?: boolean;
+  params: Record<string, unknown>;
 }
 
 /**
- * Answers a call in the contract's order: URL (404/415) → verb (405) → credentials (401) →
- * maintenance (503) → the one call path (model and method 404/403, authorisers 403, parameters 400,
- * the call 400/500) → 200.
+ * Answers a call in the contract's order: URL (404/415) → verb (405) → cross-site (403) →
+ * lock-out (429) → credentials (401) → rate (429) → maintenance (503; not for installation
+ * credentials, which must be able to end it) → the one call path: model and method (404/403),
+ * authorisers (the credential's scope: 403), parameters (400), Idempotency-Key (409, or the
+ * stored answer), the call (400/500) → 200. Every call of a method not declared GET is audited,
+ * whatever its answer.
  */
 export async function dispatch(installation: Installation, call: ApiCall): Promise<ApiAnswer> {
-  let route: Route | undefined;
-  let caller: Caller | undefined;
+  const guard = CallGuard.of(installation);
+  const progress: Progress = { params: {} };
+  const answer = await answerCall(guard, installation, call, progress);
+  const { route, caller } = progress;
+  if (!progress.called || !route || !caller) return answer;
+  const resolution = resolveModelMethod(installation.container, route.model, route.method);
+  if (!resolution.found || resolution.spec.verb === 'GET') return answer;
+  const entry = {
+    companyId: caller.companyId,
+    actor: caller.user,
+    credentialId: caller.grant?.credentialId,
+    model: resolution.entry.name,
+    method: resolution.spec.method,
+    verb: call.verb,
+    status: answer.status,
+    requestId: call.requestId ?? '',
+    address: call.address ?? 'local',
+    params: progress.params,
+  };
+  // The answer stands whether or not its audit row could be written; the failure is logged.
+  const failed = await guard.audit.record(entry).then(() => undefined, (error: unknown) => error);
+  return failed && !answer.failure ? { ...answer, failure: failed } : answer;
+}
+
+async function answerCall(guard: CallGuard, installation: Installation, call: ApiCall, progress: Progress): Promise<ApiAnswer> {
   try {
-    route = parseRoute(call.path);
+    const route = (progress.route = parseRoute(call.path));
     if (!(VERBS as readonly string[]).includes(call.verb)) throw new TallyError('method_not_allowed');
-    caller = call.credentials ? ((await installation.authenticate(call.credentials.user, call.credentials.key)) ?? undefined) : undefined;
-    if (!caller) throw new TallyError('unauthorized');
-    if (await installation.inMaintenance()) throw new TallyError('maintenance');
-    const response = await installation.call(route.model, route.method, () => call.params(), caller, { via: call.via, verb: call.verb, address: call.address });
-    return { status: 200, format: route.format, root: route.model, body: { response: response ?? null }, route, caller };
+    if (call.crossSite) throw new TallyError('forbidden');
+    const caller = (progress.caller = await guard.authenticate(call.credentials, call.address));
+    await guard.throttle(caller);
+    if (!actsForInstallation(caller) && (await installation.inMaintenance())) throw new TallyError('maintenance');
+    progress.called = true;
+    const ran = await guardedCall(guard, installation, route, call, caller, progress);
+    return { format: route.format, root: route.model, route, caller, ...ran };
   } catch (thrown) {
-    const error = thrown instanceof TallyError ? thrown : new TallyError('internal');
-    const format = thrown instanceof RouteError ? thrown.format : route?.format ?? defaultFormat;
-    const root = route?.model ?? 'api';
-    const failure = thrown instanceof TallyError ? undefined : thrown;
-    return { status: error.status, format, root, body: error.body(), route, caller, failure };
+    const format = thrown instanceof RouteError ? thrown.format : progress.route?.format ?? defaultFormat;
+    return { format, root: progress.route?.model ?? 'api', route: progress.route, caller: progress.caller, ...outcomeOf(thrown) };
   }
 }

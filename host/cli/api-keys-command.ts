@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { auditedCall } from './audited-call';
 import { localCaller, openInstallation } from './open-installation';
 
 interface Row {
@@ -8,23 +9,59 @@ interface Row {
   notes: string | null;
   date_added: string;
   last_used: string | null;
+  last_used_ip: string | null;
+  installation: boolean;
+  scopes: string[];
+  read_only: boolean;
 }
+
+interface Created {
+  id: number;
+  company_id: number;
+  user: string;
+  key: string;
+  installation: boolean;
+}
+
+interface CreateOptions {
+  company: number;
+  installation?: boolean;
+  scope: string[];
+  readOnly?: boolean;
+  allowIp: string[];
+  expires?: string;
+  notes?: string;
+  json?: boolean;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
 
 /** `tally api-keys create|list|revoke`: credentials, administered from the machine itself. */
 export function apiKeysCommand(out: (text: string) => void): Command {
   const command = new Command('api-keys').description('Create, list and revoke API credentials');
   command
     .command('create')
-    .description('Create a credential for a company; the key is printed once and cannot be shown again')
-    .requiredOption('--company <id>', 'company id', parseId)
+    .description('Create a credential; the key is printed once and cannot be shown again')
+    .option('--company <id>', 'company id (the company it acts as)', parseId, 1)
+    .option('--installation', 'an installation credential: every company, companies/add, system settings, staff identities')
+    .option('--scope <pattern>', 'allowed calls, e.g. invoices/* or clients/get* (repeat for more); default every call', collect, [])
+    .option('--read-only', 'only methods declared GET')
+    .option('--allow-ip <cidr>', 'addresses it may be used from, e.g. 203.0.113.0/24 (repeat for more)', collect, [])
+    .option('--expires <timestamp>', 'when it stops working, e.g. "2030-01-31 00:00:00 UTC"')
     .option('--notes <text>', 'what the credential is for')
-    .option('--json', 'print {"company_id","user","key"} as JSON')
-    .action(async (options: { company: number; notes?: string; json?: boolean }) => {
-      const created = (await withInstallation((i) =>
-        i.call('api_keys', 'add', { vars: { company_id: options.company, notes: options.notes ?? '' } }, localCaller(options.company)),
-      )) as { id: number; company_id: number; user: string; key: string };
-      if (options.json) out(JSON.stringify({ company_id: created.company_id, user: created.user, key: created.key }));
-      else out([`API user: ${created.user}`, `API key:  ${created.key}`, 'Store the key now: it is not shown again.'].join('\n'));
+    .option('--json', 'print {"company_id","user","key","installation"} as JSON')
+    .action(async (options: CreateOptions) => {
+      const vars: Record<string, unknown> = { company_id: options.company, notes: options.notes ?? '', installation: options.installation ? 'true' : 'false' };
+      if (options.scope.length) vars.scopes = options.scope;
+      if (options.allowIp.length) vars.allow_ips = options.allowIp;
+      if (options.readOnly) vars.read_only = 'true';
+      if (options.expires !== undefined) vars.expires_at = options.expires;
+      const created = (await withInstallation((i) => auditedCall(i, 'api_keys', 'add', { vars }, options.company))) as Created;
+      if (options.json) out(JSON.stringify({ company_id: created.company_id, user: created.user, key: created.key, installation: created.installation }));
+      else {
+        const kind = created.installation ? 'an installation credential (every company)' : `a credential of company ${created.company_id}`;
+        out([`API user: ${created.user}`, `API key:  ${created.key}`, `This is ${kind}. Store the key now: it is not shown again.`].join('\n'));
+      }
     });
   command
     .command('list')
@@ -35,7 +72,9 @@ export function apiKeysCommand(out: (text: string) => void): Command {
       const rows = (await withInstallation((i) => i.call('api_keys', 'getList', { company_id: options.company }, localCaller(options.company)))) as Row[];
       if (options.json) return out(JSON.stringify(rows));
       if (!rows.length) return out(`Company ${options.company} has no API credentials.`);
-      out(rows.map((r) => `${r.id}\t${r.user}\tcreated ${r.date_added}\tlast used ${r.last_used ?? 'never'}${r.notes ? `\t${r.notes}` : ''}`).join('\n'));
+      const kind = (r: Row) => [r.installation ? 'installation' : 'company', r.read_only ? 'read-only' : '', r.scopes.length ? `calls ${r.scopes.join(',')}` : ''].filter(Boolean).join(' ');
+      const used = (r: Row) => (r.last_used ? `${r.last_used}${r.last_used_ip ? ` from ${r.last_used_ip}` : ''}` : 'never');
+      out(rows.map((r) => `${r.id}\t${r.user}\t${kind(r)}\tcreated ${r.date_added}\tlast used ${used(r)}${r.notes ? `\t${r.notes}` : ''}`).join('\n'));
     });
   command
     .command('revoke <id-or-user>')
@@ -48,7 +87,7 @@ export function apiKeysCommand(out: (text: string) => void): Command {
           .where(/^\d+$/.test(which) ? 'id' : 'user', '=', /^\d+$/.test(which) ? Number(which) : which)
           .executeTakeFirst();
         if (!row) throw new Error(`No API credential ${which}.`);
-        await i.call('api_keys', 'delete', { id: row.id }, localCaller(row.company_id));
+        await auditedCall(i, 'api_keys', 'delete', { id: row.id }, row.company_id);
       });
       out(`Revoked ${which}.`);
     });

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { localCaller } from './open-installation';
 import { parseId, withInstallation } from './api-keys-command';
+import { auditedCall } from './audited-call';
 
 /** `tally settings set|get|list`: takes effect on running servers within about a second. */
 export function settingsCommand(out: (text: string) => void): Command {
@@ -10,7 +11,7 @@ export function settingsCommand(out: (text: string) => void): Command {
     .description('Change a setting: maintenance_mode true|false, timezone <IANA zone>, invoice_format, invoice_start')
     .option('--company <id>', 'company id for company settings', parseId, 1)
     .action(async (key: string, value: string, options: { company: number }) => {
-      await withInstallation((i) => i.call('settings', 'set', { key, value, company_id: options.company }, localCaller(options.company)));
+      await withInstallation((i) => auditedCall(i, 'settings', 'set', { key, value, company_id: options.company }, options.company));
       out(`${key} = ${value}`);
     });
   command

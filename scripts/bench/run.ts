@@ -5,6 +5,7 @@ import { createFixture, Fixture } from './fixture';
 import { load, LoadResult } from './load';
 import { freePort, startBare, startTally, withProcess, withProcessCpu } from './processes';
 import { Scenario, scenarios } from './scenarios';
+import { measureTrustCost } from './trust-cost';
 
 interface Target {
   readonly label: string;
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
   if (!postgres) console.log(`PostgreSQL is not reachable at ${postgresUrl}: measuring SQLite only.`);
   await measureSandbox();
   await measureSynchronous();
+  await measureTrustCost();
   for (const target of TARGETS.filter((t) => postgres || !t.postgres)) {
     const fixture = await createFixture(target.postgres ? postgresUrl : undefined);
     try {

@@ -58,7 +58,7 @@ describe('plugin support_manager', () => {
   });
 
   it("keeps each company's tickets to itself", async () => {
-    const company = (await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Other' })).json.response;
+    const company = (await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Other', auth: server.installationCredential })).json.response;
     const other = await server.credentialFor(company);
     await server.request('POST', '/api/plugin_manager/add.json', { body: 'vars[dir]=support_manager', auth: other });
     expect((await server.request('GET', '/api/support_manager.tickets/getList.json', { auth: other })).json.response).to.deep.equal([]);

@@ -110,6 +110,9 @@ $seen['get'] = ['status' => $got->status, 'username' => $got->response()['userna
 $edited = $api->put('users', 'edit', ['user_id' => $id, 'vars' => ['username' => 'php consumer & co']]);
 $seen['edit'] = ['status' => $edited->status, 'username' => $edited->response()['username'] ?? null];
 
+// type=any answers true only for a user linked to a staff member, client or contact, as the reference.
+$client = $api->post('clients', 'add', ['vars' => ['first_name' => 'Php', 'last_name' => 'Consumer', 'email' => 'php@example.com']])->response();
+$api->post('contacts', 'add', ['client_id' => $client, 'vars' => ['first_name' => 'Php', 'last_name' => 'Login', 'email' => 'login@example.com', 'user_id' => $id]]);
 $auth = $api->post('users', 'auth', ['username' => 'php consumer & co', 'vars' => ['username' => 'php consumer & co', 'password' => 'secret1'], 'type' => 'any']);
 $seen['auth'] = ['status' => $auth->status, 'response' => $auth->response()];
 

@@ -4,6 +4,7 @@ import { SandboxLimits } from '../../host/extensions/sandbox-limits';
 import { createLogger } from '../../host/logger';
 import { RunningServer, serve } from '../../host/server';
 import { createTestDatabase, TestDatabase } from './test-database';
+import { TrustPolicy, TrustPolicyValues } from '../../core/trust/policy';
 
 export interface Credential {
   readonly user: string;
@@ -14,10 +15,12 @@ export interface TestServer {
   readonly url: string;
   readonly installation: Installation;
   readonly database: TestDatabase;
-  /** A credential of company 1, created for the test. */
+  /** A company credential of company 1, created for the test. */
   readonly credential: Credential;
-  /** Creates another credential (for another company, say). */
-  credentialFor(companyId: number): Promise<Credential>;
+  /** An installation credential (home company 1): other companies, companies/add, system settings, staff identities. */
+  readonly installationCredential: Credential;
+  /** Creates another company credential (for another company, say), optionally scoped (vars of api_keys/add). */
+  credentialFor(companyId: number, vars?: Record<string, unknown>): Promise<Credential>;
   /** HTTP request with the test credential in headers; `auth: false` sends none. */
   request(verb: string, path: string, options?: RequestOptions): Promise<TestResponse>;
   close(): Promise<void>;
@@ -36,6 +39,7 @@ export interface TestResponse {
   readonly text: string;
   /** The body parsed as JSON (undefined when it is not JSON). */
   readonly json: any;
+  readonly headers: Headers;
 }
 
 export interface TestServerOptions {
@@ -47,6 +51,10 @@ export interface TestServerOptions {
   /** Serve as behind a reverse proxy (X-Forwarded-* trusted). */
   trustProxy?: boolean;
   sqliteWaitMs?: number;
+  /** Abuse limits and browser rules; lock-out state is never cached unless stateCacheMs is given. */
+  trust?: Partial<TrustPolicyValues>;
+  /** Trusted proxies appending to X-Forwarded-For (with trustProxy). */
+  proxyHops?: number;
 }
 
 /** A real Tally server on an ephemeral port over a fresh database, for one spec file or test. */
@@ -57,17 +65,20 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   if (options.extensionsDir) {
     await loadExtensions(installation, { dir: options.extensionsDir, logger, limits: options.extensionLimits, cacheTtlMs: options.cacheTtlMs ?? 0 });
   }
-  const server: RunningServer = await serve({ installation, port: 0, host: '127.0.0.1', logger, trustProxy: options.trustProxy ?? false });
-  const credentialFor = async (companyId: number): Promise<Credential> => {
-    const created = (await installation.call('api_keys', 'add', { vars: { company_id: companyId } }, { companyId, user: 'spec' })) as Credential;
+  const trust = new TrustPolicy({ stateCacheMs: 0, ...options.trust });
+  const server: RunningServer = await serve({ installation, port: 0, host: '127.0.0.1', logger, trustProxy: options.trustProxy ?? false, proxyHops: options.proxyHops, trust });
+  const credentialFor = async (companyId: number, vars: Record<string, unknown> = {}): Promise<Credential> => {
+    const created = (await installation.call('api_keys', 'add', { vars: { company_id: companyId, ...vars } }, { companyId, user: 'spec' })) as Credential;
     return { user: created.user, key: created.key };
   };
   const credential = await credentialFor(1);
+  const installationCredential = await credentialFor(1, { installation: true, notes: 'spec installation credential' });
   return {
     url: server.url,
     installation,
     database,
     credential,
+    installationCredential,
     credentialFor,
     request: (verb, path, requestOptions = {}) => send(server.url, credential, verb, path, requestOptions),
     async close() {
@@ -77,7 +88,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   };
 }
 
-async function send(base: string, credential: Credential, verb: string, path: string, options: RequestOptions): Promise<TestResponse> {
+/** A request to any Tally server (a second process over the same database, say), as `TestServer.request` sends it. */
+export async function send(base: string, credential: Credential, verb: string, path: string, options: RequestOptions): Promise<TestResponse> {
   const headers: Record<string, string> = { ...options.headers };
   const auth = options.auth ?? credential;
   if (auth && 'basic' in auth) {
@@ -102,5 +114,5 @@ async function send(base: string, credential: Credential, verb: string, path: st
   } catch {
     json = undefined;
   }
-  return { status: response.status, contentType: response.headers.get('content-type') ?? '', text, json };
+  return { status: response.status, contentType: response.headers.get('content-type') ?? '', text, json, headers: response.headers };
 }

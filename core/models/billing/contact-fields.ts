@@ -1,4 +1,6 @@
-import { Tx } from '../../db/schema';
+import { CallContext } from '../../kernel/call-context';
+import { trustDb } from '../../trust/trust-tables';
+import { usersFilter } from '../../trust/user-reach';
 import { is, Rule, RuleSet } from '../../kernel/input-rules';
 import { optionalText, wholeNumber } from './values';
 
@@ -57,14 +59,16 @@ export function contactValues(vars: Record<string, unknown>): ContactValues {
 }
 
 /** A user-id rule shared by clients and contacts: the user must exist (blank unlinks). */
-export function userExists(db: Tx): Rule {
+/** The user must exist and be one the caller reaches: a company cannot link (and so claim) another's identities or staff. */
+export function userExists(ctx: CallContext): Rule {
+  const reach = usersFilter(ctx);
   return {
     code: 'exists',
     message: 'Invalid user ID.',
     check: async (v) => {
       if (v === '' || v === null) return true;
       const id = wholeNumber(v);
-      return id !== null && !!(await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst());
+      return id !== null && !!(await reach(trustDb(ctx.db).selectFrom('users').select('id').where('id', '=', id)).executeTakeFirst());
     },
   };
 }

@@ -13,7 +13,8 @@ describe('api_keys over HTTP', () => {
   it('add returns id, company_id, user and the key, which then authenticates', async () => {
     const added = await add('vars[notes]=billing sync');
     expect(added.status).to.equal(200);
-    expect(added.json.response).to.have.keys('id', 'company_id', 'user', 'key');
+    expect(added.json.response).to.have.keys('id', 'company_id', 'user', 'key', 'installation');
+    expect(added.json.response.installation).to.equal(false);
     expect(added.json.response.company_id).to.equal(1);
     const { user, key } = added.json.response;
     expect(key).to.be.a('string').with.length.greaterThan(30);
@@ -34,9 +35,10 @@ describe('api_keys over HTTP', () => {
     expect(JSON.stringify(rows)).not.to.contain(key);
   });
 
-  it('creates a credential for another company, which then acts as that company', async () => {
-    const company = await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Elsewhere' });
-    const added = await add(`vars[company_id]=${company.json.response}`);
+  it('an installation credential creates a credential for another company, which then acts as that company', async () => {
+    const asInstallation = { auth: server.installationCredential };
+    const company = await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Elsewhere', ...asInstallation });
+    const added = await server.request('POST', '/api/api_keys/add.json', { body: `vars[company_id]=${company.json.response}`, ...asInstallation });
     expect(added.json.response.company_id).to.equal(company.json.response);
     const { user, key } = added.json.response;
     const listed = await server.request('GET', '/api/api_keys/getList.json', { auth: { user, key } });

@@ -94,7 +94,7 @@ describe('authentication over HTTP', () => {
   describe("the key's company is the caller's company", () => {
     let second: Credential;
     before(async () => {
-      const company = await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Second company' });
+      const company = await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Second company', auth: server.installationCredential });
       expect(company.status).to.equal(200);
       second = await server.credentialFor(company.json.response);
     });

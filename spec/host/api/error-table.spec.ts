@@ -98,7 +98,7 @@ describe('the error table over HTTP', () => {
 
   describe('503 in maintenance mode', () => {
     beforeEach(async () => {
-      const res = await server.request('PUT', '/api/settings/set.json', { body: 'key=maintenance_mode&value=true' });
+      const res = await server.request('PUT', '/api/settings/set.json', { body: 'key=maintenance_mode&value=true', auth: server.installationCredential });
       expect(res.status).to.equal(200);
     });
     afterEach(() => server.installation.settings.set(SYSTEM_COMPANY, 'maintenance_mode', 'false'));

@@ -9,7 +9,9 @@ describe('settings over HTTP', () => {
   });
   after(() => server.close());
 
-  const set = (key: string, value: string) => server.request('PUT', '/api/settings/set.json', { body: new URLSearchParams({ key, value }).toString() });
+  // maintenance_mode is installation-wide: set with the installation credential (company ones get 403, see tenancy.spec).
+  const set = (key: string, value: string) =>
+    server.request('PUT', '/api/settings/set.json', { body: new URLSearchParams({ key, value }).toString(), auth: key === 'maintenance_mode' ? server.installationCredential : server.credential });
   const get = (key: string) => server.request('GET', `/api/settings/get.json?key=${key}`);
 
   it('sets and reads back a company timezone', async () => {
@@ -18,8 +20,8 @@ describe('settings over HTTP', () => {
   });
 
   it('defaults: timezone UTC, maintenance_mode false', async () => {
-    const fresh = await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Fresh' });
-    const list = await server.request('GET', `/api/settings/getList.json?company_id=${fresh.json.response}`);
+    const fresh = await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Fresh', auth: server.installationCredential });
+    const list = await server.request('GET', `/api/settings/getList.json?company_id=${fresh.json.response}`, { auth: server.installationCredential });
     expect(list.json.response).to.include({ timezone: 'UTC', maintenance_mode: 'false' });
   });
 
@@ -51,12 +53,12 @@ describe('settings over HTTP', () => {
   });
 
   it('refuses a company that does not exist', async () => {
-    const res = await server.request('PUT', '/api/settings/set.json', { body: 'key=timezone&value=UTC&company_id=9999' });
+    const res = await server.request('PUT', '/api/settings/set.json', { body: 'key=timezone&value=UTC&company_id=9999', auth: server.installationCredential });
     expect(res.status).to.equal(400);
     expect(res.json.errors.company_id).to.have.property('exists');
   });
 
-  it('maintenance_mode true puts the API in maintenance; false (set from outside the API) ends it', async () => {
+  it('maintenance_mode true puts company credentials in maintenance; false (set from outside the API) ends it', async () => {
     expect((await set('maintenance_mode', 'true')).status).to.equal(200);
     const during = await get('timezone');
     expect(during.status).to.equal(503);

@@ -13,7 +13,7 @@ describe('timestamps over HTTP', () => {
     server = await startTestServer();
     installSpecProbe(server.installation);
     expect((await server.request('PUT', '/api/settings/set.json', { body: 'key=timezone&value=America/New_York' })).status).to.equal(200);
-    const company = await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Tokyo office' });
+    const company = await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Tokyo office', auth: server.installationCredential });
     tokyo = await server.credentialFor(company.json.response);
     expect((await server.request('PUT', '/api/settings/set.json', { body: 'key=timezone&value=Asia/Tokyo', auth: tokyo })).status).to.equal(200);
   });

@@ -60,7 +60,12 @@ describe('users over HTTP', () => {
   });
 
   it('authenticates with users/auth and answers true or false, never errors', async () => {
-    await server.request('POST', '/api/users/add.json', { body: 'vars[username]=linus&vars[new_password]=secret1&vars[confirm_password]=secret1' });
+    const linus = (await server.request('POST', '/api/users/add.json', { body: 'vars[username]=linus&vars[new_password]=secret1&vars[confirm_password]=secret1' })).json.response;
+    // type=any, as the reference: a user linked to no staff member, client or contact cannot log in.
+    const unlinked = await server.request('POST', '/api/users/auth.json', { body: 'username=linus&vars[username]=linus&vars[password]=secret1&type=any' });
+    expect(unlinked.json).to.deep.equal({ response: false });
+    const client = await server.request('POST', '/api/clients/add.json', { body: `vars[first_name]=Linus&vars[last_name]=T&vars[email]=linus@example.com&vars[user_id]=${linus}` });
+    expect(client.status).to.equal(200);
     const ok = await server.request('POST', '/api/users/auth.json', { body: 'username=linus&vars[username]=linus&vars[password]=secret1&type=any' });
     expect(ok.json).to.deep.equal({ response: true });
     const wrong = await server.request('POST', '/api/users/auth.json', { body: 'username=linus&vars[username]=linus&vars[password]=nope&type=any' });

@@ -29,7 +29,7 @@ describe('administrative commands', () => {
       const res = await cli('api-keys', 'create', '--company', '1', '--json');
       expect(res.code, res.stderr).to.equal(0);
       created = JSON.parse(res.stdout);
-      expect(created).to.have.keys('company_id', 'user', 'key');
+      expect(created).to.have.keys('company_id', 'user', 'key', 'installation');
       expect(created.company_id).to.equal(1);
       expect((await server.request('GET', '/api/users/getListCount.json', { auth: created })).status).to.equal(200);
     });
@@ -48,6 +48,36 @@ describe('administrative commands', () => {
       const res = await cli('api-keys', 'revoke', created.user);
       expect(res.code, res.stderr).to.equal(0);
       await within(2000, async () => (await server.request('GET', '/api/users/getListCount.json', { auth: created })).status === 401);
+    });
+
+    it('create --installation --scope --read-only --allow-ip --expires makes a narrowed installation credential', async () => {
+      const res = await cli('api-keys', 'create', '--installation', '--scope', 'companies/*', '--scope', 'users/get*', '--read-only', '--allow-ip', '127.0.0.0/8', '--allow-ip', '::1', '--expires', '2099-01-01 00:00:00 UTC', '--json');
+      expect(res.code, res.stderr).to.equal(0);
+      const made = JSON.parse(res.stdout);
+      expect(made).to.include({ company_id: 1, installation: true });
+      expect((await server.request('GET', '/api/companies/getList.json', { auth: made })).status).to.equal(200);
+      expect((await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=X', auth: made })).status).to.equal(403);
+      expect((await server.request('GET', '/api/clients/getList.json', { auth: made })).status).to.equal(403);
+      const audited = await server.request('GET', '/api/audit/getList.json?filters[actor]=cli&filters[model]=api_keys', { auth: server.installationCredential });
+      expect(audited.json.response[0]).to.include({ method: 'add', verb: 'CLI', status: 200, address: 'local' });
+      expect(audited.json.response[0].params).to.include('vars[scopes]');
+      expect(audited.text).not.to.contain('companies/*');
+      const listed = await cli('api-keys', 'list');
+      expect(listed.stdout).to.match(new RegExp(`${made.user}\tinstallation read-only calls companies/\\*,users/get\\*`));
+    });
+
+    it('create without --company is a credential of company 1, as list defaults to', async () => {
+      const res = await cli('api-keys', 'create', '--json');
+      expect(res.code, res.stderr).to.equal(0);
+      expect(JSON.parse(res.stdout)).to.include({ company_id: 1, installation: false });
+    });
+
+    it('refuses malformed scopes, addresses and expiries with the reason', async () => {
+      for (const args of [['--scope', 'invoices'], ['--allow-ip', '10.0.0.0/99'], ['--expires', 'soon']]) {
+        const res = await cli('api-keys', 'create', ...args);
+        expect(res.code, args.join(' ')).not.to.equal(0);
+        expect(res.stderr).to.match(/call pattern|prefix length|timestamp/);
+      }
     });
 
     it('refuses a company that does not exist or is not a number, and an unknown credential', async () => {

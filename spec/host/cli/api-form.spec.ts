@@ -41,6 +41,8 @@ describe('the command-line form of the API', () => {
     expect(res.code, res.stderr).to.equal(0);
     const id = JSON.parse(res.stdout).response;
     expect((await server.request('GET', `/api/users/get.json?user_id=${id}`)).json.response.username).to.equal('grace hopper');
+    // type=any (the default) needs a link to a staff member, client or contact, as the reference.
+    expect((await server.request('POST', '/api/clients/add.json', { body: `vars[first_name]=Grace&vars[last_name]=Hopper&vars[email]=grace@example.com&vars[user_id]=${id}` })).status).to.equal(200);
     const login = 'username=grace hopper&vars[username]=grace hopper&vars[password]=secret%261';
     expect(JSON.parse((await cli('api/users/auth.json', '-u', user, '-k', key, '-m', 'POST', '-p', login)).stdout)).to.deep.equal({ response: true });
   });

@@ -41,7 +41,7 @@ describe('extensions: per-company lifecycle through the managers', () => {
     expect((await add('plugin_manager', 'vars[dir]=probe')).json.errors.dir).to.have.property('installed');
     expect((await server.request('POST', '/api/probe.probe/note.json', { body: 'text=one' })).status).to.equal(200);
     expect((await server.request('GET', '/api/probe.probe/notes.json')).json.response.map((n: any) => n.text)).to.deep.equal(['one']);
-    const company = (await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Elsewhere' })).json.response;
+    const company = (await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Elsewhere', auth: server.installationCredential })).json.response;
     const other = await server.credentialFor(company);
     expect((await server.request('GET', '/api/probe.probe/notes.json', { auth: other })).status).to.equal(403);
     expect((await add('plugin_manager', 'vars[dir]=probe', other)).status).to.equal(200);

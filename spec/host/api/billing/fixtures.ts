@@ -55,6 +55,6 @@ export async function pay(server: TestServer, vars: Record<string, unknown>, aut
 
 /** A new company (with the starting currencies) and a credential of its own. */
 export async function newCompany(server: TestServer, name: string): Promise<{ id: number; auth: Credential }> {
-  const id = await ok(server, 'POST', 'companies/add', { vars: { name } });
+  const id = await ok(server, 'POST', 'companies/add', { vars: { name } }, server.installationCredential);
   return { id, auth: await server.credentialFor(id) };
 }

@@ -1,0 +1,66 @@
+import { formatUtc } from '../kernel/timestamps';
+import { TrustDb } from './trust-tables';
+
+export interface AuditEntry {
+  readonly companyId: number | null;
+  /** The API user, `staff:<username>` or `cli`. */
+  readonly actor: string;
+  readonly credentialId?: number;
+  readonly model: string;
+  readonly method: string;
+  readonly verb: string;
+  readonly status: number;
+  readonly requestId: string;
+  readonly address: string;
+  /** The parameters as given; only their names are kept. */
+  readonly params: Record<string, unknown>;
+}
+
+/**
+ * The audit log: one row per write call and admin action, with who, what, when, from where and the
+ * outcome, and the names of the parameters given — never their values (passwords, keys and card
+ * data travel as parameters). Rows older than the retention are deleted, at most once an hour.
+ */
+export class AuditLog {
+  private lastSweep = 0;
+
+  constructor(
+    private readonly db: TrustDb,
+    private readonly retentionDays: number,
+  ) {}
+
+  async record(entry: AuditEntry, now = Date.now()): Promise<void> {
+    await this.db
+      .insertInto('audit_log')
+      .values({
+        at: formatUtc(new Date(now)),
+        company_id: entry.companyId,
+        actor: entry.actor.slice(0, 300),
+        credential_id: entry.credentialId ?? null,
+        model: entry.model.slice(0, 255),
+        method: entry.method.slice(0, 255),
+        verb: entry.verb.slice(0, 8),
+        status: entry.status,
+        request_id: entry.requestId.slice(0, 100),
+        address: entry.address.slice(0, 64),
+        params: parameterNames(entry.params).join(',').slice(0, 4000),
+      })
+      .execute();
+    if (now - this.lastSweep > 3_600_000) {
+      this.lastSweep = now;
+      await this.db.deleteFrom('audit_log').where('at', '<', formatUtc(new Date(now - this.retentionDays * 86_400_000))).execute();
+    }
+  }
+}
+
+/** `vars[lines][0][amount]`-style names of everything given, down to two levels; lists count once. */
+export function parameterNames(params: Record<string, unknown>, prefix = '', depth = 0): string[] {
+  const names: string[] = [];
+  for (const [name, value] of Object.entries(params)) {
+    const full = prefix ? `${prefix}[${name}]` : name;
+    const nested = value !== null && typeof value === 'object' && !Array.isArray(value) && depth < 1;
+    if (nested) names.push(...parameterNames(value as Record<string, unknown>, full, depth + 1));
+    else names.push(full);
+  }
+  return names;
+}

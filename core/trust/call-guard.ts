@@ -1,0 +1,95 @@
+import { Caller, CredentialVerifier } from '../credentials';
+import { Db } from '../db/schema';
+import type { Installation } from '../installation';
+import { TallyError } from '../kernel/tally-error';
+import { AuditLog } from './audit-log';
+import { IdempotencyStore } from './idempotency';
+import { Lockouts, subject } from './lockouts';
+import { TrustPolicy } from './policy';
+import { RateLimiter } from './rate-limiter';
+import { RetryLater } from './retry-later';
+import { allowsCall, usable } from './scope';
+import { trustDb } from './trust-tables';
+
+export interface GivenCredentials {
+  readonly user: string;
+  readonly key: string;
+}
+
+/**
+ * The trust checks of an API call, in the contract's order: lock-out (429) → credentials (401) →
+ * rate (429) ... → scope (403). One per installation, shared by the HTTP host and the CLI, so
+ * both answer alike. Everything shared between processes is in the database; what a process keeps
+ * (credential, lock and rate state) is a cache of it, bounded by `policy.stateCacheMs` or a batch.
+ */
+export class CallGuard {
+  private static readonly guards = new WeakMap<object, CallGuard>();
+  readonly lockouts: Lockouts;
+  readonly rates: RateLimiter;
+  readonly idempotency: IdempotencyStore;
+  readonly audit: AuditLog;
+
+  constructor(
+    db: Db,
+    private readonly credentials: CredentialVerifier,
+    readonly policy: TrustPolicy,
+  ) {
+    const trust = trustDb(db);
+    this.lockouts = new Lockouts(policy, policy.stateCacheMs);
+    this.rates = new RateLimiter(trust, policy.rateLimitPerMinute);
+    this.idempotency = new IdempotencyStore(trust, policy.idempotencyMs);
+    this.audit = new AuditLog(trust, policy.auditRetentionDays);
+    this.db = trust;
+  }
+
+  private readonly db;
+
+  /**
+   * The guard of an installation, made on first use with `policy` (or the configuration's). Its
+   * scope check joins the installation's authorisers, so it applies on the one call path to every
+   * call made with a credential: over HTTP, from the CLI's API form, and from an extension called
+   * with that credential.
+   */
+  static of(installation: Pick<Installation, 'db' | 'credentials' | 'authorisers'>, policy?: TrustPolicy): CallGuard {
+    let guard = CallGuard.guards.get(installation);
+    if (!guard) {
+      const made = new CallGuard(installation.db, installation.credentials, policy ?? new TrustPolicy());
+      installation.authorisers.push(({ request, entry, spec }) => made.authorise(request.caller, entry.name, spec.method, spec.verb));
+      CallGuard.guards.set(installation, made);
+      guard = made;
+    }
+    return guard;
+  }
+
+  /**
+   * The caller for the credentials given from `address`, or a TallyError: 429 while the API user or
+   * the address is locked out, 401 for missing, wrong, expired credentials, 403 from an address
+   * outside the credential's allow list. Every wrong key counts towards both lock-outs.
+   */
+  async authenticate(given: GivenCredentials | null, address: string | undefined): Promise<Caller> {
+    const counted = given ? [{ subject: subject.apiUser(given.user), limit: this.policy.lockoutAttempts }] : [];
+    if (address) counted.push({ subject: subject.apiAddress(address), limit: this.policy.addressAttempts });
+    const locked = await this.lockouts.lockedFor(this.db, counted.map((c) => c.subject));
+    if (locked > 0) throw new RetryLater(locked);
+    const caller = given ? await this.credentials.verify(given.user, given.key, undefined, address) : null;
+    if (!caller) {
+      if (given) await this.lockouts.fail(this.db, counted);
+      throw new TallyError('unauthorized');
+    }
+    const scope = caller.grant!.scope;
+    if (scope.expiresAt !== null && Date.now() >= scope.expiresAt) throw new TallyError('unauthorized');
+    if (!usable(scope, address ?? 'local', Date.now())) throw new TallyError('forbidden');
+    return caller;
+  }
+
+  /** 429 when the caller's credential has used its calls of this minute. */
+  async throttle(caller: Caller): Promise<void> {
+    const wait = await this.rates.take(caller.user);
+    if (wait > 0) throw new RetryLater(wait);
+  }
+
+  /** 403 when the credential's scope does not allow `model/method` declared for `verb`. */
+  authorise(caller: Caller, model: string, method: string, verb: string | undefined): void {
+    if (caller.grant && !allowsCall(caller.grant.scope, model, method, verb)) throw new TallyError('forbidden');
+  }
+}

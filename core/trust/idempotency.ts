@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto';
+import { TrustDb } from './trust-tables';
+
+export type Begun =
+  | { readonly kind: 'new' }
+  | { readonly kind: 'replay'; readonly status: number; readonly body: Record<string, unknown> }
+  | { readonly kind: 'conflict' }
+  | { readonly kind: 'in_progress' };
+
+/** A request still `running` after this long was abandoned (its process died): the key may be used again. */
+const ABANDONED_MS = 5 * 60_000;
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+export const validIdempotencyKey = (key: string) => KEY.test(key);
+
+/** What makes two requests "the same": verb, path (with format) and parameters. */
+export function fingerprint(verb: string, path: string, params: unknown): string {
+  return createHash('sha256').update(`${verb}\n${path}\n${JSON.stringify(params)}`).digest('hex');
+}
+
+/**
+ * `Idempotency-Key` on writes, per credential. The first request claims the key with an insert (the
+ * primary key makes exactly one of several concurrent requests, on any process, win), runs, and
+ * stores its status and body; a repeat with the same parameters gets that answer again, one with
+ * other parameters a 409, and one arriving while the first still runs a 409 it may retry.
+ */
+export class IdempotencyStore {
+  private lastSweep = 0;
+
+  constructor(
+    private readonly db: TrustDb,
+    private readonly keepMs: number,
+  ) {}
+
+  async begin(user: string, key: string, print: string, now = Date.now()): Promise<Begun> {
+    await this.sweep(now);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const claimed = await this.db
+        .insertInto('idempotency_keys')
+        .values({ api_user: user, key, fingerprint: print, state: 'running', status: null, body: null, created_at: now })
+        .onConflict((oc) => oc.columns(['api_user', 'key']).doNothing())
+        .returning('key')
+        .executeTakeFirst();
+      if (claimed) return { kind: 'new' };
+      const row = await this.db.selectFrom('idempotency_keys').selectAll().where('api_user', '=', user).where('key', '=', key).executeTakeFirst();
+      if (!row) continue;
+      const age = now - Number(row.created_at);
+      if (age > this.keepMs || (row.state === 'running' && age > ABANDONED_MS)) {
+        await this.db.deleteFrom('idempotency_keys').where('api_user', '=', user).where('key', '=', key).where('created_at', '=', row.created_at).execute();
+        continue;
+      }
+      if (row.fingerprint !== print) return { kind: 'conflict' };
+      if (row.state !== 'done') return { kind: 'in_progress' };
+      return { kind: 'replay', status: Number(row.status), body: JSON.parse(row.body ?? '{}') };
+    }
+    return { kind: 'in_progress' };
+  }
+
+  async finish(user: string, key: string, status: number, body: Record<string, unknown>): Promise<void> {
+    await this.db.updateTable('idempotency_keys').set({ state: 'done', status, body: JSON.stringify(body) }).where('api_user', '=', user).where('key', '=', key).execute();
+  }
+
+  /** Releases a key whose request never ran (the database failed under it): a retry may run it. */
+  async release(user: string, key: string): Promise<void> {
+    await this.db.deleteFrom('idempotency_keys').where('api_user', '=', user).where('key', '=', key).where('state', '=', 'running').execute();
+  }
+
+  private async sweep(now: number): Promise<void> {
+    if (now - this.lastSweep < 60_000) return;
+    this.lastSweep = now;
+    await this.db.deleteFrom('idempotency_keys').where('created_at', '<', now - this.keepMs).execute();
+  }
+}
