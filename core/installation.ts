@@ -8,6 +8,7 @@ import { Caller, CredentialVerifier } from './credentials';
 import { CallContext } from './kernel/call-context';
 import { classEntry, ModelEntry } from './kernel/model-entry';
 import { allModels, findModel, registerModel, resolveModelMethod } from './kernel/model-container';
+import { ModelCalls } from './kernel/model-calls';
 import { newSystemKey } from './kernel/system-cipher';
 import { formatUtc } from './kernel/timestamps';
 import { coreModels } from './models';
@@ -47,6 +48,7 @@ export class Installation {
     this.container = rootContainer.createChildContainer();
     this.container.registerInstance(SettingsStore, this.settings);
     this.container.registerInstance(CredentialVerifier, this.credentials);
+    this.container.registerInstance(ModelCalls, new ModelCalls(this));
     for (const modelClass of coreModels) this.addModel(classEntry(modelClass));
   }
 
