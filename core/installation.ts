@@ -11,7 +11,7 @@ import { allModels, findModel, registerModel, resolveModelMethod } from './kerne
 import { ModelCalls } from './kernel/model-calls';
 import { newSystemKey } from './kernel/system-cipher';
 import { formatUtc } from './kernel/timestamps';
-import { coreModels } from './models';
+import { coreModels, recurringModels } from './models';
 import { seedCurrencies } from './models/currencies';
 import { SettingsStore } from './settings-store';
 import { SYSTEM_COMPANY } from './settings-catalogue';
@@ -49,7 +49,7 @@ export class Installation {
     this.container.registerInstance(SettingsStore, this.settings);
     this.container.registerInstance(CredentialVerifier, this.credentials);
     this.container.registerInstance(ModelCalls, new ModelCalls(this));
-    for (const modelClass of coreModels) this.addModel(classEntry(modelClass));
+    for (const modelClass of [...coreModels, ...recurringModels]) this.addModel(classEntry(modelClass));
   }
 
   /** Opens the database, brings its schema up to date and, on a new database, sets it up. */

@@ -1,0 +1,18 @@
+import { withRetries } from '../db/retryable';
+import { Installation } from '../installation';
+import { CallContext } from '../kernel/call-context';
+import { ModelCalls } from '../kernel/model-calls';
+
+/** The caller name the billing run's work is recorded under (as `cli` and `admin` are). */
+export const AUTOMATION_CALLER = 'automation';
+
+/**
+ * Runs one unit of the billing run's work as a company, in one transaction of its own (retried
+ * when the database says another transaction won), with a call context as an API call of that
+ * company gets: its time zone, the system key. A failure rolls back that unit only.
+ */
+export async function asCompany<T>(installation: Installation, companyId: number, work: (ctx: CallContext, calls: ModelCalls) => Promise<T>): Promise<T> {
+  const [timezone, systemKey] = await Promise.all([installation.settings.get(companyId, 'timezone'), installation.settings.system('system_key')]);
+  const calls = installation.scope(new CallContext(installation.db, companyId, timezone, systemKey, AUTOMATION_CALLER)).resolve(ModelCalls);
+  return withRetries(() => installation.db.transaction().execute((trx) => work(new CallContext(trx, companyId, timezone, systemKey, AUTOMATION_CALLER), calls)));
+}

@@ -1,0 +1,63 @@
+import { sql } from 'kysely';
+import { Db } from '../db/schema';
+import { isUniqueViolation } from '../db/errors';
+import { toStoredUtc } from '../models/services/renew-dates';
+import { DateTime } from 'luxon';
+
+/** How many slices a task's clients are dealt into: what several processes share out. */
+export const SLICES = 16;
+
+const later = (nowUtc: string, seconds: number) => toStoredUtc(DateTime.fromFormat(nowUtc, 'yyyy-MM-dd HH:mm:ss', { zone: 'utc' }).plus({ seconds }));
+
+/**
+ * Leases on one slice of one task of one company, in the database so every process sees them.
+ * A process works on a slice only while it holds its lease; a lease whose holder died expires and
+ * the next run takes the slice over (and, the work being idempotent, finishes what is left). The
+ * lease is kept (not released) when the slice is done, so a concurrent run does not redo it.
+ */
+export class Leases {
+  constructor(
+    private readonly db: Db,
+    private readonly owner: string,
+    private readonly ttlSeconds: number,
+  ) {}
+
+  /** Takes the lease when it is free or expired at `nowUtc`; true when this owner now holds it. */
+  async claim(companyId: number, task: string, slice: number, nowUtc: string): Promise<boolean> {
+    const until = later(nowUtc, this.ttlSeconds);
+    const taken = await this.db
+      .updateTable('automation_leases')
+      .set({ owner: this.owner, lease_until: until })
+      .where('company_id', '=', companyId)
+      .where('task', '=', task)
+      .where('slice', '=', slice)
+      .where((eb) => eb.or([eb('lease_until', '<=', nowUtc), eb('owner', '=', this.owner)]))
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) === 1) return true;
+    try {
+      await this.db.insertInto('automation_leases').values({ company_id: companyId, task, slice, owner: this.owner, lease_until: until }).execute();
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Extends a held lease (long slices); false when another process has taken it over meanwhile. */
+  async extend(companyId: number, task: string, slice: number, nowUtc: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('automation_leases')
+      .set({ lease_until: later(nowUtc, this.ttlSeconds) })
+      .where('company_id', '=', companyId)
+      .where('task', '=', task)
+      .where('slice', '=', slice)
+      .where('owner', '=', this.owner)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+}
+
+/** `client_id % SLICES = slice`, the same on SQLite and PostgreSQL. */
+export function inSlice(column: string, slice: number) {
+  return sql<boolean>`${sql.ref(column)} % ${SLICES} = ${slice}`;
+}
