@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { Db } from '../db/schema';
 import { isUniqueViolation } from '../db/errors';
 import { toStoredUtc } from '../models/services/renew-dates';
@@ -12,8 +11,9 @@ const later = (nowUtc: string, seconds: number) => toStoredUtc(DateTime.fromForm
 /**
  * Leases on one slice of one task of one company, in the database so every process sees them.
  * A process works on a slice only while it holds its lease; a lease whose holder died expires and
- * the next run takes the slice over (and, the work being idempotent, finishes what is left). The
- * lease is kept (not released) when the slice is done, so a concurrent run does not redo it.
+ * the next run takes the slice over (and, the work being idempotent, finishes what is left). A
+ * finished slice's lease is released, so running again at once works on what is left (each unit
+ * checks again inside its transaction, and unique keys stop anything done twice).
  */
 export class Leases {
   constructor(
@@ -55,9 +55,10 @@ export class Leases {
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
-}
 
-/** `client_id % SLICES = slice`, the same on SQLite and PostgreSQL. */
-export function inSlice(column: string, slice: number) {
-  return sql<boolean>`${sql.ref(column)} % ${SLICES} = ${slice}`;
+  /** Lets go of a finished slice. */
+  async release(companyId: number, task: string, slice: number): Promise<void> {
+    // The epoch, not the run's clock: a run with an earlier clock may take the slice at once.
+    await this.db.updateTable('automation_leases').set({ lease_until: '1970-01-01 00:00:00' }).where('company_id', '=', companyId).where('task', '=', task).where('slice', '=', slice).where('owner', '=', this.owner).execute();
+  }
 }

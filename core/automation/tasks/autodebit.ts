@@ -4,7 +4,6 @@ import { stored, toStored } from '../../kernel/money';
 import { TallyError } from '../../kernel/tally-error';
 import { localDate } from '../../models/services/renew-dates';
 import { asCompany } from '../company-scope';
-import { inSlice } from '../leases';
 import { shiftDays } from '../run-clock';
 import { sliced, Task, TaskRun } from '../task-run';
 
@@ -20,12 +19,10 @@ export const autodebit: Task = {
   name: 'autodebit',
   kind: 'daily',
   title: 'Auto debit open invoices',
-  run: (run: TaskRun) =>
-    sliced(run, 'autodebit', async (slice, unit) => {
-      if (!run.settings.autodebit) return;
-      const day = localDate(run.now, run.settings.timezone);
-      const until = shiftDays(run.now, run.settings.autodebitDaysBeforeDue, run.settings.timezone);
-      const invoices = await run.installation.db
+  run: (run: TaskRun) => {
+    const day = localDate(run.now, run.settings.timezone);
+    const until = shiftDays(run.now, run.settings.autodebitDaysBeforeDue, run.settings.timezone);
+    const fetch = async () => !run.settings.autodebit ? [] : run.installation.db
         .selectFrom('invoices')
         .innerJoin('client_autodebit', 'client_autodebit.client_id', 'invoices.client_id')
         .innerJoin('accounts', 'accounts.id', 'client_autodebit.account_id')
@@ -36,11 +33,11 @@ export const autodebit: Task = {
         .where('invoices.date_due', '<=', until)
         .where('accounts.status', '=', 'active')
         .where('client_autodebit.failures', '<', run.settings.autodebitAttempts)
-        .where(inSlice('invoices.client_id', slice))
         .where(({ not, exists, selectFrom }) => not(exists(selectFrom('autodebit_attempts').select(sql`1`.as('one')).whereRef('autodebit_attempts.invoice_id', '=', 'invoices.id').where('autodebit_attempts.attempt_date', '=', day))))
         .orderBy('invoices.client_id')
         .orderBy('invoices.date_due')
         .execute();
+    return sliced(run, 'autodebit', fetch, async (invoices, unit) => {
       for (const invoice of invoices) {
         const amount = stored(invoice.total).minus(stored(invoice.paid));
         if (amount.lte(0)) continue;
@@ -70,5 +67,6 @@ export const autodebit: Task = {
           return true;
         });
       }
-    }),
+    });
+  },
 };

@@ -1,7 +1,6 @@
 import { invoiceServices } from '../../models/invoices/from-services';
 import { serviceCurrency, serviceQuery, ServiceRow } from '../../models/services/service-store';
 import { renewingQuery } from '../../models/services/service-queues';
-import { inSlice } from '../leases';
 import { shiftDays } from '../run-clock';
 import { sliced, Task, TaskRun } from '../task-run';
 
@@ -18,29 +17,23 @@ export const createInvoices: Task = {
   name: 'create_invoice',
   kind: 'daily',
   title: 'Create renewal invoices',
-  run: (run: TaskRun) =>
-    sliced(run, 'create_invoice', async (slice, unit) => {
-      const until = shiftDays(run.now, run.settings.invoiceDaysBeforeRenewal, run.settings.timezone);
-      for (let pass = 0; pass < MAX_PASSES; pass++) {
-        const due = await renewingQuery(run.installation.db, run.companyId, until, run.settings.invoiceSuspendedServices)
-          .where(inSlice('services.client_id', slice))
-          .orderBy('services.client_id')
-          .orderBy('services.id')
-          .execute();
-        if (!due.length) return;
-        for (const group of groups(due, run.settings.invoiceServicesTogether)) {
-          await unit(`client ${group[0].client_id}`, async (ctx, calls) => {
-            // Read again inside the transaction: another run may have renewed these meanwhile.
-            const current = await serviceQuery(ctx.db, ctx.companyId).where('services.id', 'in', group.map((s) => s.id)).orderBy('services.id').execute();
-            const fresh = current.filter((c) => group.some((s) => s.id === c.id && s.date_renews === c.date_renews));
-            if (!fresh.length) return false;
-            const dueDate = fresh.map((s) => s.date_renews!).sort()[0];
-            await invoiceServices(ctx, calls, fresh[0].client_id, fresh, { currency: serviceCurrency(fresh[0]), dueDate, allowProRata: false, renew: true, termCycles: 1, now: run.now });
-            return true;
-          });
-        }
+  run: (run: TaskRun) => {
+    const until = shiftDays(run.now, run.settings.invoiceDaysBeforeRenewal, run.settings.timezone);
+    const fetch = () => renewingQuery(run.installation.db, run.companyId, until, run.settings.invoiceSuspendedServices).orderBy('services.client_id').orderBy('services.id').execute();
+    return sliced(run, 'create_invoice', fetch, async (due, unit) => {
+      for (const group of groups(due, run.settings.invoiceServicesTogether)) {
+        await unit(`client ${group[0].client_id}`, async (ctx, calls) => {
+          // Read again inside the transaction: another run may have renewed these meanwhile.
+          const current = await serviceQuery(ctx.db, ctx.companyId).where('services.id', 'in', group.map((s) => s.id)).orderBy('services.id').execute();
+          const fresh = current.filter((c) => group.some((s) => s.id === c.id && s.date_renews === c.date_renews));
+          if (!fresh.length) return false;
+          const dueDate = fresh.map((s) => s.date_renews!).sort()[0];
+          await invoiceServices(ctx, calls, fresh[0].client_id, fresh, { currency: serviceCurrency(fresh[0]), dueDate, allowProRata: false, renew: true, termCycles: 1, now: run.now });
+          return true;
+        });
       }
-    }),
+    }, MAX_PASSES);
+  },
 };
 
 /** Services of one client and currency together, or each alone. */

@@ -3,7 +3,6 @@ import { CallContext } from '../../kernel/call-context';
 import { findService, ServiceRow } from '../../models/services/service-store';
 import { paidPendingQuery, pendingCancelationQuery, pendingSuspensionQuery, pendingUnsuspensionQuery, renewablePaidQuery } from '../../models/services/service-queues';
 import { ServiceTransitions } from '../../models/services/transitions';
-import { inSlice } from '../leases';
 import { shiftDays } from '../run-clock';
 import { sliced, Task, TaskOutcome, TaskRun } from '../task-run';
 
@@ -36,8 +35,8 @@ function serviceTask(spec: ServiceTaskSpec): Task {
     kind: spec.kind,
     async run(run: TaskRun): Promise<TaskOutcome> {
       if (!spec.queue(run.installation.db, run)) return { processed: 0, failed: 0, messages: [] };
-      return sliced(run, spec.name, async (slice, unit) => {
-        const rows = await spec.queue(run.installation.db, run)!.where(inSlice('services.client_id', slice)).orderBy('services.id').execute();
+      const fetch = () => spec.queue(run.installation.db, run)!.orderBy('services.id').execute();
+      return sliced(run, spec.name, fetch, async (rows, unit) => {
         for (const row of rows) {
           await unit(`service ${row.id}`, async (ctx, calls) => {
             const [still] = await spec.queue(ctx.db, run)!.where('services.id', '=', row.id).where((eb: any) => (row.period_start ? eb('service_invoices.period_start', '=', row.period_start) : eb.lit(true))).execute();
