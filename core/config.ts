@@ -22,6 +22,7 @@ export interface Config {
   readonly extensionHeapMb: number;
   readonly extensionDeadlineMs: number;
   readonly extensionLoadMs: number;
+  readonly automationMinutes: number;
 }
 
 type Kind =
@@ -56,6 +57,7 @@ export const SETTINGS: readonly SettingDefinition[] = [
   setting('TALLY_EXTENSION_HEAP_MB', 'extensionHeapMb', { type: 'integer', min: 16, max: 65536 }, '128', () => 128, 'memory limit of each extension sandbox'),
   setting('TALLY_EXTENSION_DEADLINE_MS', 'extensionDeadlineMs', { type: 'integer', min: 1, max: 3_600_000 }, '10000', () => 10_000, 'time limit of one extension call'),
   setting('TALLY_EXTENSION_LOAD_MS', 'extensionLoadMs', { type: 'integer', min: 1, max: 3_600_000 }, '10000', () => 10_000, 'time limit for an extension to load'),
+  setting('TALLY_AUTOMATION_MINUTES', 'automationMinutes', { type: 'integer', min: 0, max: 1440 }, '5', () => 5, 'how often `serve` runs the billing tasks that are due (0: never; run `tally automation run` from cron instead)'),
 ];
 
 function setting(variable: string, key: keyof Config, kind: Kind, shownDefault: string, defaultValue: () => unknown, meaning: string): SettingDefinition {
