@@ -2,6 +2,7 @@ import { withRetries } from '../db/retryable';
 import { Installation } from '../installation';
 import { CallContext } from '../kernel/call-context';
 import { ModelCalls } from '../kernel/model-calls';
+import { Tx } from '../db/schema';
 
 /** The caller name the billing run's work is recorded under (as `cli` and `admin` are). */
 export const AUTOMATION_CALLER = 'automation';
@@ -15,4 +16,25 @@ export async function asCompany<T>(installation: Installation, companyId: number
   const [timezone, systemKey] = await Promise.all([installation.settings.get(companyId, 'timezone'), installation.settings.system('system_key')]);
   const calls = installation.scope(new CallContext(installation.db, companyId, timezone, systemKey, AUTOMATION_CALLER)).resolve(ModelCalls);
   return withRetries(() => installation.db.transaction().execute((trx) => work(new CallContext(trx, companyId, timezone, systemKey, AUTOMATION_CALLER), calls)));
+}
+
+/** A company's call context parts, read once for a task: its database, time zone, system key, model calls. */
+export class CompanyScope {
+  private constructor(
+    readonly db: Installation['db'],
+    readonly companyId: number,
+    private readonly timezone: string,
+    private readonly systemKey: string,
+    readonly calls: ModelCalls,
+  ) {}
+
+  static async open(installation: Installation, companyId: number): Promise<CompanyScope> {
+    const [timezone, systemKey] = await Promise.all([installation.settings.get(companyId, 'timezone'), installation.settings.system('system_key')]);
+    const calls = installation.scope(new CallContext(installation.db, companyId, timezone, systemKey, AUTOMATION_CALLER)).resolve(ModelCalls);
+    return new CompanyScope(installation.db, companyId, timezone, systemKey, calls);
+  }
+
+  context(db: Tx): CallContext {
+    return new CallContext(db, this.companyId, this.timezone, this.systemKey, AUTOMATION_CALLER);
+  }
 }

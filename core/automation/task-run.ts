@@ -3,7 +3,9 @@ import { CallContext } from '../kernel/call-context';
 import { ModelCalls } from '../kernel/model-calls';
 import { TallyError } from '../kernel/tally-error';
 import { BillingSettings } from './billing-settings';
-import { asCompany } from './company-scope';
+import { ControlledTransaction } from 'kysely';
+import { Database } from '../db/schema';
+import { CompanyScope } from './company-scope';
 import { Leases, SLICES } from './leases';
 
 /** What one task of one company's run is given. */
@@ -35,14 +37,19 @@ export interface Task {
 /**
  * Deals the task's work out in slices by client and does each slice whose lease this process gets:
  * `fetch` lists what is to do (one query for the company), `handle` runs a slice's rows through
- * `unit`, which runs each as the company in a transaction of its own. A unit refused with a 400
- * (a module's error, a period another run invoiced first) is counted as failed and the run goes
- * on; anything else stops it. With `passes` > 1 the list is fetched again while work gets done
- * (a service far behind renews once per pass).
+ * `unit`, one unit of work as the company. Units run in batches of `batchSize`, one transaction
+ * each, every unit in a savepoint of its own: a unit refused with a 400 (a module's error, a period
+ * another run invoiced first) is rolled back alone, counted as failed, and the run goes on;
+ * anything else rolls the batch back and stops the run (the next run resumes). With `passes` > 1
+ * the list is fetched again while work gets done (a service far behind renews once per pass).
  */
-export async function sliced<T extends { client_id: number }>(run: TaskRun, task: string, fetch: () => Promise<T[]>, handle: (rows: T[], unit: Unit) => Promise<void>, passes = 1): Promise<TaskOutcome> {
+/** Concurrent lanes per process on PostgreSQL (its pool has 10 connections by default). */
+const LANES = 4;
+
+export async function sliced<T extends { client_id: number }>(run: TaskRun, task: string, fetch: () => Promise<T[]>, handle: (rows: T[], unit: Unit) => Promise<void>, options: { passes?: number; batchSize?: number } = {}): Promise<TaskOutcome> {
   const outcome: TaskOutcome = { processed: 0, failed: 0, messages: [] };
-  for (let pass = 0; pass < passes; pass++) {
+  const scope = await CompanyScope.open(run.installation, run.companyId);
+  for (let pass = 0; pass < (options.passes ?? 1); pass++) {
     const bySlice = new Map<number, T[]>();
     for (const row of await fetch()) {
       const slice = row.client_id % SLICES;
@@ -50,28 +57,93 @@ export async function sliced<T extends { client_id: number }>(run: TaskRun, task
       bySlice.get(slice)!.push(row);
     }
     const before = outcome.processed;
-    for (const slice of [...bySlice.keys()].sort((a, b) => a - b)) {
-      if (!(await run.leases.claim(run.companyId, task, slice, run.now))) continue;
-      let sinceExtend = 0;
-      await handle(bySlice.get(slice)!, async (label, body) => {
+    const slices = [...bySlice.keys()].sort((a, b) => a - b);
+    let stopped = false;
+    // PostgreSQL serves several connections: lanes work on different slices (different clients)
+    // at once, committing each unit so the company's invoice counter is held only briefly.
+    // SQLite has one connection: one lane, batches of units per commit.
+    const postgres = run.installation.connection.dialect === 'postgres';
+    const lane = async () => {
+      for (let slice = slices.shift(); slice !== undefined && !stopped; slice = slices.shift()) {
+        if (!(await run.leases.claim(run.companyId, task, slice, run.now))) continue;
+        const batch = new Batch(scope, postgres ? 1 : options.batchSize ?? 20);
+        let sinceExtend = 0;
         try {
-          if (await asCompany(run.installation, run.companyId, body)) outcome.processed++;
+          await handle(bySlice.get(slice)!, async (label, body) => {
+            if (stopped) throw new Error('The run stopped.');
+            const result = await batch.run(body);
+            if (result === true) outcome.processed++;
+            else if (result instanceof TallyError) {
+              outcome.failed++;
+              if (outcome.messages.length < 20) outcome.messages.push(`${label}: ${describe(result)}`);
+            }
+            if (++sinceExtend >= 200) {
+              sinceExtend = 0;
+              await batch.commit();
+              await run.leases.extend(run.companyId, task, slice, run.now);
+            }
+            run.afterUnit?.(task, outcome.processed + outcome.failed);
+          });
+          await batch.commit();
         } catch (error) {
-          if (!(error instanceof TallyError) || error.status !== 400) throw error;
-          outcome.failed++;
-          if (outcome.messages.length < 20) outcome.messages.push(`${label}: ${describe(error)}`);
+          stopped = true;
+          await batch.abandon();
+          throw error;
         }
-        if (++sinceExtend >= 200) {
-          sinceExtend = 0;
-          await run.leases.extend(run.companyId, task, slice, run.now);
-        }
-        run.afterUnit?.(task, outcome.processed + outcome.failed);
-      });
-      await run.leases.release(run.companyId, task, slice);
-    }
+        await run.leases.release(run.companyId, task, slice);
+      }
+    };
+    const results = await Promise.allSettled(Array.from({ length: postgres ? LANES : 1 }, lane));
+    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !(r.reason instanceof Error && r.reason.message === 'The run stopped.'));
+    if (failure) throw failure.reason;
     if (outcome.processed === before) break;
   }
   return outcome;
+}
+
+/**
+ * Units of work sharing one transaction (fewer commits: on SQLite each is a sync to disk), each in
+ * a savepoint so that a refused unit is undone alone. Committed every `size` units.
+ */
+class Batch {
+  private trx: ControlledTransaction<Database> | null = null;
+  private units = 0;
+
+  constructor(
+    private readonly scope: CompanyScope,
+    private readonly size: number,
+  ) {}
+
+  /** Answers what the body answered, or the TallyError (400) that refused the unit. */
+  async run(body: (ctx: CallContext, calls: ModelCalls) => Promise<boolean>): Promise<boolean | TallyError> {
+    this.trx ??= await this.scope.db.startTransaction().execute();
+    const name = `unit${this.units}`;
+    const point = await this.trx.savepoint(name).execute();
+    let result: boolean | TallyError;
+    try {
+      result = await body(this.scope.context(point), this.scope.calls);
+      await point.releaseSavepoint(name).execute();
+    } catch (error) {
+      if (!(error instanceof TallyError) || error.status !== 400) throw error;
+      await point.rollbackToSavepoint(name).execute();
+      result = error;
+    }
+    if (++this.units >= this.size) await this.commit();
+    return result;
+  }
+
+  async commit(): Promise<void> {
+    const trx = this.trx;
+    this.trx = null;
+    this.units = 0;
+    if (trx) await trx.commit().execute();
+  }
+
+  async abandon(): Promise<void> {
+    const trx = this.trx;
+    this.trx = null;
+    if (trx) await trx.rollback().execute().catch(() => undefined);
+  }
 }
 
 /** Runs one unit; `body` answers whether it did something (false: nothing was left to do). */

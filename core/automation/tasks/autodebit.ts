@@ -67,6 +67,7 @@ export const autodebit: Task = {
           return true;
         });
       }
-    });
+      // One charge per transaction: its outcome is recorded the moment the gateway answers.
+    }, { batchSize: 1 });
   },
 };

@@ -32,7 +32,7 @@ export const createInvoices: Task = {
           return true;
         });
       }
-    }, MAX_PASSES);
+    }, { passes: MAX_PASSES, batchSize: 50 });
   },
 };
 

@@ -77,7 +77,12 @@ export async function invoiceServices(ctx: CallContext, calls: ModelCalls, clien
     throw error;
   }
   if (options.renew) {
-    for (const p of periods) await ctx.db.updateTable('services').set({ date_last_renewed: p.start, date_renews: p.end }).where('id', '=', p.serviceId).execute();
+    // One update per distinct period (services of a client mostly renew together).
+    const byPeriod = new Map<string, Period[]>();
+    for (const p of periods) byPeriod.set(`${p.start}|${p.end}`, [...(byPeriod.get(`${p.start}|${p.end}`) ?? []), p]);
+    for (const same of byPeriod.values()) {
+      await ctx.db.updateTable('services').set({ date_last_renewed: same[0].start, date_renews: same[0].end }).where('id', 'in', same.map((p) => p.serviceId)).execute();
+    }
   }
   return invoiceId;
 }

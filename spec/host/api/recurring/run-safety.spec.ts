@@ -68,14 +68,16 @@ describe('recurring billing: the run is safe to repeat, to run twice at once and
       },
     }).then(() => null, (error: Error) => error.message);
     expect(crashed).to.equal('simulated crash');
-    expect(await periods()).to.have.length(services.length + CRASH_AFTER);
+    // What the crashed run committed stays (units are committed in batches: the last one is lost).
+    const committed = (await periods()).length - services.length;
+    expect(committed).to.be.within(0, CRASH_AFTER - 1);
     const status = await runCli(server.database.url, ['automation', 'status']);
     expect(status.stdout).to.match(/create_invoice\s+failed/);
     // The crashed slice's lease holds until it expires: a run meanwhile does every other slice.
     const during = await runAt(server, '2027-04-28 09:01:00', { tasks: ['create_invoice'] });
     const afterExpiry = await runAt(server, '2027-04-28 09:06:00', { tasks: ['create_invoice'] });
-    expect(afterExpiry[0].processed, 'the rest of the crashed slice').to.equal(1);
-    expect(during[0].processed + afterExpiry[0].processed).to.equal(services.length - CRASH_AFTER);
+    expect(afterExpiry[0].processed, 'the rest of the crashed slice').to.be.greaterThan(0);
+    expect(during[0].processed + afterExpiry[0].processed).to.equal(services.length - committed);
     const rows = await periods();
     expect(rows).to.have.length(services.length * 2);
     expect(new Set(rows.map((r) => `${r.service_id}/${r.period_start}`)).size).to.equal(services.length * 2);
