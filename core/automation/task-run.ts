@@ -117,15 +117,18 @@ class Batch {
   /** Answers what the body answered, or the TallyError (400) that refused the unit. */
   async run(body: (ctx: CallContext, calls: ModelCalls) => Promise<boolean>): Promise<boolean | TallyError> {
     this.trx ??= await this.scope.db.startTransaction().execute();
+    // Alone in its transaction, a unit needs no savepoint: a refusal rolls the transaction back.
+    const alone = this.size === 1;
     const name = `unit${this.units}`;
-    const point = await this.trx.savepoint(name).execute();
+    const point: ControlledTransaction<Database, string[]> = alone ? this.trx : await this.trx.savepoint(name).execute();
     let result: boolean | TallyError;
     try {
       result = await body(this.scope.context(point), this.scope.calls);
-      await point.releaseSavepoint(name).execute();
+      if (!alone) await point.releaseSavepoint(name as never).execute();
     } catch (error) {
       if (!(error instanceof TallyError) || error.status !== 400) throw error;
-      await point.rollbackToSavepoint(name).execute();
+      if (alone) await this.abandon();
+      else await point.rollbackToSavepoint(name as never).execute();
       result = error;
     }
     if (++this.units >= this.size) await this.commit();

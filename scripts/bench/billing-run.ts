@@ -45,17 +45,20 @@ function runProcess(databaseUrl: string): Promise<void> {
   });
 }
 
-/** `node dist/scripts/bench/billing-run.js`: only this measurement, on each target. */
-if (require.main === module) {
-  const postgresUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const targets: BillingTarget[] = [
+/** SQLite and PostgreSQL (when reachable), each with 1 and 2 processes. */
+export function billingTargets(postgresUrl: string | null): BillingTarget[] {
+  const sqlite: BillingTarget[] = [
     { label: 'SQLite, 1 process', processes: 1 },
     { label: 'SQLite, 2 processes', processes: 2 },
-    { label: 'PostgreSQL, 1 process', postgresUrl, processes: 1 },
-    { label: 'PostgreSQL, 2 processes', postgresUrl, processes: 2 },
   ];
+  if (!postgresUrl) return sqlite;
+  return [...sqlite, { label: 'PostgreSQL, 1 process', postgresUrl, processes: 1 }, { label: 'PostgreSQL, 2 processes', postgresUrl, processes: 2 }];
+}
+
+/** `node dist/scripts/bench/billing-run.js`: only this measurement, on each target. */
+if (require.main === module) {
   (async () => {
-    for (const target of targets) await measureBillingRun(target);
+    for (const target of billingTargets(process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test')) await measureBillingRun(target);
   })().catch((error) => {
     console.error(error);
     process.exit(1);
