@@ -15,7 +15,7 @@ import { addService } from './services/service-add';
 import { writeFields } from './services/service-fields';
 import { paidPendingQuery, pendingCancelationQuery, pendingSuspensionQuery, pendingUnsuspensionQuery, renewablePaidQuery, renewingQuery } from './services/service-queues';
 import { presentServices, requireService, SERVICE_FILTERS, SERVICE_STATUSES, serviceCurrency, serviceQuery, ServiceRow } from './services/service-store';
-import { readServiceVars } from './services/service-vars';
+import { isFieldKey, readServiceVars } from './services/service-vars';
 import { ServiceTransitions } from './services/transitions';
 
 const PAGE_SIZE = 25;
@@ -228,7 +228,7 @@ export class Services {
   @callable({ verb: 'POST', params: [int('service_id'), object('vars')], description: 'Add or replace service fields: vars[key], vars[value], vars[encrypted].' })
   async addField(serviceId: number, vars: Record<string, unknown>) {
     await requireService(this.ctx.db, this.ctx.companyId, serviceId);
-    if (typeof vars.key !== 'string' || !/^[a-z][a-z0-9_]{0,63}$/i.test(vars.key)) throw TallyError.invalid({ key: { format: 'A field key is a name of letters, digits and _.' } });
+    if (!isFieldKey(vars.key)) throw TallyError.invalid({ key: { format: 'A field key is a name of letters, digits and _ (module_service_id is the module\'s own).' } });
     await writeFields(this.ctx.db, serviceId, { [vars.key]: vars.value ?? '' }, this.ctx.systemKey, truthy(vars.encrypted) ? new Set([vars.key]) : new Set());
     return null;
   }

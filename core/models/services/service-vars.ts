@@ -104,7 +104,19 @@ export async function readServiceVars(db: Tx, companyId: number, timezone: strin
     if (!at) fail(key, 'format', 'Please give a date as YYYY-MM-DD or YYYY-MM-DD hh:mm:ss.');
     else values[key] = formatUtc(at);
   }
-  const fields = Object.fromEntries(Object.entries(vars).filter(([key, value]) => !KNOWN.has(key) && /^[a-z][a-z0-9_]{0,63}$/i.test(key) && typeof value !== 'object'));
-  for (const key of Object.keys(vars)) if (!KNOWN.has(key) && !(key in fields)) fail(key, 'format', 'A service field is a name (letters, digits, _) with one value.');
+  if (values.parent_service_id && values.client_id !== undefined) {
+    const parent = await db.selectFrom('services').select('client_id').where('id', '=', values.parent_service_id).executeTakeFirst();
+    if (parent?.client_id !== values.client_id) fail('parent_service_id', 'client', 'The parent service must be the same client\'s.');
+  }
+  const fields = Object.fromEntries(Object.entries(vars).filter(([key, value]) => !KNOWN.has(key) && isFieldKey(key) && typeof value !== 'object'));
+  for (const key of Object.keys(vars)) if (!KNOWN.has(key) && !(key in fields)) fail(key, 'format', 'A service field is a name (letters, digits, _) with one value; module_service_id is the module\'s own.');
   return { errors, values, fields, pricing };
+}
+
+/**
+ * A key a caller may set as a service field: a name, and not the module's id for the service (which
+ * only the module's provisioning answer sets: another value would point lifecycle calls elsewhere).
+ */
+export function isFieldKey(key: unknown): key is string {
+  return typeof key === 'string' && /^[a-z][a-z0-9_]{0,63}$/i.test(key) && key !== 'module_service_id';
 }

@@ -166,6 +166,11 @@ describe('recurring billing: packages, pricings, groups, coupons, accounts and s
       expect(suspend.json.errors).to.deep.equal({ service_id: { exists: 'Invalid service ID.' } });
       const invoice = await call(server, 'POST', 'invoices/createFromServices', { client_id: theirClient, service_ids: [serviceId], currency: 'USD', due_date: '2030-01-01' }, other.auth);
       expect(invoice.json.errors).to.deep.equal({ service_ids: { exists: 'Invalid service ID.' } });
+      const field = await call(server, 'POST', 'services/addField', { service_id: serviceId, vars: { key: 'domain', value: 'stolen.example.com' } }, other.auth);
+      expect(field.json.errors).to.have.property('service_id');
+      const own = (await ok(server, 'GET', 'services/getList', { status: 'all' }))[0].id;
+      const redirect = await call(server, 'POST', 'services/addField', { service_id: own, vars: { key: 'module_service_id', value: '1' } });
+      expect(redirect.json.errors).to.have.property('key');
       const card = await call(server, 'POST', 'accounts/addDebitAccount', { client_id: theirClient, vars: { account_id: account.id } }, other.auth);
       expect(card.json.errors).to.deep.equal({ account_id: { exists: 'Invalid account ID.' } });
     });
