@@ -1,12 +1,9 @@
 import { Installation } from '../installation';
-import { CallContext } from '../kernel/call-context';
-import { ModelCalls } from '../kernel/model-calls';
 import { TallyError } from '../kernel/tally-error';
 import { BillingSettings } from './billing-settings';
-import { ControlledTransaction } from 'kysely';
-import { Database } from '../db/schema';
 import { CompanyScope } from './company-scope';
 import { Leases, SLICES } from './leases';
+import { UnitBatch, UnitBody, UnitResult } from './unit-batch';
 
 /** What one task of one company's run is given. */
 export interface TaskRun {
@@ -37,10 +34,10 @@ export interface Task {
 /**
  * Deals the task's work out in slices by client and does each slice whose lease this process gets:
  * `fetch` lists what is to do (one query for the company), `handle` runs a slice's rows through
- * `unit`, one unit of work as the company. Units run in batches of `batchSize`, one transaction
- * each, every unit in a savepoint of its own: a unit refused with a 400 (a module's error, a period
- * another run invoiced first) is rolled back alone, counted as failed, and the run goes on;
- * anything else rolls the batch back and stops the run (the next run resumes). With `passes` > 1
+ * `unit`, one unit of work as the company. Units run in batches (UnitBatch): a unit refused with a
+ * 400 (a module's error, a period another run invoiced first) is rolled back alone, counted as
+ * failed, and the run goes on; anything else rolls the batch back and stops the run (the next run
+ * resumes). With `passes` > 1
  * the list is fetched again while work gets done (a service far behind renews once per pass).
  */
 /** Concurrent lanes per process on PostgreSQL (its pool has 10 connections by default). */
@@ -49,6 +46,7 @@ const LANES = 4;
 export async function sliced<T extends { client_id: number }>(run: TaskRun, task: string, fetch: () => Promise<T[]>, handle: (rows: T[], unit: Unit) => Promise<void>, options: { passes?: number; batchSize?: number } = {}): Promise<TaskOutcome> {
   const outcome: TaskOutcome = { processed: 0, failed: 0, messages: [] };
   const scope = await CompanyScope.open(run.installation, run.companyId);
+  let done = 0;
   for (let pass = 0; pass < (options.passes ?? 1); pass++) {
     const bySlice = new Map<number, T[]>();
     for (const row of await fetch()) {
@@ -66,28 +64,28 @@ export async function sliced<T extends { client_id: number }>(run: TaskRun, task
     const lane = async () => {
       for (let slice = slices.shift(); slice !== undefined && !stopped; slice = slices.shift()) {
         if (!(await run.leases.claim(run.companyId, task, slice, run.now))) continue;
-        const batch = new Batch(scope, postgres ? 1 : options.batchSize ?? 20);
+        const tally = (label: string, result: UnitResult) => {
+          if (result === true) outcome.processed++;
+          else if (result instanceof TallyError) {
+            outcome.failed++;
+            if (outcome.messages.length < 20) outcome.messages.push(`${label}: ${describe(result)}`);
+          }
+        };
+        const batch = new UnitBatch(scope, postgres ? 1 : options.batchSize ?? 20, tally, () => run.afterUnit?.(task, ++done));
         let sinceExtend = 0;
         try {
           await handle(bySlice.get(slice)!, async (label, body) => {
             if (stopped) throw new Error('The run stopped.');
-            const result = await batch.run(body);
-            if (result === true) outcome.processed++;
-            else if (result instanceof TallyError) {
-              outcome.failed++;
-              if (outcome.messages.length < 20) outcome.messages.push(`${label}: ${describe(result)}`);
-            }
+            await batch.add(label, body);
             if (++sinceExtend >= 200) {
               sinceExtend = 0;
-              await batch.commit();
+              await batch.flush();
               await run.leases.extend(run.companyId, task, slice, run.now);
             }
-            run.afterUnit?.(task, outcome.processed + outcome.failed);
           });
-          await batch.commit();
+          await batch.flush();
         } catch (error) {
           stopped = true;
-          await batch.abandon();
           throw error;
         }
         await run.leases.release(run.companyId, task, slice);
@@ -101,56 +99,8 @@ export async function sliced<T extends { client_id: number }>(run: TaskRun, task
   return outcome;
 }
 
-/**
- * Units of work sharing one transaction (fewer commits: on SQLite each is a sync to disk), each in
- * a savepoint so that a refused unit is undone alone. Committed every `size` units.
- */
-class Batch {
-  private trx: ControlledTransaction<Database> | null = null;
-  private units = 0;
-
-  constructor(
-    private readonly scope: CompanyScope,
-    private readonly size: number,
-  ) {}
-
-  /** Answers what the body answered, or the TallyError (400) that refused the unit. */
-  async run(body: (ctx: CallContext, calls: ModelCalls) => Promise<boolean>): Promise<boolean | TallyError> {
-    this.trx ??= await this.scope.db.startTransaction().execute();
-    // Alone in its transaction, a unit needs no savepoint: a refusal rolls the transaction back.
-    const alone = this.size === 1;
-    const name = `unit${this.units}`;
-    const point: ControlledTransaction<Database, string[]> = alone ? this.trx : await this.trx.savepoint(name).execute();
-    let result: boolean | TallyError;
-    try {
-      result = await body(this.scope.context(point), this.scope.calls);
-      if (!alone) await point.releaseSavepoint(name as never).execute();
-    } catch (error) {
-      if (!(error instanceof TallyError) || error.status !== 400) throw error;
-      if (alone) await this.abandon();
-      else await point.rollbackToSavepoint(name as never).execute();
-      result = error;
-    }
-    if (++this.units >= this.size) await this.commit();
-    return result;
-  }
-
-  async commit(): Promise<void> {
-    const trx = this.trx;
-    this.trx = null;
-    this.units = 0;
-    if (trx) await trx.commit().execute();
-  }
-
-  async abandon(): Promise<void> {
-    const trx = this.trx;
-    this.trx = null;
-    if (trx) await trx.rollback().execute().catch(() => undefined);
-  }
-}
-
 /** Runs one unit; `body` answers whether it did something (false: nothing was left to do). */
-export type Unit = (label: string, body: (ctx: CallContext, calls: ModelCalls) => Promise<boolean>) => Promise<void>;
+export type Unit = (label: string, body: UnitBody) => Promise<void>;
 
 function describe(error: TallyError): string {
   const details = error.errors ? Object.values(error.errors).flatMap((e) => Object.values(e)) : [];
