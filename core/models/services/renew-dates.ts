@@ -29,19 +29,22 @@ export function toStoredUtc(dt: DateTime): string {
  */
 export function nextRenewDate(fromUtc: string, term: number, period: Period, zone: string): string | null {
   if (period === 'onetime') return null;
-  const key = `${fromUtc}|${term}|${period}|${zone}`;
-  let next = RECENT.get(key);
-  if (next === undefined) {
-    const unit = { day: 'days', week: 'weeks', month: 'months', year: 'years' }[period];
-    next = toStoredUtc(localTime(fromUtc, zone).plus({ [unit]: term }));
-    // Many services renew on the same dates: the billing run asks the same question often.
-    if (RECENT.size >= 1000) RECENT.clear();
-    RECENT.set(key, next);
-  }
-  return next;
+  const unit = { day: 'days', week: 'weeks', month: 'months', year: 'years' }[period];
+  return remembered(`next|${fromUtc}|${term}|${period}|${zone}`, () => toStoredUtc(localTime(fromUtc, zone).plus({ [unit]: term })));
 }
 
 const RECENT = new Map<string, string>();
+
+/** Many services renew on the same dates: the billing run asks luxon the same questions often. */
+function remembered(key: string, compute: () => string): string {
+  let value = RECENT.get(key);
+  if (value === undefined) {
+    value = compute();
+    if (RECENT.size >= 2000) RECENT.clear();
+    RECENT.set(key, value);
+  }
+  return value;
+}
 
 /** The renew date `term` periods before `toUtc` (the start of the period that ends there). */
 export function previousRenewDate(toUtc: string, term: number, period: Period, zone: string): string | null {
@@ -60,7 +63,7 @@ export function localDaysBetween(fromUtc: string, toUtc: string, zone: string): 
 
 /** The company-local calendar date of an instant, `YYYY-MM-DD`. */
 export function localDate(utc: string, zone: string): string {
-  return localTime(utc, zone).toFormat('yyyy-MM-dd');
+  return remembered(`date|${utc}|${zone}`, () => localTime(utc, zone).toFormat('yyyy-MM-dd'));
 }
 
 /**
