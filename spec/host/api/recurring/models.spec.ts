@@ -92,6 +92,20 @@ describe('recurring billing: packages, pricings, groups, coupons, accounts and s
   });
 
   describe('services and their module', () => {
+    it('answers bad input with a 400 naming each field, never a 500', async () => {
+      const empty = await call(server, 'POST', 'services/add', {});
+      expect(empty.status).to.equal(400);
+      expect(Object.keys(empty.json.errors)).to.deep.equal(['client_id', 'pricing_id']);
+      const bad = await call(server, 'POST', 'services/add', { vars: { client_id: clientId, pricing_id: pricingId, qty: 'many', override_price: '-3', date_renews: 'tomorrow', status: 'gone', 'bad key': 'x' } });
+      expect(Object.keys(bad.json.errors).sort()).to.deep.equal(['bad key', 'date_renews', 'override_price', 'qty', 'status'].sort());
+      expect((await call(server, 'GET', 'services/getList', { status: 'sleeping' })).status).to.equal(400);
+      const noIds = await call(server, 'POST', 'invoices/createFromServices', { client_id: clientId, currency: 'USD', due_date: '2030-01-01' });
+      expect(noIds.status).to.equal(400);
+      const badDue = await call(server, 'POST', 'invoices/createFromServices', { client_id: clientId, service_ids: ['x'], currency: 'USD', due_date: 'soon' });
+      expect(Object.keys(badDue.json.errors)).to.deep.equal(['service_ids', 'due_date']);
+      expect((await call(server, 'GET', 'services/getNextRenewDate', { last_renew_date: '2027-01-31 10:00:00 UTC', term: 1, period: 'month' })).json.response).to.equal('2027-02-28 10:00:00');
+    });
+
     it('provisions an active service through the module; the module\'s refusal is the answer and nothing is kept', async () => {
       const refused = await call(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, client_id: clientId, status: 'active', domain: 'not a domain' } });
       expect(refused.status).to.equal(400);
