@@ -32,7 +32,7 @@ export const createInvoices: Task = {
           return true;
         });
       }
-    }, { passes: MAX_PASSES, batchSize: 50 });
+    }, { passes: MAX_PASSES, batchSize: 20 });
   },
 };
 
