@@ -13,9 +13,8 @@ export const AUTOMATION_CALLER = 'automation';
  * company gets: its time zone, the system key. A failure rolls back that unit only.
  */
 export async function asCompany<T>(installation: Installation, companyId: number, work: (ctx: CallContext, calls: ModelCalls) => Promise<T>): Promise<T> {
-  const [timezone, systemKey] = await Promise.all([installation.settings.get(companyId, 'timezone'), installation.settings.system('system_key')]);
-  const calls = installation.scope(new CallContext(installation.db, companyId, timezone, systemKey, AUTOMATION_CALLER)).resolve(ModelCalls);
-  return withRetries(() => installation.db.transaction().execute((trx) => work(new CallContext(trx, companyId, timezone, systemKey, AUTOMATION_CALLER), calls)), 8);
+  const scope = await CompanyScope.open(installation, companyId);
+  return withRetries(() => installation.db.transaction().execute((trx) => work(scope.context(trx), scope.calls)), 8);
 }
 
 /** A company's call context parts, read once for a task: its database, time zone, system key, model calls. */
