@@ -126,6 +126,18 @@ describe('recurring billing: packages, pricings, groups, coupons, accounts and s
       expect(await serviceOf(server, serviceId)).to.include({ status: 'active', date_suspended: null });
     });
 
+    it('answers module.unavailable while the package\'s module is disabled, and changes nothing', async () => {
+      const serviceId = await ok(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, client_id: clientId, status: 'active', domain: 'off.example.com' } });
+      await ok(server, 'POST', 'module_manager/disable', { module_id: moduleId });
+      try {
+        const res = await call(server, 'POST', 'services/suspend', { service_id: serviceId });
+        expect(res.json.errors).to.deep.equal({ module: { unavailable: 'The package\'s module "generic_server" is not installed and enabled for this company.' } });
+        expect((await serviceOf(server, serviceId)).status).to.equal('active');
+      } finally {
+        await ok(server, 'POST', 'module_manager/enable', { module_id: moduleId });
+      }
+    });
+
     it('cancels at the end of the term, uncancels, and cancels now through the module', async () => {
       const serviceId = await ok(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, client_id: clientId, status: 'active', domain: 'cancel.example.com' } });
       await ok(server, 'POST', 'services/cancel', { service_id: serviceId, vars: { date_canceled: 'end_of_term' } });

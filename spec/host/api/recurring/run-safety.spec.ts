@@ -33,6 +33,13 @@ describe('recurring billing: the run is safe to repeat, to run twice at once and
   const db = () => server.installation.db;
   const periods = () => db().selectFrom('service_invoices').select(['service_id', 'period_start', 'invoice_id']).where('kind', '=', 'renew').execute();
 
+  it('tally automation: status before any run, a task that does not exist', async () => {
+    expect((await runCli(server.database.url, ['automation', 'status'])).stdout.trim()).to.equal('No billing run yet.');
+    const bad = await runCli(server.database.url, ['automation', 'run', '--task', 'create_invoices']);
+    expect(bad.code).to.equal(1);
+    expect(bad.stderr).to.contain('No such task: create_invoices.').and.contain('create_invoice, apply_credits');
+  });
+
   it('two processes running at once invoice each service period once and charge each invoice once', async () => {
     const run = () => runCli(server.database.url, ['automation', 'run', '--now', '2027-03-30 09:00:00']);
     const [a, b] = await Promise.all([run(), run()]);
