@@ -97,4 +97,29 @@ describe('recurring billing: a service from purchase to suspension', () => {
     expect(service.status).to.equal('active');
     expect((await moduleService(server, service)).status).to.equal('active');
   });
+
+  it('spends loose credit on a renewal invoice, and tells the module about the paid renewal', async () => {
+    const saver = await addClient(server);
+    await ok(server, 'POST', 'transactions/add', { vars: { client_id: saver, amount: '100.00', currency: 'USD' } });
+    const serviceId = await ok(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, client_id: saver, status: 'active', date_added: '2027-03-01 00:00:00 UTC', domain: 'saver.example.com' } });
+    await runAt(server, '2027-03-28 12:00:00');
+    const [invoice] = await invoicesOf(server, saver);
+    expect(invoice).to.include({ total: '31.0000' });
+    expect(invoice.date_closed, 'paid from credit').to.not.equal(null);
+    expect(await ok(server, 'GET', 'transactions/getCredit', { client_id: saver, currency: 'USD' })).to.equal('69.0000');
+    expect((await moduleService(server, await serviceOf(server, serviceId))).date_renewed).to.be.a('string');
+  });
+
+  it('cancels a scheduled cancellation on its day through the module, without invoicing the period after it', async () => {
+    const leaver = await addClient(server);
+    const serviceId = await ok(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, client_id: leaver, status: 'active', date_added: '2027-03-01 00:00:00 UTC', domain: 'leaver.example.com' } });
+    await ok(server, 'POST', 'services/cancel', { service_id: serviceId, vars: { date_canceled: 'end_of_term' } });
+    await runAt(server, '2027-03-28 12:00:00');
+    expect(await invoicesOf(server, leaver)).to.have.length(0);
+    expect((await serviceOf(server, serviceId)).status).to.equal('active');
+    await runAt(server, '2027-04-01 00:30:00');
+    const service = await serviceOf(server, serviceId);
+    expect(service).to.include({ status: 'canceled', date_canceled: '2027-04-01 00:30:00' });
+    expect((await moduleService(server, service)).status).to.equal('cancelled');
+  });
 });
