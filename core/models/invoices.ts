@@ -152,6 +152,7 @@ export class Invoices {
       'Invoice services of a client in one currency, due on due_date: new services from their start to their first renew date (prorated to the package\'s pro rata day when allow_pro_rata) with setup fees, or with services_renew their next term_cycles terms (their renew dates move on). Coupons are lines of their own. A service period is invoiced once. Returns the invoice id.',
     verb: 'POST',
     params: [int('client_id'), any('service_ids'), string('currency'), string('due_date'), bool('allow_pro_rata', { default: true }), bool('services_renew', { default: false }), any('service_transfers', { default: [] }), int('term_cycles', { default: 1 })],
+    returns: count({ description: 'The new invoice id.' }),
   })
   createFromServices(clientId: number, serviceIds: unknown, currency: string, dueDate: string, allowProRata: boolean, servicesRenew: boolean, _serviceTransfers: unknown, termCycles: number) {
     return createFromServices(this.ctx, this.calls, { clientId, serviceIds, currency, dueDate, allowProRata, servicesRenew, termCycles });
