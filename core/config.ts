@@ -34,6 +34,7 @@ export interface Config {
   readonly apiRateLimit: number;
   readonly apiAllowedOrigins: string;
   readonly auditRetentionDays: number;
+  readonly automationMinutes: number;
 }
 
 type Kind =
@@ -80,6 +81,7 @@ export const SETTINGS: readonly SettingDefinition[] = [
   setting('TALLY_API_RATE_LIMIT', 'apiRateLimit', { type: 'integer', min: 0, max: 100_000_000 }, '6000', () => 6000, 'calls per credential per minute over all processes (429 beyond); 0 turns it off'),
   setting('TALLY_API_ALLOWED_ORIGINS', 'apiAllowedOrigins', { type: 'text' }, 'none', () => '', 'comma-separated origins whose web pages may call the API from a browser'),
   setting('TALLY_AUDIT_RETENTION_DAYS', 'auditRetentionDays', { type: 'integer', min: 1, max: 36_500 }, '90', () => 90, 'how long audit log rows are kept'),
+  setting('TALLY_AUTOMATION_MINUTES', 'automationMinutes', { type: 'integer', min: 0, max: 1440 }, '5', () => 5, 'how often `serve` runs the billing tasks that are due (0: never; run `tally automation run` from cron instead)'),
 ];
 
 function setting(variable: string, key: keyof Config, kind: Kind, shownDefault: string, defaultValue: () => unknown, meaning: string): SettingDefinition {

@@ -8,9 +8,10 @@ import { Caller, CredentialVerifier } from './credentials';
 import { CallContext } from './kernel/call-context';
 import { classEntry, ModelEntry } from './kernel/model-entry';
 import { allModels, findModel, registerModel, resolveModelMethod } from './kernel/model-container';
+import { ModelCalls } from './kernel/model-calls';
 import { newSystemKey } from './kernel/system-cipher';
 import { formatUtc } from './kernel/timestamps';
-import { coreModels } from './models';
+import { coreModels, recurringModels } from './models';
 import { seedCurrencies } from './models/currencies';
 import { SettingsStore } from './settings-store';
 import { SYSTEM_COMPANY } from './settings-catalogue';
@@ -47,7 +48,8 @@ export class Installation {
     this.container = rootContainer.createChildContainer();
     this.container.registerInstance(SettingsStore, this.settings);
     this.container.registerInstance(CredentialVerifier, this.credentials);
-    for (const modelClass of coreModels) this.addModel(classEntry(modelClass));
+    this.container.registerInstance(ModelCalls, new ModelCalls(this));
+    for (const modelClass of [...coreModels, ...recurringModels]) this.addModel(classEntry(modelClass));
   }
 
   /** Opens the database, brings its schema up to date and, on a new database, sets it up. */

@@ -11,6 +11,8 @@ export interface SettingDefinition {
 }
 
 const booleanText = (value: string) => (value === 'true' || value === 'false' ? null : 'Please give true or false.');
+const days = (max: number) => (value: string) => (/^\d{1,3}$/.test(value) && Number(value) <= max ? null : `Please give a whole number of days from 0 to ${max}.`);
+const daysOrNever = (max: number) => (value: string) => (value === 'never' ? null : days(max)(value));
 
 /**
  * Invoice numbers are stored in a varchar(255) column: the format, with {num} replaced by up to
@@ -31,6 +33,17 @@ export const SETTINGS: Record<string, SettingDefinition> = {
   timezone: { scope: 'company', default: 'UTC', check: (v) => (isValidZone(v) ? null : 'Please give an IANA time zone such as Europe/Paris.') },
   invoice_format: { scope: 'company', default: '{num}', check: invoiceFormat },
   invoice_start: { scope: 'company', default: '1', check: (v) => (/^\d{1,12}$/.test(v) ? null : 'Please give a whole number.') },
+  // Recurring billing and its automation (docs/billing.md), with the reference's meanings.
+  inv_days_before_renewal: { scope: 'company', default: '14', check: days(365) },
+  inv_group_services: { scope: 'company', default: 'true', check: booleanText },
+  inv_suspended_services: { scope: 'company', default: 'true', check: booleanText },
+  autodebit: { scope: 'company', default: 'true', check: booleanText },
+  autodebit_days_before_due: { scope: 'company', default: '1', check: days(365) },
+  autodebit_attempts: { scope: 'company', default: '3', check: (v) => (/^\d{1,2}$/.test(v) && Number(v) >= 1 ? null : 'Please give a whole number of attempts from 1 to 99.') },
+  suspend_services_days_after_due: { scope: 'company', default: '7', check: daysOrNever(365) },
+  auto_apply_credits: { scope: 'company', default: 'true', check: booleanText },
+  auto_paid_pending_services: { scope: 'company', default: 'true', check: booleanText },
+  automation_time: { scope: 'company', default: '00:00', check: (v) => (/^([01]\d|2[0-3]):[0-5]\d$/.test(v) ? null : 'Please give a local time as HH:MM.') },
 };
 
 /** Settings live in one table; installation-wide ones under company 0. */

@@ -1,14 +1,20 @@
+import { Accounts } from './accounts';
 import { ApiKeys } from './api-keys';
 import { Audit } from './audit';
 import { Clients } from './clients';
 import { Companies } from './companies';
 import { Contacts } from './contacts';
+import { Coupons } from './coupons';
 import { Currencies } from './currencies';
 import { Encryption } from './encryption';
 import { Invoices } from './invoices';
 import { GatewayManager } from './extension-managers/gateway-manager';
 import { ModuleManager } from './extension-managers/module-manager';
 import { PluginManager } from './extension-managers/plugin-manager';
+import { PackageGroups } from './package-groups';
+import { Packages } from './packages';
+import { Pricings } from './pricings';
+import { Services } from './services';
 import { Settings } from './settings';
 import { Taxes } from './taxes';
 import { Transactions } from './transactions';
@@ -16,3 +22,6 @@ import { Users } from './users';
 
 /** The core models, registered under their API names by every installation. */
 export const coreModels = [Users, Companies, ApiKeys, Settings, Encryption, PluginManager, ModuleManager, GatewayManager, Clients, Contacts, Currencies, Taxes, Invoices, Transactions, Audit];
+
+/** Recurring billing (docs/billing.md). */
+export const recurringModels = [Pricings, Packages, PackageGroups, Coupons, Services, Accounts];

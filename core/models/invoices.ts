@@ -2,7 +2,9 @@ import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
 import { assertValid } from '../kernel/input-rules';
 import { model } from '../kernel/model';
-import { int, object, string } from '../kernel/parameter';
+import { any, bool, int, object, string } from '../kernel/parameter';
+import { ModelCalls } from '../kernel/model-calls';
+import { createFromServices } from './invoices/create-from-services';
 import { TallyError } from '../kernel/tally-error';
 import { ZERO } from '../kernel/money';
 import { formatUtc } from '../kernel/timestamps';
@@ -36,6 +38,7 @@ export class Invoices {
   constructor(
     private readonly ctx: CallContext,
     private readonly settings: SettingsStore,
+    private readonly calls: ModelCalls,
   ) {}
 
   @callable({
@@ -142,6 +145,17 @@ export class Invoices {
     }
     await this.ctx.db.deleteFrom('invoices').where('id', '=', invoiceId).execute();
     return null;
+  }
+
+  @callable({
+    description:
+      'Invoice services of a client in one currency, due on due_date: new services from their start to their first renew date (prorated to the package\'s pro rata day when allow_pro_rata) with setup fees, or with services_renew their next term_cycles terms (their renew dates move on). Coupons are lines of their own. A service period is invoiced once. Returns the invoice id.',
+    verb: 'POST',
+    params: [int('client_id'), any('service_ids'), string('currency'), string('due_date'), bool('allow_pro_rata', { default: true }), bool('services_renew', { default: false }), any('service_transfers', { default: [] }), int('term_cycles', { default: 1 })],
+    returns: count({ description: 'The new invoice id.' }),
+  })
+  createFromServices(clientId: number, serviceIds: unknown, currency: string, dueDate: string, allowProRata: boolean, servicesRenew: boolean, _serviceTransfers: unknown, termCycles: number) {
+    return createFromServices(this.ctx, this.calls, { clientId, serviceIds, currency, dueDate, allowProRata, servicesRenew, termCycles });
   }
 
   private filtered(clientId: number | null, status: string | null) {

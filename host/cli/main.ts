@@ -3,6 +3,7 @@ import { config, ConfigError } from '../../core/config';
 import { TallyError } from '../../core/kernel/tally-error';
 import { openForApiPath } from '../extensions/open-with-extensions';
 import { apiKeysCommand } from './api-keys-command';
+import { automationCommand } from './automation-command';
 import { docsCommand } from './docs-command';
 import { extensionCommand } from './extension-command';
 import { runApiForm } from './api-form';
@@ -42,6 +43,7 @@ export async function main(argv: string[]): Promise<number> {
   program.addCommand(docsCommand(print));
   program.addCommand(extensionCommand(print));
   program.addCommand(staffCommand(print));
+  program.addCommand(automationCommand(print));
   try {
     await program.parseAsync(argv, { from: 'user' });
     return status;

@@ -1,7 +1,9 @@
 import cluster from 'node:cluster';
+import { AutomationScheduler } from '../../core/automation/scheduler';
+import { Installation } from '../../core/installation';
 import { config, parseSetting } from '../../core/config';
 import { loadExtensions } from '../extensions/load-extensions';
-import { createLogger } from '../logger';
+import { createLogger, Logger } from '../logger';
 import { serve } from '../server';
 import { banner, shownHost } from './banner';
 import { runPrimary } from './cluster-primary';
@@ -26,8 +28,12 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
   if (workers > 1 && cluster.isPrimary) {
     // The database is migrated and set up once, here, before the host processes start.
     process.stdout.write(await banner(installation, `http://${shownHost(host)}:${port}`, workers));
+    // The primary keeps the installation only to run the billing scheduler: one process runs it.
+    const stopScheduler = await startScheduler(installation, logger);
+    const status = await runPrimary(workers, logger);
+    await stopScheduler();
     await installation.close();
-    return runPrimary(workers, logger);
+    return status;
   }
   // Extensions run in worker threads of this process; they stop when the installation closes.
   await loadExtensions(installation, { logger });
@@ -36,10 +42,12 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
     throw error;
   });
   if (cluster.isPrimary) process.stdout.write(await banner(installation, server.url, 1));
+  // Host processes of a cluster never run it: their primary does.
+  const stopScheduler = cluster.isPrimary ? await startScheduler(installation, logger, false) : async () => undefined;
   return new Promise<number>((resolve) => {
     const stop = (signal: string) => {
       logger.info({ signal, pid: process.pid }, 'shutting down: finishing in-flight calls');
-      server.close().then(
+      Promise.all([stopScheduler(), server.close()]).then(
         () => {
           // A cluster worker's channel to its primary would keep it alive: let go of it.
           cluster.worker?.disconnect();
@@ -54,4 +62,21 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
   });
+}
+
+/** Starts the billing scheduler (TALLY_AUTOMATION_MINUTES; 0 turns it off); answers how to stop it. */
+async function startScheduler(installation: Installation, logger: Logger, loadRuntime = true): Promise<() => Promise<void>> {
+  const minutes = config().automationMinutes;
+  if (minutes === 0) return async () => undefined;
+  // Modules and gateways are called through the extension runtime.
+  if (loadRuntime) await loadExtensions(installation, { logger });
+  const scheduler = new AutomationScheduler(installation, minutes * 60_000, {
+    ran: (reports) => {
+      const done = reports.filter((r) => r.processed || r.failed);
+      if (done.length) logger.info({ tasks: done.map((r) => ({ company: r.companyId, task: r.task, processed: r.processed, failed: r.failed })) }, 'billing run');
+    },
+    failed: (error) => logger.error({ err: error }, 'billing run failed'),
+  });
+  scheduler.start();
+  return () => scheduler.stop();
 }

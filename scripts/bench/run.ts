@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Client } from 'pg';
+import { billingTargets, measureBillingRun } from './billing-run';
 import { measureExtensionCall } from './extension-call';
 import { createFixture, Fixture } from './fixture';
 import { load, LoadResult } from './load';
@@ -25,6 +26,7 @@ const TARGETS: Target[] = [
  * (machines here are noisy: absolute numbers mean little, the ratio does). Rounds alternate
  * baseline and Tally. BENCH_SECONDS (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS
  * (default 10) tune it; BENCH_POSTGRES_URL names the PostgreSQL server (skipped when unreachable).
+ * Then the billing run over BENCH_BILLING_SERVICES renewing services (scripts/bench/billing-run.ts).
  */
 async function main(): Promise<void> {
   const postgresUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -41,6 +43,9 @@ async function main(): Promise<void> {
       await fixture.cleanup();
     }
   }
+  // The billing run is measured on its own (wall time of the whole run), not against a baseline.
+  console.log('');
+  for (const target of billingTargets(postgres ? postgresUrl : null)) await measureBillingRun(target);
 }
 
 async function measure(scenario: Scenario, target: Target, fixture: Fixture): Promise<void> {

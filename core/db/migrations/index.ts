@@ -4,6 +4,7 @@ import * as billing from './002_billing';
 import * as extensions from './003_extensions';
 import * as admin from './004_admin';
 import * as trust from './005_trust';
+import * as recurring from './008_recurring';
 
 /** Every migration, in order. Listed in code so a compiled build needs no migrations folder scan. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '003_extensions': extensions,
   '004_admin': admin,
   '005_trust': trust,
+  '008_recurring': recurring,
 };

@@ -36,4 +36,15 @@ export const migrations: Record<string, ExtensionMigration> = {
       await db.schema.dropTable('generic_servers').ifExists().execute();
     },
   },
+  // The billing lifecycle: the plan a package sells (its module setting) and the last paid renewal.
+  '002_billing': {
+    async up(db) {
+      await db.schema.alterTable('generic_server_services').addColumn('plan', 'varchar(64)').execute();
+      await db.schema.alterTable('generic_server_services').addColumn('date_renewed', 'varchar(19)').execute();
+    },
+    async down(db) {
+      await db.schema.alterTable('generic_server_services').dropColumn('date_renewed').execute();
+      await db.schema.alterTable('generic_server_services').dropColumn('plan').execute();
+    },
+  },
 };

@@ -18,7 +18,7 @@ export class Services {
   @callable({
     verb: 'POST',
     params: [object('vars')],
-    description: 'Provision vars[domain] for vars[client_id], on vars[server_id] or else the active server with the most room. Returns { service_id, server_id, hostname, username, password }: the password is shown only here.',
+    description: 'Provision vars[domain] for vars[client_id], on vars[server_id] or else the active server with the most room, optionally on vars[plan]. Returns { service_id, server_id, hostname, username, password }: the password is shown only here.',
   })
   async provision(vars: Record<string, unknown>) {
     const domain = String(vars.domain ?? '').trim().toLowerCase();
@@ -33,7 +33,7 @@ export class Services {
     const now = this.ctx.now();
     const row = await this.ctx.db
       .insertInto('generic_server_services')
-      .values({ company_id: this.ctx.companyId, server_id: server.id, client_id: Number(vars.client_id), domain, username, password: await this.ctx.models.encryption.systemEncrypt({ value: password }), status: 'active', date_added: now, date_updated: now })
+      .values({ company_id: this.ctx.companyId, server_id: server.id, client_id: Number(vars.client_id), domain, username, password: await this.ctx.models.encryption.systemEncrypt({ value: password }), plan: planOf(vars.plan), status: 'active', date_added: now, date_updated: now })
       .returning('id')
       .executeTakeFirstOrThrow();
     this.ctx.log.info(`provisioned ${domain} on ${server.hostname}`);
@@ -69,6 +69,25 @@ export class Services {
     return this.move(serviceId, 'cancel');
   }
 
+  @callable({ verb: 'PUT', params: [int('service_id')], description: 'Record a paid renewal of an active or suspended service. Returns it.' })
+  async renew(serviceId: number) {
+    const service = await this.get(serviceId);
+    if (!service) throw TallyError.invalid({ service_id: { exists: 'Invalid service ID.' } });
+    if (service.status === 'cancelled') throw TallyError.invalid({ status: { transition: 'A cancelled service cannot be renewed.' } });
+    await this.ctx.db.updateTable('generic_server_services').set({ date_renewed: this.ctx.now(), date_updated: this.ctx.now() }).where('id', '=', serviceId).execute();
+    return this.get(serviceId);
+  }
+
+  @callable({ verb: 'PUT', params: [int('service_id'), object('vars')], description: 'Move a service to the plan in vars[plan] (a package change). Returns it.' })
+  async changePackage(serviceId: number, vars: Record<string, unknown>) {
+    const service = await this.get(serviceId);
+    if (!service) throw TallyError.invalid({ service_id: { exists: 'Invalid service ID.' } });
+    if (service.status === 'cancelled') throw TallyError.invalid({ status: { transition: 'A cancelled service cannot change package.' } });
+    if (vars.plan !== undefined && planOf(vars.plan) === null) throw TallyError.invalid({ plan: { format: 'A plan is a name of up to 64 letters, digits, - or _.' } });
+    await this.ctx.db.updateTable('generic_server_services').set({ plan: planOf(vars.plan), date_updated: this.ctx.now() }).where('id', '=', serviceId).execute();
+    return this.get(serviceId);
+  }
+
   private async move(serviceId: number, action: keyof typeof TRANSITIONS) {
     const service = await this.get(serviceId);
     if (!service) throw TallyError.invalid({ service_id: { exists: 'Invalid service ID.' } });
@@ -102,6 +121,11 @@ export class Services {
   }
 
   private query() {
-    return this.ctx.db.selectFrom('generic_server_services').select(['id', 'server_id', 'client_id', 'domain', 'username', 'status', 'date_added', 'date_updated']).where('company_id', '=', this.ctx.companyId);
+    return this.ctx.db.selectFrom('generic_server_services').select(['id', 'server_id', 'client_id', 'domain', 'username', 'plan', 'status', 'date_added', 'date_updated', 'date_renewed']).where('company_id', '=', this.ctx.companyId);
   }
+}
+
+/** A plan name from a package's module settings, or null when there is none. */
+function planOf(value: unknown): string | null {
+  return typeof value === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value) ? value : null;
 }

@@ -4,6 +4,7 @@ import { apiCallsLastDay } from '../api-call-counter';
 import { html, SafeHtml } from '../html';
 import { sendHtml, staffPage } from '../layout';
 import { formatMoney, totalsByCurrency } from '../money-text';
+import { billingRunPanel } from './billing-run-panel';
 
 interface OpenInvoice {
   readonly currency: string;
@@ -38,7 +39,8 @@ export const showDashboard: PageHandler = async (request) => {
   <li class="card"><p class="label">API calls, last 24 hours</p><p class="value">${calls.ok + calls.error}</p><p class="detail">${calls.error} answered with an error · all companies</p></li>
   <li class="card"><p class="label">Maintenance mode</p><p class="value">${maintenance === 'true' ? 'On' : 'Off'}</p><p class="detail"><a href="${hrefFor('/admin/settings/system', request.company)}">Change in System</a></p></li>
 </ul>
-${billing ? await recentPayments(request) : html`<section class="panel"><h2>Billing</h2><p>This installation has no billing models (invoices, transactions), so there is nothing to summarise.</p></section>`}`;
+${billing ? await recentPayments(request) : html`<section class="panel"><h2>Billing</h2><p>This installation has no billing models (invoices, transactions), so there is nothing to summarise.</p></section>`}
+${await billingRunPanel(request)}`;
   sendHtml(request.ctx, 200, staffPage(request, 'dashboard', 'Dashboard', content));
 };
 

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { runBilling } from '../../../core/automation/billing-run';
 import { Caller } from '../../../core/credentials';
 import { startTestServer, TestServer } from '../../support/test-server';
 import { AdminClient, addStaff } from './support/admin-client';
@@ -59,5 +60,16 @@ describe('admin dashboard over HTTP', () => {
     }
     expect(text).to.match(/API calls, last 24 hours<\/p><p class="value">4</);
     expect(text).to.contain('1 answered with an error');
+  });
+
+  it('shows the billing run panel: every task never run, then the last run of each for the company in view', async () => {
+    const before = (await staff.get('/admin?company=1')).text;
+    expect(before).to.contain('Billing run').and.match(/Create renewal invoices<\/td><td>never run/);
+    await runBilling(server.installation, { now: '2027-05-01 10:00:00', companyId: 1 });
+    const after = (await staff.get('/admin?company=1')).text;
+    expect(after).to.match(/Create renewal invoices<\/td><td>done<\/td><td>2027-05-01 10:00:00<\/td>/);
+    expect(after).to.match(/Cancel scheduled cancellations<\/td><td>done/);
+    const other = (await server.installation.call('companies', 'add', { vars: { name: 'Other Co' } }, { companyId: 1, user: 'spec' })) as number;
+    expect((await staff.get(`/admin?company=${other}`)).text).to.match(/Create renewal invoices<\/td><td>never run/);
   });
 });

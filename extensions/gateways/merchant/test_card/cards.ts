@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { callable, ExtensionContext, int, object, TallyError } from '../../../../host/extensions/kit';
-import { cardDigits, passesLuhn, TEST_CARDS, UNKNOWN_CARD } from './test-cards';
+import { cardDigits, checkCard, passesLuhn, TEST_CARDS, UNKNOWN_CARD } from './test-cards';
 
 /**
  * Card charges in test mode. An approved charge is recorded as a `cc` transaction of the billing
@@ -19,7 +19,7 @@ export class Cards {
     const key = (await this.ctx.settings()).secret_key ?? '';
     if (!key.startsWith('test_')) throw TallyError.invalid({ secret_key: { test_mode: 'This gateway only runs in test mode: set a secret key starting with test_.' } });
     const digits = cardDigits(vars.card_number);
-    this.checkCard(vars, digits);
+    checkCard(vars, digits, passesLuhn);
     const card = TEST_CARDS[digits] ?? UNKNOWN_CARD;
     let transactionId: number | null = null;
     if (card.outcome === 'approved') {
@@ -39,20 +39,5 @@ export class Cards {
   @callable({ verb: 'GET', params: [int('client_id')], description: "A client's charge attempts, newest first." })
   getList(clientId: number) {
     return this.ctx.db.selectFrom('test_card_charges').selectAll().where('company_id', '=', this.ctx.companyId).where('client_id', '=', clientId).orderBy('id', 'desc').execute();
-  }
-
-  /** The card's shape; whether the bank approves is the test table's business. */
-  private checkCard(vars: Record<string, unknown>, digits: string): void {
-    const errors: Record<string, Record<string, string>> = {};
-    if (!/^\d{12,19}$/.test(digits) || !passesLuhn(digits)) errors.card_number = { format: 'Please enter a valid card number.' };
-    const month = Number(vars.exp_month);
-    const year = Number(vars.exp_year);
-    const now = new Date();
-    if (!Number.isInteger(month) || month < 1 || month > 12) errors.exp_month = { format: 'The expiry month must be 1 to 12.' };
-    else if (!Number.isInteger(year) || year < now.getUTCFullYear() || (year === now.getUTCFullYear() && month < now.getUTCMonth() + 1)) {
-      errors.exp_year = { expired: 'The card has expired.' };
-    }
-    if (!/^\d{3,4}$/.test(String(vars.cvv ?? ''))) errors.cvv = { format: 'The security code is 3 or 4 digits.' };
-    if (Object.keys(errors).length) throw TallyError.invalid(errors);
   }
 }

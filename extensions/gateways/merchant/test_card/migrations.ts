@@ -22,4 +22,25 @@ export const migrations: Record<string, ExtensionMigration> = {
       await db.schema.dropTable('test_card_charges').ifExists().execute();
     },
   },
+  // Stored cards: the outcome a test card stands for and its last four digits, never the number.
+  '002_tokens': {
+    async up(db) {
+      await db.schema
+        .createTable('test_card_tokens')
+        .addColumn('id', idType(db), (c) => c.primaryKey())
+        .addColumn('company_id', 'integer', (c) => c.notNull())
+        .addColumn('client_id', 'integer', (c) => c.notNull())
+        .addColumn('token', 'varchar(64)', (c) => c.notNull().unique())
+        .addColumn('last4', 'varchar(4)', (c) => c.notNull())
+        .addColumn('brand', 'varchar(16)', (c) => c.notNull())
+        .addColumn('expiration', 'varchar(6)', (c) => c.notNull())
+        .addColumn('card_key', 'varchar(64)', (c) => c.notNull())
+        .addColumn('status', 'varchar(16)', (c) => c.notNull())
+        .addColumn('date_added', 'varchar(19)', (c) => c.notNull())
+        .execute();
+    },
+    async down(db) {
+      await db.schema.dropTable('test_card_tokens').ifExists().execute();
+    },
+  },
 };

@@ -1,3 +1,5 @@
+import { TallyError } from '../../../../host/extensions/kit';
+
 /** What the test gateway answers for each test card number; any other valid number is declined. */
 export const TEST_CARDS: Record<string, { outcome: 'approved' } | { outcome: 'declined'; reason: string; message: string }> = {
   '4242424242424242': { outcome: 'approved' },
@@ -25,4 +27,27 @@ export function passesLuhn(digits: string): boolean {
 /** Digits only: people type cards with spaces and dashes. */
 export function cardDigits(value: unknown): string {
   return typeof value === 'string' || typeof value === 'number' ? String(value).replace(/[\s-]/g, '') : '';
+}
+
+/** The brand a card number belongs to, from its first digits. */
+export function cardBrand(digits: string): string {
+  if (digits.startsWith('4')) return 'visa';
+  if (/^5[1-5]/.test(digits)) return 'mc';
+  if (/^3[47]/.test(digits)) return 'amex';
+  return 'other';
+}
+
+/** The card's shape; whether the bank approves is the test table's business. */
+export function checkCard(vars: Record<string, unknown>, digits: string, luhn: (d: string) => boolean): void {
+  const errors: Record<string, Record<string, string>> = {};
+  if (!/^\d{12,19}$/.test(digits) || !luhn(digits)) errors.card_number = { format: 'Please enter a valid card number.' };
+  const month = Number(vars.exp_month);
+  const year = Number(vars.exp_year);
+  const now = new Date();
+  if (!Number.isInteger(month) || month < 1 || month > 12) errors.exp_month = { format: 'The expiry month must be 1 to 12.' };
+  else if (!Number.isInteger(year) || year < now.getUTCFullYear() || (year === now.getUTCFullYear() && month < now.getUTCMonth() + 1)) {
+    errors.exp_year = { expired: 'The card has expired.' };
+  }
+  if (!/^\d{3,4}$/.test(String(vars.cvv ?? ''))) errors.cvv = { format: 'The security code is 3 or 4 digits.' };
+  if (Object.keys(errors).length) throw TallyError.invalid(errors);
 }

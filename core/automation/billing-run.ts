@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { Installation } from '../installation';
+import { localDate, localTime } from '../models/services/renew-dates';
+import { readBillingSettings } from './billing-settings';
+import { Leases } from './leases';
+import { runNow } from './run-clock';
+import { recordEnd, recordStart } from './run-log';
+import { TaskOutcome } from './task-run';
+import { TASKS } from './tasks';
+
+export interface BillingRunOptions {
+  /** The run's clock (default: now). Every date the run compares with comes from it. */
+  now?: Date | string;
+  /** One company (default: every company). */
+  companyId?: number;
+  /** Some tasks, by name (default: all, in order). */
+  tasks?: readonly string[];
+  /** Only daily tasks not yet run on the company's local date, once its automation time has come (the scheduler). */
+  dueOnly?: boolean;
+  /** How long a slice's lease lasts (s); a crashed run's slices are taken over after it. */
+  leaseSeconds?: number;
+  /** Who holds the leases (default: a random name for this run). */
+  owner?: string;
+  /** See TaskRun.afterUnit. */
+  afterUnit?: (task: string, done: number) => void;
+}
+
+export interface TaskReport extends TaskOutcome {
+  readonly companyId: number;
+  readonly task: string;
+  readonly seconds: number;
+}
+
+/**
+ * The billing run: for each company, each task in order (create invoices, apply credits,
+ * autodebit, provision paid pending services, process renewals, unsuspend, suspend, cancel
+ * scheduled cancellations). Any number of runs may go at once, in any processes: they share the
+ * work through leases and the database's unique keys keep them from doing anything twice.
+ */
+export async function runBilling(installation: Installation, options: BillingRunOptions = {}): Promise<TaskReport[]> {
+  const now = runNow(options.now);
+  const leases = new Leases(installation.db, options.owner ?? `run-${process.pid}-${randomBytes(4).toString('hex')}`, options.leaseSeconds ?? 300);
+  const unknown = (options.tasks ?? []).filter((t) => !TASKS.some((task) => task.name === t));
+  if (unknown.length) throw new RangeError(`No such automation task: ${unknown.join(', ')}. Tasks: ${TASKS.map((t) => t.name).join(', ')}.`);
+  const tasks = TASKS.filter((t) => !options.tasks || options.tasks.includes(t.name));
+  let companies = installation.db.selectFrom('companies').select('id').orderBy('id');
+  if (options.companyId !== undefined) companies = companies.where('id', '=', options.companyId);
+  const reports: TaskReport[] = [];
+  for (const { id: companyId } of await companies.execute()) {
+    const settings = await readBillingSettings(installation.db, companyId);
+    const today = localDate(now, settings.timezone);
+    const localClock = localDateTime(now, settings.timezone);
+    for (const task of tasks) {
+      if (options.dueOnly && task.kind === 'daily' && !(await dueToday(installation, companyId, task.name, today, localClock >= `${today} ${settings.automationTime}`))) continue;
+      const started = Date.now();
+      await recordStart(installation.db, companyId, task.name, today, now);
+      let outcome: TaskOutcome;
+      try {
+        outcome = await task.run({ installation, companyId, now, settings, leases, afterUnit: options.afterUnit });
+      } catch (error) {
+        await recordEnd(installation.db, companyId, task.name, now, { status: 'failed', processed: 0, failed: 0, message: (error as Error).message }).catch(() => undefined);
+        throw error;
+      }
+      await recordEnd(installation.db, companyId, task.name, now, { status: 'done', processed: outcome.processed, failed: outcome.failed, message: outcome.messages.join('\n') || null });
+      reports.push({ companyId, task: task.name, seconds: (Date.now() - started) / 1000, ...outcome });
+    }
+  }
+  return reports;
+}
+
+/** A daily task is due once its local time has come and it has not finished a run that local day. */
+async function dueToday(installation: Installation, companyId: number, task: string, today: string, timeHasCome: boolean): Promise<boolean> {
+  if (!timeHasCome) return false;
+  const last = await installation.db.selectFrom('automation_runs').select(['run_date', 'status']).where('company_id', '=', companyId).where('task', '=', task).executeTakeFirst();
+  return !last || last.run_date !== today || last.status !== 'done';
+}
+
+function localDateTime(nowUtc: string, zone: string): string {
+  return localTime(nowUtc, zone).toFormat('yyyy-MM-dd HH:mm');
+}

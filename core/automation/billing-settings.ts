@@ -1,0 +1,39 @@
+import { Tx } from '../db/schema';
+import { SETTINGS } from '../settings-catalogue';
+
+/** A company's recurring-billing settings, read and typed (docs/billing.md says what each means). */
+export interface BillingSettings {
+  readonly timezone: string;
+  readonly invoiceDaysBeforeRenewal: number;
+  readonly invoiceServicesTogether: boolean;
+  readonly invoiceSuspendedServices: boolean;
+  readonly autodebit: boolean;
+  readonly autodebitDaysBeforeDue: number;
+  readonly autodebitAttempts: number;
+  /** Null when services are never suspended for non-payment. */
+  readonly suspendDaysAfterDue: number | null;
+  readonly autoApplyCredits: boolean;
+  readonly provisionPaidPending: boolean;
+  /** Local `HH:MM` at which the daily tasks run. */
+  readonly automationTime: string;
+}
+
+export async function readBillingSettings(db: Tx, companyId: number): Promise<BillingSettings> {
+  const rows = await db.selectFrom('settings').select(['key', 'value']).where('company_id', '=', companyId).execute();
+  const stored = new Map(rows.map((r) => [r.key, r.value]));
+  const text = (key: string) => stored.get(key) ?? SETTINGS[key].default;
+  const suspend = text('suspend_services_days_after_due');
+  return {
+    timezone: text('timezone'),
+    invoiceDaysBeforeRenewal: Number(text('inv_days_before_renewal')),
+    invoiceServicesTogether: text('inv_group_services') === 'true',
+    invoiceSuspendedServices: text('inv_suspended_services') === 'true',
+    autodebit: text('autodebit') === 'true',
+    autodebitDaysBeforeDue: Number(text('autodebit_days_before_due')),
+    autodebitAttempts: Number(text('autodebit_attempts')),
+    suspendDaysAfterDue: suspend === 'never' ? null : Number(suspend),
+    autoApplyCredits: text('auto_apply_credits') === 'true',
+    provisionPaidPending: text('auto_paid_pending_services') === 'true',
+    automationTime: text('automation_time'),
+  };
+}

@@ -1,0 +1,19 @@
+import { withRetries } from '../db/retryable';
+import { Db } from '../db/schema';
+
+/** The last run of each task of a company, kept for `tally automation status` and the admin area. */
+export async function recordStart(db: Db, companyId: number, task: string, runDate: string, now: string): Promise<void> {
+  const values = { status: 'running', run_date: runDate, date_started: now, date_finished: null, processed: 0, failed: 0, message: null };
+  await withRetries(() => db.insertInto('automation_runs').values({ company_id: companyId, task, ...values }).onConflict((oc) => oc.columns(['company_id', 'task']).doUpdateSet(values)).execute(), 8);
+}
+
+export async function recordEnd(db: Db, companyId: number, task: string, now: string, outcome: { status: 'done' | 'failed'; processed: number; failed: number; message: string | null }): Promise<void> {
+  const values = { status: outcome.status, date_finished: now, processed: outcome.processed, failed: outcome.failed, message: outcome.message };
+  await withRetries(() => db.updateTable('automation_runs').set(values).where('company_id', '=', companyId).where('task', '=', task).execute(), 8);
+}
+
+export function lastRuns(db: Db, companyId: number | null) {
+  let query = db.selectFrom('automation_runs').selectAll().orderBy('company_id').orderBy('task');
+  if (companyId !== null) query = query.where('company_id', '=', companyId);
+  return query.execute();
+}

@@ -1,0 +1,108 @@
+import { Installation } from '../installation';
+import { TallyError } from '../kernel/tally-error';
+import { BillingSettings } from './billing-settings';
+import { CompanyScope } from './company-scope';
+import { Leases, SLICES } from './leases';
+import { UnitBatch, UnitBody, UnitResult } from './unit-batch';
+
+/** What one task of one company's run is given. */
+export interface TaskRun {
+  readonly installation: Installation;
+  readonly companyId: number;
+  /** The run's clock, UTC `YYYY-MM-DD hh:mm:ss`: every date the run compares with comes from it. */
+  readonly now: string;
+  readonly settings: BillingSettings;
+  readonly leases: Leases;
+  /** Called after every unit of work; throwing from it stops the run there (a crash, for specs). */
+  readonly afterUnit?: (task: string, done: number) => void;
+}
+
+export interface TaskOutcome {
+  processed: number;
+  failed: number;
+  messages: string[];
+}
+
+export interface Task {
+  readonly name: string;
+  /** Daily tasks run once a (company-local) day from the scheduler; interval tasks on every tick. */
+  readonly kind: 'daily' | 'interval';
+  readonly title: string;
+  run(run: TaskRun): Promise<TaskOutcome>;
+}
+
+/**
+ * Deals the task's work out in slices by client and does each slice whose lease this process gets:
+ * `fetch` lists what is to do (one query for the company), `handle` runs a slice's rows through
+ * `unit`, one unit of work as the company. Units run in batches (UnitBatch): a unit refused with a
+ * 400 (a module's error, a period another run invoiced first) is rolled back alone, counted as
+ * failed, and the run goes on; anything else rolls the batch back and stops the run (the next run
+ * resumes). With `passes` > 1
+ * the list is fetched again while work gets done (a service far behind renews once per pass).
+ */
+/** Concurrent lanes per process on PostgreSQL (its pool has 10 connections by default). */
+const LANES = 4;
+
+export async function sliced<T extends { client_id: number }>(run: TaskRun, task: string, fetch: () => Promise<T[]>, handle: (rows: T[], unit: Unit) => Promise<void>, options: { passes?: number; batchSize?: number } = {}): Promise<TaskOutcome> {
+  const outcome: TaskOutcome = { processed: 0, failed: 0, messages: [] };
+  const scope = await CompanyScope.open(run.installation, run.companyId);
+  let done = 0;
+  for (let pass = 0; pass < (options.passes ?? 1); pass++) {
+    const bySlice = new Map<number, T[]>();
+    for (const row of await fetch()) {
+      const slice = row.client_id % SLICES;
+      if (!bySlice.has(slice)) bySlice.set(slice, []);
+      bySlice.get(slice)!.push(row);
+    }
+    const before = outcome.processed;
+    const slices = [...bySlice.keys()].sort((a, b) => a - b);
+    let stopped = false;
+    // PostgreSQL serves several connections: lanes work on different slices (different clients)
+    // at once, committing each unit so the company's invoice counter is held only briefly.
+    // SQLite has one connection: one lane, batches of units per commit.
+    const postgres = run.installation.connection.dialect === 'postgres';
+    const lane = async () => {
+      for (let slice = slices.shift(); slice !== undefined && !stopped; slice = slices.shift()) {
+        if (!(await run.leases.claim(run.companyId, task, slice, run.now))) continue;
+        const tally = (label: string, result: UnitResult) => {
+          if (result === true) outcome.processed++;
+          else if (result instanceof TallyError) {
+            outcome.failed++;
+            if (outcome.messages.length < 20) outcome.messages.push(`${label}: ${describe(result)}`);
+          }
+        };
+        const batch = new UnitBatch(scope, postgres ? 1 : options.batchSize ?? 20, tally, () => run.afterUnit?.(task, ++done));
+        let sinceExtend = 0;
+        try {
+          await handle(bySlice.get(slice)!, async (label, body) => {
+            if (stopped) throw new Error('The run stopped.');
+            await batch.add(label, body);
+            if (++sinceExtend >= 200) {
+              sinceExtend = 0;
+              await batch.flush();
+              await run.leases.extend(run.companyId, task, slice, run.now);
+            }
+          });
+          await batch.flush();
+        } catch (error) {
+          stopped = true;
+          throw error;
+        }
+        await run.leases.release(run.companyId, task, slice);
+      }
+    };
+    const results = await Promise.allSettled(Array.from({ length: postgres ? LANES : 1 }, lane));
+    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !(r.reason instanceof Error && r.reason.message === 'The run stopped.'));
+    if (failure) throw failure.reason;
+    if (outcome.processed === before) break;
+  }
+  return outcome;
+}
+
+/** Runs one unit; `body` answers whether it did something (false: nothing was left to do). */
+export type Unit = (label: string, body: UnitBody) => Promise<void>;
+
+function describe(error: TallyError): string {
+  const details = error.errors ? Object.values(error.errors).flatMap((e) => Object.values(e)) : [];
+  return details.length ? details.join(' ') : error.message;
+}

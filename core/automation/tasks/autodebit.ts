@@ -1,0 +1,73 @@
+import { sql } from 'kysely';
+import { isUniqueViolation } from '../../db/errors';
+import { stored, toStored } from '../../kernel/money';
+import { TallyError } from '../../kernel/tally-error';
+import { localDate } from '../../models/services/renew-dates';
+import { asCompany } from '../company-scope';
+import { shiftDays } from '../run-clock';
+import { sliced, Task, TaskRun } from '../task-run';
+
+/**
+ * Auto Debit: open invoices due within "auto debit days before due" are charged to the client's
+ * autodebit account through its gateway, while the client's failures stay under "auto debit
+ * attempts". Each charge is claimed first — a committed row keyed (invoice, local day) — and only
+ * then made, so two runs at once, or a run repeated the same day, or a run after a crash between
+ * the claim and the answer, never charge one invoice twice. A decline counts a failure; an
+ * approval (the gateway records the payment on the invoice) clears them.
+ */
+export const autodebit: Task = {
+  name: 'autodebit',
+  kind: 'daily',
+  title: 'Auto debit open invoices',
+  run: (run: TaskRun) => {
+    const day = localDate(run.now, run.settings.timezone);
+    const until = shiftDays(run.now, run.settings.autodebitDaysBeforeDue, run.settings.timezone);
+    const fetch = async () => !run.settings.autodebit ? [] : run.installation.db
+        .selectFrom('invoices')
+        .innerJoin('client_autodebit', 'client_autodebit.client_id', 'invoices.client_id')
+        .innerJoin('accounts', 'accounts.id', 'client_autodebit.account_id')
+        .select(['invoices.id', 'invoices.client_id', 'invoices.currency', 'invoices.total', 'invoices.paid', 'accounts.id as account_id', 'accounts.gateway', 'accounts.reference_id'])
+        .where('invoices.company_id', '=', run.companyId)
+        .where('invoices.status', 'in', ['active', 'proforma'])
+        .where('invoices.date_closed', 'is', null)
+        .where('invoices.date_due', '<=', until)
+        .where('accounts.status', '=', 'active')
+        .where('client_autodebit.failures', '<', run.settings.autodebitAttempts)
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('autodebit_attempts').select(sql`1`.as('one')).whereRef('autodebit_attempts.invoice_id', '=', 'invoices.id').where('autodebit_attempts.attempt_date', '=', day))))
+        .orderBy('invoices.client_id')
+        .orderBy('invoices.date_due')
+        .execute();
+    return sliced(run, 'autodebit', fetch, async (invoices, unit) => {
+      for (const invoice of invoices) {
+        const amount = stored(invoice.total).minus(stored(invoice.paid));
+        if (amount.lte(0)) continue;
+        const claimed = await asCompany(run.installation, run.companyId, async (ctx) => {
+          try {
+            await ctx.db.insertInto('autodebit_attempts').values({ invoice_id: invoice.id, attempt_date: day, account_id: invoice.account_id, status: 'pending', message: null, transaction_id: null, date_added: run.now }).execute();
+            return true;
+          } catch (error) {
+            if (isUniqueViolation(error)) return false;
+            throw error;
+          }
+        });
+        if (!claimed) continue;
+        await unit(`invoice ${invoice.id}`, async (ctx, calls) => {
+          let answer: { status: string; message?: string; transaction_id?: number | null };
+          try {
+            answer = (await calls.call(ctx, `${invoice.gateway}.tokens`, 'charge', {
+              vars: { reference_id: invoice.reference_id, client_id: invoice.client_id, amount: toStored(amount), currency: invoice.currency, invoices: [{ invoice_id: invoice.id, amount: toStored(amount) }] },
+            })) as typeof answer;
+          } catch (error) {
+            if (!(error instanceof TallyError)) throw error;
+            answer = { status: 'error', message: error.errors ? Object.values(error.errors).flatMap((e) => Object.values(e)).join(' ') : error.message };
+          }
+          const approved = answer.status === 'approved';
+          await ctx.db.updateTable('autodebit_attempts').set({ status: approved ? 'approved' : 'declined', message: answer.message ?? null, transaction_id: answer.transaction_id ?? null }).where('invoice_id', '=', invoice.id).where('attempt_date', '=', day).execute();
+          await ctx.db.updateTable('client_autodebit').set(approved ? { failures: 0 } : (eb) => ({ failures: eb('failures', '+', 1) })).where('client_id', '=', invoice.client_id).execute();
+          return true;
+        });
+      }
+      // One charge per transaction: its outcome is recorded the moment the gateway answers.
+    }, { batchSize: 1 });
+  },
+};

@@ -1,0 +1,33 @@
+import { DependencyContainer } from 'tsyringe';
+import type { CallOptions } from '../installation';
+import type { Caller } from '../credentials';
+import { CallContext } from './call-context';
+import { ModelEntry } from './model-entry';
+
+/** The part of the installation ModelCalls needs (core/kernel does not depend on the class). */
+export interface CallRunner {
+  call(model: string, method: string, params: Record<string, unknown>, caller: Caller, options?: CallOptions): Promise<unknown>;
+  model(name: string): ModelEntry | undefined;
+  scope(context: CallContext): DependencyContainer;
+}
+
+/**
+ * How a core model calls another model (a module's or a gateway's, say) inside the call it serves:
+ * through the one call path (resolved, checked for the company, authorised, bound) and in the same
+ * transaction, as the same caller. This is the path the extension runtime answers `ctx.models`
+ * with, offered to core models.
+ */
+export class ModelCalls {
+  constructor(private readonly runner: CallRunner) {}
+
+  /** Whether `model` exists and the company may call it (an extension installed and enabled). */
+  async available(ctx: CallContext, model: string): Promise<boolean> {
+    const entry = this.runner.model(model);
+    if (!entry) return false;
+    return !entry.availableTo || entry.availableTo(ctx.companyId, this.runner.scope(ctx));
+  }
+
+  call(ctx: CallContext, model: string, method: string, params: Record<string, unknown>): Promise<unknown> {
+    return this.runner.call(model, method, params, ctx.origin, { via: 'internal', within: { db: ctx.db } });
+  }
+}

@@ -1,0 +1,138 @@
+import { isUniqueViolation } from '../db/errors';
+import { CallContext } from '../kernel/call-context';
+import { callable } from '../kernel/callable';
+import { model } from '../kernel/model';
+import { any, int, object, string } from '../kernel/parameter';
+import { TallyError } from '../kernel/tally-error';
+import { formatUtc } from '../kernel/timestamps';
+import { pageOffset } from './billing/values';
+import { AMOUNT_TYPES, readCouponVars } from './coupons/coupon-vars';
+
+const PAGE_SIZE = 25;
+const COLUMNS = ['id', 'company_id', 'code', 'used_qty', 'max_qty', 'start_date', 'end_date', 'status', 'recurring', 'limit_recurring'] as const;
+const invalidCoupon = () => TallyError.invalid({ coupon_id: { exists: 'Invalid coupon ID.' } });
+const CODE_TAKEN = { code: { unique: 'That coupon code is already in use.' } };
+
+/** Discount codes: per-currency percent or fixed amounts on chosen packages, once or on every renewal. */
+@model('coupons')
+export class Coupons {
+  constructor(private readonly ctx: CallContext) {}
+
+  @callable({ verb: 'POST', params: [object('vars', { default: {} })], description: 'Add a coupon: vars[code], vars[packages][] (package ids), vars[amounts][i][currency|amount|type (percent, amount)], optional vars[max_qty] (0 = unlimited), vars[start_date], vars[end_date], vars[status], vars[recurring] (applies to renewals too). Returns its id.' })
+  async add(vars: Record<string, unknown>) {
+    const read = await readCouponVars(this.ctx.db, this.ctx.companyId, this.ctx.timezone, vars, false);
+    if (Object.keys(read.errors).length) throw TallyError.invalid(read.errors);
+    const row = await this.ctx.db
+      .insertInto('coupons')
+      .values({ company_id: this.ctx.companyId, code: '', used_qty: 0, max_qty: 0, start_date: null, end_date: null, status: 'active', recurring: 0, limit_recurring: 0, ...read.changes } as never)
+      .returning('id')
+      .executeTakeFirstOrThrow()
+      .catch((error) => {
+        throw isUniqueViolation(error) ? TallyError.invalid(CODE_TAKEN) : error;
+      });
+    await this.writeParts(row.id, read.amounts, read.packages);
+    return row.id;
+  }
+
+  @callable({ verb: 'PUT', params: [int('coupon_id'), object('vars')], description: 'Change a coupon (amounts and packages, when given, replace the old). Returns its id.' })
+  async edit(couponId: number, vars: Record<string, unknown>) {
+    if (!(await this.get(couponId))) throw invalidCoupon();
+    const read = await readCouponVars(this.ctx.db, this.ctx.companyId, this.ctx.timezone, vars, true);
+    if (Object.keys(read.errors).length) throw TallyError.invalid(read.errors);
+    if (Object.keys(read.changes).length) {
+      await this.ctx.db.updateTable('coupons').set(read.changes).where('id', '=', couponId).execute().catch((error) => {
+        throw isUniqueViolation(error) ? TallyError.invalid(CODE_TAKEN) : error;
+      });
+    }
+    await this.writeParts(couponId, read.amounts, read.packages);
+    return couponId;
+  }
+
+  @callable({ verb: 'DELETE', params: [int('coupon_id')], description: 'Delete a coupon no service uses.' })
+  async delete(couponId: number) {
+    if (!(await this.get(couponId))) throw invalidCoupon();
+    if (await this.ctx.db.selectFrom('services').select('id').where('coupon_id', '=', couponId).limit(1).executeTakeFirst()) throw TallyError.invalid({ coupon_id: { in_use: 'Services use this coupon.' } });
+    await this.writeParts(couponId, [], []);
+    await this.ctx.db.deleteFrom('coupons').where('id', '=', couponId).execute();
+    return null;
+  }
+
+  @callable({ verb: 'GET', params: [int('coupon_id')], description: 'A coupon with its amounts and packages, or false.' })
+  async get(couponId: number) {
+    return this.present(await this.query().where('id', '=', couponId).executeTakeFirst());
+  }
+
+  @callable({ verb: 'GET', params: [string('code')], description: 'The coupon with this code, or false.' })
+  async getByCode(code: string) {
+    return this.present(await this.query().where('code', '=', code).executeTakeFirst());
+  }
+
+  @callable({ verb: 'GET', params: [int('company_id', { default: null }), int('page', { default: 1 })], description: 'One page (25) of coupons by code.' })
+  async getList(companyId: number | null, page: number) {
+    this.ownCompany(companyId);
+    const rows = await this.query().orderBy('code').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
+    return Promise.all(rows.map((r) => this.present(r)));
+  }
+
+  @callable({ verb: 'GET', params: [int('company_id', { default: null })], description: 'How many coupons.' })
+  async getListCount(companyId: number | null) {
+    this.ownCompany(companyId);
+    const row = await this.query().clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  @callable({ verb: 'GET', params: [string('code', { default: null }), int('coupon_id', { default: null }), any('packages', { default: null })], description: 'The coupon (by code or id) if it can be used now (active, in its dates, not used up) and covers every given package; else false.' })
+  async getForPackages(code: string | null, couponId: number | null, packages: unknown) {
+    const coupon = couponId !== null ? await this.get(couponId) : code !== null ? await this.getByCode(code) : false;
+    if (!coupon || coupon.status !== 'active') return false;
+    const now = formatUtc(new Date());
+    if ((coupon.start_date && coupon.start_date > now) || (coupon.end_date && coupon.end_date < now)) return false;
+    if (coupon.max_qty > 0 && coupon.used_qty >= coupon.max_qty) return false;
+    const wanted = (Array.isArray(packages) ? packages : packages && typeof packages === 'object' ? Object.keys(packages) : packages === null ? [] : [packages]).map(Number);
+    return wanted.every((p) => coupon.packages.includes(p)) ? coupon : false;
+  }
+
+  @callable({ verb: 'GET', params: [int('coupon_id')], description: "A coupon's amounts per currency." })
+  async getCouponAmounts(couponId: number) {
+    const coupon = await this.get(couponId);
+    return coupon ? coupon.amounts : [];
+  }
+
+  @callable({ verb: 'POST', params: [int('coupon_id')], description: 'Count one more use of a coupon.' })
+  async incrementUsage(couponId: number) {
+    if (!(await this.get(couponId))) throw invalidCoupon();
+    await this.ctx.db.updateTable('coupons').set((eb) => ({ used_qty: eb('used_qty', '+', 1) })).where('id', '=', couponId).execute();
+    return null;
+  }
+
+  @callable({ verb: 'GET', description: 'The amount types and their names.' })
+  getAmountTypes() {
+    return Object.fromEntries(AMOUNT_TYPES.map((t) => [t, t === 'percent' ? 'Percent' : 'Amount']));
+  }
+
+  private async present(row: Awaited<ReturnType<ReturnType<Coupons['query']>['executeTakeFirst']>>) {
+    if (!row) return false as const;
+    const amounts = await this.ctx.db.selectFrom('coupon_amounts').select(['currency', 'amount', 'type']).where('coupon_id', '=', row.id).orderBy('currency').execute();
+    const packages = await this.ctx.db.selectFrom('coupon_packages').select('package_id').where('coupon_id', '=', row.id).orderBy('package_id').execute();
+    return { ...row, recurring: Number(row.recurring), limit_recurring: Number(row.limit_recurring), amounts, packages: packages.map((p) => p.package_id) };
+  }
+
+  private async writeParts(couponId: number, amounts: Array<{ currency: string; amount: string; type: string }> | null, packages: number[] | null) {
+    if (amounts !== null) {
+      await this.ctx.db.deleteFrom('coupon_amounts').where('coupon_id', '=', couponId).execute();
+      for (const a of amounts) await this.ctx.db.insertInto('coupon_amounts').values({ coupon_id: couponId, ...a }).execute();
+    }
+    if (packages !== null) {
+      await this.ctx.db.deleteFrom('coupon_packages').where('coupon_id', '=', couponId).execute();
+      for (const p of new Set(packages)) await this.ctx.db.insertInto('coupon_packages').values({ coupon_id: couponId, package_id: p }).execute();
+    }
+  }
+
+  private ownCompany(companyId: number | null): void {
+    if (companyId !== null && companyId !== this.ctx.companyId) throw TallyError.invalid({ company_id: { exists: 'Invalid company ID.' } });
+  }
+
+  private query() {
+    return this.ctx.db.selectFrom('coupons').select(COLUMNS).where('company_id', '=', this.ctx.companyId);
+  }
+}

@@ -1,0 +1,130 @@
+import { CallContext } from '../kernel/call-context';
+import { callable } from '../kernel/callable';
+import { model } from '../kernel/model';
+import { bool, int, object, string } from '../kernel/parameter';
+import { TallyError } from '../kernel/tally-error';
+import { formatUtc } from '../kernel/timestamps';
+import { pageOffset } from './billing/values';
+import { PACKAGE_STATUSES, packageQuery, presentPackages, readPackage } from './packages/package-store';
+import { readPackageVars } from './packages/package-vars';
+import { PRICING_COLUMNS } from './pricings/pricing-rows';
+
+const PAGE_SIZE = 25;
+const invalidPackage = () => TallyError.invalid({ package_id: { exists: 'Invalid package ID.' } });
+
+/**
+ * What a company sells: a package has a name, a description, a status, optionally a module (an
+ * installed module extension that provisions its services, with per-package settings in `meta`),
+ * pricing rows (term × period in a currency with setup and cancellation fees), a taxable flag,
+ * quantity limits, a pro rata day, and the package groups it is offered in.
+ */
+@model('packages')
+export class Packages {
+  constructor(private readonly ctx: CallContext) {}
+
+  @callable({
+    verb: 'POST',
+    params: [object('vars', { default: {} })],
+    description: 'Add a package: vars[names][0][name] (or vars[name]), vars[pricing][i][term|period|price|price_renews|setup_fee|cancel_fee|currency], optional vars[descriptions][0][text], vars[module_id], vars[meta][...] (module settings), vars[status] (active, inactive, restricted), vars[taxable], vars[qty], vars[client_qty], vars[prorata_day] (1-28), vars[groups][]. Returns its id.',
+  })
+  async add(vars: Record<string, unknown>) {
+    const read = await readPackageVars(this.ctx.db, this.ctx.companyId, vars, false);
+    if (Object.keys(read.errors).length) throw TallyError.invalid(read.errors);
+    const row = await this.ctx.db
+      .insertInto('packages')
+      .values({ company_id: this.ctx.companyId, name: read.changes.name!, description: null, module: null, module_settings: '{}', status: 'active', taxable: 0, qty: null, client_qty: null, prorata_day: null, ...read.changes, date_added: formatUtc(new Date()) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await this.writePricingAndGroups(row.id, read.pricing, read.groups);
+    return row.id;
+  }
+
+  @callable({ verb: 'PUT', params: [int('package_id'), object('vars')], description: 'Change a package: any field of add; vars[pricing][i][id] edits that row (an empty term removes it), a row without id is added; vars[groups] replaces the groups. Returns the package.' })
+  async edit(packageId: number, vars: Record<string, unknown>) {
+    if (!(await readPackage(this.ctx.db, this.ctx.companyId, packageId))) throw invalidPackage();
+    const existing = await this.ctx.db.selectFrom('pricings').select(PRICING_COLUMNS).where('company_id', '=', this.ctx.companyId).where('package_id', '=', packageId).execute();
+    const read = await readPackageVars(this.ctx.db, this.ctx.companyId, vars, true, existing.map((p) => ({ ...p, period: p.period as never })));
+    if (Object.keys(read.errors).length) throw TallyError.invalid(read.errors);
+    if (Object.keys(read.changes).length) await this.ctx.db.updateTable('packages').set(read.changes).where('id', '=', packageId).execute();
+    await this.writePricingAndGroups(packageId, read.pricing, read.groups);
+    return readPackage(this.ctx.db, this.ctx.companyId, packageId);
+  }
+
+  @callable({ verb: 'DELETE', params: [int('package_id'), bool('remove_services', { default: false })], description: 'Delete a package that no service uses (remove_services is accepted for compatibility; services are never deleted with it).' })
+  async delete(packageId: number, _removeServices: boolean) {
+    if (!(await readPackage(this.ctx.db, this.ctx.companyId, packageId))) throw invalidPackage();
+    const used = await this.ctx.db.selectFrom('services').innerJoin('pricings', 'pricings.id', 'services.pricing_id').select('services.id').where('pricings.package_id', '=', packageId).limit(1).executeTakeFirst();
+    if (used) throw TallyError.invalid({ package_id: { in_use: 'Services use this package; cancel and delete them first.' } });
+    await this.ctx.db.deleteFrom('package_group_packages').where('package_id', '=', packageId).execute();
+    await this.ctx.db.deleteFrom('coupon_packages').where('package_id', '=', packageId).execute();
+    await this.ctx.db.deleteFrom('pricings').where('package_id', '=', packageId).execute();
+    await this.ctx.db.deleteFrom('packages').where('id', '=', packageId).execute();
+    return null;
+  }
+
+  @callable({ verb: 'GET', params: [int('package_id')], description: 'A package with its pricing, module settings and groups, or false.' })
+  get(packageId: number) {
+    return readPackage(this.ctx.db, this.ctx.companyId, packageId);
+  }
+
+  @callable({ verb: 'GET', params: [int('package_pricing_id')], description: 'The package a pricing row belongs to, or false.' })
+  async getByPricingId(pricingId: number) {
+    const row = await this.ctx.db.selectFrom('pricings').select('package_id').where('company_id', '=', this.ctx.companyId).where('id', '=', pricingId).executeTakeFirst();
+    return row?.package_id ? readPackage(this.ctx.db, this.ctx.companyId, row.package_id) : false;
+  }
+
+  @callable({ verb: 'GET', params: [int('company_id', { default: null }), object('order', { default: { name: 'ASC' } }), string('status', { default: null })], description: "The company's packages by name, optionally of one status." })
+  async getAll(companyId: number | null, _order: Record<string, unknown>, status: string | null) {
+    if (companyId !== null && companyId !== this.ctx.companyId) throw TallyError.invalid({ company_id: { exists: 'Invalid company ID.' } });
+    return presentPackages(this.ctx.db, this.ctx.companyId, await this.filtered(status).orderBy('name').orderBy('id').execute());
+  }
+
+  @callable({ verb: 'GET', params: [int('page', { default: 1 }), object('order_by', { default: { id: 'ASC' } }), string('status', { default: null })], description: 'One page (25) of packages by id, optionally of one status.' })
+  async getList(page: number, _orderBy: Record<string, unknown>, status: string | null) {
+    return presentPackages(this.ctx.db, this.ctx.companyId, await this.filtered(status).orderBy('id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute());
+  }
+
+  @callable({ verb: 'GET', params: [string('status', { default: null })], description: 'How many packages (of one status).' })
+  async getListCount(status: string | null) {
+    const row = await this.filtered(status).clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  @callable({ verb: 'GET', params: [string('query'), int('page', { default: 1 })], description: 'Packages whose name contains the query.' })
+  async search(query: string, page: number) {
+    const rows = await this.filtered(null).where('name', 'like', `%${query.replace(/[%_]/g, '')}%`).orderBy('id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
+    return presentPackages(this.ctx.db, this.ctx.companyId, rows);
+  }
+
+  @callable({ verb: 'GET', params: [int('package_group_id'), string('status', { default: null })], description: 'The packages of a package group.' })
+  async getAllPackagesByGroup(groupId: number, status: string | null) {
+    const rows = await this.filtered(status).where('id', 'in', (eb) => eb.selectFrom('package_group_packages').select('package_id').where('package_group_id', '=', groupId)).orderBy('name').execute();
+    return presentPackages(this.ctx.db, this.ctx.companyId, rows);
+  }
+
+  @callable({ verb: 'GET', description: 'The package statuses and their names.' })
+  getStatusTypes() {
+    return Object.fromEntries(PACKAGE_STATUSES.map((s) => [s, s.charAt(0).toUpperCase() + s.slice(1)]));
+  }
+
+  private filtered(status: string | null) {
+    if (status !== null && !PACKAGE_STATUSES.includes(status as never)) throw TallyError.invalid({ status: { format: 'The status must be active, inactive or restricted.' } });
+    const query = packageQuery(this.ctx.db, this.ctx.companyId);
+    return status === null ? query : query.where('status', '=', status);
+  }
+
+  private async writePricingAndGroups(packageId: number, pricing: Awaited<ReturnType<typeof readPackageVars>>['pricing'], groups: number[] | null) {
+    for (const change of pricing) {
+      if (change.id === null) await this.ctx.db.insertInto('pricings').values({ company_id: this.ctx.companyId, package_id: packageId, ...change.values! }).execute();
+      else if (change.values) await this.ctx.db.updateTable('pricings').set(change.values).where('id', '=', change.id).execute();
+      else {
+        const used = await this.ctx.db.selectFrom('services').select('id').where('pricing_id', '=', change.id).limit(1).executeTakeFirst();
+        if (used) throw TallyError.invalid({ pricing: { in_use: `Services use pricing ${change.id}; it cannot be removed.` } });
+        await this.ctx.db.deleteFrom('pricings').where('id', '=', change.id).execute();
+      }
+    }
+    if (groups === null) return;
+    await this.ctx.db.deleteFrom('package_group_packages').where('package_id', '=', packageId).execute();
+    for (const groupId of new Set(groups)) await this.ctx.db.insertInto('package_group_packages').values({ package_group_id: groupId, package_id: packageId }).execute();
+  }
+}

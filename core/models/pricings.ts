@@ -1,0 +1,94 @@
+import { CallContext } from '../kernel/call-context';
+import { callable } from '../kernel/callable';
+import { model } from '../kernel/model';
+import { bool, int, object, string } from '../kernel/parameter';
+import { TallyError } from '../kernel/tally-error';
+import { pageOffset } from './billing/values';
+import { presentPricing, PRICING_COLUMNS, readPricing } from './pricings/pricing-rows';
+import { Period, PERIODS } from './services/renew-dates';
+
+const PAGE_SIZE = 25;
+const invalidPricing = () => TallyError.invalid({ pricing_id: { exists: 'Invalid pricing ID.' } });
+
+/** Company-level pricing rows: term × period, price, renewal price, setup and cancellation fees, currency. */
+@model('pricings')
+export class Pricings {
+  constructor(private readonly ctx: CallContext) {}
+
+  @callable({ verb: 'POST', params: [object('vars', { default: {} })], description: 'Add a pricing row: vars[term] (1), vars[period] (day, week, month, year, onetime; month), vars[price] (0), vars[price_renews], vars[setup_fee] (0), vars[cancel_fee] (0), vars[currency]. Returns its id.' })
+  async add(vars: Record<string, unknown>) {
+    const read = await readPricing(this.ctx.db, this.ctx.companyId, vars, (f) => f);
+    if ('errors' in read) throw TallyError.invalid(read.errors);
+    const row = await this.ctx.db.insertInto('pricings').values({ company_id: this.ctx.companyId, package_id: null, ...read.values }).returning('id').executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  @callable({ verb: 'PUT', params: [int('pricing_id'), object('vars')], description: 'Change any field of a pricing row. Returns it.' })
+  async edit(pricingId: number, vars: Record<string, unknown>) {
+    const current = await this.get(pricingId);
+    if (!current) throw invalidPricing();
+    const read = await readPricing(this.ctx.db, this.ctx.companyId, vars, (f) => f, { ...current, period: current.period as Period, price_renews: current.price_renews === current.price ? null : current.price_renews });
+    if ('errors' in read) throw TallyError.invalid(read.errors);
+    await this.ctx.db.updateTable('pricings').set(read.values).where('id', '=', pricingId).execute();
+    return this.get(pricingId);
+  }
+
+  @callable({ verb: 'DELETE', params: [int('pricing_id')], description: 'Delete a pricing row no service uses.' })
+  async delete(pricingId: number) {
+    if (!(await this.get(pricingId))) throw invalidPricing();
+    const used = await this.ctx.db.selectFrom('services').select('id').where('pricing_id', '=', pricingId).limit(1).executeTakeFirst();
+    if (used) throw TallyError.invalid({ pricing_id: { in_use: 'Services use this pricing; it cannot be deleted.' } });
+    await this.ctx.db.deleteFrom('pricings').where('id', '=', pricingId).execute();
+    return null;
+  }
+
+  @callable({ verb: 'GET', params: [int('pricing_id')], description: 'A pricing row, or false.' })
+  async get(pricingId: number) {
+    const row = await this.query().where('id', '=', pricingId).executeTakeFirst();
+    return row ? presentPricing(row) : false;
+  }
+
+  @callable({ verb: 'GET', params: [int('company_id', { default: null })], description: "The company's pricing rows (company_id is the caller's own; another is refused)." })
+  async getAll(companyId: number | null) {
+    this.ownCompany(companyId);
+    return (await this.query().orderBy('period').orderBy('term').orderBy('id').execute()).map(presentPricing);
+  }
+
+  @callable({ verb: 'GET', params: [int('company_id', { default: null }), int('page', { default: 1 })], description: 'One page (25) of pricing rows by period and term.' })
+  async getList(companyId: number | null, page: number) {
+    this.ownCompany(companyId);
+    return (await this.query().orderBy('period').orderBy('term').orderBy('id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute()).map(presentPricing);
+  }
+
+  @callable({ verb: 'GET', params: [int('company_id', { default: null })], description: 'How many pricing rows the company has.' })
+  async getListCount(companyId: number | null) {
+    this.ownCompany(companyId);
+    const row = await this.query().clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  @callable({ verb: 'GET', params: [bool('plural', { default: false })], description: 'The pricing periods and their names.' })
+  getPeriods(plural: boolean) {
+    const names: Record<string, [string, string]> = { day: ['Day', 'Days'], week: ['Week', 'Weeks'], month: ['Month', 'Months'], year: ['Year', 'Years'], onetime: ['One time', 'One time'] };
+    return Object.fromEntries(PERIODS.map((p) => [p, names[p][plural ? 1 : 0]]));
+  }
+
+  @callable({ verb: 'GET', params: [int('term'), string('period')], description: 'A term as words: "1 Month", "3 Years", "One time".' })
+  formatTerm(term: number, period: string) {
+    return formatTerm(term, period);
+  }
+
+  private ownCompany(companyId: number | null): void {
+    if (companyId !== null && companyId !== this.ctx.companyId) throw TallyError.invalid({ company_id: { exists: 'Invalid company ID.' } });
+  }
+
+  private query() {
+    return this.ctx.db.selectFrom('pricings').select(PRICING_COLUMNS).where('company_id', '=', this.ctx.companyId);
+  }
+}
+
+export function formatTerm(term: number, period: string): string {
+  if (period === 'onetime') return 'One time';
+  const name = period.charAt(0).toUpperCase() + period.slice(1);
+  return `${term} ${name}${term === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,330 @@
+import { CallContext } from '../kernel/call-context';
+import { callable } from '../kernel/callable';
+import { ModelCalls } from '../kernel/model-calls';
+import { model } from '../kernel/model';
+import { stored, toStored } from '../kernel/money';
+import { any, bool, int, list, object, string } from '../kernel/parameter';
+import { TallyError } from '../kernel/tally-error';
+import { formatUtc, parseTimestamp } from '../kernel/timestamps';
+import { readBillingSettings } from '../automation/billing-settings';
+import { shiftDays } from '../automation/run-clock';
+import { pageOffset, truthy } from './billing/values';
+import { changePricing } from './services/package-change';
+import { nextRenewDate, Period, PERIODS } from './services/renew-dates';
+import { addService } from './services/service-add';
+import { writeFields } from './services/service-fields';
+import { paidPendingQuery, pendingCancelationQuery, pendingSuspensionQuery, pendingUnsuspensionQuery, renewablePaidQuery, renewingQuery } from './services/service-queues';
+import { presentServices, requireService, SERVICE_FILTERS, SERVICE_STATUSES, serviceCurrency, serviceQuery, ServiceRow } from './services/service-store';
+import { isFieldKey, readServiceVars } from './services/service-vars';
+import { ServiceTransitions } from './services/transitions';
+
+const PAGE_SIZE = 25;
+const STATUS_NAMES: Record<string, string> = { active: 'Active', canceled: 'Canceled', pending: 'Pending', suspended: 'Suspended', in_review: 'In Review' };
+
+/**
+ * A client's services: instances of a package pricing, with their status (pending, in_review,
+ * active, suspended, canceled), renew dates and fields. Lifecycle actions call the package's
+ * module first, in the same transaction: a module that refuses leaves the service unchanged and
+ * its error is the answer (400).
+ */
+@model('services')
+export class Services {
+  constructor(
+    private readonly ctx: CallContext,
+    private readonly calls: ModelCalls,
+  ) {}
+
+  @callable({
+    verb: 'POST',
+    params: [object('vars', { default: {} }), any('packages', { default: null }), bool('notify', { default: false })],
+    description: 'Add a service: vars[pricing_id], vars[client_id], optional vars[status] (pending, in_review, active; pending), vars[use_module] (true: an active service is provisioned by the package\'s module), vars[qty], vars[coupon_id], vars[override_price] and vars[override_currency], vars[parent_service_id], vars[date_added], vars[date_renews], and module fields (e.g. vars[domain]). Returns its id.',
+  })
+  add(vars: Record<string, unknown>, _packages: unknown, _notify: boolean) {
+    return addService(this.ctx, this.calls, vars, this.now());
+  }
+
+  @callable({
+    verb: 'PUT',
+    params: [int('service_id'), object('vars'), bool('bypass_module', { default: false }), bool('notify', { default: false })],
+    description: 'Change a service: vars[pricing_id] moves it to another package or term (prorated: an upgrade is invoiced, a downgrade credited), vars[status] active provisions a pending service, vars[qty], vars[override_price], vars[override_currency], vars[coupon_id], vars[date_renews], and fields. Returns its id.',
+  })
+  async edit(serviceId: number, vars: Record<string, unknown>, bypassModule: boolean, _notify: boolean) {
+    const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
+    const read = await readServiceVars(this.ctx.db, this.ctx.companyId, this.ctx.timezone, vars, true);
+    if (Object.keys(read.errors).length) throw TallyError.invalid(read.errors);
+    const { pricing_id: pricingId, status, client_id: clientId, ...columns } = read.values;
+    if (clientId !== undefined && clientId !== service.client_id) throw TallyError.invalid({ client_id: { move: 'Use services/move to give a service to another client.' } });
+    if (Object.keys(columns).length) await this.ctx.db.updateTable('services').set(columns).where('id', '=', serviceId).execute();
+    await writeFields(this.ctx.db, serviceId, read.fields, this.ctx.systemKey);
+    if (pricingId !== undefined && pricingId !== service.pricing_id) {
+      if (bypassModule) throw TallyError.invalid({ pricing_id: { module: 'A package change needs the module; do not bypass it.' } });
+      await changePricing(this.ctx, this.calls, await requireService(this.ctx.db, this.ctx.companyId, serviceId), pricingId, this.now());
+    }
+    if (status !== undefined && status !== service.status) await this.moveTo(await requireService(this.ctx.db, this.ctx.companyId, serviceId), status, !bypassModule);
+    return serviceId;
+  }
+
+  @callable({ verb: 'GET', params: [int('service_id')], description: 'A service with its package, pricing and fields, or false.' })
+  async get(serviceId: number) {
+    const row = await serviceQuery(this.ctx.db, this.ctx.companyId).where('services.id', '=', serviceId).executeTakeFirst();
+    return row ? (await presentServices(this.ctx.db, [row], this.ctx.systemKey))[0] : false;
+  }
+
+  @callable({
+    verb: 'GET',
+    params: [int('client_id', { default: null }), string('status', { default: 'active' }), int('page', { default: 1 }), object('order_by', { default: { date_added: 'DESC' } }), bool('children', { default: true })],
+    description: 'One page (25) of services, newest first, of one status (pending, in_review, active, suspended, canceled, scheduled_cancellation, all; active), optionally of one client; children=false leaves out addons.',
+  })
+  async getList(clientId: number | null, status: string, page: number, _orderBy: unknown, children: boolean) {
+    const rows = await this.filtered(clientId, status, children).orderBy('services.date_added', 'desc').orderBy('services.id', 'desc').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
+    return presentServices(this.ctx.db, rows, this.ctx.systemKey);
+  }
+
+  @callable({ verb: 'GET', params: [int('client_id', { default: null }), string('status', { default: 'active' }), bool('children', { default: true }), int('package_id', { default: null })], description: 'How many services getList would list (optionally of one package).' })
+  async getListCount(clientId: number | null, status: string, children: boolean, packageId: number | null) {
+    let query = this.filtered(clientId, status, children);
+    if (packageId !== null) query = query.where('packages.id', '=', packageId);
+    return this.count(query);
+  }
+
+  @callable({ verb: 'GET', params: [int('client_id'), string('status', { default: 'active' }), object('order_by', { default: { date_added: 'DESC' } }), bool('children', { default: true }), int('package_id', { default: null })], description: 'Every service of a client of one status.' })
+  async getAllByClient(clientId: number, status: string, _orderBy: unknown, children: boolean, packageId: number | null) {
+    let query = this.filtered(clientId, status, children);
+    if (packageId !== null) query = query.where('packages.id', '=', packageId);
+    return presentServices(this.ctx.db, await query.orderBy('services.date_added', 'desc').orderBy('services.id', 'desc').execute(), this.ctx.systemKey);
+  }
+
+  @callable({ verb: 'GET', params: [int('client_id'), string('status', { default: 'active' }), bool('children', { default: true })], description: 'How many services of a client have a status.' })
+  getStatusCount(clientId: number, status: string, children: boolean) {
+    return this.count(this.filtered(clientId, status, children));
+  }
+
+  @callable({ verb: 'GET', params: [int('client_id', { default: null }), int('page', { default: 1 })], description: 'One page of services (every status) with only id, client, package name, status and renew date.' })
+  async getSimpleList(clientId: number | null, page: number) {
+    const rows = await this.filtered(clientId, 'all', true).orderBy('services.id', 'desc').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
+    return rows.map((r) => ({ id: r.id, client_id: r.client_id, name: r.package_name, status: r.status, date_renews: r.date_renews }));
+  }
+
+  @callable({ verb: 'GET', params: [string('query'), int('page', { default: 1 })], description: 'Services whose package name or a (non-secret) field value contains the query.' })
+  async search(query: string, page: number) {
+    const like = `%${query.replace(/[%_]/g, '')}%`;
+    const rows = await serviceQuery(this.ctx.db, this.ctx.companyId)
+      .where((eb) => eb.or([eb('packages.name', 'like', like), eb.exists(eb.selectFrom('service_fields').select('service_id').whereRef('service_fields.service_id', '=', 'services.id').where('service_fields.encrypted', '=', 0).where('service_fields.value', 'like', like))]))
+      .orderBy('services.id', 'desc').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
+    return presentServices(this.ctx.db, rows, this.ctx.systemKey);
+  }
+
+  @callable({ verb: 'POST', params: [int('service_id'), object('vars', { default: {} })], description: 'Cancel a service: vars[date_canceled] "end_of_term" (at its renew date) or a future date schedules it; none or a past date cancels now through the module (vars[use_module], true).' })
+  async cancel(serviceId: number, vars: Record<string, unknown>) {
+    const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
+    const when = vars.date_canceled;
+    const now = this.now();
+    let at: string | null = null;
+    if (when === 'end_of_term') at = service.date_renews;
+    else if (typeof when === 'string' && when !== '') {
+      const parsed = parseTimestamp(when, this.ctx.timezone);
+      if (!parsed) throw TallyError.invalid({ date_canceled: { format: 'Give end_of_term or a date as YYYY-MM-DD hh:mm:ss.' } });
+      at = formatUtc(parsed);
+    }
+    if (at !== null && at > now) {
+      if (service.status === 'canceled') throw TallyError.invalid({ status: { transition: 'The service is already canceled.' } });
+      await this.ctx.db.updateTable('services').set({ date_canceled: at }).where('id', '=', serviceId).execute();
+      return null;
+    }
+    await this.transitions().cancel(service, vars.use_module === undefined || truthy(vars.use_module));
+    return null;
+  }
+
+  @callable({ verb: 'POST', params: [int('service_id'), object('vars', { default: {} })], description: 'Remove a scheduled cancellation.' })
+  async unCancel(serviceId: number, _vars: Record<string, unknown>) {
+    const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
+    if (service.status === 'canceled') throw TallyError.invalid({ status: { transition: 'The service is already canceled; add a new one instead.' } });
+    await this.ctx.db.updateTable('services').set({ date_canceled: null }).where('id', '=', serviceId).execute();
+    return null;
+  }
+
+  @callable({ verb: 'POST', params: [int('service_id'), object('vars', { default: {} })], description: 'Suspend an active service through its module (vars[use_module], true), with vars[suspension_reason].' })
+  async suspend(serviceId: number, vars: Record<string, unknown>) {
+    const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
+    await this.transitions().suspend(service, { useModule: vars.use_module === undefined || truthy(vars.use_module), reason: typeof vars.suspension_reason === 'string' ? vars.suspension_reason : null });
+    return null;
+  }
+
+  @callable({ verb: 'POST', params: [int('service_id'), object('vars', { default: {} })], description: 'Unsuspend a suspended service through its module (vars[use_module], true).' })
+  async unsuspend(serviceId: number, vars: Record<string, unknown>) {
+    await this.transitions().unsuspend(await requireService(this.ctx.db, this.ctx.companyId, serviceId), vars.use_module === undefined || truthy(vars.use_module));
+    return null;
+  }
+
+  @callable({ verb: 'POST', params: [int('service_id'), int('invoice_id', { default: null })], description: 'Tell the module a renewal was paid (the billing run does this when the renewal invoice is paid); with invoice_id, that renewal is marked processed.' })
+  async renew(serviceId: number, invoiceId: number | null) {
+    await this.transitions().renew(await requireService(this.ctx.db, this.ctx.companyId, serviceId));
+    if (invoiceId !== null) await this.ctx.db.updateTable('service_invoices').set({ date_processed: this.now() }).where('service_id', '=', serviceId).where('invoice_id', '=', invoiceId).execute();
+    return null;
+  }
+
+  @callable({ verb: 'DELETE', params: [int('service_id'), bool('validate', { default: true })], description: 'Delete a pending or in_review service (others are canceled, never deleted).' })
+  async delete(serviceId: number, _validate: boolean) {
+    const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
+    if (!['pending', 'in_review'].includes(service.status)) throw TallyError.invalid({ status: { pending: 'Only pending services can be deleted; cancel this one instead.' } });
+    for (const table of ['service_fields', 'service_invoices'] as const) await this.ctx.db.deleteFrom(table).where('service_id', '=', serviceId).execute();
+    await this.ctx.db.deleteFrom('services').where('id', '=', serviceId).execute();
+    return null;
+  }
+
+  @callable({ verb: 'POST', params: [int('service_id'), int('client_id')], description: 'Give a service (and its addons) to another client of the company. Returns its id.' })
+  async move(serviceId: number, clientId: number) {
+    await requireService(this.ctx.db, this.ctx.companyId, serviceId);
+    const client = await this.ctx.db.selectFrom('clients').select('id').where('company_id', '=', this.ctx.companyId).where('id', '=', clientId).executeTakeFirst();
+    if (!client) throw TallyError.invalid({ client_id: { exists: 'Invalid client ID.' } });
+    await this.ctx.db.updateTable('services').set({ client_id: clientId }).where('company_id', '=', this.ctx.companyId).where((eb) => eb.or([eb('id', '=', serviceId), eb('parent_service_id', '=', serviceId)])).execute();
+    return serviceId;
+  }
+
+  @callable({ verb: 'GET', params: [int('parent_service_id'), string('status', { default: 'all' })], description: 'The addon services of a service.' })
+  async getAllChildren(parentId: number, status: string) {
+    return presentServices(this.ctx.db, await this.filtered(null, status, true).where('services.parent_service_id', '=', parentId).orderBy('services.id').execute(), this.ctx.systemKey);
+  }
+
+  @callable({ verb: 'GET', params: [int('parent_service_id'), string('status', { default: 'all' })], description: 'How many addon services a service has.' })
+  getAllChildrenCount(parentId: number, status: string) {
+    return this.count(this.filtered(null, status, true).where('services.parent_service_id', '=', parentId));
+  }
+
+  @callable({ verb: 'GET', params: [int('service_id'), string('status', { default: null })], description: 'Whether a service has addons (of a status).' })
+  async hasChildren(serviceId: number, status: string | null) {
+    return (await this.getAllChildrenCount(serviceId, status ?? 'all')) > 0;
+  }
+
+  @callable({ verb: 'GET', params: [int('service_id')], description: 'Whether a service is an addon of another.' })
+  async hasParent(serviceId: number) {
+    return (await requireService(this.ctx.db, this.ctx.companyId, serviceId)).parent_service_id !== null;
+  }
+
+  @callable({ verb: 'GET', params: [int('service_id'), string('currency', { default: null })], description: 'What the next renewal costs (override price, else renewal price, times quantity), as a decimal string.' })
+  async getRenewalPrice(serviceId: number, currency: string | null) {
+    const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
+    if (currency !== null && currency !== serviceCurrency(service)) throw TallyError.invalid({ currency: { convert: `The service is billed in ${serviceCurrency(service)}.` } });
+    return toStored(stored(service.override_price ?? service.price_renews ?? service.price).times(service.qty));
+  }
+
+  @callable({ verb: 'GET', params: [string('last_renew_date'), int('term'), string('period')], description: 'The renew date term × period after a date, on the company\'s calendar (31 January + 1 month is the last day of February); false for one-time.' })
+  getNextRenewDate(lastRenewDate: string, term: number, period: string) {
+    const from = parseTimestamp(lastRenewDate, this.ctx.timezone);
+    if (!from) throw TallyError.invalid({ last_renew_date: { format: 'Please give a date as YYYY-MM-DD hh:mm:ss.' } });
+    if (!PERIODS.includes(period as Period)) throw TallyError.invalid({ period: { format: 'The period must be day, week, month, year or onetime.' } });
+    if (term < 1 || term > 65535) throw TallyError.invalid({ term: { format: 'The term must be a whole number from 1 to 65535.' } });
+    return nextRenewDate(formatUtc(from), term, period as Period, this.ctx.timezone) ?? false;
+  }
+
+  @callable({ verb: 'GET', params: [int('service_id')], description: 'When the billing run will invoice the next renewal (renew date less the company\'s invoice days), or false.' })
+  async getNextInvoiceDate(serviceId: number) {
+    const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
+    if (!service.date_renews || service.period === 'onetime') return false;
+    const settings = await readBillingSettings(this.ctx.db, this.ctx.companyId);
+    return shiftDays(service.date_renews, -settings.invoiceDaysBeforeRenewal, this.ctx.timezone);
+  }
+
+  @callable({ verb: 'POST', params: [int('service_id'), object('vars')], description: 'Add or replace service fields: vars[key], vars[value], vars[encrypted].' })
+  async addField(serviceId: number, vars: Record<string, unknown>) {
+    await requireService(this.ctx.db, this.ctx.companyId, serviceId);
+    if (!isFieldKey(vars.key)) throw TallyError.invalid({ key: { format: 'A field key is a name of letters, digits and _ (module_service_id is the module\'s own).' } });
+    await writeFields(this.ctx.db, serviceId, { [vars.key]: vars.value ?? '' }, this.ctx.systemKey, truthy(vars.encrypted) ? new Set([vars.key]) : new Set());
+    return null;
+  }
+
+  @callable({ verb: 'PUT', params: [int('service_id'), object('vars')], description: 'Change a service field (as addField).' })
+  editField(serviceId: number, vars: Record<string, unknown>) {
+    return this.addField(serviceId, vars);
+  }
+
+  @callable({ verb: 'POST', params: [int('service_id'), list('vars')], description: 'Set several fields: vars[i][key], vars[i][value], vars[i][encrypted].' })
+  async setFields(serviceId: number, vars: unknown) {
+    const items = Array.isArray(vars) ? vars : vars && typeof vars === 'object' ? Object.values(vars) : [];
+    for (const item of items) await this.addField(serviceId, (item ?? {}) as Record<string, unknown>);
+    return null;
+  }
+
+  @callable({ verb: 'GET', description: 'The service statuses and their names.' })
+  getStatusTypes() {
+    return STATUS_NAMES;
+  }
+
+  @callable({ verb: 'GET', description: 'Services the next billing run invoices (renewing within the invoice days).' })
+  async getAllRenewing() {
+    const settings = await readBillingSettings(this.ctx.db, this.ctx.companyId);
+    const until = shiftDays(this.now(), settings.invoiceDaysBeforeRenewal, this.ctx.timezone);
+    return this.present(renewingQuery(this.ctx.db, this.ctx.companyId, until, settings.invoiceSuspendedServices));
+  }
+
+  @callable({ verb: 'GET', description: 'Pending services whose first invoice is paid (the run provisions them).' })
+  getAllPaidPending() {
+    return this.present(paidPendingQuery(this.ctx.db, this.ctx.companyId));
+  }
+
+  @callable({ verb: 'GET', description: 'Services with a paid renewal the module has not been told about.' })
+  getAllRenewablePaid() {
+    return this.present(renewablePaidQuery(this.ctx.db, this.ctx.companyId));
+  }
+
+  @callable({ verb: 'GET', description: 'Active services with an invoice overdue past the suspension days (the run suspends them).' })
+  async getAllPendingSuspension() {
+    const settings = await readBillingSettings(this.ctx.db, this.ctx.companyId);
+    if (settings.suspendDaysAfterDue === null) return [];
+    return this.present(pendingSuspensionQuery(this.ctx.db, this.ctx.companyId, shiftDays(this.now(), -settings.suspendDaysAfterDue, this.ctx.timezone)));
+  }
+
+  @callable({ verb: 'GET', description: 'Services the run suspended that are now paid (the run unsuspends them).' })
+  async getAllPendingUnsuspension() {
+    const settings = await readBillingSettings(this.ctx.db, this.ctx.companyId);
+    return this.present(pendingUnsuspensionQuery(this.ctx.db, this.ctx.companyId, shiftDays(this.now(), -(settings.suspendDaysAfterDue ?? 0), this.ctx.timezone)));
+  }
+
+  @callable({ verb: 'GET', description: 'Services whose scheduled cancellation date has come (the run cancels them).' })
+  getAllPendingCancelation() {
+    return this.present(pendingCancelationQuery(this.ctx.db, this.ctx.companyId, this.now()));
+  }
+
+  private async present(query: { execute(): Promise<ServiceRow[]> }) {
+    return presentServices(this.ctx.db, await query.execute(), this.ctx.systemKey);
+  }
+
+  private async moveTo(service: ServiceRow, status: string, useModule: boolean): Promise<void> {
+    const t = this.transitions();
+    if (status === 'active' && ['pending', 'in_review'].includes(service.status)) return t.activate(service, useModule);
+    if (status === 'active' && service.status === 'suspended') return t.unsuspend(service, useModule);
+    if (status === 'suspended') return t.suspend(service, { useModule });
+    if (status === 'canceled') return t.cancel(service, useModule);
+    if (status === 'in_review' && service.status === 'pending') {
+      await this.ctx.db.updateTable('services').set({ status }).where('id', '=', service.id).execute();
+      return;
+    }
+    throw TallyError.invalid({ status: { transition: `A ${service.status} service cannot become ${status}.` } });
+  }
+
+  private filtered(clientId: number | null, status: string, children: boolean) {
+    if (![...SERVICE_STATUSES, ...SERVICE_FILTERS].includes(status as never)) {
+      throw TallyError.invalid({ status: { format: 'The status must be pending, in_review, active, suspended, canceled, scheduled_cancellation or all.' } });
+    }
+    let query = serviceQuery(this.ctx.db, this.ctx.companyId);
+    if (clientId !== null) query = query.where('services.client_id', '=', clientId);
+    if (!children) query = query.where('services.parent_service_id', 'is', null);
+    if (status === 'scheduled_cancellation') query = query.where('services.date_canceled', 'is not', null).where('services.status', '!=', 'canceled');
+    else if (status !== 'all') query = query.where('services.status', '=', status);
+    return query;
+  }
+
+  private async count(query: ReturnType<Services['filtered']>) {
+    const row = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  private transitions() {
+    return new ServiceTransitions(this.ctx, this.calls, this.now());
+  }
+
+  private now(): string {
+    return formatUtc(new Date());
+  }
+}
+

@@ -1,0 +1,61 @@
+import { CallContext } from '../../kernel/call-context';
+import { ModelCalls } from '../../kernel/model-calls';
+import { Money, stored, toStored } from '../../kernel/money';
+import { formatUtc } from '../../kernel/timestamps';
+import { packageChange } from './proration';
+import { nextRenewDate, Period } from './renew-dates';
+import { periodOf, requireService, serviceCurrency, ServiceRow } from './service-store';
+import { ServiceTransitions } from './transitions';
+
+/**
+ * Moves an active service to another pricing (an upgrade or downgrade, of package or term). Within
+ * the same term and period the renew date stays and the unused time is prorated: the new price for
+ * it is invoiced and the old price for it credited, so an upgrade leaves a prorated invoice and a
+ * downgrade leaves credit. A new term starts a new period now, with the old unused time credited.
+ * The module is told first; when it refuses, nothing changes.
+ */
+export async function changePricing(ctx: CallContext, calls: ModelCalls, service: ServiceRow, newPricingId: number, now: string): Promise<number | null> {
+  const next = await ctx.db
+    .selectFrom('pricings')
+    .innerJoin('packages', 'packages.id', 'pricings.package_id')
+    .select(['pricings.term', 'pricings.period', 'pricings.price', 'pricings.currency', 'packages.id as package_id', 'packages.name', 'packages.module_settings', 'packages.taxable'])
+    .where('pricings.id', '=', newPricingId)
+    .executeTakeFirstOrThrow();
+  if (next.package_id !== service.package_id) await new ServiceTransitions(ctx, calls, now).changePackage(service, next.module_settings);
+
+  const samePeriod = next.term === service.term && next.period === service.period;
+  const renews = service.date_renews;
+  const oldPrice = stored(service.override_price ?? service.price).times(service.qty);
+  const newPrice = stored(next.price).times(service.qty);
+  let credit = new Money(0);
+  let charge = new Money(0);
+  let dateRenews = renews;
+  if (renews && renews > now && service.period !== 'onetime') {
+    const share = packageChange(oldPrice, samePeriod ? newPrice : new Money(0), now, renews, service.term, periodOf(service), ctx.timezone);
+    credit = share.credit;
+    charge = samePeriod ? share.charge : newPrice;
+  } else if (!samePeriod) charge = newPrice;
+  if (!samePeriod) dateRenews = nextRenewDate(now, next.term, next.period as Period, ctx.timezone);
+
+  await ctx.db.updateTable('services').set({ pricing_id: newPricingId, override_price: null, override_currency: null, date_renews: dateRenews }).where('id', '=', service.id).execute();
+  const currency = serviceCurrency(service);
+  const net = charge.minus(credit);
+  if (net.gt(0)) {
+    const changed = await requireService(ctx.db, ctx.companyId, service.id);
+    const invoiceId = (await calls.call(ctx, 'invoices', 'add', {
+      vars: {
+        client_id: service.client_id,
+        date_billed: `${now} UTC`,
+        date_due: `${now} UTC`,
+        currency: next.currency,
+        lines: [{ description: `${service.package_name} → ${changed.package_name}: prorated change until ${dateRenews ?? 'the end of the term'}`, amount: toStored(net), qty: 1, tax: Number(next.taxable) === 1 }],
+      },
+    })) as number;
+    await ctx.db.insertInto('service_invoices').values({ service_id: service.id, period_start: now, period_end: dateRenews, invoice_id: invoiceId, kind: 'change', date_processed: formatUtc(new Date()) }).execute();
+    return invoiceId;
+  }
+  if (net.lt(0)) {
+    await calls.call(ctx, 'transactions', 'add', { vars: { client_id: service.client_id, amount: toStored(net.negated()), currency, type: 'other' } });
+  }
+  return null;
+}

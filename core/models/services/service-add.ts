@@ -1,0 +1,74 @@
+import { CallContext } from '../../kernel/call-context';
+import { ModelCalls } from '../../kernel/model-calls';
+import { TallyError } from '../../kernel/tally-error';
+import { truthy } from '../billing/values';
+import { nextRenewDate, Period, prorataDate } from './renew-dates';
+import { writeFields } from './service-fields';
+import { requireService } from './service-store';
+import { readServiceVars } from './service-vars';
+import { ServiceTransitions } from './transitions';
+
+/**
+ * services/add: checks, the package's quantity limits, the first renew date (the pro rata day when
+ * the package has one, else one term after the start; none for one-time pricing), the coupon's
+ * use, the service fields, and — for a service added active with use_module — provisioning.
+ */
+export async function addService(ctx: CallContext, calls: ModelCalls, vars: Record<string, unknown>, now: string): Promise<number> {
+  const read = await readServiceVars(ctx.db, ctx.companyId, ctx.timezone, vars, false);
+  if (Object.keys(read.errors).length) throw TallyError.invalid(read.errors);
+  const pricing = read.pricing!;
+  const values = read.values;
+  await checkLimits(ctx, pricing.package_id, values.client_id!, pricing.qty, pricing.client_qty);
+  if (values.coupon_id) {
+    const coupon = await calls.call(ctx, 'coupons', 'getForPackages', { coupon_id: values.coupon_id, packages: [pricing.package_id] });
+    if (!coupon) throw TallyError.invalid({ coupon_id: { valid: 'The coupon cannot be used for this package now.' } });
+    await calls.call(ctx, 'coupons', 'incrementUsage', { coupon_id: values.coupon_id });
+  }
+  if (values.status === 'suspended' || values.status === 'canceled') throw TallyError.invalid({ status: { format: 'A new service is pending, in_review or active.' } });
+  const dateAdded = values.date_added ?? now;
+  const period = pricing.period as Period;
+  const firstRenew = pricing.prorata_day && ['month', 'year'].includes(period) ? prorataDate(dateAdded, pricing.prorata_day, ctx.timezone) : null;
+  const dateRenews = values.date_renews !== undefined ? values.date_renews : firstRenew ?? nextRenewDate(dateAdded, pricing.term, period, ctx.timezone);
+  const status = values.status ?? 'pending';
+  const row = await ctx.db
+    .insertInto('services')
+    .values({
+      company_id: ctx.companyId,
+      client_id: values.client_id!,
+      pricing_id: pricing.id,
+      parent_service_id: values.parent_service_id ?? null,
+      package_group_id: values.package_group_id ?? null,
+      coupon_id: values.coupon_id ?? null,
+      qty: values.qty ?? 1,
+      override_price: values.override_price ?? null,
+      override_currency: values.override_price ? values.override_currency ?? null : null,
+      // Stored pending until provisioned: activate() moves it on only when the module agreed.
+      status: status === 'active' ? 'pending' : status,
+      suspension_reason: null,
+      auto_suspended: 0,
+      date_added: dateAdded,
+      date_renews: dateRenews,
+      date_last_renewed: values.date_last_renewed ?? null,
+      date_suspended: null,
+      date_canceled: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await writeFields(ctx.db, row.id, read.fields, ctx.systemKey);
+  if (status === 'active') {
+    const useModule = vars.use_module === undefined ? true : truthy(vars.use_module);
+    await new ServiceTransitions(ctx, calls, now).activate(await requireService(ctx.db, ctx.companyId, row.id), useModule);
+  }
+  return row.id;
+}
+
+/** A package's qty (services in all) and client_qty (per client) limits; cancelled services do not count. */
+async function checkLimits(ctx: CallContext, packageId: number, clientId: number, qty: number | null, clientQty: number | null): Promise<void> {
+  const live = (client: number | null) => {
+    let query = ctx.db.selectFrom('services').innerJoin('pricings', 'pricings.id', 'services.pricing_id').select((eb) => eb.fn.countAll<number>().as('count')).where('pricings.package_id', '=', packageId).where('services.status', '!=', 'canceled');
+    if (client !== null) query = query.where('services.client_id', '=', client);
+    return query.executeTakeFirstOrThrow().then((r) => Number(r.count));
+  };
+  if (qty !== null && qty !== undefined && (await live(null)) >= qty) throw TallyError.invalid({ pricing_id: { qty: 'The package is sold out.' } });
+  if (clientQty !== null && clientQty !== undefined && clientQty > 0 && (await live(clientId)) >= clientQty) throw TallyError.invalid({ pricing_id: { client_qty: 'The client already has as many of this package as it allows.' } });
+}

@@ -1,0 +1,62 @@
+import { Command } from 'commander';
+import pino from 'pino';
+import { runBilling, TaskReport } from '../../core/automation/billing-run';
+import { lastRuns } from '../../core/automation/run-log';
+import { TASKS } from '../../core/automation/tasks';
+import { config } from '../../core/config';
+import { TallyError } from '../../core/kernel/tally-error';
+import { formatUtc, parseTimestamp } from '../../core/kernel/timestamps';
+import { loadExtensions } from '../extensions/load-extensions';
+import { parseId, withInstallation } from './api-keys-command';
+
+/**
+ * `tally automation run|status`: the billing run for system cron (or by hand), and the last run of
+ * each task. A run here and the scheduler of `tally serve` may overlap: they share the work.
+ */
+export function automationCommand(out: (text: string) => void): Command {
+  const command = new Command('automation').description('The billing run: invoices, autodebit, provisioning, suspensions, cancellations');
+  command
+    .command('run')
+    .description(`Run the billing tasks now (${TASKS.map((t) => t.name).join(', ')})`)
+    .option('--company <id>', 'only this company', parseId)
+    .option('--task <name...>', 'only these tasks')
+    .option('--now <time>', 'the run\'s clock, "YYYY-MM-DD hh:mm:ss" UTC (default: now)')
+    .action(async (options: { company?: number; task?: string[]; now?: string }) => {
+      const now = options.now === undefined ? undefined : parseTimestamp(options.now, 'UTC');
+      if (now === null) throw TallyError.invalid({ now: { format: `--now must be "YYYY-MM-DD hh:mm:ss" (UTC), got "${options.now}".` } });
+      const unknown = (options.task ?? []).filter((name) => !TASKS.some((t) => t.name === name));
+      if (unknown.length) throw TallyError.invalid({ task: { exists: `No such task: ${unknown.join(', ')}. Tasks: ${TASKS.map((t) => t.name).join(', ')}.` } });
+      const reports = await withInstallation(async (installation) => {
+        // Modules and gateways run in the extension runtime; its warnings go to stderr.
+        const logger = pino({ level: config().logLevel === 'info' ? 'warn' : config().logLevel }, pino.destination(2));
+        await loadExtensions(installation, { logger });
+        return runBilling(installation, { now: now ? formatUtc(now) : undefined, companyId: options.company, tasks: options.task });
+      });
+      out(formatReports(reports));
+    });
+  command
+    .command('status')
+    .description('The last run of each task of each company')
+    .option('--company <id>', 'only this company', parseId)
+    .action(async (options: { company?: number }) => {
+      const rows = await withInstallation((installation) => lastRuns(installation.db, options.company ?? null));
+      if (!rows.length) {
+        out('No billing run yet.');
+        return;
+      }
+      out(table(['company', 'task', 'status', 'started', 'finished', 'done', 'failed', 'message'], rows.map((r) => [r.company_id, r.task, r.status, r.date_started, r.date_finished ?? '-', r.processed, r.failed, (r.message ?? '').split('\n')[0]])));
+    });
+  return command;
+}
+
+function formatReports(reports: readonly TaskReport[]): string {
+  const rows = reports.map((r) => [r.companyId, r.task, r.processed, r.failed, r.seconds.toFixed(2)]);
+  const failures = reports.flatMap((r) => r.messages.map((m) => `company ${r.companyId} ${r.task}: ${m}`));
+  return [table(['company', 'task', 'done', 'failed', 'seconds'], rows), ...failures].join('\n');
+}
+
+function table(head: string[], rows: Array<Array<string | number>>): string {
+  const cells = [head, ...rows.map((r) => r.map(String))];
+  const widths = head.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
+  return cells.map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n');
+}
