@@ -63,6 +63,7 @@ export async function runCall(installation: Installation, request: CallRequest):
   const args = bindArguments(spec, params);
   const invoke = (db: Tx) => entry.invoke(spec.method, args, installation.scope(contextFor(db)));
   if (request.within) return invoke(request.within.db);
+  if (entry.ownsTransactions) return invoke(installation.db);
   // A serialization failure or deadlock means another call won; the whole call is run again.
   return withRetries(() => transactionFor(installation, spec).execute(invoke));
 }

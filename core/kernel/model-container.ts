@@ -19,13 +19,27 @@ export function registerModel(container: DependencyContainer, entry: ModelEntry)
   container.register(ALL_MODELS, { useValue: entry });
 }
 
+/**
+ * Registers `entry` in place of the model of the same name (the extension runtime wraps the
+ * managers so they run extension code outside any transaction). The container keeps the old
+ * registration; the last one wins, here and in `allModels`.
+ */
+export function replaceModel(container: DependencyContainer, entry: ModelEntry): void {
+  container.register(tokenFor(entry.name), { useValue: entry });
+  container.register(ALL_MODELS, { useValue: entry });
+}
+
 export function findModel(container: DependencyContainer, name: string): ModelEntry | undefined {
   const token = tokenFor(name);
   return container.isRegistered(token) ? container.resolve<ModelEntry>(token) : undefined;
 }
 
 export function allModels(container: DependencyContainer): ModelEntry[] {
-  return container.isRegistered(ALL_MODELS) ? container.resolveAll(ALL_MODELS) : [];
+  if (!container.isRegistered(ALL_MODELS)) return [];
+  // A replaced model appears once, as its last registration, in the order models were first added.
+  const byName = new Map<string, ModelEntry>();
+  for (const entry of container.resolveAll<ModelEntry>(ALL_MODELS)) byName.set(entry.name.toLowerCase(), entry);
+  return [...byName.values()];
 }
 
 export type Resolution =

@@ -13,6 +13,12 @@ export interface ModelEntry {
   invoke(method: string, args: unknown[], scope: DependencyContainer): Promise<unknown>;
   /** Extension models answer 403 to companies that have not installed and enabled them. */
   availableTo?(companyId: number, scope: DependencyContainer): Promise<boolean>;
+  /**
+   * True for what runs extension code (an extension's models, the extension managers): the call
+   * path invokes it outside any transaction and it makes its database work atomic itself, through
+   * short transactions, so an extension computing (or hanging) never holds the database.
+   */
+  readonly ownsTransactions?: boolean;
 }
 
 /** Builds the entry for a core model class decorated with @model. */

@@ -1,4 +1,4 @@
-import { EXTENSION_TYPES, ExtensionCatalog, ExtensionType, SettingDeclaration } from '../../core/models/extension-managers/catalog';
+import { EXTENSION_TYPES, ExtensionCapabilities, ExtensionCatalog, ExtensionType, SettingDeclaration } from '../../core/models/extension-managers/catalog';
 import { AdminRequest, callAs, hasCallable } from './admin-request';
 
 /** One extension as the extensions page shows it, from its manager's getAll (and get, when installed). */
@@ -15,6 +15,8 @@ export interface ListedExtension {
   readonly status: string;
   readonly loaded: boolean;
   readonly error: string | null;
+  /** What its manifest asks for: core methods it calls, hosts it sends HTTP to, its tables. */
+  readonly capabilities: ExtensionCapabilities;
   /** The settings its manifest declares (names, labels, which are secret or required). */
   readonly declared: Readonly<Record<string, SettingDeclaration>>;
   /** Stored values of its plain settings (installed only); secrets are never shown. */

@@ -1,15 +1,20 @@
 import { Installation } from '../../core/installation';
 import { CallContext } from '../../core/kernel/call-context';
 import { formatUtc } from '../../core/kernel/timestamps';
-import { Db } from '../../core/db/schema';
+import { Database, Db } from '../../core/db/schema';
+import { Transaction } from 'kysely';
+import { DirectSession } from './capabilities/direct-session';
+import { joined } from './capabilities/extension-session';
+import { sessionOf } from './capabilities/session-database';
 import { ExtensionCatalog, ExtensionInfo, ExtensionType } from '../../core/models/extension-managers/catalog';
-import { ExtensionWorker } from './extension-worker';
+import { ExtensionSandbox } from './sandbox/extension-sandbox';
+import { SandboxLimits } from './sandbox-limits';
 import { callInfo, serveRequests } from './host-requests';
 
 /** One discovered extension: `worker` only when it loaded. */
 export interface CatalogEntry {
   readonly info: ExtensionInfo;
-  readonly worker?: ExtensionWorker;
+  readonly worker?: ExtensionSandbox;
   readonly migrations: readonly string[];
 }
 
@@ -30,6 +35,7 @@ export class HostCatalog extends ExtensionCatalog {
     private readonly installation: Installation,
     private readonly entries: readonly CatalogEntry[],
     private readonly ttlMs: number,
+    private readonly limits: SandboxLimits,
   ) {
     super();
   }
@@ -88,7 +94,10 @@ export class HostCatalog extends ExtensionCatalog {
     return rows.map((r) => r.migration);
   }
 
-  private runTask(entry: Required<CatalogEntry>, task: Parameters<ExtensionWorker['run']>[0], ctx: CallContext) {
-    return entry.worker.run(task, callInfo(ctx), serveRequests(this.installation, entry.info, ctx));
+  private runTask(entry: Required<CatalogEntry>, task: Parameters<ExtensionSandbox['run']>[0], ctx: CallContext) {
+    // Through the manager's session: the manager keeps or drops the whole install.
+    const outer = sessionOf(ctx.db);
+    const session = outer ? joined(outer) : new DirectSession(ctx.db as Transaction<Database>);
+    return entry.worker.run(task, callInfo(ctx), serveRequests(this.installation, entry.info, ctx, session, this.limits, task.kind === 'migrate'));
   }
 }

@@ -1,41 +1,53 @@
-import { CompiledQuery } from 'kysely';
+import { RootOperationNode } from 'kysely';
 import { Installation } from '../../core/installation';
-import { CallContext } from '../../core/kernel/call-context';
 import { isPlainObject } from '../../core/kernel/bind-arguments';
+import { CallContext } from '../../core/kernel/call-context';
 import { ExtensionInfo } from '../../core/models/extension-managers/catalog';
-import { decodeSettings } from '../../core/models/extension-managers/settings-codec';
+import { ExtensionSession } from './capabilities/extension-session';
+import { outboundHttp } from './capabilities/http';
+import { ownSettings } from './capabilities/own-settings';
+import { guardQuery } from './capabilities/query-guard';
+import { sessionDatabase } from './capabilities/session-database';
 import { CallInfo, HostRequest } from './protocol';
+import { SandboxLimits } from './sandbox-limits';
 
-/** The worker's view of a call: who calls; the rest stays on the host and is asked for. */
+/** The sandbox's view of a call: who calls; the rest stays on the host and is asked for. */
 export function callInfo(ctx: CallContext): CallInfo {
   return { companyId: ctx.companyId, timezone: ctx.timezone, caller: ctx.caller };
 }
 
 /**
- * Answers what an extension's worker asks during one call, on the host and inside the call: its
- * queries run on the call's transaction, its model calls go through the same checks as the API
- * (404, 403, 400) in the same transaction, and its settings are read for the caller's company.
+ * Answers what an extension's sandbox asks during one call, on the host, each through its
+ * capability: queries checked and scoped to the caller's company (query-guard.ts), methods the
+ * manifest `uses` through the one call path (which checks them against the manifest), its own
+ * settings, HTTP to declared hosts. All database work goes through the call's session (atomic,
+ * holding no connection while the extension computes). `schema` is true only while its
+ * migrations run.
  */
-export function serveRequests(installation: Installation, extension: ExtensionInfo, ctx: CallContext) {
-  return async (request: HostRequest): Promise<unknown> => {
-    if (request.kind === 'query') {
-      return ctx.db.executeQuery(CompiledQuery.raw(request.sql, request.parameters));
+export function serveRequests(installation: Installation, extension: ExtensionInfo, ctx: CallContext, session: ExtensionSession, limits: SandboxLimits, schema = false) {
+  const tables = new Set(extension.capabilities.tables.map((t) => t.toLowerCase()));
+  const db = sessionDatabase(session, installation.connection.dialect);
+  return async (request: Exclude<HostRequest, { kind: 'log' }>): Promise<unknown> => {
+    switch (request.kind) {
+      case 'query': {
+        const node = guardQuery(request.node, { tables, companyId: ctx.companyId, schema }) as RootOperationNode;
+        return session.query(installation.db.getExecutor().compileQuery(node, { queryId: `extension-${extension.name}` }));
+      }
+      case 'settings':
+        return ownSettings(extension, db, ctx);
+      case 'http':
+        return outboundHttp(request, extension.capabilities.hosts, limits);
+      case 'model':
+        return callModel(installation, extension, request.model, request.method, request.params, ctx, db);
     }
-    if (request.kind === 'settings') {
-      const row = await ctx.db
-        .selectFrom('extensions_installed')
-        .select('settings')
-        .where('company_id', '=', ctx.companyId)
-        .where('type', '=', extension.type)
-        .where('name', '=', extension.name)
-        .executeTakeFirst();
-      return row ? decodeSettings(row.settings, extension.settings, ctx.systemKey) : {};
-    }
-    return callModel(installation, extension, request.model, request.method, request.params, ctx);
   };
 }
 
-/** A core (or another extension's) method called from inside an extension: the one call path, as the calling company, in this call's transaction. */
-function callModel(installation: Installation, extension: ExtensionInfo, model: string, method: string, params: unknown, ctx: CallContext) {
-  return installation.call(model, method, isPlainObject(params) ? params : {}, ctx.origin, { via: 'extension', within: { db: ctx.db, extension: extension.name } });
+/**
+ * A core (or another extension's) method called from inside an extension: the one call path, as
+ * the calling company, within this call's session database. The call path checks it against the
+ * manifest's `uses` (load-extensions.ts registers that check).
+ */
+function callModel(installation: Installation, extension: ExtensionInfo, model: string, method: string, params: unknown, ctx: CallContext, db: ReturnType<typeof sessionDatabase>) {
+  return installation.call(model, method, isPlainObject(params) ? params : {}, ctx.origin, { via: 'extension', within: { db, extension: extension.name } });
 }

@@ -5,7 +5,11 @@ import { createLogger, Logger } from '../logger';
 import { orderByDependencies } from './dependency-order';
 import { Candidate, discover } from './discovery';
 import { defaultExtensionsDir } from './entry-file';
-import { ExtensionWorker } from './extension-worker';
+import { ExtensionSandbox } from './sandbox/extension-sandbox';
+import { bundleExtension } from './sandbox/bundle';
+import { tableProblems } from './table-ownership';
+import { runManagersOutsideTransactions } from './managers-outside-transactions';
+import { assertDeclared } from './capabilities/declared-methods';
 import { CatalogEntry, HostCatalog } from './host-catalog';
 import { serveRequests } from './host-requests';
 import { Loaded } from './protocol';
@@ -22,9 +26,9 @@ export interface LoadOptions {
 }
 
 /**
- * Find → validate → order by dependencies → load each in its own worker → register its models as
+ * Find → validate → bundle and load each in its own sandbox → order by dependencies → register its models as
  * `<name>.<model>`. Whatever cannot be loaded is logged and listed with its reason by the
- * managers; the host serves regardless. Workers stop when the installation closes.
+ * managers; the host serves regardless. Sandboxes stop when the installation closes.
  */
 export async function loadExtensions(installation: Installation, options: LoadOptions = {}): Promise<HostCatalog> {
   const logger = options.logger ?? createLogger();
@@ -35,12 +39,16 @@ export async function loadExtensions(installation: Installation, options: LoadOp
     if (same.length > 1) for (const c of same) problems.set(c, `The name "${name}" is used by more than one extension (${same.map((s) => s.where).join(', ')}); rename all but one.`);
   }
 
-  const started = new Map<Candidate, { worker: ExtensionWorker; loaded: Loaded }>();
+  for (const [c, problem] of await tableProblems(candidates.filter((c) => !problems.has(c)))) problems.set(c, problem);
+
+  const started = new Map<Candidate, { worker: ExtensionSandbox; loaded: Loaded }>();
   await Promise.all(
     candidates
       .filter((c) => !problems.has(c))
       .map(async (c) => {
-        const worker = new ExtensionWorker({ extension: c.name, entry: c.entry!, dialect: installation.connection.dialect }, limits, logger);
+        const bundle = bundleExtension(c.entry!);
+        bundle.catch(() => undefined);
+        const worker = new ExtensionSandbox({ extension: c.name, entry: c.entry!, dialect: installation.connection.dialect }, limits, logger, bundle);
         try {
           started.set(c, { worker, loaded: await worker.start() });
         } catch (error) {
@@ -64,10 +72,12 @@ export async function loadExtensions(installation: Installation, options: LoadOp
 
   const entries: CatalogEntry[] = [];
   let catalog: HostCatalog | undefined;
-  const wiring = (info: ExtensionInfo, worker: ExtensionWorker): ProxyWiring => ({
-    worker,
+  const wiring = (info: ExtensionInfo, sandbox: ExtensionSandbox): ProxyWiring => ({
+    sandbox,
+    dialect: installation.connection.dialect,
+    deadlineMs: limits.deadlineMs,
     enabledFor: (companyId, scope) => catalog!.enabledFor(companyId, info.type, info.name, scope.resolve(CallContext).db),
-    serve: (ctx) => serveRequests(installation, info, ctx),
+    serve: (ctx, session) => serveRequests(installation, info, ctx, session, limits),
   });
   for (const name of ordered.order) {
     const c = ready.find((r) => r.name === name)!;
@@ -88,7 +98,14 @@ export async function loadExtensions(installation: Installation, options: LoadOp
     logger.warn({ extension: c.where, reason }, 'extension not loaded');
     await started.get(c)?.worker.close();
   }
-  catalog = new HostCatalog(installation, entries, options.cacheTtlMs ?? 1000);
+  catalog = new HostCatalog(installation, entries, options.cacheTtlMs ?? 1000, limits);
+  runManagersOutsideTransactions(installation, limits.deadlineMs);
+  // The one call path checks every call an extension makes against what its manifest `uses`.
+  installation.authorisers.push(({ request }) => {
+    const caller = request.via === 'extension' ? request.within?.extension : undefined;
+    const info = caller === undefined ? undefined : entries.find((e) => e.info.name === caller)?.info;
+    if (caller !== undefined) assertDeclared(info, request.model, request.method);
+  });
   installation.provide(ExtensionCatalog, catalog);
   installation.onClose(() => catalog!.close());
   return catalog;
@@ -107,6 +124,7 @@ function describe(c: Candidate, error: string | null, models: string[]): Extensi
     depends: m?.depends ?? [],
     currencies: m?.currencies ?? [],
     settings: m?.settings ?? {},
+    capabilities: { uses: m?.uses ?? [], hosts: m?.hosts ?? [], tables: m?.tables ?? [] },
     models,
     loaded: error === null,
     error,

@@ -10,6 +10,10 @@ export interface Manifest {
   readonly currencies: readonly string[];
   readonly settings: Readonly<Record<string, SettingDeclaration>>;
   readonly signupUrl: string | null;
+  /** Capabilities: the core methods it calls (`clients.get`), the hosts it sends HTTP to, the tables it owns. */
+  readonly uses: readonly string[];
+  readonly hosts: readonly string[];
+  readonly tables: readonly string[];
 }
 
 export type ManifestCheck = { ok: true; manifest: Manifest } | { ok: false; problems: string[] };
@@ -18,6 +22,9 @@ export type ManifestCheck = { ok: true; manifest: Manifest } | { ok: false; prob
 export const NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 const VERSION = /^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]+)?$/;
 const CURRENCY = /^[A-Z]{3}$/;
+/** A core model's method: `clients.get`, `transactions.add` (extension models are called with ctx.call). */
+const CORE_METHOD = /^[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)?\.[A-Za-z][A-Za-z0-9_]*$/;
+const HOST = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
 /** Checks a parsed `config.json`, listing every problem so an author fixes them in one go. */
 export function checkManifest(raw: unknown, isGateway: boolean): ManifestCheck {
@@ -53,8 +60,17 @@ export function checkManifest(raw: unknown, isGateway: boolean): ManifestCheck {
   if (isGateway && currencies.length === 0 && m.currencies === undefined) problems.push('"currencies" is required for a gateway: list the ISO 4217 codes it accepts.');
   if (!isGateway && m.currencies !== undefined) problems.push('"currencies" is only for gateways.');
   const settings = checkSettings(m.settings, problems);
+  const uses = listOf(m.uses, 'uses', problems, (u, i) =>
+    typeof u === 'string' && CORE_METHOD.test(u) ? u : void problems.push(`"uses[${i}]" must name a method as "model.method", such as "clients.get" (another extension\'s: "extension.model.method").`),
+  );
+  const hosts = listOf(m.hosts, 'hosts', problems, (h, i) =>
+    typeof h === 'string' && HOST.test(h) ? h.toLowerCase() : void problems.push(`"hosts[${i}]" must be a host name such as "api.stripe.com" (no scheme, path or port).`),
+  );
+  const tables = listOf(m.tables, 'tables', problems, (t, i) =>
+    typeof t === 'string' && NAME_PATTERN.test(t) ? t : void problems.push(`"tables[${i}]" must be a table name: lowercase letters, digits and _, starting with a letter.`),
+  );
   if (problems.length) return { ok: false, problems };
-  return { ok: true, manifest: { name: name!, version: version!, description, authors, depends, currencies, settings, signupUrl } };
+  return { ok: true, manifest: { name: name!, version: version!, description, authors, depends, currencies, settings, signupUrl, uses, hosts, tables } };
 }
 
 function listOf<T>(value: unknown, key: string, problems: string[], item: (v: unknown, i: number) => T | undefined): T[] {

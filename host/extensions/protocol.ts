@@ -2,15 +2,16 @@ import { CallableSpec } from '../../core/kernel/callable';
 import { FieldErrors } from '../../core/kernel/errors';
 
 /**
- * The messages between the host and an extension's worker. Everything crosses as structured
- * clones: calls go in with bound arguments, and the worker asks the host for whatever lives there
- * (queries on the call's transaction, core model calls, its settings).
+ * What crosses between the host and an extension's sandbox (a V8 isolate). Everything crosses as
+ * copied plain data: calls go in with bound arguments; the sandbox asks the host for whatever lives
+ * there (its rows, declared core methods, its settings, declared HTTP hosts) and answers JSON text.
  */
 
-export interface WorkerSetup {
+export interface SandboxSetup {
   readonly extension: string;
+  /** The module the bundle starts from: index.js, or a TypeScript extension's index.ts or compiled file. */
   readonly entry: string;
-  /** The SQL dialect queries are compiled for inside the worker; they run on the host. */
+  /** The SQL dialect Kysely builds for inside the sandbox; the host compiles and runs the queries. */
   readonly dialect: 'sqlite' | 'postgres';
 }
 
@@ -25,7 +26,7 @@ export interface Loaded {
   readonly migrations: string[];
 }
 
-/** Who is calling: the worker's per-call context is built from this. */
+/** Who is calling: the sandbox's per-call context is built from this. */
 export interface CallInfo {
   readonly companyId: number;
   readonly timezone: string;
@@ -40,20 +41,10 @@ export type Task =
 /** A failure crossing the boundary: a catalogued TallyError, or anything else (a 500). */
 export type WireError = { tally: true; code: string; errors?: FieldErrors; response?: string } | { tally: false; message: string };
 
+/** What the sandbox asks the host for during a call; the host checks every field (request-check.ts). */
 export type HostRequest =
-  | { kind: 'query'; sql: string; parameters: unknown[] }
+  | { kind: 'query'; node: unknown }
   | { kind: 'model'; model: string; method: string; params: Record<string, unknown> }
-  | { kind: 'settings' };
-
-export type ToWorker =
-  | { type: 'run'; id: number; task: Task; info: CallInfo }
-  | { type: 'answer'; id: number; ok: true; value: unknown }
-  | { type: 'answer'; id: number; ok: false; error: WireError };
-
-export type FromWorker =
-  | { type: 'ready'; loaded: Loaded }
-  | { type: 'load-error'; reason: string }
-  | { type: 'done'; id: number; ok: true; value: unknown }
-  | { type: 'done'; id: number; ok: false; error: WireError }
-  | { type: 'request'; id: number; runId: number; request: HostRequest }
-  | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string; data?: unknown };
+  | { kind: 'settings' }
+  | { kind: 'http'; url: string; method: string; headers: Record<string, string>; body: string | null }
+  | { kind: 'log'; level: 'info' | 'warn' | 'error'; message: string; data: string | null };

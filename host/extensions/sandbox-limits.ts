@@ -1,18 +1,40 @@
 import { config } from '../../core/config';
 
-/** How much an extension may use: each worker's heap, each call's time, and the time to load. */
+/** How much an extension may use. Whatever its code does, these hold. */
 export interface SandboxLimits {
+  /** Memory of the extension's V8 isolate, ArrayBuffers included (TALLY_EXTENSION_HEAP_MB). */
   readonly heapMb: number;
+  /** Wall time of one call, CPU included (TALLY_EXTENSION_DEADLINE_MS); beyond it the sandbox is restarted. */
   readonly deadlineMs: number;
+  /** Time to bundle and evaluate the extension (TALLY_EXTENSION_LOAD_MS). */
   readonly loadTimeoutMs: number;
+  /** Largest result a call may answer, as JSON text. */
+  readonly resultBytes: number;
+  /** Log lines a sandbox may write per second; the rest are dropped and counted. */
+  readonly logLinesPerSecond: number;
+  /** Requests (queries, method calls, HTTP) one call may make. */
+  readonly requestsPerCall: number;
+  /** Time and size limits of one outbound HTTP request. */
+  readonly httpTimeoutMs: number;
+  readonly httpBytes: number;
+  /** Companies whose contexts an isolate keeps (one context per company, about 1 MB each; the least recently used is dropped). */
+  readonly contexts: number;
 }
 
-/** The configured limits (TALLY_EXTENSION_HEAP_MB, _DEADLINE_MS, _LOAD_MS), each overridable by the caller. */
+/** The configured limits, each overridable by the caller (the specs). */
 export function sandboxLimits(given: Partial<SandboxLimits> = {}): SandboxLimits {
   const configured = config();
+  const heapMb = given.heapMb ?? configured.extensionHeapMb;
   return {
-    heapMb: given.heapMb ?? configured.extensionHeapMb,
+    heapMb,
     deadlineMs: given.deadlineMs ?? configured.extensionDeadlineMs,
     loadTimeoutMs: given.loadTimeoutMs ?? configured.extensionLoadMs,
+    resultBytes: given.resultBytes ?? 1 << 20,
+    logLinesPerSecond: given.logLinesPerSecond ?? 50,
+    requestsPerCall: given.requestsPerCall ?? 1000,
+    httpTimeoutMs: given.httpTimeoutMs ?? 10_000,
+    httpBytes: given.httpBytes ?? 1 << 20,
+    // A quarter of the memory limit in MB: the contexts take at most about a quarter of the memory.
+    contexts: given.contexts ?? Math.max(4, Math.floor(heapMb / 4)),
   };
 }

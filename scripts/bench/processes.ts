@@ -39,7 +39,7 @@ export async function withProcessCpu<T>(child: ChildProcess, port: number, work:
 }
 
 export function startTally(databaseUrl: string, port: number, extraEnv: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, [path.join(ROOT, 'bin/tally.js'), 'serve', '--port', String(port), '--host', '127.0.0.1'], {
+  return spawn(process.execPath, ['--no-node-snapshot', path.join(ROOT, 'bin/tally.js'), 'serve', '--port', String(port), '--host', '127.0.0.1'], {
     env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ...extraEnv },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

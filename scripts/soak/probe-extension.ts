@@ -4,7 +4,8 @@ import path from 'node:path';
 
 /**
  * A plain-JavaScript plugin dropped into a fresh extensions directory for the soak run:
- * `soak_probe.probe/ping` answers, `soak_probe.probe/crash` kills its worker thread.
+ * `soak_probe.probe/ping` answers, `soak_probe.probe/crash` blows its sandbox's memory limit, which
+ * stops that sandbox (the next call starts a fresh one).
  */
 export function writeProbeExtension(): { dir: string; cleanup(): void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-soak-extensions-'));
@@ -19,7 +20,7 @@ export function writeProbeExtension(): { dir: string; cleanup(): void } {
     [
       'class Probe {',
       '  ping() { return "pong"; }',
-      '  crash() { process.exit(7); }',
+      '  crash() { const kept = []; for (;;) kept.push(new Uint8Array(1 << 24)); }',
       '}',
       "Probe.callable = { ping: { verb: 'GET' }, crash: { verb: 'POST' } };",
       'module.exports = { models: { probe: Probe } };',

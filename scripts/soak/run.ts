@@ -20,7 +20,7 @@ const CLIENTS = 5;
  * `npm run soak`: a sustained mixed load (reads, invoice adds, payments) against N host processes
  * on PostgreSQL (SQLite when no server answers), loopback only and bounded in time, while one
  * host process is killed and replaced, the PostgreSQL server is restarted (a private one, started
- * for the soak with initdb and pg_ctl) and an extension worker crashes. It ends by checking the
+ * for the soak with initdb and pg_ctl) and an extension sandbox crashes. It ends by checking the
  * database: every acknowledged write is there, every invoice balances, no number repeats.
  */
 async function main(): Promise<number> {
@@ -32,7 +32,7 @@ async function main(): Promise<number> {
   await installation.close();
   const port = await freePort();
   const tally: Tally = { base: `http://127.0.0.1:${port}`, headers: { 'SERVICE-API-USER': credential.user, 'SERVICE-API-KEY': credential.key } };
-  const host = spawn(process.execPath, [path.resolve(__dirname, '../../../bin/tally.js'), 'serve', '--port', String(port), '--host', '127.0.0.1', '--workers', String(PROCESSES)], {
+  const host = spawn(process.execPath, ['--no-node-snapshot', path.resolve(__dirname, '../../../bin/tally.js'), 'serve', '--port', String(port), '--host', '127.0.0.1', '--workers', String(PROCESSES)], {
     env: { ...process.env, DATABASE_URL: database.url, TALLY_EXTENSIONS_DIR: extensions.dir, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -112,7 +112,7 @@ async function caller(tally: Tally, stats: Stats, clients: number[], acknowledge
 
 /**
  * A quarter of the way in, kill a host process; half way, restart PostgreSQL (when the soak has a
- * server of its own); three quarters in, crash the extension's worker.
+ * server of its own); three quarters in, crash the extension's sandbox.
  */
 async function injectFaults(tally: Tally, stats: Stats, postgres?: PrivatePostgres): Promise<string[]> {
   const report: string[] = [];
@@ -136,7 +136,7 @@ async function injectFaults(tally: Tally, stats: Stats, postgres?: PrivatePostgr
   await sleep((SECONDS * 1000) / 4 - 2000);
   const crash = await call(tally, stats, 'POST', '/api/soak_probe.probe/crash.json', '');
   const after = await call(tally, stats, 'GET', '/api/soak_probe.probe/ping.json');
-  report.push(`crashed the extension worker: answered ${crash.status}; the next call answered ${after.status} ${JSON.stringify(after.body)}`);
+  report.push(`crashed the extension sandbox: answered ${crash.status}; the next call answered ${after.status} ${JSON.stringify(after.body)}`);
   const replaced = await answeringPid(tally.base);
   report.push(`host processes answering after the kill: ${replaced ? 'yes' : 'no'}`);
   return report;

@@ -4,7 +4,7 @@ import { Installation } from '../../core/installation';
 import { TallyError } from '../../core/kernel/tally-error';
 import { runApiForm } from '../../host/cli/api-form';
 import { AdminClient, addStaff } from '../host/admin/support/admin-client';
-import { ExtensionsDir, manifest, PROBE_PLUGIN } from '../host/extensions/fixtures';
+import { ExtensionsDir, manifest, PROBE_CAPABILITIES, PROBE_PLUGIN } from '../host/extensions/fixtures';
 import { startTestServer, TestServer } from '../support/test-server';
 
 /**
@@ -13,7 +13,7 @@ import { startTestServer, TestServer } from '../support/test-server';
  * page, the CLI's API form), and a refusal there stops each of them the same way.
  */
 describe('the one call path', () => {
-  const dir = new ExtensionsDir().add('plugins/probe', manifest('Probe'), PROBE_PLUGIN);
+  const dir = new ExtensionsDir().add('plugins/probe', manifest('Probe', PROBE_CAPABILITIES), PROBE_PLUGIN);
   let server: TestServer;
   let seen: string[] = [];
   let refuse: (check: CallCheck) => boolean = () => false;

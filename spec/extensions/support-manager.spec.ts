@@ -13,6 +13,12 @@ describe('plugin support_manager', () => {
   });
   after(() => server.close());
 
+  it('answers 400 when vars is left out', async () => {
+    const res = await server.request('POST', '/api/support_manager.departments/add.json');
+    expect(res.status).to.equal(400);
+    expect(res.json.errors).to.have.property('vars');
+  });
+
   it('creates departments and checks their fields', async () => {
     const bad = await server.request('POST', '/api/support_manager.departments/add.json', { body: 'vars[name]=&vars[email]=nope&vars[status]=gone' });
     expect(bad.status).to.equal(400);

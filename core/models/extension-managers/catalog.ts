@@ -10,6 +10,16 @@ export interface SettingDeclaration {
   readonly required?: boolean;
 }
 
+/** What an extension may reach beyond its own code; shown to the installer before installing. */
+export interface ExtensionCapabilities {
+  /** Core (or other extensions') methods it calls as the calling company: `clients.get`. */
+  readonly uses: readonly string[];
+  /** Hosts it sends HTTP requests to: `api.example.com`. */
+  readonly hosts: readonly string[];
+  /** Tables its migrations create and its queries use; every row carries its company. */
+  readonly tables: readonly string[];
+}
+
 /** What the host knows of one discovered extension, loaded or not. */
 export interface ExtensionInfo {
   readonly type: ExtensionType;
@@ -25,6 +35,8 @@ export interface ExtensionInfo {
   readonly depends: readonly string[];
   readonly currencies: readonly string[];
   readonly settings: Readonly<Record<string, SettingDeclaration>>;
+  /** What it asks for (its manifest's capabilities): methods it calls, hosts it sends HTTP to, tables it owns. */
+  readonly capabilities: ExtensionCapabilities;
   /** API names of its models, `<name>.<model>`. */
   readonly models: readonly string[];
   /** False when it failed to load; `error` says why. */

@@ -1,4 +1,4 @@
-import { ExtensionInfo } from './catalog';
+import { ExtensionCapabilities, ExtensionInfo } from './catalog';
 import { InstallRecord } from './install-records';
 import { publicSettings } from './settings-codec';
 
@@ -15,6 +15,7 @@ export function describeInstalled(row: InstallRecord, info: ExtensionInfo | unde
     settings,
     secrets_set,
     setting_fields: info?.settings ?? {},
+    capabilities: capabilitiesOf(info),
     models: info?.models ?? [],
     loaded: info?.loaded ?? false,
     error: info ? info.error : 'Its directory is no longer in the extensions directory.',
@@ -37,10 +38,20 @@ export function describeListed(info: ExtensionInfo, row: InstallRecord | undefin
     currencies: info.currencies,
     /** The settings the manifest declares (name → label, secret, required): what `add` takes in vars[settings]. */
     setting_fields: info.settings,
+    /** What it asks for, before it is installed: methods it calls, hosts it reaches, tables it keeps. */
+    capabilities: capabilitiesOf(info),
     status: row ? row.status : info.loaded ? 'available' : 'failed',
     models: info.models,
     loaded: info.loaded,
     error: info.error,
     restarts: info.restarts,
   };
+}
+
+const NONE: ExtensionCapabilities = { uses: [], hosts: [], tables: [] };
+
+/** A copy, so an answer never shares the catalogue's lists. */
+function capabilitiesOf(info: ExtensionInfo | undefined): ExtensionCapabilities {
+  const c = info?.capabilities ?? NONE;
+  return { uses: [...c.uses], hosts: [...c.hosts], tables: [...c.tables] };
 }

@@ -1,7 +1,6 @@
-import { getHeapStatistics } from 'node:v8';
 import { callable, ExtensionContext, string } from '../../../host/extensions/kit';
 
-/** Loaded once per worker, so this is when the current worker started. */
+/** Evaluated once per company context, so this is when the current context started. */
 const STARTED = Date.now();
 
 /** `diagnostics.sandbox`: what an operator asks when extension calls seem slow or restart. */
@@ -13,11 +12,10 @@ export class Sandbox {
     return value;
   }
 
-  @callable({ verb: 'GET', description: "The worker's heap use and limit (MB), its uptime (s) and Node.js version." })
+  @callable({ verb: 'GET', description: "How long this company's sandbox context has been up (s), and what a sandbox offers: no Node.js, no process." })
   info() {
-    const heap = getHeapStatistics();
-    const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
-    return { heap_used_mb: mb(heap.used_heap_size), heap_limit_mb: mb(heap.heap_size_limit), uptime_s: Math.round((Date.now() - STARTED) / 1000), node: process.version, company_id: this.ctx.companyId };
+    const scope = globalThis as Record<string, unknown>;
+    return { uptime_s: Math.round((Date.now() - STARTED) / 1000), has_process: typeof scope.process !== 'undefined', has_require: typeof scope.require !== 'undefined', company_id: this.ctx.companyId };
   }
 }
 

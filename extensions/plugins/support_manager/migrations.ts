@@ -31,6 +31,7 @@ export const migrations: Record<string, ExtensionMigration> = {
       await db.schema
         .createTable('support_replies')
         .addColumn('id', id, (c) => c.primaryKey())
+        .addColumn('company_id', 'integer', (c) => c.notNull())
         .addColumn('ticket_id', 'integer', (c) => c.notNull().references('support_tickets.id'))
         .addColumn('type', 'varchar(16)', (c) => c.notNull())
         .addColumn('by', 'varchar(16)', (c) => c.notNull())

@@ -19,6 +19,7 @@ export function extensionCard(request: AdminRequest, e: ListedExtension): SafeHt
   <h3 id="${titleId}">${e.name} <span class="status ${e.status}">${e.status}</span></h3>
   <p class="detail">${e.type}${e.kind ? ` (${e.kind})` : ''} · <span class="mono">${e.dir}</span> · version ${e.version ?? 'unknown'}${e.installed_version && e.installed_version !== e.version ? ` (installed ${e.installed_version})` : ''}${e.authors.length ? ` · by ${e.authors.map((a) => a.name).join(', ')}` : ''}</p>
   ${e.description ? html`<p>${e.description}</p>` : ''}
+  ${asksFor(e)}
   ${e.error ? notice('error', html`<strong>Load error:</strong> ${e.error}`) : ''}
   ${!installed && e.loaded && !hasSettings ? html`<div class="actions">${button('install', 'Install')}</div>` : ''}
   ${!installed && e.loaded && hasSettings ? settingsForm(request, e, 'install', hidden('install'), 'Install') : ''}
@@ -53,4 +54,23 @@ function settingsForm(request: AdminRequest, e: ListedExtension, action: string,
   <div><button type="submit" class="small">${submit}</button></div>
   </fieldset>
 </form>`;
+}
+
+/**
+ * What the extension may reach beyond its own code, shown before it is installed: the installation's
+ * methods it calls as the company, the hosts it sends HTTP to, the tables it keeps its data in.
+ */
+function asksFor(e: ListedExtension): SafeHtml {
+  const c = e.capabilities ?? { uses: [], hosts: [], tables: [] };
+  const row = (label: string, items: readonly string[], none: string) =>
+    html`<li>${label}: ${items.length ? html`${items.map((item, i) => html`${i ? ', ' : ''}<span class="mono">${item}</span>`)}` : none}</li>`;
+  return html`<details class="capabilities"${e.id === null ? html` open` : ''}>
+    <summary>What it asks for</summary>
+    <ul>
+      ${row('Calls these methods as your company', c.uses, 'none')}
+      ${row('Sends HTTP requests to', c.hosts, 'no host')}
+      ${row('Keeps its data in the tables', c.tables, 'none')}
+    </ul>
+    <p class="hint">It runs in a sandbox: no files, environment, processes or network beyond this list, and only your company's rows.</p>
+  </details>`;
 }

@@ -1,12 +1,14 @@
 /**
  * The extension author's kit: what a TypeScript extension imports. A plain JavaScript extension
  * needs none of it: it declares `static callable = {...}` itself and finds the helpers on `ctx`.
+ * Everything here runs inside the sandbox, bundled with the extension.
  */
 export { callable, ExtensionCallableOptions } from './callable';
 export { any, bool, int, list, object, string } from '../../../core/kernel/parameter';
 export { TallyError } from '../../../core/kernel/tally-error';
 export { idType } from '../../../core/db/migrations/id-column';
-export { ExtensionContext, ExtensionLog } from '../worker/call-context';
+export { ExtensionContext, ExtensionLog } from './context';
+export type { HttpRequestOptions, HttpResponse } from './http';
 export type { Kysely } from 'kysely';
 
 /** One step of an extension's schema: `up` creates, `down` drops what `up` made. */

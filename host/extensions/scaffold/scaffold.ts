@@ -34,7 +34,7 @@ export function scaffoldExtension(options: ScaffoldOptions): string[] {
   const compiledSpecDir = path.join(PROJECT_ROOT, 'dist', path.relative(PROJECT_ROOT, specDir));
   const testServer = importPath(specDir, path.join(PROJECT_ROOT, 'spec', 'support', 'test-server'));
   const files: Array<[string, string]> = [
-    [path.join(dir, 'config.json'), configJson(title, options.type === 'merchant' || options.type === 'nonmerchant')],
+    [path.join(dir, 'config.json'), configJson(title, options.type === 'merchant' || options.type === 'nonmerchant', options.name)],
     options.js ? [path.join(dir, 'index.js'), indexJs(options.name)] : [path.join(dir, 'index.ts'), indexTs(options.name, importPath(dir, path.join(PROJECT_ROOT, 'host', 'extensions', 'kit')))],
     [specFile, specTs(options.name, manager, testServer, path.relative(compiledSpecDir, extensionsDir))],
   ];

@@ -1,7 +1,16 @@
 /** The files `tally extension new` writes: a small working extension with a table, and its spec. */
 
-export function configJson(title: string, gateway: boolean): string {
-  const manifest: Record<string, unknown> = { name: title, version: '0.1.0', description: `${title}: describe what it does for the people who install it.`, authors: [{ name: 'You', url: 'https://example.com' }] };
+export function configJson(title: string, gateway: boolean, name: string): string {
+  const manifest: Record<string, unknown> = {
+    name: title,
+    version: '0.1.0',
+    description: `${title}: describe what it does for the people who install it.`,
+    authors: [{ name: 'You', url: 'https://example.com' }],
+    // What it may reach, shown to the installer: core methods it calls, HTTP hosts, its own tables.
+    uses: [],
+    hosts: [],
+    tables: [`${name}_notes`],
+  };
   if (gateway) manifest.currencies = ['USD'];
   return JSON.stringify(manifest, null, 2) + '\n';
 }

@@ -106,6 +106,12 @@ describe('admin pages over HTTP', () => {
       expect(page.text).to.contain('<span class="status failed">failed</span>');
     });
 
+    it('shows what each extension asks for before it is installed', async () => {
+      const page = (await staff.get('/admin/settings/extensions')).text;
+      const card = page.slice(page.indexOf('CardPay'), page.indexOf('</article>', page.indexOf('CardPay')));
+      expect(card).to.contain('What it asks for').and.contain('<span class="mono">transactions.add</span>').and.contain('<span class="mono">api.cardpay.example</span>');
+    });
+
     it('installs, disables, enables and uninstalls a plugin for the company; the API follows', async () => {
       await staff.get('/admin/settings/extensions');
       const say = () => server.request('GET', '/api/greeter.hello/say.json');

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { readExtensionModule } from '../../../host/extensions/worker/declarations';
+import { readExtensionModule } from '../../../host/extensions/kit/declarations';
 
 describe('extension model declarations', () => {
   it('reads classes with a static callable map and plain object models', () => {

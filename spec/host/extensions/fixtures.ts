@@ -61,3 +61,6 @@ exports.migrations = {
 
 /** The smallest working extension: a plain object model. */
 export const TINY = (answer: string) => `exports.models = { hello: { callable: { say: {} }, say() { return ${JSON.stringify(answer)}; } } };`;
+
+/** What the probe asks for in its manifest: its table and the one core method it calls. */
+export const PROBE_CAPABILITIES = { tables: ['probe_notes'], uses: ['encryption.systemHash'] };

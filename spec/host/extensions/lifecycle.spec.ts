@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { startTestServer, TestServer } from '../../support/test-server';
-import { ExtensionsDir, manifest, PROBE_PLUGIN, TINY } from './fixtures';
+import { ExtensionsDir, manifest, PROBE_PLUGIN, PROBE_CAPABILITIES, TINY } from './fixtures';
 
 const VAULT = `
 exports.models = { keys: { callable: { show: {} }, show() { return this.ctx.settings(); } } };
@@ -9,7 +9,7 @@ exports.install = async (ctx) => ctx.log.info('vault installed for company ' + c
 
 describe('extensions: per-company lifecycle through the managers', () => {
   const dir = new ExtensionsDir()
-    .add('plugins/probe', manifest('Probe'), PROBE_PLUGIN)
+    .add('plugins/probe', manifest('Probe', PROBE_CAPABILITIES), PROBE_PLUGIN)
     .add('plugins/base', manifest('Base'), TINY('base'))
     .add('plugins/addon', manifest('Addon', { depends: ['base'] }), TINY('addon'))
     .add('gateways/merchant/vault', manifest('Vault', { currencies: ['USD', 'EUR'], settings: { secret_key: { label: 'the secret key', secret: true, required: true }, mode: {} } }), VAULT);

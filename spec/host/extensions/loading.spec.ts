@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { startTestServer, TestServer } from '../../support/test-server';
-import { ExtensionsDir, manifest, PROBE_PLUGIN, TINY } from './fixtures';
+import { ExtensionsDir, manifest, PROBE_PLUGIN, PROBE_CAPABILITIES, TINY } from './fixtures';
 
 describe('extensions: discovery and loading', () => {
   const dir = new ExtensionsDir()
-    .add('plugins/probe', manifest('Probe'), PROBE_PLUGIN)
+    .add('plugins/probe', manifest('Probe', PROBE_CAPABILITIES), PROBE_PLUGIN)
     .add('plugins/no_version', { name: 'No version' }, TINY('x'))
     .add('plugins/bad_json', '{ "name": ', TINY('x'))
     .add('plugins/syntax', manifest('Syntax'), 'exports.models = { hello: { callable: { say: {} }, say() { return 1 } } ;')

@@ -33,6 +33,15 @@ describe('extension manifests (config.json)', () => {
     expect(plugin.ok || plugin.problems).to.deep.equal(['"currencies" is only for gateways.']);
   });
 
+  it('reads the capabilities it asks for: uses, hosts, tables', () => {
+    const checked = checkManifest({ ...good, uses: ['clients.get', 'support_manager.tickets.get'], hosts: ['API.Example.com'], tables: ['support_tickets'] }, false);
+    expect(checked.ok && checked.manifest).to.deep.include({ uses: ['clients.get', 'support_manager.tickets.get'], hosts: ['api.example.com'], tables: ['support_tickets'] });
+    const bad = checkManifest({ ...good, uses: ['clients'], hosts: ['https://api.example.com/x'], tables: ['main.settings'] }, false);
+    expect(bad.ok || bad.problems).to.have.length(3);
+    const none = checkManifest(good, false);
+    expect(none.ok && none.manifest).to.deep.include({ uses: [], hosts: [], tables: [] });
+  });
+
   it('refuses what is not an object', () => {
     for (const raw of [null, [], 'text', 3]) expect(checkManifest(raw, false).ok).to.equal(false);
   });

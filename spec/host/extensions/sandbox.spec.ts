@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { startTestServer, TestServer } from '../../support/test-server';
-import { ExtensionsDir, manifest, PROBE_PLUGIN, TINY } from './fixtures';
+import { ExtensionsDir, manifest, PROBE_PLUGIN, PROBE_CAPABILITIES, TINY } from './fixtures';
 
 const UNEXPECTED = { message: 'An unexpected error occured.' };
 
 describe('extensions: the sandbox', () => {
-  const dir = new ExtensionsDir().add('plugins/probe', manifest('Probe'), PROBE_PLUGIN).add('plugins/bystander', manifest('Bystander'), TINY('still here'));
+  const dir = new ExtensionsDir().add('plugins/probe', manifest('Probe', PROBE_CAPABILITIES), PROBE_PLUGIN).add('plugins/bystander', manifest('Bystander'), TINY('still here'));
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ extensionsDir: dir.root, extensionLimits: { deadlineMs: 1000, heapMb: 32 } });
@@ -57,10 +57,9 @@ describe('extensions: the sandbox', () => {
   for (const [method, what] of [
     ['spins', 'an endless loop'],
     ['waits', 'a call that never returns'],
-    ['exits', 'a worker that calls process.exit'],
     ['hogs', 'a memory blow-up'],
   ]) {
-    it(`answers ${what} with a 500, restarts the worker, and keeps serving`, async () => {
+    it(`answers ${what} with a 500, restarts the sandbox, and keeps serving`, async () => {
       const before = await restarts();
       const res = await server.request('POST', `/api/probe.probe/${method}.json`);
       expect(res.status).to.equal(500);
@@ -69,6 +68,15 @@ describe('extensions: the sandbox', () => {
       expect(await restarts()).to.equal(before + 1);
     });
   }
+
+  it('has no process to exit: process.exit is a ReferenceError in the sandbox, answered 500 without a restart', async () => {
+    const before = await restarts();
+    const res = await server.request('POST', '/api/probe.probe/exits.json');
+    expect(res.status).to.equal(500);
+    expect(res.json).to.deep.equal(UNEXPECTED);
+    await everythingStillServes();
+    expect(await restarts()).to.equal(before);
+  });
 
   it('answers 403 for a member that is not declared callable, 404 for one that does not exist', async () => {
     expect((await server.request('GET', '/api/probe.probe/helper.json')).status).to.equal(403);

@@ -8,6 +8,8 @@ export function adminFixtureExtensions(): ExtensionsDir {
       'gateways/merchant/cardpay',
       manifest('CardPay', {
         currencies: ['USD', 'EUR'],
+        uses: ['transactions.add'],
+        hosts: ['api.cardpay.example'],
         settings: { account: { label: 'Account name', required: true }, api_secret: { label: 'API secret', secret: true } },
       }),
       TINY('card paid'),

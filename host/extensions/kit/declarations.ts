@@ -78,7 +78,9 @@ function readParam(where: string, p: any): ParameterSpec {
   if (!p || typeof p.name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p.name)) throw new Error(`${where} needs a "name" usable as a request parameter.`);
   const kind = p.kind ?? 'any';
   if (!KINDS.includes(kind)) throw new Error(`${where}: kind must be one of ${KINDS.join(', ')}.`);
-  const hasDefault = 'default' in p;
+  // core's helpers always carry a `default` key (undefined when none was given): only a defined
+  // default makes a parameter optional, so an omitted object('vars') is the 400 it is for core.
+  const hasDefault = p.default !== undefined;
   // An optional parameter without a default cannot be filled in: calls omitting it get the
   // contract's "default value could not be retrieved" 500, exactly as a core parameter would.
   const optional = hasDefault || p.optional === true;

@@ -1,0 +1,261 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { expect } from 'chai';
+import { PROJECT_ROOT } from '../../../../host/extensions/entry-file';
+import { Credential, startTestServer, TestServer } from '../../../support/test-server';
+import { ExtensionsDir, manifest } from '../fixtures';
+import { FORGER, HOSTILE, LOAD_TIME, SLOW_INSTALL } from './hostile-extensions';
+
+const UNEXPECTED = { message: 'An unexpected error occured.' };
+
+/**
+ * One hostile extension per escape class, in a temporary extensions directory. Each attempt must
+ * get nothing, and core calls must keep answering within 1 s meanwhile.
+ */
+describe('extensions: hostile extensions get nothing', function () {
+  this.timeout(60_000);
+  const dir = new ExtensionsDir().add('plugins/hostile', manifest('Hostile', { tables: ['hostile_notes'], uses: ['encryption.systemHash'], hosts: ['127.0.0.1'] }), HOSTILE).add('plugins/forger', manifest('Forger'), FORGER);
+  for (const [name, code] of Object.entries(LOAD_TIME)) dir.add(`plugins/${name}`, manifest(name), code);
+  dir.add('plugins/slow_install', manifest('Slow install', { tables: ['slow_rows'] }), SLOW_INSTALL);
+  dir.add('plugins/claims_core', manifest('Claims core', { tables: ['api_keys'] }), `exports.models = {};`);
+  let server: TestServer;
+  let other: Credential;
+  let remote: http.Server;
+  let remoteUrl: string;
+
+  before(async () => {
+    server = await startTestServer({ extensionsDir: dir.root, extensionLimits: { deadlineMs: 1500, heapMb: 64, requestsPerCall: 300, httpTimeoutMs: 400, httpBytes: 50_000 } });
+    const company = (await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Victim' })).json.response;
+    other = await server.credentialFor(company);
+    for (const auth of [server.credential, other]) expect((await server.request('POST', '/api/plugin_manager/add.json', { body: 'vars[dir]=hostile', auth })).status).to.equal(200);
+    remote = http.createServer((req, res) => {
+      if (req.url === '/big') return void res.end('x'.repeat(200_000));
+      if (req.url === '/hang') return;
+      res.end('hello');
+    });
+    await new Promise<void>((resolve) => remote.listen(0, '127.0.0.1', resolve));
+    remoteUrl = `http://127.0.0.1:${(remote.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    remote.closeAllConnections();
+    remote.close();
+    await server.close();
+    dir.remove();
+  });
+
+  const call = (method: string, params = '', auth?: Credential) => server.request('POST', `/api/hostile.attack/${method}.json`, { body: params, auth });
+  const get = (method: string, query = '', auth?: Credential) => server.request('GET', `/api/hostile.attack/${method}.json${query}`, { auth });
+
+  async function coreAnswersQuickly(): Promise<void> {
+    const started = Date.now();
+    const res = await server.request('GET', '/api/users/getListCount.json');
+    expect(res.status).to.equal(200);
+    expect(Date.now() - started, 'a core call while the extension misbehaves').to.be.below(1000);
+  }
+
+  async function restarts(): Promise<number> {
+    return (await server.request('GET', '/api/plugin_manager/getAll.json')).json.response.find((e: any) => e.dir === 'hostile').restarts;
+  }
+
+  async function refused(method: string, params = ''): Promise<void> {
+    const res = await call(method, params);
+    expect(res.status, `${method} ${params}: ${res.text}`).to.equal(500);
+    expect(res.json).to.deep.equal(UNEXPECTED);
+    await coreAnswersQuickly();
+  }
+
+  it('shows the installer what it asks for, in getAll and get', async () => {
+    const listed = (await server.request('GET', '/api/plugin_manager/getAll.json')).json.response.find((e: any) => e.dir === 'hostile');
+    const asked = { uses: ['encryption.systemHash'], hosts: ['127.0.0.1'], tables: ['hostile_notes'] };
+    expect(listed.capabilities).to.deep.equal(asked);
+    expect((await server.request('GET', `/api/plugin_manager/get.json?plugin_id=${listed.id}`)).json.response.capabilities).to.deep.equal(asked);
+  });
+
+  describe('files, environment, processes, host modules, threads, sockets, persistence', () => {
+    it('finds none of them in its global scope', async () => {
+      const res = await get('globals');
+      expect(res.json.response).to.deep.equal({
+        require: 'undefined', process: 'undefined', Buffer: 'undefined', fetch: 'undefined', WebSocket: 'undefined', XMLHttpRequest: 'undefined',
+        Worker: 'undefined', setTimeout: 'undefined', Deno: 'undefined', module: 'undefined', tallyHost: 'undefined', tallyRandom: 'undefined',
+      });
+    });
+
+    for (const name of ['fs', 'child_process', 'worker_threads', 'net', 'better-sqlite3', path.join(PROJECT_ROOT, 'dist/core/installation.js')]) {
+      it(`cannot require ${path.basename(name)} at run time, by eval, Function or import()`, async () => {
+        for (const method of ['dynamicRequire', 'functionRequire', 'dynamicImport']) await refused(method, `name=${encodeURIComponent(name)}`);
+      });
+    }
+
+    it('cannot reach process through a constructor chain', async () => {
+      await refused('processViaConstructor');
+    });
+
+    it('is left out when it imports a Node module, saying why', async () => {
+      const listed = (await server.request('GET', '/api/plugin_manager/getAll.json')).json.response;
+      for (const name of Object.keys(LOAD_TIME)) {
+        const entry = listed.find((e: any) => e.dir === name);
+        expect(entry.status, name).to.equal('failed');
+        expect(entry.error, name).to.match(/Node module|Could not resolve/);
+        expect((await server.request('POST', '/api/plugin_manager/add.json', { body: `vars[dir]=${name}` })).status).to.equal(400);
+      }
+    });
+
+    it('left the host files untouched', () => {
+      const server_js = fs.readFileSync(path.join(PROJECT_ROOT, 'dist/host/server.js'), 'utf8');
+      expect(server_js).not.to.contain('owned');
+    });
+  });
+
+  describe('network', () => {
+    it('reaches a declared host through ctx.http', async () => {
+      expect((await call('fetchUrl', `url=${encodeURIComponent(remoteUrl + '/')}`)).json).to.deep.equal({ response: 200 });
+    });
+
+    it('cannot reach an undeclared host, the host API included', async () => {
+      await refused('fetchUrl', `url=${encodeURIComponent(server.url.replace('127.0.0.1', 'localhost') + '/api/users/getList.json')}`);
+      await refused('fetchUrl', `url=${encodeURIComponent('file:///etc/passwd')}`);
+    });
+
+    it('is cut off by the size limit and the time-out', async () => {
+      await refused('fetchBody', `url=${encodeURIComponent(remoteUrl + '/big')}`);
+      await refused('fetchBody', `url=${encodeURIComponent(remoteUrl + '/hang')}`);
+    });
+  });
+
+  describe('other tables, credentials and transaction control', () => {
+    for (const table of ['settings', 'api_keys', 'users', 'extensions_installed', 'sqlite_master', 'probe_notes']) {
+      it(`cannot read ${table}, through the builder or a forged tree`, async () => {
+        await refused('coreTable', `table=${table}`);
+        await refused('forgedTree', `table=${table}`);
+      });
+    }
+
+    it('cannot join, subquery or schema-qualify its way to another table', async () => {
+      for (const method of ['joinCore', 'subqueryCore', 'schemaQualified', 'badFunction', 'dropCore']) await refused(method);
+    });
+
+    it('cannot send raw SQL: no PRAGMA, ATTACH or transaction control', async () => {
+      for (const sql of ['select * from settings', 'PRAGMA table_info(api_keys)', "ATTACH DATABASE '/tmp/x.sqlite' AS x", 'COMMIT', 'BEGIN']) await refused('rawSql', `sql=${encodeURIComponent(sql)}`);
+      await refused('ownTransaction');
+    });
+
+    it('a forged COMMIT before a throw keeps nothing', async () => {
+      await refused('commitThenFail', 'text=leaked');
+      const notes = (await get('notes')).json.response;
+      expect(notes.map((n: any) => n.text)).not.to.include('leaked');
+    });
+
+    it('is refused a core table in its manifest', async () => {
+      const listed = (await server.request('GET', '/api/plugin_manager/getAll.json')).json.response;
+      expect(listed.find((e: any) => e.dir === 'claims_core').error).to.match(/api_keys/);
+    });
+
+    it('calls only the core methods its manifest uses', async () => {
+      const ok = await call('callCore', 'model=encryption&method=systemHash&params[value]=x');
+      expect(ok.status).to.equal(200);
+      for (const [model, method] of [['encryption', 'systemDecrypt'], ['api_keys', 'add'], ['users', 'getList'], ['settings', 'getList'], ['plugin_manager', 'getAll'], ['slow_install.m', 'f']]) {
+        const res = await call('callCore', `model=${model}&method=${method}`);
+        expect(res.status, `${model}.${method}`).to.equal(403);
+      }
+    });
+
+    it('sees only its own settings', async () => {
+      expect((await get('settingsSeen')).json.response).to.deep.equal({});
+    });
+  });
+
+  describe('other companies', () => {
+    it('writes every row as the calling company, whatever the query says', async () => {
+      await call('noteAs', 'text=mine&company=2', other);
+      await call('noteAs', 'text=planted&company=2');
+      const mine = (await get('notes', '', other)).json.response;
+      expect(mine.map((n: any) => n.text)).to.deep.equal(['mine']);
+      expect(mine.every((n: any) => n.company_id !== 1)).to.equal(true);
+    });
+
+    it("reads, updates and deletes only the calling company's rows", async () => {
+      const theirs = (await get('notes', '', other)).json.response;
+      expect((await call('notesOf', `company=${theirs[0].company_id}`)).json.response.map((n: any) => n.text)).not.to.include('mine');
+      const forged = await call('notesOfForged', `company=${theirs[0].company_id}`);
+      expect(forged.status).to.equal(200);
+      expect(forged.json.response).not.to.include('mine');
+      await call('rewriteAll', 'text=defaced');
+      await call('upsertOver', `id=${theirs[0].id}&text=defaced`);
+      await refused('replaceOver', `id=${theirs[0].id}&text=defaced`);
+      await refused('moveTo', `company=${theirs[0].company_id}`);
+      await call('deleteAll');
+      expect((await get('notes', '', other)).json.response.map((n: any) => n.text)).to.deep.equal(['mine']);
+    });
+
+    it("never sees another company's globals or prototypes", async () => {
+      await call('mark', 'value=company-one');
+      expect((await get('seen', '', other)).json.response).to.deep.equal({ mark: null, polluted: null, map: 1 });
+    });
+  });
+
+  describe('forged messages, floods, memory, time', () => {
+    it('a malformed request fails the call and restarts the sandbox, not the host', async () => {
+      for (const [method, params] of [['forge', 'kind=shell'], ['forgeLog', 'level=fatal'], ['forgeResult', '']]) {
+        const before = await restarts();
+        await refused(method, params);
+        expect(await restarts(), method).to.equal(before + 1);
+        expect((await get('globals')).status).to.equal(200);
+      }
+    });
+
+    it('an extension that replaces the host entry point is left out or refused', async () => {
+      const res = await server.request('POST', '/api/forger.forged/call.json');
+      // Left out at load (404: no such model) or refused at the call (500); never its answer.
+      expect([404, 500]).to.include(res.status);
+      expect(res.text).not.to.contain('forged');
+      await coreAnswersQuickly();
+    });
+
+    it('a log flood is rate-limited and costs core calls nothing', async () => {
+      const flood = call('logFlood');
+      await coreAnswersQuickly();
+      expect((await flood).status).to.equal(200);
+      await refused('askFlood');
+    });
+
+    it('a flood of cheap messages (random bytes, requests of a finished call) restarts the sandbox', async () => {
+      expect((await call('token')).json).to.deep.equal({ response: '16:36' });
+      await refused('randomFlood');
+      const before = await restarts();
+      expect((await call('staleFlood')).json).to.deep.equal({ response: 'left running' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await coreAnswersQuickly();
+      expect(await restarts()).to.equal(before + 1);
+    });
+
+    it('memory outside the heap (ArrayBuffers) counts against the limit', async () => {
+      const rss = process.memoryUsage().rss;
+      await refused('buffers');
+      expect(process.memoryUsage().rss - rss).to.be.below(256 * 1024 * 1024);
+    });
+
+    it('hanging, spinning and write-then-hang calls add no latency to core calls, reads or writes', async () => {
+      const pending = [call('waits'), call('waits'), call('spins'), call('writesThenWaits', 'text=held'), call('writesThenWaits', 'text=held')];
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await coreAnswersQuickly();
+      const started = Date.now();
+      expect((await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Meanwhile' })).status).to.equal(200);
+      expect(Date.now() - started, 'a core write while extension calls hang').to.be.below(1000);
+      for (const res of await Promise.all(pending)) expect(res.status).to.equal(500);
+      expect((await get('notes')).json.response.map((n: any) => n.text)).not.to.include('held');
+    });
+
+    it('a hanging install hook holds nothing either, and its failed install keeps nothing', async () => {
+      const install = server.request('POST', '/api/plugin_manager/add.json', { body: 'vars[dir]=slow_install' });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await coreAnswersQuickly();
+      expect((await install).status).to.equal(500);
+      const listed = (await server.request('GET', '/api/plugin_manager/getAll.json')).json.response.find((e: any) => e.dir === 'slow_install');
+      expect(listed.status).to.equal('available');
+      const migrations = await server.installation.db.selectFrom('extensions_migrations').select('migration').where('extension', '=', 'slow_install').execute();
+      expect(migrations).to.deep.equal([]);
+    });
+  });
+});
