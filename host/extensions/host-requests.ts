@@ -1,5 +1,7 @@
 import { RootOperationNode } from 'kysely';
+import { Caller } from '../../core/credentials';
 import { Installation } from '../../core/installation';
+import { UNSCOPED } from '../../core/trust/scope';
 import { isPlainObject } from '../../core/kernel/bind-arguments';
 import { CallContext } from '../../core/kernel/call-context';
 import { ExtensionInfo } from '../../core/models/extension-managers/catalog';
@@ -49,5 +51,15 @@ export function serveRequests(installation: Installation, extension: ExtensionIn
  * manifest's `uses` (load-extensions.ts registers that check).
  */
 function callModel(installation: Installation, extension: ExtensionInfo, model: string, method: string, params: unknown, ctx: CallContext, db: ReturnType<typeof sessionDatabase>) {
-  return installation.call(model, method, isPlainObject(params) ? params : {}, ctx.origin, { via: 'extension', within: { db, extension: extension.name } });
+  return installation.call(model, method, isPlainObject(params) ? params : {}, asCompany(ctx.origin), { via: 'extension', within: { db, extension: extension.name } });
+}
+
+/**
+ * An extension acts as the calling company and never more: whoever called it (an installation
+ * credential, the admin area, the CLI), installation-wide powers stay with the host. A scoped
+ * credential's scope still applies to what the extension calls in its name.
+ */
+function asCompany(origin: Caller): Caller {
+  const grant = origin.grant ?? { credentialId: 0, installation: false, scope: UNSCOPED };
+  return { ...origin, grant: { ...grant, installation: false } };
 }
