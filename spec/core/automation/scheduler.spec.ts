@@ -14,13 +14,15 @@ describe('automation scheduler: each company at its own local time', () => {
     server = await startTestServer();
     await ok(server, 'PUT', 'settings/set', { key: 'timezone', value: 'Pacific/Auckland' });
     await ok(server, 'PUT', 'settings/set', { key: 'automation_time', value: '09:00' });
-    const paris = await ok(server, 'POST', 'companies/add', { vars: { name: 'Paris' } });
-    await ok(server, 'PUT', 'settings/set', { key: 'timezone', value: 'Europe/Paris', company_id: paris });
-    await ok(server, 'PUT', 'settings/set', { key: 'automation_time', value: '09:00', company_id: paris });
+    // Another company is an installation credential's business; its settings are its own credential's.
+    const paris = await ok(server, 'POST', 'companies/add', { vars: { name: 'Paris' } }, server.installationCredential);
+    const parisKey = await server.credentialFor(paris);
+    await ok(server, 'PUT', 'settings/set', { key: 'timezone', value: 'Europe/Paris' }, parisKey);
+    await ok(server, 'PUT', 'settings/set', { key: 'automation_time', value: '09:00' }, parisKey);
     scheduler = new AutomationScheduler(server.installation, 60_000);
   });
   after(async () => {
-    await scheduler.stop();
+    await scheduler?.stop();
     await server.close();
   });
 
