@@ -27,7 +27,7 @@ describe('extensions: hostile extensions get nothing', function () {
 
   before(async () => {
     server = await startTestServer({ extensionsDir: dir.root, extensionLimits: { deadlineMs: 1500, heapMb: 64, requestsPerCall: 300, httpTimeoutMs: 400, httpBytes: 50_000 } });
-    const company = (await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Victim' })).json.response;
+    const company = (await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Victim', auth: server.installationCredential })).json.response;
     other = await server.credentialFor(company);
     for (const auth of [server.credential, other]) expect((await server.request('POST', '/api/plugin_manager/add.json', { body: 'vars[dir]=hostile', auth })).status).to.equal(200);
     remote = http.createServer((req, res) => {
@@ -241,7 +241,7 @@ describe('extensions: hostile extensions get nothing', function () {
       await new Promise((resolve) => setTimeout(resolve, 100));
       await coreAnswersQuickly();
       const started = Date.now();
-      expect((await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Meanwhile' })).status).to.equal(200);
+      expect((await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Meanwhile', auth: server.installationCredential })).status).to.equal(200);
       expect(Date.now() - started, 'a core write while extension calls hang').to.be.below(1000);
       for (const res of await Promise.all(pending)) expect(res.status).to.equal(500);
       expect((await get('notes')).json.response.map((n: any) => n.text)).not.to.include('held');
