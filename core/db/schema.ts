@@ -44,6 +44,46 @@ export interface ClientsTable {
   user_id: number | null;
   status: string;
   date_added: Timestamp;
+  client_group_id: number | null;
+  /** The display number: id_format with `{num}` replaced by id_value (see migration 007). */
+  id_format: Generated<string>;
+  id_value: number | string | null;
+}
+
+export interface ClientGroupsTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  description: string | null;
+  color: Generated<string>;
+}
+
+/** Settings a client (`owner` = client) or client group overrides. */
+export interface OwnerSettingsTable {
+  owner: string;
+  owner_id: number;
+  key: string;
+  value: string;
+  encrypted: Generated<number>;
+}
+
+export interface ClientNotesTable {
+  id: Generated<number>;
+  client_id: number;
+  staff_id: number | null;
+  title: string;
+  description: string | null;
+  stickied: Generated<number>;
+  date_added: Timestamp;
+  date_updated: Timestamp;
+}
+
+export interface ContactNumbersTable {
+  id: Generated<number>;
+  contact_id: number;
+  number: string;
+  type: string;
+  location: string;
 }
 
 export interface ContactsTable {
@@ -62,6 +102,7 @@ export interface ContactsTable {
   state: string | null;
   zip: string | null;
   country: string | null;
+  title: string | null;
 }
 
 export interface ApiKeysTable {
@@ -103,6 +144,8 @@ export interface CurrenciesTable {
   format: string;
   prefix: string;
   suffix: string;
+  exchange_rate: Generated<string>;
+  exchange_updated: Timestamp | null;
 }
 
 export interface TaxesTable {
@@ -140,6 +183,9 @@ export interface InvoicesTable {
   date_due: Timestamp;
   date_closed: Timestamp | null;
   date_added: Timestamp;
+  note_public: string | null;
+  note_private: string | null;
+  date_autodebit: Timestamp | null;
 }
 
 export interface InvoiceLinesTable {
@@ -150,6 +196,7 @@ export interface InvoiceLinesTable {
   qty: MoneyText;
   amount: MoneyText;
   taxable: number;
+  service_id: number | null;
 }
 
 export interface InvoiceTaxesTable {
@@ -180,6 +227,12 @@ export interface TransactionsTable {
   status: string;
   refunded: MoneyText;
   date_added: Timestamp;
+  transaction_type_id: number | null;
+  account_id: number | null;
+  gateway_id: number | null;
+  parent_transaction_id: number | null;
+  reference_id: string | null;
+  message: string | null;
 }
 
 export interface TransactionAppliedTable {
@@ -203,7 +256,11 @@ export interface Database {
   users: UsersTable;
   staff: StaffTable;
   clients: ClientsTable;
+  client_groups: ClientGroupsTable;
+  owner_settings: OwnerSettingsTable;
+  client_notes: ClientNotesTable;
   contacts: ContactsTable;
+  contact_numbers: ContactNumbersTable;
   api_keys: ApiKeysTable;
   extensions_installed: ExtensionsInstalledTable;
   extensions_migrations: ExtensionsMigrationsTable;

@@ -1,4 +1,5 @@
 import { ApiKeys } from './api-keys';
+import { ClientGroups } from './client-groups';
 import { Clients } from './clients';
 import { Companies } from './companies';
 import { Contacts } from './contacts';
@@ -14,4 +15,4 @@ import { Transactions } from './transactions';
 import { Users } from './users';
 
 /** The core models, registered under their API names by every installation. */
-export const coreModels = [Users, Companies, ApiKeys, Settings, Encryption, PluginManager, ModuleManager, GatewayManager, Clients, Contacts, Currencies, Taxes, Invoices, Transactions];
+export const coreModels = [Users, Companies, ApiKeys, Settings, Encryption, PluginManager, ModuleManager, GatewayManager, Clients, ClientGroups, Contacts, Currencies, Taxes, Invoices, Transactions];

@@ -3,6 +3,7 @@ import * as initial from './001_initial';
 import * as billing from './002_billing';
 import * as extensions from './003_extensions';
 import * as admin from './004_admin';
+import * as referenceModels from './007_reference_models';
 
 /** Every migration, in order. Listed in code so a compiled build needs no migrations folder scan. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '002_billing': billing,
   '003_extensions': extensions,
   '004_admin': admin,
+  '007_reference_models': referenceModels,
 };
