@@ -11,7 +11,7 @@ import { findClient, invalidClient } from './clients';
 import { int as count, listOf, nothing, orNull } from '../kernel/shape';
 import { APPLICABLE_TAXES, TAX, TAX_ADD, TAX_EDIT } from './taxes.fields';
 
-const COLUMNS = ['id', 'level', 'name', 'rate', 'type', 'country', 'state', 'status'] as const;
+const COLUMNS = ['id', 'company_id', 'level', 'name', 'rate', 'type', 'country', 'state', 'status'] as const;
 const TYPES = ['exclusive', 'inclusive'] as const;
 const STATUSES = ['active', 'inactive'] as const;
 
@@ -27,16 +27,36 @@ const invalidTax = () => TallyError.invalid({ tax_id: { exists: 'Invalid tax ID.
 export class Taxes {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ description: 'Fetch a tax; null when the company has none with this id.', verb: 'GET', params: [int('tax_id')], returns: orNull(TAX) })
+  @callable({ description: 'A tax; false when the company has none with this id.', verb: 'GET', params: [int('tax_id')] })
   async get(taxId: number) {
     const row = await this.ctx.db.selectFrom('taxes').select(COLUMNS).where('company_id', '=', this.ctx.companyId).where('id', '=', taxId).executeTakeFirst();
-    return row ? { ...row, rate: toStored(stored(row.rate)) } : null;
+    return row ? { ...row, rate: toStored(stored(row.rate)) } : (false as const);
   }
 
-  @callable({ description: 'Every tax of the company, by level then id.', verb: 'GET', returns: listOf(TAX) })
-  async getList() {
-    const rows = await this.ctx.db.selectFrom('taxes').select(COLUMNS).where('company_id', '=', this.ctx.companyId).orderBy('level').orderBy('id').execute();
+  @callable({ description: 'Every tax of a company (the caller\'s; another company_id lists nothing), by level then id, inactive ones included.', verb: 'GET', params: [int('company_id')] })
+  async getAll(companyId: number) {
+    const rows = await this.ctx.db.selectFrom('taxes').select(COLUMNS).where('company_id', '=', this.ctx.companyId).where('company_id', '=', companyId).orderBy('level').orderBy('id').execute();
     return rows.map((row) => ({ ...row, rate: toStored(stored(row.rate)) }));
+  }
+
+  @callable({ description: 'Every tax of the caller\'s company (getAll for the caller\'s company).', verb: 'GET' })
+  async getList() {
+    return this.getAll(this.ctx.companyId);
+  }
+
+  @callable({ description: 'The tax levels: 1 and 2 (a client pays at most one tax of each).', verb: 'GET' })
+  async getTaxLevels() {
+    return { 1: 'Level 1', 2: 'Level 2' };
+  }
+
+  @callable({ description: 'The tax types: exclusive (added to the amounts) and inclusive (inside them).', verb: 'GET' })
+  async getTaxTypes() {
+    return { exclusive: 'Exclusive', inclusive: 'Inclusive' };
+  }
+
+  @callable({ description: 'The tax statuses: active and inactive.', verb: 'GET' })
+  async getTaxStatus() {
+    return { active: 'Active', inactive: 'Inactive' };
   }
 
   @callable({
@@ -66,7 +86,7 @@ export class Taxes {
     return row.id;
   }
 
-  @callable({ description: 'Change any field taxes/add takes; invoices already totalled keep the rate they were billed with. Returns the tax.', verb: 'PUT', params: [int('tax_id'), object('vars')], vars: TAX_EDIT, returns: TAX })
+  @callable({ description: 'Change any field taxes/add takes; invoices already totalled keep the rate they were billed with. Returns the tax id.', verb: 'PUT', params: [int('tax_id'), object('vars')] })
   async edit(taxId: number, vars: Record<string, unknown>) {
     const tax = await this.get(taxId);
     if (!tax) throw invalidTax();
@@ -78,13 +98,13 @@ export class Taxes {
     for (const field of ['type', 'status'] as const) if (vars[field] !== undefined) changes[field] = String(vars[field]);
     for (const field of ['country', 'state'] as const) if (vars[field] !== undefined) changes[field] = optionalText(vars[field]);
     if (Object.keys(changes).length) await this.ctx.db.updateTable('taxes').set(changes).where('id', '=', taxId).execute();
-    return this.get(taxId);
+    return taxId;
   }
 
-  @callable({ description: 'Delete a tax; invoices already totalled keep the tax they were billed with.', verb: 'DELETE', params: [int('tax_id')], returns: nothing() })
+  @callable({ description: 'Delete a tax as the reference does: it is marked inactive and no longer charged; invoices already totalled keep the tax they were billed with.', verb: 'DELETE', params: [int('tax_id')] })
   async delete(taxId: number) {
     if (!(await this.get(taxId))) throw invalidTax();
-    await this.ctx.db.deleteFrom('taxes').where('id', '=', taxId).execute();
+    await this.ctx.db.updateTable('taxes').set({ status: 'inactive' }).where('id', '=', taxId).execute();
     return null;
   }
 
