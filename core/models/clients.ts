@@ -127,7 +127,9 @@ export class Clients extends ClientSettingsAndNotes {
     returns: count({ description: 'The new client id.' }),
   })
   async add(vars: Record<string, unknown>) {
-    const withContact = CONTACT_FIELDS.some((field) => vars[field] !== undefined);
+    // The reference adds a bare client row for an existing login; Tally also takes the primary
+    // contact's fields, and wants them when no login is named (a client must be someone).
+    const withContact = CONTACT_FIELDS.some((field) => vars[field] !== undefined) || !optionalText(vars.user_id);
     await assertValid(vars, { ...(withContact ? contactRules(false) : {}), ...this.clientRules() });
     const now = formatUtc(new Date());
     const groupId = vars.client_group_id !== undefined && vars.client_group_id !== '' ? wholeNumber(vars.client_group_id) : await defaultGroupId(this.ctx.db, this.ctx.companyId);

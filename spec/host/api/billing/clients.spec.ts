@@ -74,51 +74,51 @@ describe('clients and contacts over HTTP', () => {
 
   it('deletes a client with its contacts, but keeps a client that has invoices', async () => {
     const spare = await addClient(server);
-    await ok(server, 'POST', 'contacts/add', { client_id: spare, vars: { first_name: 'B', last_name: 'C', email: 'b@example.com' } });
+    await ok(server, 'POST', 'contacts/add', { vars: { client_id: spare, first_name: 'B', last_name: 'C', email: 'b@example.com' } });
     expect(await ok(server, 'DELETE', 'clients/delete', { client_id: spare })).to.equal(null);
-    expect(await ok(server, 'GET', 'clients/get', { client_id: spare })).to.equal(null);
+    expect(await ok(server, 'GET', 'clients/get', { client_id: spare })).to.equal(false);
     const billed = await addClient(server);
     await addInvoice(server, billed);
     const refused = await call(server, 'DELETE', 'clients/delete', { client_id: billed });
     expect(refused.json.errors).to.have.nested.property('client_id.in_use');
-    expect(await ok(server, 'GET', 'clients/get', { client_id: billed })).to.not.equal(null);
+    expect(await ok(server, 'GET', 'clients/get', { client_id: billed })).to.not.equal(false);
   });
 
   it("never shows a client to another company's credentials", async () => {
     const mine = await addClient(server);
     const other = await newCompany(server, 'Prying company');
-    expect(await ok(server, 'GET', 'clients/get', { client_id: mine }, other.auth)).to.equal(null);
+    expect(await ok(server, 'GET', 'clients/get', { client_id: mine }, other.auth)).to.equal(false);
     expect(await ok(server, 'GET', 'clients/getList', {}, other.auth)).to.deep.equal([]);
     expect(await ok(server, 'GET', 'clients/getListCount', {}, other.auth)).to.equal(0);
     expect((await call(server, 'PUT', 'clients/edit', { client_id: mine, vars: { first_name: 'X' } }, other.auth)).json.errors).to.deep.equal({ client_id: { exists: 'Invalid client ID.' } });
     expect((await call(server, 'DELETE', 'clients/delete', { client_id: mine }, other.auth)).status).to.equal(400);
     expect(await ok(server, 'GET', 'contacts/getList', { client_id: mine }, other.auth)).to.deep.equal([]);
-    expect((await call(server, 'POST', 'contacts/add', { client_id: mine, vars: { first_name: 'X', last_name: 'Y', email: 'x@y.zz' } }, other.auth)).json.errors).to.deep.equal({
+    expect((await call(server, 'POST', 'contacts/add', { vars: { client_id: mine, first_name: 'X', last_name: 'Y', email: 'x@y.zz' } }, other.auth)).json.errors).to.deep.equal({
       client_id: { exists: 'Invalid client ID.' },
     });
     expect((await ok(server, 'GET', 'clients/get', { client_id: mine })).first_name).to.equal('Ada');
   });
 
   describe('contacts', () => {
-    it('adds, edits, lists (primary first) and deletes billing contacts; the primary stays', async () => {
+    it('adds, edits, lists (by last name) and deletes billing contacts; the primary stays', async () => {
       const client = await addClient(server);
-      const billing = await ok(server, 'POST', 'contacts/add', { client_id: client, vars: { first_name: 'Bill', last_name: 'Ing', email: 'billing@example.com' } });
-      const other = await ok(server, 'POST', 'contacts/add', { client_id: client, vars: { first_name: 'O', last_name: 'T', email: 'o@example.com', contact_type: 'other' } });
+      const billing = await ok(server, 'POST', 'contacts/add', { vars: { client_id: client, first_name: 'Bill', last_name: 'Ing', email: 'billing@example.com' } });
+      const other = await ok(server, 'POST', 'contacts/add', { vars: { client_id: client, first_name: 'O', last_name: 'T', email: 'o@example.com', contact_type: 'other' } });
       const list = await ok(server, 'GET', 'contacts/getList', { client_id: client });
       expect(list.map((c: any) => c.contact_type)).to.deep.equal(['primary', 'billing', 'other']);
       expect(await ok(server, 'PUT', 'contacts/edit', { contact_id: billing, vars: { last_name: 'Payer' } })).to.include({ first_name: 'Bill', last_name: 'Payer' });
       expect(await ok(server, 'DELETE', 'contacts/delete', { contact_id: other })).to.equal(null);
       const primary = list[0].id;
       expect((await call(server, 'DELETE', 'contacts/delete', { contact_id: primary })).json.errors).to.have.nested.property('contact_id.primary');
-      expect((await call(server, 'PUT', 'contacts/edit', { contact_id: primary, vars: { contact_type: 'billing' } })).json.errors).to.have.nested.property('contact_type.primary');
+      expect((await call(server, 'PUT', 'contacts/edit', { contact_id: primary, vars: { contact_type: 'billing' } })).json.errors).to.have.nested.property('contact_type.format');
     });
 
     it('validates contacts as clients, and refuses the primary type', async () => {
       const client = await addClient(server);
-      const res = await call(server, 'POST', 'contacts/add', { client_id: client, vars: { first_name: 'A', last_name: 'B', email: 'x', contact_type: 'primary' } });
+      const res = await call(server, 'POST', 'contacts/add', { vars: { client_id: client, first_name: 'A', last_name: 'B', email: 'x', contact_type: 'primary' } });
       expect(res.json.errors).to.deep.equal({
         email: { format: 'Please enter a valid email address.' },
-        contact_type: { format: 'The contact type must be billing or other.' },
+        contact_type: { format: 'The contact type must be billing or other here (a client has one primary contact).' },
       });
     });
   });
