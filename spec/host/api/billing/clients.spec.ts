@@ -48,6 +48,21 @@ describe('clients and contacts over HTTP', () => {
     expect(bad.json.errors.user_id).to.deep.equal({ exists: 'Invalid user ID.' });
   });
 
+  it('refuses NUL characters with a 400 naming the field, on every database', async () => {
+    const res = await server.request('POST', '/api/clients/add.json', { body: 'vars[first_name]=A%00&vars[last_name]=B&vars[email]=a@example.com' });
+    expect(res.status).to.equal(400);
+    expect(res.json.errors).to.deep.equal({ 'vars[first_name]': { format: 'The value may not contain NUL characters.' } });
+  });
+
+  it('adds a bare client for an existing login, as the reference; it gets its primary contact from a later edit', async () => {
+    const user = await ok(server, 'POST', 'users/add', { vars: { username: 'bare-login', new_password: 'secret1', confirm_password: 'secret1' } });
+    const id = await ok(server, 'POST', 'clients/add', { vars: { user_id: user, id_code: 'VIP-1' } });
+    expect(await ok(server, 'GET', 'clients/get', { client_id: id, get_settings: 'false' })).to.include({ id_code: 'VIP-1', contact_id: null, first_name: null });
+    await ok(server, 'PUT', 'clients/edit', { client_id: id, vars: { first_name: 'Bare', last_name: 'Client', email: 'bare@example.com' } });
+    expect(await ok(server, 'GET', 'clients/get', { client_id: id })).to.include({ first_name: 'Bare', email: 'bare@example.com' });
+    expect((await ok(server, 'GET', 'clients/getByUserId', { user_id: user })).id).to.equal(id);
+  });
+
   it('links a client to a user', async () => {
     const user = await ok(server, 'POST', 'users/add', { vars: { username: 'client-login', new_password: 'secret1', confirm_password: 'secret1' } });
     const id = await addClient(server, { user_id: user });
