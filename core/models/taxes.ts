@@ -30,13 +30,13 @@ export class Taxes {
   @callable({ description: 'A tax; false when the company has none with this id.', verb: 'GET', params: [int('tax_id')] })
   async get(taxId: number) {
     const row = await this.ctx.db.selectFrom('taxes').select(COLUMNS).where('company_id', '=', this.ctx.companyId).where('id', '=', taxId).executeTakeFirst();
-    return row ? { ...row, rate: toStored(stored(row.rate)) } : (false as const);
+    return row ? present(row) : (false as const);
   }
 
   @callable({ description: 'Every tax of a company (the caller\'s; another company_id lists nothing), by level then id, inactive ones included.', verb: 'GET', params: [int('company_id')] })
   async getAll(companyId: number) {
     const rows = await this.ctx.db.selectFrom('taxes').select(COLUMNS).where('company_id', '=', this.ctx.companyId).where('company_id', '=', companyId).orderBy('level').orderBy('id').execute();
-    return rows.map((row) => ({ ...row, rate: toStored(stored(row.rate)) }));
+    return rows.map(present);
   }
 
   @callable({ description: 'Every tax of the caller\'s company (getAll for the caller\'s company).', verb: 'GET' })
@@ -61,14 +61,15 @@ export class Taxes {
 
   @callable({
     description:
-      'Add a tax: vars[name], vars[rate] (percent, 0 to 100), optional vars[type] (exclusive or inclusive; default exclusive), vars[level] (1 or 2; default 1), vars[country] and vars[state] (ISO codes; blank: everywhere / the whole country), vars[status] (active or inactive). Returns the tax id.',
+      'Add a tax: vars[name], vars[rate] or, as the reference names it, vars[amount] (percent, 0 to 100), vars[company_id] (optional; the caller\'s company), optional vars[type] (exclusive or inclusive; default exclusive), vars[level] (1 or 2; default 1), vars[country] and vars[state] (ISO codes; blank: everywhere / the whole country), vars[status] (active or inactive). Returns the tax id.',
     verb: 'POST',
     params: [object('vars', { default: {} })],
     vars: TAX_ADD,
     returns: count({ description: 'The new tax id.' }),
   })
-  async add(vars: Record<string, unknown>) {
-    await assertValid(vars, rules(false));
+  async add(given: Record<string, unknown>) {
+    const vars = withRate(given);
+    await assertValid(vars, { ...rules(false), company_id: this.companyRule() });
     const row = await this.ctx.db
       .insertInto('taxes')
       .values({
@@ -87,10 +88,11 @@ export class Taxes {
   }
 
   @callable({ description: 'Change any field taxes/add takes; invoices already totalled keep the rate they were billed with. Returns the tax id.', verb: 'PUT', params: [int('tax_id'), object('vars')] })
-  async edit(taxId: number, vars: Record<string, unknown>) {
+  async edit(taxId: number, given: Record<string, unknown>) {
+    const vars = withRate(given);
     const tax = await this.get(taxId);
     if (!tax) throw invalidTax();
-    await assertValid({ country: tax.country ?? '', ...vars }, rules(true));
+    await assertValid({ country: tax.country ?? '', ...vars }, { ...rules(true), company_id: this.companyRule() });
     const changes: Record<string, string | number | null> = {};
     if (vars.level !== undefined) changes.level = wholeNumber(vars.level)!;
     if (vars.name !== undefined) changes.name = String(vars.name).trim();
@@ -108,13 +110,29 @@ export class Taxes {
     return null;
   }
 
-  @callable({ description: 'The taxes a client\'s taxable lines are charged now, from its primary contact\'s country and state.', verb: 'GET', params: [int('client_id')], returns: APPLICABLE_TAXES })
+  private companyRule() {
+    return { ifSet: true, rules: [{ code: 'exists', message: 'Invalid company ID; a credential adds taxes to its own company.', check: (v: unknown) => wholeNumber(v) === this.ctx.companyId }] };
+  }
+
+  @callable({ description: 'The taxes a client\'s taxable lines are charged now, from its primary contact\'s country and state.', verb: 'GET', params: [int('client_id')] })
   async getApplicable(clientId: number) {
     const client = await findClient(this.ctx.db, this.ctx.companyId, clientId);
     if (!client) throw invalidClient();
     const taxes = await applicableTaxes(this.ctx.db, this.ctx.companyId, client);
     return taxes.map((t) => ({ id: t.id, level: t.level, name: t.name, rate: toStored(t.rate), type: t.type }));
   }
+}
+
+/** The reference names the rate `amount`; Tally calls it `rate` and reads either. */
+function withRate(vars: Record<string, unknown>): Record<string, unknown> {
+  const { amount, ...rest } = vars;
+  return amount !== undefined && rest.rate === undefined ? { ...rest, rate: amount } : rest;
+}
+
+/** A tax as answered: `rate` and, under the reference's name, `amount` (the same percentage). */
+function present<T extends { rate: string }>(row: T) {
+  const rate = toStored(stored(row.rate));
+  return { ...row, rate, amount: rate };
 }
 
 function rules(ifSet: boolean): RuleSet {

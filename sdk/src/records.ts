@@ -218,6 +218,8 @@ export interface Tax {
   name: string;
   /** Percent, e.g. `"20.0000"`. */
   rate: Money;
+  /** The same percentage, under the reference's name. */
+  amount: Money;
   type: 'exclusive' | 'inclusive';
   country: string | null;
   state: string | null;

@@ -48,7 +48,7 @@ for (const auth of ['basic', 'headers', 'service']) {
     });
 
     it('finds every field the reference documents on each record', () => {
-      expect(seen.shapes).to.have.keys('client_group', 'client', 'client_note', 'contact', 'contact_number', 'currency', 'invoice', 'line_item', 'transaction', 'transaction_applied');
+      expect(seen.shapes).to.have.keys('client_group', 'client', 'client_note', 'contact', 'contact_number', 'currency', 'invoice', 'line_item', 'tax', 'transaction', 'transaction_applied');
       for (const [record, missing] of Object.entries(seen.shapes)) expect(missing, record).to.deep.equal([]);
     });
 

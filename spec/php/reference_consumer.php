@@ -240,9 +240,9 @@ expect_call('currencies/getListCount', $api->get('currencies', 'getListCount', [
 expect_call('currencies/convert', $api->get('currencies', 'convert', ['amount' => '300', 'from_currency' => 'JPY', 'to_currency' => 'USD', 'company_id' => $company]), 200, fn ($v) => $v === '2.0000');
 expect_call('currencies/delete', $api->delete('currencies', 'delete', ['currency_code' => 'JPY', 'company_id' => $company]));
 expect_call('currencies/get (missing)', $api->get('currencies', 'get', ['currency_code' => 'JPY', 'company_id' => $company]), 200, $isFalse);
-$tax = expect_call('taxes/add', $api->post('taxes', 'add', ['vars' => ['name' => 'Sales tax', 'rate' => '10', 'country' => 'US', 'state' => 'VA']]), 200, $isInt);
+$tax = expect_call('taxes/add', $api->post('taxes', 'add', ['vars' => ['company_id' => $company, 'level' => 1, 'name' => 'Sales tax', 'amount' => '10', 'country' => 'US', 'state' => 'VA']]), 200, $isInt);
 expect_call('taxes/edit', $api->put('taxes', 'edit', ['tax_id' => $tax, 'vars' => ['name' => 'VA sales tax']]), 200, fn ($v) => $v === $tax);
-expect_call('taxes/get', $api->get('taxes', 'get', ['tax_id' => $tax]), 200, fn ($v) => is_object($v) && $v->name === 'VA sales tax');
+expect_shape('tax', expect_call('taxes/get', $api->get('taxes', 'get', ['tax_id' => $tax]), 200, fn ($v) => is_object($v) && $v->name === 'VA sales tax'), ['id', 'company_id', 'level', 'name', 'amount', 'type', 'country', 'state', 'status']);
 expect_call('taxes/getAll', $api->get('taxes', 'getAll', ['company_id' => $company]), 200, $isList);
 expect_call('taxes/getTaxLevels', $api->get('taxes', 'getTaxLevels'), 200);
 expect_call('taxes/getTaxTypes', $api->get('taxes', 'getTaxTypes'), 200, fn ($v) => isset($v->inclusive, $v->exclusive));
@@ -278,6 +278,7 @@ expect_call('invoices/amountDue', $api->get('invoices', 'amountDue', ['client_id
 $hash = expect_call('invoices/createPayHash', $api->get('invoices', 'createPayHash', ['client_id' => $client, 'invoice_id' => $invoice]), 200, fn ($v) => is_string($v));
 expect_call('invoices/verifyPayHash', $api->get('invoices', 'verifyPayHash', ['client_id' => $client, 'invoice_id' => $invoice, 'hash' => $hash]), 200, $isTrue);
 expect_call('invoices/verifyPayHash (forged)', $api->get('invoices', 'verifyPayHash', ['client_id' => $client2, 'invoice_id' => $invoice, 'hash' => $hash]), 200, $isFalse);
+expect_call('invoices/getTaxRules', $api->get('invoices', 'getTaxRules', ['client_id' => $client]), 200, fn ($v) => is_array($v) && count($v) === 1 && $v[0]->amount === '10.0000');
 expect_call('invoices/getStatuses', $api->get('invoices', 'getStatuses'), 200, fn ($v) => isset($v->proforma));
 expect_call('invoices/getDeliveryMethods', $api->get('invoices', 'getDeliveryMethods'), 200, fn ($v) => isset($v->email, $v->paper));
 expect_call('invoices/invoicedCurrencies', $api->get('invoices', 'invoicedCurrencies', ['client_id' => $client]), 200, fn ($v) => $v === ['USD']);

@@ -25,7 +25,7 @@ const TRANSACTION = keys<Transaction>({
   parent_transaction_id: true, reference_id: true, message: true, status: true, refunded: true, date_added: true, credit: true, applied: true, refunds: true,
 }); // prettier-ignore
 const CURRENCY = keys<Currency>({ code: true, company_id: true, format: true, precision: true, prefix: true, suffix: true, exchange_rate: true, exchange_updated: true });
-const TAX = keys<Tax>({ id: true, company_id: true, level: true, name: true, rate: true, type: true, country: true, state: true, status: true });
+const TAX = keys<Tax>({ id: true, company_id: true, level: true, name: true, rate: true, amount: true, type: true, country: true, state: true, status: true });
 
 describe('sdk: typed records match what the server answers', () => {
   const sdk = useSdkServer();

@@ -6,6 +6,7 @@ import { callable } from '../../kernel/callable';
 import { stored, sum, toStored } from '../../kernel/money';
 import { bool, int, object, string } from '../../kernel/parameter';
 import { systemHash } from '../../kernel/system-cipher';
+import { applicableTaxes } from '../billing/applicable-taxes';
 import { ordered, readOrder } from '../billing/ordering';
 import { pageOffset } from '../billing/values';
 import { findClient, invalidClient } from '../clients/client-store';
@@ -115,6 +116,14 @@ export abstract class InvoiceQueries {
     const expected = Buffer.from(await this.createPayHash(clientId, invoiceId));
     const given = Buffer.from(hash);
     return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  @callable({ description: 'The tax rules a client\'s taxable lines are charged (one per level, the closest to its address): {id, level, name, amount, type}.', verb: 'GET', params: [int('client_id')] })
+  async getTaxRules(clientId: number) {
+    const client = await findClient(this.ctx.db, this.ctx.companyId, clientId);
+    if (!client) throw invalidClient();
+    const rules = await applicableTaxes(this.ctx.db, this.ctx.companyId, client);
+    return rules.map((t) => ({ id: t.id, level: t.level, name: t.name, amount: toStored(t.rate), type: t.type }));
   }
 
   @callable({ description: 'The stored invoice statuses and their names.', verb: 'GET' })

@@ -59,7 +59,7 @@ describe('currencies and taxes over HTTP', () => {
   describe('taxes', () => {
     it('adds a tax and answers its id; validates every field', async () => {
       const id = await ok(server, 'POST', 'taxes/add', { vars: { name: 'VAT', rate: '20', country: 'GB' } });
-      expect(await ok(server, 'GET', 'taxes/get', { tax_id: id })).to.deep.equal({ id, company_id: 1, level: 1, name: 'VAT', rate: '20.0000', type: 'exclusive', country: 'GB', state: null, status: 'active' });
+      expect(await ok(server, 'GET', 'taxes/get', { tax_id: id })).to.deep.equal({ id, company_id: 1, level: 1, name: 'VAT', rate: '20.0000', type: 'exclusive', country: 'GB', state: null, status: 'active', amount: '20.0000' });
       const res = await call(server, 'POST', 'taxes/add', { vars: { name: '', rate: '120', type: 'sometimes', level: 3, state: 'NY' } });
       expect(res.json.errors).to.deep.equal({
         name: { empty: 'Please enter a tax name.' },
