@@ -78,6 +78,29 @@ export interface ClientNotesTable {
   date_updated: Timestamp;
 }
 
+export interface ClientFieldsTable {
+  id: Generated<number>;
+  company_id: number;
+  client_group_id: number | null;
+  name: string;
+  link: string | null;
+  is_lang: Generated<number>;
+  type: string;
+  values: string | null;
+  default: string | null;
+  regex: string | null;
+  show_client: Generated<number>;
+  read_only: Generated<number>;
+  encrypted: Generated<number>;
+}
+
+export interface ClientValuesTable {
+  client_field_id: number;
+  client_id: number;
+  value: string;
+  encrypted: Generated<number>;
+}
+
 export interface ContactNumbersTable {
   id: Generated<number>;
   contact_id: number;
@@ -259,6 +282,8 @@ export interface Database {
   client_groups: ClientGroupsTable;
   owner_settings: OwnerSettingsTable;
   client_notes: ClientNotesTable;
+  client_fields: ClientFieldsTable;
+  client_values: ClientValuesTable;
   contacts: ContactsTable;
   contact_numbers: ContactNumbersTable;
   api_keys: ApiKeysTable;

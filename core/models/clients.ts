@@ -12,7 +12,8 @@ import { setOwnSettings, valuesOf } from './billing/owner-settings';
 import { optionalText, pageOffset, wholeNumber } from './billing/values';
 import { clientGroupExists, defaultGroupId } from './client-groups/group-store';
 import { CLIENT_ORDER, CLIENT_STATUSES, clientQuery, findClient, matching, presentClient } from './clients/client-store';
-import { ClientSettingsAndNotes, PAGE_SIZE } from './clients/client-settings-and-notes';
+import { ClientCustomFields } from './clients/client-custom-fields';
+import { PAGE_SIZE } from './clients/client-settings-and-notes';
 import { addNumbers } from './contacts/contact-numbers';
 import { Users } from './users';
 
@@ -24,10 +25,11 @@ const FILTERS = ['client_group_id'] as const;
 /**
  * The clients of the caller's company, as the reference system's Clients model: a client row
  * (login, group, status, display number) merged with its primary contact (name, email, address).
- * Settings and staff notes are in clients/client-settings-and-notes.ts.
+ * Settings and staff notes are in clients/client-settings-and-notes.ts, custom fields in
+ * clients/client-custom-fields.ts.
  */
 @model('clients')
-export class Clients extends ClientSettingsAndNotes {
+export class Clients extends ClientCustomFields {
   constructor(ctx: CallContext) {
     super(ctx);
   }
@@ -104,7 +106,7 @@ export class Clients extends ClientSettingsAndNotes {
 
   @callable({
     description:
-      'Sign a client up in one call: a login (vars[username], vars[new_password], vars[confirm_password], optional vars[recovery_email]), the client (vars[client_group_id], vars[status]) and its primary contact (vars[first_name], vars[last_name], vars[email], vars[title], vars[company], address fields, vars[numbers][i][number|type|location]), and vars[settings][key]=value. Returns the client.',
+      'Sign a client up in one call: a login (vars[username], vars[new_password], vars[confirm_password], optional vars[recovery_email]), the client (vars[client_group_id], vars[status]) and its primary contact (vars[first_name], vars[last_name], vars[email], vars[title], vars[company], address fields, vars[numbers][i][number|type|location]), vars[settings][key]=value and vars[custom][field_id]=value. Returns the client.',
     verb: 'POST',
     params: [object('vars', { default: {} })],
   })
@@ -115,6 +117,7 @@ export class Clients extends ClientSettingsAndNotes {
     const userId = await new Users(this.ctx).add(JSON.parse(JSON.stringify(login)));
     const clientId = await this.add({ ...vars, user_id: userId });
     if (vars.settings && typeof vars.settings === 'object') await setOwnSettings(this.ctx.db, 'client', clientId, vars.settings as Record<string, unknown>, null, this.ctx.systemKey);
+    await this.setCustomValues(clientId, vars.custom);
     return this.get(clientId, false);
   }
 
@@ -173,6 +176,7 @@ export class Clients extends ClientSettingsAndNotes {
     await db.deleteFrom('contact_numbers').where('contact_id', 'in', db.selectFrom('contacts').select('id').where('client_id', '=', clientId)).execute();
     await db.deleteFrom('contacts').where('client_id', '=', clientId).execute();
     await db.deleteFrom('client_notes').where('client_id', '=', clientId).execute();
+    await db.deleteFrom('client_values').where('client_id', '=', clientId).execute();
     await db.deleteFrom('owner_settings').where('owner', '=', 'client').where('owner_id', '=', clientId).execute();
     await db.deleteFrom('clients').where('id', '=', clientId).execute();
     return null;

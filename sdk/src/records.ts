@@ -76,6 +76,24 @@ export interface ClientNote {
   date_updated: Timestamp;
 }
 
+/** clients/getCustomField, getCustomFields; getCustomFieldValues adds client_id and value. */
+export interface CustomField {
+  id: number;
+  company_id: number;
+  client_group_id: number | null;
+  name: string;
+  link: string | null;
+  is_lang: boolean;
+  type: 'text' | 'checkbox' | 'select' | 'textarea';
+  /** A select's options (option → label), a checkbox's value. */
+  values: Record<string, string> | string | null;
+  default: string | null;
+  regex: string | null;
+  show_client: boolean;
+  read_only: boolean;
+  encrypted: boolean;
+}
+
 export interface ClientGroup {
   id: number;
   company_id: number;

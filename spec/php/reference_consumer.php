@@ -207,6 +207,23 @@ expect_call('clients/getAllStickyNotes (after)', $api->get('clients', 'getAllSti
 expect_call('clients/deleteNote', $api->delete('clients', 'deleteNote', ['note_id' => $note]));
 expect_call('clients/getNote (missing)', $api->get('clients', 'getNote', ['note_id' => $note]), 200, $isFalse);
 
+$field = expect_call('clients/addCustomField', $api->post('clients', 'addCustomField', ['vars' => ['client_group_id' => $group, 'name' => 'VAT number', 'type' => 'text', 'regex' => '/^[A-Z]{2}[0-9]{5,12}$/', 'encrypted' => 1]]), 200, $isInt);
+$select = expect_call('clients/addCustomField (select)', $api->post('clients', 'addCustomField', ['vars' => ['name' => 'Segment', 'type' => 'select', 'values' => ['smb' => 'Small business', 'ent' => 'Enterprise'], 'show_client' => 1]]), 200, $isInt);
+expect_call('clients/addCustomField (catastrophic regex)', $api->post('clients', 'addCustomField', ['vars' => ['name' => 'Evil', 'regex' => '/^(a+)+$/']]), 400, fn ($v, $e) => isset($e->regex->format));
+expect_call('clients/editCustomField', $api->put('clients', 'editCustomField', ['field_id' => $select, 'vars' => ['read_only' => 1]]), 200, fn ($v) => $v === $select);
+expect_call('clients/getCustomField', $api->get('clients', 'getCustomField', ['field_id' => $select]), 200, fn ($v) => is_object($v) && $v->read_only === true && $v->values->ent === 'Enterprise');
+expect_call('clients/getCustomFields', $api->get('clients', 'getCustomFields', ['company_id' => $company, 'client_group_id' => $group, 'options' => ['show_client' => 1]]), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('clients/getCustomFieldTypes', $api->get('clients', 'getCustomFieldTypes'), 200, fn ($v) => isset($v->select, $v->checkbox));
+expect_call('clients/setCustomField', $api->post('clients', 'setCustomField', ['field_id' => $field, 'client_id' => $client, 'value' => 'GB123456789']));
+expect_call('clients/setCustomField (bad value)', $api->post('clients', 'setCustomField', ['field_id' => $select, 'client_id' => $client, 'value' => 'huge']), 400);
+expect_call('clients/setCustomField (select)', $api->post('clients', 'setCustomField', ['field_id' => $select, 'client_id' => $client, 'value' => 'ent']));
+expect_call('clients/getCustomFieldValues', $api->get('clients', 'getCustomFieldValues', ['client_id' => $client]), 200, fn ($v) => is_array($v) && array_map(fn ($f) => $f->value, $v) === ['GB123456789', 'ent']);
+expect_call('clients/deleteCustomFieldValue', $api->delete('clients', 'deleteCustomFieldValue', ['client_field_id' => $select, 'client_id' => $client]));
+expect_call('clients/deleteCustomFieldValues', $api->delete('clients', 'deleteCustomFieldValues', ['client_id' => $client]));
+expect_call('clients/getCustomFieldValues (none)', $api->get('clients', 'getCustomFieldValues', ['client_id' => $client]), 200, $isFalse);
+expect_call('clients/deleteCustomField', $api->delete('clients', 'deleteCustomField', ['field_id' => $select]));
+expect_call('clients/getCustomField (missing)', $api->get('clients', 'getCustomField', ['field_id' => $select]), 200, $isFalse);
+
 // ---- contacts ------------------------------------------------------------------------------
 $contact = expect_call('contacts/add', $api->post('contacts', 'add', ['vars' => ['client_id' => $client, 'first_name' => 'Bill', 'last_name' => 'Ing', 'email' => 'billing@example.com', 'contact_type' => 'billing', 'numbers' => [['number' => '555-0101', 'type' => 'fax']]]]), 200, $isInt);
 $edited = expect_call('contacts/edit', $api->put('contacts', 'edit', ['contact_id' => $contact, 'vars' => ['title' => 'Accounts', 'numbers' => [['number' => '555-0102', 'location' => 'mobile']]]]), 200, fn ($v) => is_object($v) && $v->title === 'Accounts');
@@ -343,6 +360,8 @@ expect_call('other company: client_groups/getAll', $other->get('client_groups', 
 expect_call('other company: currencies/getAll', $other->get('currencies', 'getAll', ['company_id' => $company]), 200, fn ($v) => $v === []);
 expect_call('other company: clients/getNoteList', $other->get('clients', 'getNoteList', ['client_id' => $client]), 200, fn ($v) => $v === []);
 expect_call('other company: clients/setSetting', $other->post('clients', 'setSetting', ['client_id' => $client, 'key' => 'tax_id', 'value' => 'stolen']), 400);
+expect_call('other company: clients/getCustomField', $other->get('clients', 'getCustomField', ['field_id' => $field]), 200, $isFalse);
+expect_call('other company: clients/setCustomField', $other->post('clients', 'setCustomField', ['field_id' => $field, 'client_id' => $client, 'value' => 'GB1']), 400);
 expect_call('other company: invoices/edit', $other->put('invoices', 'edit', ['invoice_id' => $invoice, 'vars' => ['note_public' => 'x']]), 400);
 
 // ---- how Tally answers the reference SDK's habits ------------------------------------------

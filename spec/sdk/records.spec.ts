@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Client, ClientGroup, ClientNote, Contact, ContactNumber, Currency, Found, Invoice, LineItem, Tax, Transaction } from '../../sdk/src';
+import type { Client, ClientGroup, ClientNote, CustomField, Contact, ContactNumber, Currency, Found, Invoice, LineItem, Tax, Transaction } from '../../sdk/src';
 import { useSdkServer } from './support/sdk-server';
 
 /**
@@ -15,6 +15,7 @@ const CONTACT = keys<Contact>({ ...CONTACT_FIELDS, id: true, client_id: true, us
 const NUMBER = keys<ContactNumber>({ id: true, contact_id: true, number: true, type: true, location: true });
 const GROUP = keys<ClientGroup>({ id: true, company_id: true, name: true, description: true, color: true });
 const NOTE = keys<ClientNote>({ id: true, client_id: true, staff_id: true, title: true, description: true, stickied: true, date_added: true, date_updated: true });
+const FIELD = keys<CustomField>({ id: true, company_id: true, client_group_id: true, name: true, link: true, is_lang: true, type: true, values: true, default: true, regex: true, show_client: true, read_only: true, encrypted: true });
 const INVOICE = keys<Invoice>({
   id: true, id_value: true, id_code: true, number: true, client_id: true, date_billed: true, date_due: true, date_closed: true, date_autodebit: true, status: true, currency: true,
   note_public: true, note_private: true, subtotal: true, tax: true, total: true, paid: true, due: true, date_added: true, line_items: true, taxes: true, delivery: true,
@@ -46,6 +47,8 @@ describe('sdk: typed records match what the server answers', () => {
     expect(Object.keys(await ok<ClientGroup>('get', 'client_groups', 'get', { client_group_id: group })).sort()).to.deep.equal(GROUP);
     const note = await ok<number>('post', 'clients', 'addNote', { client_id: clientId, staff_id: 0, vars: { title: 'Called' } });
     expect(Object.keys(await ok<ClientNote>('get', 'clients', 'getNote', { note_id: note })).sort()).to.deep.equal(NOTE);
+    const field = await ok<number>('post', 'clients', 'addCustomField', { vars: { name: 'Segment', type: 'select', values: { smb: 'Small' } } });
+    expect(Object.keys(await ok<CustomField>('get', 'clients', 'getCustomField', { field_id: field })).sort()).to.deep.equal(FIELD);
   });
 
   it('invoices and their line items, transactions, currencies and taxes', async () => {

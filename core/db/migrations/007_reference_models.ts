@@ -4,7 +4,7 @@ import { idType } from './id-column';
 /**
  * What the reference system's models keep and Tally did not, so its API consumers find the same
  * records: client groups and the settings of clients and groups, client display numbers
- * (`id_format`/`id_value` → `id_code`), staff notes on clients, contact titles and phone numbers,
+ * (`id_format`/`id_value` → `id_code`), staff notes and custom fields of clients, contact titles and phone numbers,
  * invoice notes, autodebit dates and line service ids, the reference's transaction fields, and a
  * currency's exchange rate.
  */
@@ -49,6 +49,34 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('client_notes_client_idx').on('client_notes').column('client_id').execute();
 
+  // Custom client fields (per company, optionally per client group) and each client's values.
+  await db.schema
+    .createTable('client_fields')
+    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('company_id', 'integer', (c) => c.notNull().references('companies.id'))
+    .addColumn('client_group_id', 'integer')
+    .addColumn('name', 'varchar(255)', (c) => c.notNull())
+    .addColumn('link', 'varchar(255)')
+    .addColumn('is_lang', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('type', 'varchar(16)', (c) => c.notNull())
+    /** JSON: option → label for a select, the checked value for a checkbox. */
+    .addColumn('values', 'text')
+    .addColumn('default', 'text')
+    .addColumn('regex', 'varchar(255)')
+    .addColumn('show_client', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('read_only', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('encrypted', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema.createIndex('client_fields_company_idx').on('client_fields').column('company_id').execute();
+  await db.schema
+    .createTable('client_values')
+    .addColumn('client_field_id', 'integer', (c) => c.notNull().references('client_fields.id'))
+    .addColumn('client_id', 'integer', (c) => c.notNull().references('clients.id'))
+    .addColumn('value', 'text', (c) => c.notNull())
+    .addColumn('encrypted', 'integer', (c) => c.notNull().defaultTo(0))
+    .addPrimaryKeyConstraint('client_values_pk', ['client_field_id', 'client_id'])
+    .execute();
+
   await db.schema.alterTable('contacts').addColumn('title', 'varchar(64)').execute();
   await db.schema
     .createTable('contact_numbers')
@@ -86,6 +114,8 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('contact_numbers').execute();
   await db.schema.alterTable('contacts').dropColumn('title').execute();
   await db.schema.dropTable('client_notes').execute();
+  await db.schema.dropTable('client_values').execute();
+  await db.schema.dropTable('client_fields').execute();
   for (const column of ['client_group_id', 'id_format', 'id_value']) await db.schema.alterTable('clients').dropColumn(column).execute();
   await db.schema.dropTable('owner_settings').execute();
   await db.schema.dropTable('client_groups').execute();

@@ -63,6 +63,20 @@ describe('clients and contacts over HTTP', () => {
     expect((await ok(server, 'GET', 'clients/getByUserId', { user_id: user })).id).to.equal(id);
   });
 
+  it('creates a login, client and contact in one call, with custom field values (JSON keeps numeric keys)', async () => {
+    const field = await ok(server, 'POST', 'clients/addCustomField', { vars: { name: 'VAT number', regex: '/^[A-Z]{2}[0-9]{5,12}$/', encrypted: 1 } });
+    const vars = { username: 'signup-json', new_password: 'secret12', confirm_password: 'secret12', first_name: 'Cus', last_name: 'Tom', email: 'c@example.com', custom: { [field]: 'DE12345' } };
+    const created = await server.request('POST', '/api/clients/create.json', { body: { vars } });
+    expect(created.status, created.text).to.equal(200);
+    const values = await ok(server, 'GET', 'clients/getCustomFieldValues', { client_id: created.json.response.id });
+    expect(values.map((v: any) => [v.id, v.name, v.value, v.encrypted])).to.deep.equal([[field, 'VAT number', 'DE12345', true]]);
+    // A value the field refuses: nothing of the sign-up is written, not even the login.
+    const refused = await server.request('POST', '/api/clients/create.json', { body: { vars: { ...vars, username: 'signup-2', custom: { [field]: 'nope' } } } });
+    expect(refused.status).to.equal(400);
+    expect(refused.json.errors).to.have.nested.property('value.format');
+    expect((await call(server, 'POST', 'users/add', { vars: { username: 'signup-2', new_password: 'secret12', confirm_password: 'secret12' } })).status).to.equal(200);
+  });
+
   it('links a client to a user', async () => {
     const user = await ok(server, 'POST', 'users/add', { vars: { username: 'client-login', new_password: 'secret1', confirm_password: 'secret1' } });
     const id = await addClient(server, { user_id: user });
