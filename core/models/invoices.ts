@@ -73,7 +73,7 @@ export class Invoices extends InvoiceQueries {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await writeLinesAndTaxes(this.ctx.db, row.id, lines, totals);
+    await writeLinesAndTaxes(this.ctx.db, row.id, lines, totals, true);
     await writeDelivery(this.ctx.db, row.id, deliveryList(vars.delivery), true);
     // Numbered last: concurrent adds of a company queue on the counter's row lock from here to
     // their commit, so the less work after it, the more invoices per second a company can add.
