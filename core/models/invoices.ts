@@ -2,13 +2,14 @@ import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
 import { assertValid } from '../kernel/input-rules';
 import { model } from '../kernel/model';
-import { int, object } from '../kernel/parameter';
+import { int, list, object } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { ZERO } from '../kernel/money';
 import { formatUtc } from '../kernel/timestamps';
 import { SETTINGS } from '../settings-catalogue';
 import { SettingsStore } from '../settings-store';
-import { optionalText } from './billing/values';
+import { optionalText, wholeNumber } from './billing/values';
+import { mergeInvoices, splitInvoice } from './invoices/merging';
 import { InvoiceEditor, voidInvoice } from './invoices/invoice-editor';
 import { deliveryList, InvoiceRules } from './invoices/invoice-rules';
 import { InvoiceQueries } from './invoices/invoice-queries';
@@ -96,6 +97,24 @@ export class Invoices extends InvoiceQueries {
     const editor = new InvoiceEditor(this.ctx, () => this.nextNumber());
     await editor.edit(invoiceId, vars);
     return invoiceId;
+  }
+
+  @callable({
+    description: 'Merge open, unpaid invoices of one client and currency: their lines move onto invoice_id (or, when null, a new invoice like the first), re-totalled; the others are voided (drafts deleted). Returns the merged invoice id.',
+    verb: 'POST',
+    params: [list('invoice_ids'), int('invoice_id', { default: null })],
+  })
+  async merge(invoiceIds: unknown[], targetId: number | null) {
+    const ids = invoiceIds.map((v) => wholeNumber(v));
+    if (ids.some((id) => id === null)) throw TallyError.invalid({ invoice_ids: { format: 'Give invoice ids, as invoice_ids[]=1&invoice_ids[]=2.' } });
+    return mergeInvoices(this.ctx, ids as number[], targetId, () => this.nextNumber());
+  }
+
+  @callable({ description: 'Move the line_items (line ids) of an open, unpaid invoice onto a new invoice like it; both are re-totalled. Returns the new invoice id.', verb: 'POST', params: [int('invoice_id'), list('line_items', { default: [] })] })
+  async split(invoiceId: number, lineItems: unknown[]) {
+    const ids = lineItems.map((v) => wholeNumber(v));
+    if (ids.some((id) => id === null)) throw TallyError.invalid({ line_items: { format: 'Give line ids, as line_items[]=1.' } });
+    return splitInvoice(this.ctx, invoiceId, ids as number[], () => this.nextNumber());
   }
 
   @callable({ description: 'Close an invoice when nothing is left due on it, else reopen it (clear date_closed). Answers whether it is closed.', verb: 'POST', params: [int('invoice_id')] })

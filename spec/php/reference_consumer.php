@@ -299,6 +299,16 @@ expect_call('invoices/getTaxRules', $api->get('invoices', 'getTaxRules', ['clien
 expect_call('invoices/getStatuses', $api->get('invoices', 'getStatuses'), 200, fn ($v) => isset($v->proforma));
 expect_call('invoices/getDeliveryMethods', $api->get('invoices', 'getDeliveryMethods'), 200, fn ($v) => isset($v->email, $v->paper));
 expect_call('invoices/invoicedCurrencies', $api->get('invoices', 'invoicedCurrencies', ['client_id' => $client]), 200, fn ($v) => $v === ['USD']);
+$a = expect_call('invoices/add (to merge)', $api->post('invoices', 'add', ['vars' => ['lines' => [['description' => 'A', 'amount' => '1'], ['description' => 'B', 'amount' => '2']]] + $invoiceVars]), 200, $isInt);
+$b = expect_call('invoices/add (to merge, 2)', $api->post('invoices', 'add', ['vars' => ['lines' => [['description' => 'C', 'amount' => '4']]] + $invoiceVars]), 200, $isInt);
+$merged = expect_call('invoices/merge', $api->post('invoices', 'merge', ['invoice_ids' => [$a, $b]]), 200, fn ($v) => is_int($v) && $v !== $a && $v !== $b);
+expect_call('invoices/get (merged)', $api->get('invoices', 'get', ['invoice_id' => $merged]), 200, fn ($v) => is_object($v) && array_map(fn ($l) => $l->description, $v->line_items) === ['A', 'B', 'C'] && $v->subtotal === '7.0000');
+expect_call('invoices/get (merged away)', $api->get('invoices', 'get', ['invoice_id' => $b]), 200, fn ($v) => is_object($v) && $v->status === 'void');
+$mergedLines = $api->get('invoices', 'getLineItems', ['invoice_id' => $merged])->response() ?? [];
+$split = expect_call('invoices/split', $api->post('invoices', 'split', ['invoice_id' => $merged, 'line_items' => [$mergedLines[2]->id ?? 0]]), 200, $isInt);
+expect_call('invoices/getTotal (after split)', $api->get('invoices', 'getSubtotal', ['invoice_id' => $merged]), 200, fn ($v) => $v === '3.0000');
+expect_call('invoices/getLineItems (split off)', $api->get('invoices', 'getLineItems', ['invoice_id' => $split]), 200, fn ($v) => is_array($v) && count($v) === 1 && $v[0]->description === 'C' && $v[0]->id === ($mergedLines[2]->id ?? null));
+expect_call('invoices/merge (into a void one: refused)', $api->post('invoices', 'merge', ['invoice_ids' => [$split], 'invoice_id' => $b]), 400, fn ($v, $e) => isset($e->invoice_id->merge));
 $draft = expect_call('invoices/add (draft)', $api->post('invoices', 'add', ['vars' => ['status' => 'draft'] + $invoiceVars]), 200, $isInt);
 expect_call('invoices/deleteDraft', $api->delete('invoices', 'deleteDraft', ['invoice_id' => $draft]));
 expect_call('invoices/get (missing)', $api->get('invoices', 'get', ['invoice_id' => $draft]), 200, $isFalse);

@@ -178,6 +178,22 @@ describe('invoices over HTTP', () => {
     });
   });
 
+  describe('merge and split', () => {
+    it('refuses paid invoices, another client\'s, and another company\'s; writes nothing then', async () => {
+      const [a, b] = [await addInvoice(server, clientId), await addInvoice(server, clientId)];
+      await pay(server, { client_id: clientId, amount: '1', invoices: [{ invoice_id: b }] });
+      const other = await addInvoice(server, await addClient(server));
+      const company = await newCompany(server, 'Merging company');
+      const theirs = await addInvoice(server, await addClient(server, {}, company.auth), {}, company.auth);
+      const res = await call(server, 'POST', 'invoices/merge', { invoice_ids: [a, b, other, theirs] });
+      expect(res.json.errors).to.have.keys('invoice_ids[1]', 'invoice_ids[2]', 'invoice_ids[3]');
+      expect(res.json.errors['invoice_ids[3]']).to.deep.equal({ exists: 'Invalid invoice ID.' });
+      expect((await getInvoice(server, a)).status).to.equal('active');
+      const lines = (await getInvoice(server, a)).line_items;
+      expect((await call(server, 'POST', 'invoices/split', { invoice_id: a, line_items: lines.map((l: any) => l.id) })).json.errors).to.have.nested.property('line_items.count');
+    });
+  });
+
   describe('void and delete', () => {
     it('voids an invoice: it keeps its number, closes, and its payments return to the client as credit', async () => {
       const client = await addClient(server);
