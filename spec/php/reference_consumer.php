@@ -374,6 +374,12 @@ expect_call('other company: clients/getCustomField', $other->get('clients', 'get
 expect_call('other company: clients/setCustomField', $other->post('clients', 'setCustomField', ['field_id' => $field, 'client_id' => $client, 'value' => 'GB1']), 400);
 expect_call('other company: invoices/edit', $other->put('invoices', 'edit', ['invoice_id' => $invoice, 'vars' => ['note_public' => 'x']]), 400);
 
+// ---- names as PHP resolves them -------------------------------------------------------------
+expect_call('Clients/GET (case-insensitive names)', $api->get('Clients', 'GET', ['client_id' => $client]), 200, fn ($v) => is_object($v) && $v->id === $client);
+expect_call('Client_Groups/getall', $api->get('Client_Groups', 'getall', ['company_id' => $company]), 200, $isList);
+expect_call('clients/__construct (not callable)', $api->get('clients', '__construct'), 403);
+expect_call('invoices/getPresenter (not a method here)', $api->get('invoices', 'getPresenter'), 404);
+
 // ---- how Tally answers the reference SDK's habits ------------------------------------------
 expect_call('DELETE with a body (the reference SDK)', $api->deleteWithBody('clients', 'deleteNote', ['note_id' => 1]), 400);
 expect_call('flat fields instead of vars[...]', $api->post('clients', 'add', ['first_name' => 'Flat']), 400, fn ($v, $e) => str_contains($e->first_name->unknown ?? '', 'vars[first_name]'));
