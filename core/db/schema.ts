@@ -126,6 +126,24 @@ export interface ContactsTable {
   zip: string | null;
   country: string | null;
   title: string | null;
+  contact_type_id: number | null;
+}
+
+/** A company's own contact types (contacts of type `other` may name one). */
+export interface ContactTypesTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  is_lang: Generated<number>;
+}
+
+/** A company's own transaction types: a debit or a credit (payments of type `other` may name one). */
+export interface TransactionTypesTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  type: string;
+  is_lang: Generated<number>;
 }
 
 export interface ApiKeysTable {
@@ -286,6 +304,8 @@ export interface Database {
   client_values: ClientValuesTable;
   contacts: ContactsTable;
   contact_numbers: ContactNumbersTable;
+  contact_types: ContactTypesTable;
+  transaction_types: TransactionTypesTable;
   api_keys: ApiKeysTable;
   extensions_installed: ExtensionsInstalledTable;
   extensions_migrations: ExtensionsMigrationsTable;

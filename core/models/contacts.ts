@@ -8,6 +8,7 @@ import { int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { formatUtc } from '../kernel/timestamps';
 import { CONTACT_COLUMNS, contactRules, contactValues, userExists } from './billing/contact-fields';
+import { CustomTypes } from './billing/custom-types';
 import { ordered, readOrder } from './billing/ordering';
 import { optionalText, pageOffset, wholeNumber } from './billing/values';
 import { findClient, invalidClient } from './clients/client-store';
@@ -23,16 +24,19 @@ function contactQuery(db: Tx, companyId: number) {
   return db
     .selectFrom('contacts')
     .innerJoin('clients', 'clients.id', 'contacts.client_id')
-    .select(['contacts.id', 'contacts.client_id', 'contacts.user_id', 'contacts.contact_type', ...CONTACT_COLUMNS, 'contacts.date_added'])
+    .leftJoin('contact_types', 'contact_types.id', 'contacts.contact_type_id')
+    .select(['contacts.id', 'contacts.client_id', 'contacts.user_id', 'contacts.contact_type', 'contacts.contact_type_id', ...CONTACT_COLUMNS, 'contacts.date_added'])
+    .select(['contact_types.name as custom_type_name', 'contact_types.is_lang as custom_type_is_lang'])
     .where('clients.company_id', '=', companyId);
 }
 
 type ContactRow = Awaited<ReturnType<ReturnType<typeof contactQuery>['executeTakeFirstOrThrow']>>;
 
-/** A contact with the reference's type fields; Tally has no custom contact types, so contact_type_id is null. */
+/** A contact with the reference's type fields: its own type's name when it names one (contact_type_id), else the built-in label. */
 function present(row: ContactRow) {
-  const { date_added, ...rest } = row;
-  return { ...rest, contact_type_id: null, date_added, contact_type_name: CONTACT_TYPES[row.contact_type as keyof typeof CONTACT_TYPES] ?? row.contact_type, contact_type_is_lang: false };
+  const { date_added, custom_type_name, custom_type_is_lang, ...rest } = row;
+  const label = CONTACT_TYPES[row.contact_type as keyof typeof CONTACT_TYPES] ?? row.contact_type;
+  return { ...rest, date_added, contact_type_name: custom_type_name ?? label, contact_type_is_lang: Boolean(custom_type_is_lang) };
 }
 
 const invalidContact = () => TallyError.invalid({ contact_id: { exists: 'Invalid contact ID.' } });
@@ -99,6 +103,7 @@ export class Contacts {
         client_id: client.id,
         user_id: wholeNumber(vars.user_id),
         contact_type: optionalText(vars.contact_type) ?? (hasPrimary ? 'billing' : 'primary'),
+        contact_type_id: wholeNumber(vars.contact_type_id),
         date_added: formatUtc(new Date()),
       })
       .returning('id')
@@ -119,6 +124,7 @@ export class Contacts {
     const changes: Record<string, string | number | null> = { ...contactValues(vars) };
     if (vars.user_id !== undefined) changes.user_id = wholeNumber(vars.user_id);
     if (vars.contact_type !== undefined) changes.contact_type = String(vars.contact_type);
+    if (vars.contact_type_id !== undefined) changes.contact_type_id = wholeNumber(vars.contact_type_id);
     if (Object.keys(changes).length) await this.ctx.db.updateTable('contacts').set(changes).where('id', '=', contactId).execute();
     await editNumbers(this.ctx.db, contactId, vars.numbers);
     return this.get(contactId);
@@ -202,9 +208,41 @@ export class Contacts {
     return NUMBER_LOCATIONS;
   }
 
+  @callable({ description: 'Add a contact type of the company: vars[name], optional vars[is_lang], vars[company_id] (the caller\'s). Returns its id.', verb: 'POST', params: [object('vars', { default: {} })] })
+  async addType(vars: Record<string, unknown>) {
+    return this.types().add(vars);
+  }
+
+  @callable({ description: 'Change vars[name] or vars[is_lang] of a contact type.', verb: 'PUT', params: [int('contact_type_id'), object('vars')] })
+  async editType(typeId: number, vars: Record<string, unknown>) {
+    await this.types().edit(typeId, vars);
+    return null;
+  }
+
+  @callable({ description: 'Delete a contact type; contacts that named it keep their built-in type.', verb: 'DELETE', params: [int('contact_type_id')] })
+  async deleteType(typeId: number) {
+    await this.types().delete(typeId);
+    return null;
+  }
+
+  @callable({ description: 'A contact type of the company; false when there is none.', verb: 'GET', params: [int('contact_type_id')] })
+  async getType(typeId: number) {
+    return this.types().get(typeId);
+  }
+
+  @callable({ description: 'The company\'s contact types (another company_id lists nothing).', verb: 'GET', params: [int('company_id', { default: null })] })
+  async getTypes(companyId: number | null) {
+    return companyId === null || companyId === this.ctx.companyId ? this.types().all() : [];
+  }
+
+  private types() {
+    return new CustomTypes(this.ctx.db, this.ctx.companyId, 'contact_types', 'contact_type_id');
+  }
+
   private linkRules(types: readonly string[]) {
     return {
       user_id: { ifSet: true, rules: [userExists(this.ctx.db)] },
+      contact_type_id: { ifSet: true, rules: [this.types().exists('Invalid contact type ID.')] },
       contact_type: { ifSet: true, rules: [{ code: 'format', message: `The contact type must be ${types.join(' or ')} here (a client has one primary contact).`, check: is.oneOf(types) }] },
     };
   }

@@ -169,6 +169,23 @@ export class Transactions extends TransactionQueries {
     return toStored(applied);
   }
 
+  @callable({ description: 'Add a transaction type of the company: vars[name], vars[type] (debit or credit), optional vars[is_lang]. Returns its id.', verb: 'POST', params: [object('vars', { default: {} })] })
+  async addType(vars: Record<string, unknown>) {
+    return this.types().add(vars);
+  }
+
+  @callable({ description: 'Change vars[name], vars[type] or vars[is_lang] of a transaction type.', verb: 'PUT', params: [int('type_id'), object('vars')] })
+  async editType(typeId: number, vars: Record<string, unknown>) {
+    await this.types().edit(typeId, vars);
+    return null;
+  }
+
+  @callable({ description: 'Delete a transaction type; transactions that named it keep their built-in type.', verb: 'DELETE', params: [int('type_id')] })
+  async deleteType(typeId: number) {
+    await this.types().delete(typeId);
+    return null;
+  }
+
   @callable({
     description:
       'Refund a transaction, wholly or vars[amount] of it, with optional vars[reference] (the gateway\'s refund id). The refund comes out of its credit first, then out of the invoices it paid (latest first), which reopen. A transaction refunded in full has status refunded. Returns the transaction.',

@@ -108,7 +108,8 @@ export interface Contact extends ContactFields {
   client_id: number;
   user_id: number | null;
   contact_type: ContactType;
-  contact_type_id: null;
+  /** One of the company's own contact types (contacts/getTypes), or null. */
+  contact_type_id: number | null;
   date_added: Timestamp;
   contact_type_name: string;
   contact_type_is_lang: boolean;

@@ -245,6 +245,15 @@ expect_call('contacts/getNumber (missing)', $api->get('contacts', 'getNumber', [
 expect_call('contacts/getContactTypes', $api->get('contacts', 'getContactTypes'), 200, fn ($v) => isset($v->primary, $v->billing, $v->other));
 expect_call('contacts/getNumberTypes', $api->get('contacts', 'getNumberTypes'), 200, fn ($v) => isset($v->phone, $v->fax));
 expect_call('contacts/getNumberLocations', $api->get('contacts', 'getNumberLocations'), 200, fn ($v) => isset($v->home, $v->work, $v->mobile));
+$ctype = expect_call('contacts/addType', $api->post('contacts', 'addType', ['vars' => ['name' => 'Technical', 'company_id' => $company]]), 200, $isInt);
+expect_call('contacts/editType', $api->put('contacts', 'editType', ['contact_type_id' => $ctype, 'vars' => ['name' => 'Tech']]));
+expect_call('contacts/getType', $api->get('contacts', 'getType', ['contact_type_id' => $ctype]), 200, fn ($v) => is_object($v) && $v->name === 'Tech' && $v->is_lang === false);
+expect_call('contacts/getTypes', $api->get('contacts', 'getTypes', ['company_id' => $company]), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('contacts/edit (contact_type_id)', $api->put('contacts', 'edit', ['contact_id' => $contact, 'vars' => ['contact_type' => 'other', 'contact_type_id' => $ctype]]), 200, fn ($v) => is_object($v) && $v->contact_type_id === $ctype && $v->contact_type_name === 'Tech');
+expect_call('contacts/edit (unknown contact_type_id)', $api->put('contacts', 'edit', ['contact_id' => $contact, 'vars' => ['contact_type_id' => 999999]]), 400);
+expect_call('contacts/deleteType', $api->delete('contacts', 'deleteType', ['contact_type_id' => $ctype]));
+expect_call('contacts/get (type gone)', $api->get('contacts', 'get', ['contact_id' => $contact]), 200, fn ($v) => is_object($v) && $v->contact_type_id === null && $v->contact_type_name === 'Other');
+expect_call('contacts/getType (missing)', $api->get('contacts', 'getType', ['contact_type_id' => $ctype]), 200, $isFalse);
 expect_call('contacts/delete', $api->delete('contacts', 'delete', ['contact_id' => $contact]));
 
 // ---- currencies and taxes ------------------------------------------------------------------
@@ -338,7 +347,14 @@ expect_call('transactions/unApply', $api->post('transactions', 'unApply', ['tran
 expect_call('invoices/getPaid (after unApply)', $api->get('invoices', 'getPaid', ['invoice_id' => $invoice]), 200, fn ($v) => $v === '0.0000');
 expect_call('transactions/edit', $api->put('transactions', 'edit', ['transaction_id' => $payment, 'vars' => ['status' => 'void', 'message' => 'Bounced'], 'staff_id' => 1]), 200, fn ($v) => $v === $payment);
 expect_call('transactions/getTotalCredit (void)', $api->get('transactions', 'getTotalCredit', ['client_id' => $client, 'currency' => 'USD']), 200, fn ($v) => $v === '0.0000');
-expect_call('transactions/getTypes', $api->get('transactions', 'getTypes'), 200, fn ($v) => $v === []);
+$ttype = expect_call('transactions/addType', $api->post('transactions', 'addType', ['vars' => ['name' => 'Bank cheque', 'type' => 'debit']]), 200, $isInt);
+expect_call('transactions/addType (bad kind)', $api->post('transactions', 'addType', ['vars' => ['name' => 'X', 'type' => 'both']]), 400, fn ($v, $e) => isset($e->type->format));
+expect_call('transactions/editType', $api->put('transactions', 'editType', ['type_id' => $ttype, 'vars' => ['type' => 'credit']]));
+expect_call('transactions/getType', $api->get('transactions', 'getType', ['type_id' => $ttype]), 200, fn ($v) => is_object($v) && $v->type === 'credit');
+expect_call('transactions/getTypes', $api->get('transactions', 'getTypes'), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('transactions/edit (transaction_type_id)', $api->put('transactions', 'edit', ['transaction_id' => $payment, 'vars' => ['transaction_type_id' => $ttype]]), 200);
+expect_call('transactions/deleteType', $api->delete('transactions', 'deleteType', ['type_id' => $ttype]));
+expect_call('transactions/get (type gone)', $api->get('transactions', 'get', ['transaction_id' => $payment]), 200, fn ($v) => is_object($v) && $v->transaction_type_id === null);
 expect_call('transactions/getDebitTypes', $api->get('transactions', 'getDebitTypes'), 200, fn ($v) => isset($v->debit, $v->credit));
 expect_call('transactions/transactionStatusNames', $api->get('transactions', 'transactionStatusNames'), 200, fn ($v) => isset($v->approved, $v->returned));
 expect_call('transactions/transactionTypeNames', $api->get('transactions', 'transactionTypeNames'), 200, fn ($v) => isset($v->cc, $v->ach, $v->other));

@@ -77,7 +77,25 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('client_values_pk', ['client_field_id', 'client_id'])
     .execute();
 
+  // Custom contact types (beside primary, billing, other) and transaction types (beside cc, ach, other).
+  await db.schema
+    .createTable('contact_types')
+    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('company_id', 'integer', (c) => c.notNull().references('companies.id'))
+    .addColumn('name', 'varchar(128)', (c) => c.notNull())
+    .addColumn('is_lang', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .createTable('transaction_types')
+    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('company_id', 'integer', (c) => c.notNull().references('companies.id'))
+    .addColumn('name', 'varchar(128)', (c) => c.notNull())
+    .addColumn('type', 'varchar(8)', (c) => c.notNull())
+    .addColumn('is_lang', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+
   await db.schema.alterTable('contacts').addColumn('title', 'varchar(64)').execute();
+  await db.schema.alterTable('contacts').addColumn('contact_type_id', 'integer').execute();
   await db.schema
     .createTable('contact_numbers')
     .addColumn('id', id, (c) => c.primaryKey())
@@ -113,6 +131,9 @@ export async function down(db: Kysely<any>): Promise<void> {
   for (const column of ['note_public', 'note_private', 'date_autodebit']) await db.schema.alterTable('invoices').dropColumn(column).execute();
   await db.schema.dropTable('contact_numbers').execute();
   await db.schema.alterTable('contacts').dropColumn('title').execute();
+  await db.schema.alterTable('contacts').dropColumn('contact_type_id').execute();
+  await db.schema.dropTable('transaction_types').execute();
+  await db.schema.dropTable('contact_types').execute();
   await db.schema.dropTable('client_notes').execute();
   await db.schema.dropTable('client_values').execute();
   await db.schema.dropTable('client_fields').execute();

@@ -4,6 +4,7 @@ import { parseDecimal } from '../../kernel/money';
 import { parseTimestamp } from '../../kernel/timestamps';
 import { findClient } from '../clients';
 import { findCurrency } from '../currencies';
+import { CustomTypes } from '../billing/custom-types';
 import { optionalText, wholeNumber } from '../billing/values';
 import { MESSAGES } from '../invoices/invoice-rules';
 import { allocationAmount } from './allocations';
@@ -31,8 +32,7 @@ export function linkRules(db: Tx, companyId: number): RuleSet {
       rules: [{ code: 'exists', message: 'Invalid transaction ID.', check: async (v) => blank(v) || !!(await db.selectFrom('transactions').select('id').where('id', '=', wholeNumber(v) ?? -1).where('company_id', '=', companyId).executeTakeFirst()) }],
     },
     account_id: { ifSet: true, rules: [{ code: 'format', message: 'The account ID must be a whole number.', check: (v) => blank(v) || wholeNumber(v) !== null }] },
-    // Custom transaction types (addType) are not in Tally: only the built-in cc, ach and other.
-    transaction_type_id: { ifSet: true, rules: [{ code: 'exists', message: 'Invalid transaction type ID; Tally has no custom transaction types.', check: blank }] },
+    transaction_type_id: { ifSet: true, rules: [new CustomTypes(db, companyId, 'transaction_types', 'type_id').exists('Invalid transaction type ID.')] },
   };
 }
 

@@ -5,6 +5,7 @@ import { callable } from '../../kernel/callable';
 import { stored, toStored } from '../../kernel/money';
 import { int, object, string } from '../../kernel/parameter';
 import { TallyError } from '../../kernel/tally-error';
+import { CustomTypes, DEBIT_TYPES } from '../billing/custom-types';
 import { ordered, readFilters, readOrder } from '../billing/ordering';
 import { pageOffset } from '../billing/values';
 import { findClient, invalidClient } from '../clients/client-store';
@@ -118,14 +119,23 @@ export abstract class TransactionQueries {
     return this.getTotalCredit(clientId, currency);
   }
 
-  @callable({ description: 'Custom transaction types: Tally has none, only the built-in cc, ach and other (see transactionTypeNames).', verb: 'GET' })
+  @callable({ description: 'The company\'s own transaction types ({id, company_id, type, name, is_lang}), beside the built-in cc, ach and other.', verb: 'GET' })
   async getTypes() {
-    return [];
+    return this.types().all();
   }
 
-  @callable({ description: 'The kinds a custom transaction type may be: debit or credit.', verb: 'GET' })
+  @callable({ description: 'One of the company\'s transaction types; false when there is none.', verb: 'GET', params: [int('type_id')] })
+  async getType(typeId: number) {
+    return this.types().get(typeId);
+  }
+
+  @callable({ description: 'The kinds a transaction type may be: debit or credit.', verb: 'GET' })
   async getDebitTypes() {
-    return { debit: 'Debit', credit: 'Credit' };
+    return DEBIT_TYPES;
+  }
+
+  protected types() {
+    return new CustomTypes(this.ctx.db, this.ctx.companyId, 'transaction_types', 'type_id');
   }
 
   @callable({ description: 'The transaction statuses and their names.', verb: 'GET' })
