@@ -94,6 +94,19 @@ export interface CustomField {
   encrypted: boolean;
 }
 
+/** contacts/getType(s): a company's own contact type. */
+export interface CustomContactType {
+  id: number;
+  company_id: number;
+  name: string;
+  is_lang: boolean;
+}
+
+/** transactions/getType(s): a company's own transaction type, a debit or a credit. */
+export interface CustomTransactionType extends CustomContactType {
+  type: 'debit' | 'credit';
+}
+
 export interface ClientGroup {
   id: number;
   company_id: number;

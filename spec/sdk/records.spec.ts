@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Client, ClientGroup, ClientNote, CustomField, Contact, ContactNumber, Currency, Found, Invoice, LineItem, Tax, Transaction } from '../../sdk/src';
+import type { Client, ClientGroup, ClientNote, CustomContactType, CustomField, CustomTransactionType, Contact, ContactNumber, Currency, Found, Invoice, LineItem, Tax, Transaction } from '../../sdk/src';
 import { useSdkServer } from './support/sdk-server';
 
 /**
@@ -16,6 +16,8 @@ const NUMBER = keys<ContactNumber>({ id: true, contact_id: true, number: true, t
 const GROUP = keys<ClientGroup>({ id: true, company_id: true, name: true, description: true, color: true });
 const NOTE = keys<ClientNote>({ id: true, client_id: true, staff_id: true, title: true, description: true, stickied: true, date_added: true, date_updated: true });
 const FIELD = keys<CustomField>({ id: true, company_id: true, client_group_id: true, name: true, link: true, is_lang: true, type: true, values: true, default: true, regex: true, show_client: true, read_only: true, encrypted: true });
+const CONTACT_TYPE = keys<CustomContactType>({ id: true, company_id: true, name: true, is_lang: true });
+const TRANSACTION_TYPE = keys<CustomTransactionType>({ id: true, company_id: true, name: true, is_lang: true, type: true });
 const INVOICE = keys<Invoice>({
   id: true, id_value: true, id_code: true, number: true, client_id: true, date_billed: true, date_due: true, date_closed: true, date_autodebit: true, status: true, currency: true,
   note_public: true, note_private: true, subtotal: true, tax: true, total: true, paid: true, due: true, date_added: true, line_items: true, taxes: true, delivery: true,
@@ -49,6 +51,10 @@ describe('sdk: typed records match what the server answers', () => {
     expect(Object.keys(await ok<ClientNote>('get', 'clients', 'getNote', { note_id: note })).sort()).to.deep.equal(NOTE);
     const field = await ok<number>('post', 'clients', 'addCustomField', { vars: { name: 'Segment', type: 'select', values: { smb: 'Small' } } });
     expect(Object.keys(await ok<CustomField>('get', 'clients', 'getCustomField', { field_id: field })).sort()).to.deep.equal(FIELD);
+    const contactType = await ok<number>('post', 'contacts', 'addType', { vars: { name: 'Technical' } });
+    expect(Object.keys(await ok<CustomContactType>('get', 'contacts', 'getType', { contact_type_id: contactType })).sort()).to.deep.equal(CONTACT_TYPE);
+    const transactionType = await ok<number>('post', 'transactions', 'addType', { vars: { name: 'Cheque', type: 'debit' } });
+    expect(Object.keys(await ok<CustomTransactionType>('get', 'transactions', 'getType', { type_id: transactionType })).sort()).to.deep.equal(TRANSACTION_TYPE);
   });
 
   it('invoices and their line items, transactions, currencies and taxes', async () => {
