@@ -4,12 +4,12 @@ import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
 import { assertValid, is, RuleSet } from '../kernel/input-rules';
 import { model } from '../kernel/model';
-import { parseDecimal, stored, toStored } from '../kernel/money';
+import { Money, parseDecimal, stored, toStored } from '../kernel/money';
 import { formatUtc } from '../kernel/timestamps';
 import { ordered, readOrder } from './billing/ordering';
-import { int, object, string } from '../kernel/parameter';
+import { bool, int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
-import { CURRENCY_FORMATS, formatAmount } from './billing/currency-format';
+import { CURRENCY_FORMATS, formatAmount, parseFormatted } from './billing/currency-format';
 import { optionalText, pageOffset, wholeNumber } from './billing/values';
 
 const COLUMNS = ['code', 'company_id', 'format', 'precision', 'prefix', 'suffix', 'exchange_rate', 'exchange_updated'] as const;
@@ -139,9 +139,46 @@ export class Currencies {
     return toStored(value.dividedBy(source.exchange_rate).times(target.exchange_rate).toDecimalPlaces(4));
   }
 
-  @callable({ description: 'The amount formats a currency may use.', verb: 'GET' })
+  @callable({ description: 'The amount formats a currency may use, each with an example (format → example).', verb: 'GET' })
   async getFormats() {
-    return Object.keys(CURRENCY_FORMATS);
+    const example = new Money('1234.56');
+    return Object.fromEntries(Object.keys(CURRENCY_FORMATS).map((format) => [format, formatAmount(example, { format, precision: 2, prefix: '', suffix: '' })]));
+  }
+
+  @callable({
+    description: 'Write value the way currency writes it: prefix, suffix and code (each true/false), with_separator (thousands), decimals (default the currency\'s precision), significant_decimals (drop trailing zeros down to the precision).',
+    verb: 'GET',
+    params: [
+      string('value'),
+      string('currency'),
+      int('company_id', { default: null }),
+      bool('prefix', { default: true }),
+      bool('suffix', { default: true }),
+      bool('code', { default: false }),
+      bool('with_separator', { default: true }),
+      int('decimals', { default: null }),
+      bool('significant_decimals', { default: false }),
+    ],
+  })
+  async toCurrency(value: string, code: string, companyId: number | null, prefix: boolean, suffix: boolean, withCode: boolean, withSeparator: boolean, decimals: number | null, significantDecimals: boolean) {
+    const [amount, currency] = await this.formatting(value, code, companyId, decimals);
+    return formatAmount(amount, currency, { prefix, suffix, code: withCode, withSeparator, decimals, significantDecimals });
+  }
+
+  @callable({ description: 'Write value the way currency writes it, without prefix, suffix or code.', verb: 'GET', params: [string('value'), string('currency'), bool('with_separator', { default: true }), int('company_id', { default: null }), int('decimals', { default: null })] })
+  async toCurrencyValue(value: string, code: string, withSeparator: boolean, companyId: number | null, decimals: number | null) {
+    const [amount, currency] = await this.formatting(value, code, companyId, decimals);
+    return formatAmount(amount, currency, { prefix: false, suffix: false, withSeparator, decimals });
+  }
+
+  @callable({ description: 'Read a value written the currency\'s way ($1,234.50) back as a decimal string (1234.50).', verb: 'GET', params: [string('value'), string('currency'), int('company_id', { default: null }), int('decimals', { default: null })] })
+  async toDecimal(value: string, code: string, companyId: number | null, decimals: number | null) {
+    const currency = await this.get(code, companyId ?? this.ctx.companyId);
+    if (!currency) throw TallyError.invalid({ currency: { exists: 'The currency given does not exist.' } });
+    if (decimals !== null && (decimals < 0 || decimals > 10)) throw TallyError.invalid({ decimals: { format: 'Give 0 to 10 decimals.' } });
+    const parsed = parseFormatted(value, currency, decimals);
+    if (parsed === null) throw TallyError.invalid({ value: { format: 'The value is not an amount written in this currency\'s format.' } });
+    return parsed;
   }
 
   @callable({ description: 'Write amount (a decimal string) the way the currency code writes it, e.g. 1234.5 USD → $1,234.50.', verb: 'GET', params: [string('amount'), string('code')] })
@@ -151,6 +188,16 @@ export class Currencies {
     const currency = await this.get(code, this.ctx.companyId);
     if (!currency) throw unknownCurrency();
     return formatAmount(value, currency);
+  }
+
+  /** The amount and currency of a formatting call, or the 400 naming what is wrong. */
+  private async formatting(value: string, code: string, companyId: number | null, decimals: number | null) {
+    const amount = parseDecimal(value, 30);
+    if (!amount) throw TallyError.invalid({ value: { format: 'The value must be a number.' } });
+    if (decimals !== null && (decimals < 0 || decimals > 10)) throw TallyError.invalid({ decimals: { format: 'Give 0 to 10 decimals.' } });
+    const currency = await this.get(code, companyId ?? this.ctx.companyId);
+    if (!currency) throw TallyError.invalid({ currency: { exists: 'The currency given does not exist.' } });
+    return [amount, currency] as const;
   }
 
   private query(companyId: number) {

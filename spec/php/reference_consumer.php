@@ -264,6 +264,12 @@ expect_call('currencies/getAll', $api->get('currencies', 'getAll', ['company_id'
 expect_call('currencies/getList', $api->get('currencies', 'getList', ['company_id' => $company, 'page' => 1, 'order_by' => ['code' => 'DESC']]), 200, fn ($v) => is_array($v) && $v[0]->code === 'USD');
 expect_call('currencies/getListCount', $api->get('currencies', 'getListCount', ['company_id' => $company]), 200, $isInt);
 expect_call('currencies/convert', $api->get('currencies', 'convert', ['amount' => '300', 'from_currency' => 'JPY', 'to_currency' => 'USD', 'company_id' => $company]), 200, fn ($v) => $v === '2.0000');
+expect_call('currencies/getFormats', $api->get('currencies', 'getFormats'), 200, fn ($v) => ($v->{'#.###,##'} ?? null) === '1.234,56');
+expect_call('currencies/toCurrency', $api->get('currencies', 'toCurrency', ['value' => 1234.5, 'currency' => 'EUR', 'company_id' => $company, 'code' => 'true']), 200, fn ($v) => $v === '€1.234,50 EUR');
+expect_call('currencies/toCurrency (significant)', $api->get('currencies', 'toCurrency', ['value' => '2.5', 'currency' => 'USD', 'decimals' => 4, 'significant_decimals' => 'true']), 200, fn ($v) => $v === '$2.50');
+expect_call('currencies/toCurrencyValue', $api->get('currencies', 'toCurrencyValue', ['value' => '-1234.567', 'currency' => 'USD', 'with_separator' => 'false']), 200, fn ($v) => $v === '-1234.57');
+expect_call('currencies/toDecimal', $api->get('currencies', 'toDecimal', ['value' => '-$1,234.50', 'currency' => 'USD']), 200, fn ($v) => $v === '-1234.50');
+expect_call('currencies/toDecimal (not an amount)', $api->get('currencies', 'toDecimal', ['value' => '12abc', 'currency' => 'USD']), 400);
 expect_call('currencies/delete', $api->delete('currencies', 'delete', ['currency_code' => 'JPY', 'company_id' => $company]));
 expect_call('currencies/get (missing)', $api->get('currencies', 'get', ['currency_code' => 'JPY', 'company_id' => $company]), 200, $isFalse);
 $tax = expect_call('taxes/add', $api->post('taxes', 'add', ['vars' => ['company_id' => $company, 'level' => 1, 'name' => 'Sales tax', 'amount' => '10', 'country' => 'US', 'state' => 'VA']]), 200, $isInt);
