@@ -240,6 +240,13 @@ export interface InvoiceLinesTable {
   service_id: number | null;
 }
 
+export interface InvoiceMetaTable {
+  invoice_id: number;
+  key: string;
+  /** JSON. */
+  value: string;
+}
+
 export interface InvoiceTaxesTable {
   invoice_id: number;
   tax_id: number | null;
@@ -315,6 +322,7 @@ export interface Database {
   invoices: InvoicesTable;
   invoice_lines: InvoiceLinesTable;
   invoice_taxes: InvoiceTaxesTable;
+  invoice_meta: InvoiceMetaTable;
   invoice_delivery: InvoiceDeliveryTable;
   transactions: TransactionsTable;
   transaction_applied: TransactionAppliedTable;

@@ -2,7 +2,7 @@ import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
 import { assertValid } from '../kernel/input-rules';
 import { model } from '../kernel/model';
-import { int, list, object } from '../kernel/parameter';
+import { any, int, list, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { ZERO } from '../kernel/money';
 import { formatUtc } from '../kernel/timestamps';
@@ -18,7 +18,8 @@ import { readLines } from './invoices/lines';
 import { allocateInvoiceNumber, formatInvoiceNumber } from './invoices/numbering';
 import { closedDate } from './invoices/settlement';
 import { storedTotals } from './invoices/totals';
-import { lockInvoice } from './invoices/invoice-lock';
+import { invalidInvoice, lockInvoice } from './invoices/invoice-lock';
+import { settingKeyRules } from './billing/owner-settings';
 import { totalFor } from './invoices/totalling';
 
 /**
@@ -117,6 +118,28 @@ export class Invoices extends InvoiceQueries {
     return splitInvoice(this.ctx, invoiceId, ids as number[], () => this.nextNumber());
   }
 
+  @callable({ description: 'Set a meta value of an invoice (any value: text, or a set sent as value[name]=...); kept as given.', verb: 'POST', params: [int('invoice_id'), string('key'), any('value')] })
+  async setMeta(invoiceId: number, key: string, value: unknown) {
+    if (!(await this.summary(invoiceId))) throw invalidInvoice();
+    await assertValid({ key }, settingKeyRules);
+    const json = JSON.stringify(value ?? null);
+    await this.ctx.db
+      .insertInto('invoice_meta')
+      .values({ invoice_id: invoiceId, key, value: json })
+      .onConflict((oc) => oc.columns(['invoice_id', 'key']).doUpdateSet({ value: json }))
+      .execute();
+    return null;
+  }
+
+  @callable({ description: 'Remove one meta value of an invoice, or all of them when key is null.', verb: 'DELETE', params: [int('invoice_id'), string('key', { default: null })] })
+  async unsetMeta(invoiceId: number, key: string | null) {
+    if (!(await this.summary(invoiceId))) throw invalidInvoice();
+    let query = this.ctx.db.deleteFrom('invoice_meta').where('invoice_id', '=', invoiceId);
+    if (key !== null) query = query.where('key', '=', key);
+    await query.execute();
+    return null;
+  }
+
   @callable({ description: 'Close an invoice when nothing is left due on it, else reopen it (clear date_closed). Answers whether it is closed.', verb: 'POST', params: [int('invoice_id')] })
   async setClosed(invoiceId: number) {
     const invoice = await lockInvoice(this.ctx.db, this.ctx.companyId, invoiceId);
@@ -135,7 +158,7 @@ export class Invoices extends InvoiceQueries {
   async deleteDraft(invoiceId: number) {
     const invoice = await lockInvoice(this.ctx.db, this.ctx.companyId, invoiceId);
     if (invoice.status !== 'draft') throw TallyError.invalid({ invoice_id: { draft: 'Only draft invoices can be deleted; void the invoice instead.' } });
-    for (const table of ['invoice_lines', 'invoice_taxes', 'invoice_delivery'] as const) {
+    for (const table of ['invoice_lines', 'invoice_taxes', 'invoice_delivery', 'invoice_meta'] as const) {
       await this.ctx.db.deleteFrom(table).where('invoice_id', '=', invoiceId).execute();
     }
     await this.ctx.db.deleteFrom('invoices').where('id', '=', invoiceId).execute();

@@ -311,6 +311,13 @@ $hash = expect_call('invoices/createPayHash', $api->get('invoices', 'createPayHa
 expect_call('invoices/verifyPayHash', $api->get('invoices', 'verifyPayHash', ['client_id' => $client, 'invoice_id' => $invoice, 'hash' => $hash]), 200, $isTrue);
 expect_call('invoices/verifyPayHash (forged)', $api->get('invoices', 'verifyPayHash', ['client_id' => $client2, 'invoice_id' => $invoice, 'hash' => $hash]), 200, $isFalse);
 expect_call('invoices/getTaxRules', $api->get('invoices', 'getTaxRules', ['client_id' => $client]), 200, fn ($v) => is_array($v) && count($v) === 1 && $v[0]->amount === '10.0000');
+expect_call('invoices/setMeta', $api->post('invoices', 'setMeta', ['invoice_id' => $invoice, 'key' => 'crm_id', 'value' => 'CRM-42']));
+expect_call('invoices/setMeta (a set)', $api->post('invoices', 'setMeta', ['invoice_id' => $invoice, 'key' => 'shipping', 'value' => ['carrier' => 'ups', 'boxes' => '2']]));
+expect_call('invoices/getMeta', $api->get('invoices', 'getMeta', ['invoice_id' => $invoice]), 200, fn ($v) => is_array($v) && count($v) === 2 && $v[1]->value->carrier === 'ups');
+expect_call('invoices/getMeta (one)', $api->get('invoices', 'getMeta', ['invoice_id' => $invoice, 'key' => 'crm_id']), 200, fn ($v) => is_object($v) && $v->value === 'CRM-42');
+expect_call('invoices/unsetMeta', $api->delete('invoices', 'unsetMeta', ['invoice_id' => $invoice, 'key' => 'crm_id']));
+expect_call('invoices/getMeta (unset)', $api->get('invoices', 'getMeta', ['invoice_id' => $invoice, 'key' => 'crm_id']), 200, $isFalse);
+expect_call('invoices/getPricingPeriods', $api->get('invoices', 'getPricingPeriods'), 200, fn ($v) => isset($v->month));
 expect_call('invoices/getStatuses', $api->get('invoices', 'getStatuses'), 200, fn ($v) => isset($v->proforma));
 expect_call('invoices/getDeliveryMethods', $api->get('invoices', 'getDeliveryMethods'), 200, fn ($v) => isset($v->email, $v->paper));
 expect_call('invoices/invoicedCurrencies', $api->get('invoices', 'invoicedCurrencies', ['client_id' => $client]), 200, fn ($v) => $v === ['USD']);
@@ -394,6 +401,8 @@ expect_call('other company: clients/getNoteList', $other->get('clients', 'getNot
 expect_call('other company: clients/setSetting', $other->post('clients', 'setSetting', ['client_id' => $client, 'key' => 'tax_id', 'value' => 'stolen']), 400);
 expect_call('other company: clients/getCustomField', $other->get('clients', 'getCustomField', ['field_id' => $field]), 200, $isFalse);
 expect_call('other company: clients/setCustomField', $other->post('clients', 'setCustomField', ['field_id' => $field, 'client_id' => $client, 'value' => 'GB1']), 400);
+expect_call('other company: invoices/getMeta', $other->get('invoices', 'getMeta', ['invoice_id' => $invoice]), 200, $isFalse);
+expect_call('other company: invoices/setMeta', $other->post('invoices', 'setMeta', ['invoice_id' => $invoice, 'key' => 'x', 'value' => 'y']), 400);
 expect_call('other company: invoices/edit', $other->put('invoices', 'edit', ['invoice_id' => $invoice, 'vars' => ['note_public' => 'x']]), 400);
 
 // ---- names as PHP resolves them -------------------------------------------------------------

@@ -110,6 +110,14 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('invoices').addColumn('note_private', 'text').execute();
   await db.schema.alterTable('invoices').addColumn('date_autodebit', 'varchar(19)').execute();
   await db.schema.alterTable('invoice_lines').addColumn('service_id', 'integer').execute();
+  // Integrations' own key/value data on an invoice (getMeta/setMeta); values are JSON.
+  await db.schema
+    .createTable('invoice_meta')
+    .addColumn('invoice_id', 'integer', (c) => c.notNull().references('invoices.id'))
+    .addColumn('key', 'varchar(128)', (c) => c.notNull())
+    .addColumn('value', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('invoice_meta_pk', ['invoice_id', 'key'])
+    .execute();
 
   for (const column of ['transaction_type_id', 'account_id', 'gateway_id', 'parent_transaction_id']) {
     await db.schema.alterTable('transactions').addColumn(column, 'integer').execute();
@@ -127,6 +135,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   for (const column of ['transaction_type_id', 'account_id', 'gateway_id', 'parent_transaction_id', 'reference_id', 'message']) {
     await db.schema.alterTable('transactions').dropColumn(column).execute();
   }
+  await db.schema.dropTable('invoice_meta').execute();
   await db.schema.alterTable('invoice_lines').dropColumn('service_id').execute();
   for (const column of ['note_public', 'note_private', 'date_autodebit']) await db.schema.alterTable('invoices').dropColumn(column).execute();
   await db.schema.dropTable('contact_numbers').execute();

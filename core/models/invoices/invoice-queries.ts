@@ -126,6 +126,20 @@ export abstract class InvoiceQueries {
     return rules.map((t) => ({ id: t.id, level: t.level, name: t.name, amount: toStored(t.rate), type: t.type }));
   }
 
+  @callable({ description: 'An invoice\'s meta values ({invoice_id, key, value}): all of them, or the one named by key (false when it is not set). False when there is no such invoice.', verb: 'GET', params: [int('invoice_id'), string('key', { default: null })] })
+  async getMeta(invoiceId: number, key: string | null) {
+    if (!(await this.summary(invoiceId))) return false;
+    let query = this.ctx.db.selectFrom('invoice_meta').select(['invoice_id', 'key', 'value']).where('invoice_id', '=', invoiceId);
+    if (key !== null) query = query.where('key', '=', key);
+    const rows = (await query.orderBy('key').execute()).map((r) => ({ ...r, value: JSON.parse(r.value) as unknown }));
+    return key === null ? rows : (rows[0] ?? false);
+  }
+
+  @callable({ description: 'The periods of recurring invoices and their names.', verb: 'GET' })
+  async getPricingPeriods() {
+    return { day: 'Day', week: 'Week', month: 'Month', year: 'Year' };
+  }
+
   @callable({ description: 'The stored invoice statuses and their names.', verb: 'GET' })
   async getStatuses() {
     return STATUS_NAMES;
