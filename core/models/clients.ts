@@ -16,6 +16,8 @@ import { ClientCustomFields } from './clients/client-custom-fields';
 import { PAGE_SIZE } from './clients/client-settings-and-notes';
 import { addNumbers } from './contacts/contact-numbers';
 import { Users } from './users';
+import { int as count, listOf, mapOf, nothing, orFalse, string as text } from '../kernel/shape';
+import { CLIENT, CLIENT_ADD, CLIENT_CREATE, CLIENT_EDIT, CLIENT_WITH_SETTINGS, CLIENTS } from './clients.fields';
 
 export { findClient, invalidClient } from './clients/client-store';
 
@@ -34,14 +36,14 @@ export class Clients extends ClientCustomFields {
     super(ctx);
   }
 
-  @callable({ description: 'A client with its primary contact\'s details and, unless get_settings is false, its effective settings; false when the caller\'s company has no such client.', verb: 'GET', params: [int('client_id'), bool('get_settings', { default: true })] })
+  @callable({ description: 'A client with its primary contact\'s details and, unless get_settings is false, its effective settings; false when the caller\'s company has no such client.', verb: 'GET', params: [int('client_id'), bool('get_settings', { default: true })], returns: orFalse(CLIENT_WITH_SETTINGS) })
   async get(clientId: number, getSettings: boolean) {
     const client = await findClient(this.ctx.db, this.ctx.companyId, clientId);
     if (!client) return false;
     return getSettings ? { ...client, settings: valuesOf(await this.settingsOf(client)) } : client;
   }
 
-  @callable({ description: 'The company\'s client whose login is user_id; false when there is none.', verb: 'GET', params: [int('user_id'), bool('get_settings', { default: false })] })
+  @callable({ description: 'The company\'s client whose login is user_id; false when there is none.', verb: 'GET', params: [int('user_id'), bool('get_settings', { default: false })], returns: orFalse(CLIENT_WITH_SETTINGS) })
   async getByUserId(userId: number, getSettings: boolean) {
     const row = await clientQuery(this.ctx.db, this.ctx.companyId).where('clients.user_id', '=', userId).orderBy('clients.id').executeTakeFirst();
     return row ? this.get(row.id, getSettings) : false;
@@ -50,19 +52,18 @@ export class Clients extends ClientCustomFields {
   @callable({
     description: 'One page (25) of clients, optionally of one status (active, inactive, fraud); order_by[field]=ASC|DESC over id_code, id, first_name, last_name, company, email, status, date_added; filters[client_group_id].',
     verb: 'GET',
-    params: [string('status', { default: null }), int('page', { default: 1 }), object('order_by', { default: { id_code: 'ASC' } }), object('filters', { default: [] })],
-  })
+    params: [string('status', { default: null }), int('page', { default: 1 }), object('order_by', { default: { id_code: 'ASC' } }), object('filters', { default: [] })], returns: CLIENTS})
   async getList(status: string | null, page: number, orderBy: unknown, filters: unknown) {
     const query = ordered(this.listed(status, filters), readOrder(orderBy, CLIENT_ORDER), 'clients.id');
     return (await query.limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute()).map(presentClient);
   }
 
-  @callable({ description: 'How many clients getList lists for the same status and filters.', verb: 'GET', params: [string('status', { default: null }), object('filters', { default: [] })] })
+  @callable({ description: 'How many clients getList lists for the same status and filters.', verb: 'GET', params: [string('status', { default: null }), object('filters', { default: [] })], returns: count() })
   async getListCount(status: string | null, filters: unknown) {
     return this.count(this.listed(status, filters));
   }
 
-  @callable({ description: 'Every client, optionally of one status and one client group, by display number; with settings when get_settings is true.', verb: 'GET', params: [string('status', { default: null }), int('client_group_id', { default: null }), bool('get_settings', { default: false })] })
+  @callable({ description: 'Every client, optionally of one status and one client group, by display number; with settings when get_settings is true.', verb: 'GET', params: [string('status', { default: null }), int('client_group_id', { default: null }), bool('get_settings', { default: false })], returns: listOf(CLIENT_WITH_SETTINGS) })
   async getAll(status: string | null, clientGroupId: number | null, getSettings: boolean) {
     let query = this.listed(status, {});
     if (clientGroupId !== null) query = query.where('clients.client_group_id', '=', clientGroupId);
@@ -71,28 +72,28 @@ export class Clients extends ClientCustomFields {
     return Promise.all(rows.map(async (client) => ({ ...client, settings: valuesOf(await this.settingsOf(client)) })));
   }
 
-  @callable({ description: 'How many clients have a status (default active).', verb: 'GET', params: [string('status', { default: 'active' }), object('filters', { default: [] })] })
+  @callable({ description: 'How many clients have a status (default active).', verb: 'GET', params: [string('status', { default: 'active' }), object('filters', { default: [] })], returns: count() })
   async getStatusCount(status: string, filters: unknown) {
     return this.count(this.listed(status, filters));
   }
 
-  @callable({ description: 'The client statuses and their names.', verb: 'GET' })
+  @callable({ description: 'The client statuses and their names.', verb: 'GET', returns: mapOf(text()) })
   async getStatusTypes() {
     return STATUS_TYPES;
   }
 
-  @callable({ description: 'One page (25) of clients whose display number, name, company or email contains query.', verb: 'GET', params: [string('query'), int('page', { default: 1 })] })
+  @callable({ description: 'One page (25) of clients whose display number, name, company or email contains query.', verb: 'GET', params: [string('query'), int('page', { default: 1 })], returns: CLIENTS })
   async search(query: string, page: number) {
     const rows = await matching(clientQuery(this.ctx.db, this.ctx.companyId), query).orderBy('clients.id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
     return rows.map(presentClient);
   }
 
-  @callable({ description: 'How many clients search finds for query.', verb: 'GET', params: [string('query')] })
+  @callable({ description: 'How many clients search finds for query.', verb: 'GET', params: [string('query')], returns: count() })
   async getSearchCount(query: string) {
     return this.count(matching(clientQuery(this.ctx.db, this.ctx.companyId), query));
   }
 
-  @callable({ description: 'The currency codes a client has been invoiced or paid in.', verb: 'GET', params: [int('client_id')] })
+  @callable({ description: 'The currency codes a client has been invoiced or paid in.', verb: 'GET', params: [int('client_id')], returns: listOf(text()) })
   async usedCurrencies(clientId: number) {
     await this.client(clientId);
     const rows = await this.ctx.db
@@ -108,8 +109,7 @@ export class Clients extends ClientCustomFields {
     description:
       'Sign a client up in one call: a login (vars[username], vars[new_password], vars[confirm_password], optional vars[recovery_email]), the client (vars[client_group_id], vars[status]) and its primary contact (vars[first_name], vars[last_name], vars[email], vars[title], vars[company], address fields, vars[numbers][i][number|type|location]), vars[settings][key]=value and vars[custom][field_id]=value. Returns the client.',
     verb: 'POST',
-    params: [object('vars', { default: {} })],
-  })
+    params: [object('vars', { default: {} })], vars: CLIENT_CREATE, returns: CLIENT})
   async create(vars: Record<string, unknown>) {
     await assertValid(vars, { ...contactRules(false), ...this.clientRules() });
     // The login is made by users/add itself, with its rules and messages (username.unique, ...).
@@ -125,10 +125,7 @@ export class Clients extends ClientCustomFields {
     description:
       'Add a client: optional vars[user_id] (its login), vars[client_group_id] (default: the company\'s default group), vars[id_code] (a display number), vars[status] (active, inactive, fraud). With vars[first_name], vars[last_name], vars[email] (and vars[title], vars[company], address fields with ISO country and state codes, vars[numbers]) it also gets its primary contact. Returns the client id.',
     verb: 'POST',
-    params: [object('vars', { default: {} })],
-    vars: CLIENT_ADD,
-    returns: count({ description: 'The new client id.' }),
-  })
+    params: [object('vars', { default: {} })], vars: CLIENT_ADD, returns: count({ description: 'The new client id.' })})
   async add(vars: Record<string, unknown>) {
     // The reference adds a bare client row for an existing login; Tally also takes the primary
     // contact's fields, and wants them when no login is named (a client must be someone).
@@ -146,7 +143,7 @@ export class Clients extends ClientCustomFields {
     return client.id;
   }
 
-  @callable({ description: 'Change any of the fields clients/add takes (the contact fields change the primary contact). Returns the client.', verb: 'PUT', params: [int('client_id'), object('vars')] })
+  @callable({ description: 'Change any of the fields clients/add takes (the contact fields change the primary contact). Returns the client.', verb: 'PUT', params: [int('client_id'), object('vars')], vars: CLIENT_EDIT, returns: CLIENT })
   async edit(clientId: number, vars: Record<string, unknown>) {
     const client = await this.client(clientId);
     const contact = contactValues(vars);
@@ -165,7 +162,7 @@ export class Clients extends ClientCustomFields {
     return this.get(clientId, false);
   }
 
-  @callable({ description: 'Delete a client with its contacts, notes and settings. A client with invoices or transactions is kept (400 client_id.in_use).', verb: 'DELETE', params: [int('client_id')] })
+  @callable({ description: 'Delete a client with its contacts, notes and settings. A client with invoices or transactions is kept (400 client_id.in_use).', verb: 'DELETE', params: [int('client_id')], returns: nothing() })
   async delete(clientId: number) {
     await this.client(clientId);
     const db = this.ctx.db;

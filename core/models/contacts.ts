@@ -13,6 +13,8 @@ import { ordered, readOrder } from './billing/ordering';
 import { optionalText, pageOffset, wholeNumber } from './billing/values';
 import { findClient, invalidClient } from './clients/client-store';
 import { addNumbers, editNumbers, invalidNumber, NUMBER_COLUMNS, NUMBER_LOCATIONS, NUMBER_TYPES, numberRules, numbersRules, numberValues, WORK_HOME_MOBILE } from './contacts/contact-numbers';
+import { int as count, listOf, mapOf, nothing, orFalse, string as text } from '../kernel/shape';
+import { CONTACT, CONTACT_ADD, CONTACT_EDIT, CUSTOM_TYPE, CUSTOM_TYPE_ADD, CUSTOM_TYPE_EDIT, NUMBER, NUMBER_ADD, NUMBER_EDIT } from './contacts.fields';
 
 const CONTACT_TYPES = { primary: 'Primary', billing: 'Billing', other: 'Other' };
 const PAGE_SIZE = 25;
@@ -46,13 +48,13 @@ const invalidContact = () => TallyError.invalid({ contact_id: { exists: 'Invalid
 export class Contacts {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ description: 'A contact; false when it is not a contact of one of the caller\'s clients.', verb: 'GET', params: [int('contact_id')] })
+  @callable({ description: 'A contact; false when it is not a contact of one of the caller\'s clients.', verb: 'GET', params: [int('contact_id')], returns: orFalse(CONTACT) })
   async get(contactId: number) {
     const row = await contactQuery(this.ctx.db, this.ctx.companyId).where('contacts.id', '=', contactId).executeTakeFirst();
     return row ? present(row) : false;
   }
 
-  @callable({ description: 'The contact of client_id whose login is user_id; false when there is none.', verb: 'GET', params: [int('user_id'), int('client_id')] })
+  @callable({ description: 'The contact of client_id whose login is user_id; false when there is none.', verb: 'GET', params: [int('user_id'), int('client_id')], returns: orFalse(CONTACT) })
   async getByUserId(userId: number, clientId: number) {
     const row = await contactQuery(this.ctx.db, this.ctx.companyId).where('contacts.user_id', '=', userId).where('contacts.client_id', '=', clientId).orderBy('contacts.id').executeTakeFirst();
     return row ? present(row) : false;
@@ -61,21 +63,20 @@ export class Contacts {
   @callable({
     description: 'Every contact of a client, optionally of one contact_type (primary, billing, other); order[field]=asc|desc over last_name, first_name, email, contact_type, date_added, id.',
     verb: 'GET',
-    params: [int('client_id'), string('contact_type', { default: null }), object('order', { default: { last_name: 'asc', first_name: 'asc' } })],
-  })
+    params: [int('client_id'), string('contact_type', { default: null }), object('order', { default: { last_name: 'asc', first_name: 'asc' } })], returns: listOf(CONTACT)})
   async getAll(clientId: number, contactType: string | null, order: unknown) {
     let query = contactQuery(this.ctx.db, this.ctx.companyId).where('contacts.client_id', '=', clientId);
     if (contactType !== null) query = query.where('contacts.contact_type', '=', contactType);
     return (await ordered(query, readOrder(order, ORDER, 'order'), 'contacts.id').execute()).map(present);
   }
 
-  @callable({ description: 'One page (25) of a client\'s contacts, ordered as getAll.', verb: 'GET', params: [int('client_id'), int('page', { default: 1 }), object('order', { default: { last_name: 'asc', first_name: 'asc' } })] })
+  @callable({ description: 'One page (25) of a client\'s contacts, ordered as getAll.', verb: 'GET', params: [int('client_id'), int('page', { default: 1 }), object('order', { default: { last_name: 'asc', first_name: 'asc' } })], returns: listOf(CONTACT) })
   async getList(clientId: number, page: number, order: unknown) {
     const query = contactQuery(this.ctx.db, this.ctx.companyId).where('contacts.client_id', '=', clientId);
     return (await ordered(query, readOrder(order, ORDER, 'order'), 'contacts.id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute()).map(present);
   }
 
-  @callable({ description: 'How many contacts a client has.', verb: 'GET', params: [int('client_id')] })
+  @callable({ description: 'How many contacts a client has.', verb: 'GET', params: [int('client_id')], returns: count() })
   async getListCount(clientId: number) {
     const row = await contactQuery(this.ctx.db, this.ctx.companyId).clearSelect().select(sql<number>`count(*)`.as('count')).where('contacts.client_id', '=', clientId).executeTakeFirstOrThrow();
     return Number(row.count);
@@ -85,8 +86,7 @@ export class Contacts {
     description:
       'Add a contact: vars[client_id], vars[first_name], vars[last_name], vars[email], optional vars[contact_type] (primary when the client has none yet, else billing or other; default: primary for a client without one, else billing), vars[user_id], vars[title], vars[company], address fields, vars[numbers][i][number|type|location]. Returns the contact id.',
     verb: 'POST',
-    params: [object('vars', { default: {} })],
-  })
+    params: [object('vars', { default: {} })], vars: CONTACT_ADD, returns: count({ description: 'The new contact id.' })})
   async add(vars: Record<string, unknown>) {
     const clientId = wholeNumber(vars.client_id);
     const client = clientId === null ? undefined : await findClient(this.ctx.db, this.ctx.companyId, clientId);
@@ -115,8 +115,7 @@ export class Contacts {
   @callable({
     description: 'Change any field contacts/add takes but client_id (the primary contact keeps its type); vars[numbers][i][id] changes a number, a blank number removes it, an entry without id adds one. Returns the contact.',
     verb: 'PUT',
-    params: [int('contact_id'), object('vars')],
-  })
+    params: [int('contact_id'), object('vars')], vars: CONTACT_EDIT, returns: CONTACT})
   async edit(contactId: number, vars: Record<string, unknown>) {
     const contact = await this.get(contactId);
     if (!contact) throw invalidContact();
@@ -130,7 +129,7 @@ export class Contacts {
     return this.get(contactId);
   }
 
-  @callable({ description: 'Delete a contact and its numbers; a client\'s primary contact is deleted only with the client.', verb: 'DELETE', params: [int('contact_id')] })
+  @callable({ description: 'Delete a contact and its numbers; a client\'s primary contact is deleted only with the client.', verb: 'DELETE', params: [int('contact_id')], returns: nothing() })
   async delete(contactId: number) {
     const contact = await this.get(contactId);
     if (!contact) throw invalidContact();
@@ -143,8 +142,7 @@ export class Contacts {
   @callable({
     description: `A contact's numbers, optionally of one type (phone, fax) and location (home, work, mobile); order[field]=ASC|DESC over number, type, location, id, or the reference's default order[${WORK_HOME_MOBILE}]=ASC. False when the contact does not exist.`,
     verb: 'GET',
-    params: [int('contact_id'), string('type', { default: null }), string('location', { default: null }), object('order', { default: { [WORK_HOME_MOBILE]: 'ASC' } })],
-  })
+    params: [int('contact_id'), string('type', { default: null }), string('location', { default: null }), object('order', { default: { [WORK_HOME_MOBILE]: 'ASC' } })], returns: orFalse(listOf(NUMBER))})
   async getNumbers(contactId: number, type: string | null, location: string | null, order: unknown) {
     if (!(await this.get(contactId))) return false;
     const byLocation = sql<number>`case contact_numbers.location when 'work' then 0 when 'home' then 1 when 'mobile' then 2 else 3 end`;
@@ -156,7 +154,7 @@ export class Contacts {
     return query.orderBy('contact_numbers.id').execute();
   }
 
-  @callable({ description: 'One number; false when it is not a number of one of the company\'s contacts.', verb: 'GET', params: [int('contact_number_id')] })
+  @callable({ description: 'One number; false when it is not a number of one of the company\'s contacts.', verb: 'GET', params: [int('contact_number_id')], returns: orFalse(NUMBER) })
   async getNumber(numberId: number) {
     const row = await this.ctx.db
       .selectFrom('contact_numbers')
@@ -169,7 +167,7 @@ export class Contacts {
     return row ?? false;
   }
 
-  @callable({ description: 'Add a number to a contact: vars[number], optional vars[type] (phone, fax; default phone) and vars[location] (home, work, mobile; default home). Returns its id.', verb: 'POST', params: [int('contact_id'), object('vars')] })
+  @callable({ description: 'Add a number to a contact: vars[number], optional vars[type] (phone, fax; default phone) and vars[location] (home, work, mobile; default home). Returns its id.', verb: 'POST', params: [int('contact_id'), object('vars')], vars: NUMBER_ADD, returns: count({ description: 'The new number id.' }) })
   async addNumber(contactId: number, vars: Record<string, unknown>) {
     if (!(await this.get(contactId))) throw invalidContact();
     await assertValid(vars, numberRules(false));
@@ -177,7 +175,7 @@ export class Contacts {
     return row.id;
   }
 
-  @callable({ description: 'Change vars[number], vars[type] or vars[location] of a number.', verb: 'PUT', params: [int('contact_number_id'), object('vars')] })
+  @callable({ description: 'Change vars[number], vars[type] or vars[location] of a number.', verb: 'PUT', params: [int('contact_number_id'), object('vars')], vars: NUMBER_EDIT, returns: nothing() })
   async editNumber(numberId: number, vars: Record<string, unknown>) {
     if (!(await this.getNumber(numberId))) throw invalidNumber();
     await assertValid(vars, numberRules(true));
@@ -186,51 +184,51 @@ export class Contacts {
     return null;
   }
 
-  @callable({ description: 'Delete a number.', verb: 'DELETE', params: [int('contact_number_id')] })
+  @callable({ description: 'Delete a number.', verb: 'DELETE', params: [int('contact_number_id')], returns: nothing() })
   async deleteNumber(numberId: number) {
     if (!(await this.getNumber(numberId))) throw invalidNumber();
     await this.ctx.db.deleteFrom('contact_numbers').where('id', '=', numberId).execute();
     return null;
   }
 
-  @callable({ description: 'The contact types and their names.', verb: 'GET' })
+  @callable({ description: 'The contact types and their names.', verb: 'GET', returns: mapOf(text()) })
   async getContactTypes() {
     return CONTACT_TYPES;
   }
 
-  @callable({ description: 'The number types (phone, fax) and their names.', verb: 'GET' })
+  @callable({ description: 'The number types (phone, fax) and their names.', verb: 'GET', returns: mapOf(text()) })
   async getNumberTypes() {
     return NUMBER_TYPES;
   }
 
-  @callable({ description: 'The number locations (home, work, mobile) and their names.', verb: 'GET' })
+  @callable({ description: 'The number locations (home, work, mobile) and their names.', verb: 'GET', returns: mapOf(text()) })
   async getNumberLocations() {
     return NUMBER_LOCATIONS;
   }
 
-  @callable({ description: 'Add a contact type of the company: vars[name], optional vars[is_lang], vars[company_id] (the caller\'s). Returns its id.', verb: 'POST', params: [object('vars', { default: {} })] })
+  @callable({ description: 'Add a contact type of the company: vars[name], optional vars[is_lang], vars[company_id] (the caller\'s). Returns its id.', verb: 'POST', params: [object('vars', { default: {} })], vars: CUSTOM_TYPE_ADD, returns: count({ description: 'The new type id.' }) })
   async addType(vars: Record<string, unknown>) {
     return this.types().add(vars);
   }
 
-  @callable({ description: 'Change vars[name] or vars[is_lang] of a contact type.', verb: 'PUT', params: [int('contact_type_id'), object('vars')] })
+  @callable({ description: 'Change vars[name] or vars[is_lang] of a contact type.', verb: 'PUT', params: [int('contact_type_id'), object('vars')], vars: CUSTOM_TYPE_EDIT, returns: nothing() })
   async editType(typeId: number, vars: Record<string, unknown>) {
     await this.types().edit(typeId, vars);
     return null;
   }
 
-  @callable({ description: 'Delete a contact type; contacts that named it keep their built-in type.', verb: 'DELETE', params: [int('contact_type_id')] })
+  @callable({ description: 'Delete a contact type; contacts that named it keep their built-in type.', verb: 'DELETE', params: [int('contact_type_id')], returns: nothing() })
   async deleteType(typeId: number) {
     await this.types().delete(typeId);
     return null;
   }
 
-  @callable({ description: 'A contact type of the company; false when there is none.', verb: 'GET', params: [int('contact_type_id')] })
+  @callable({ description: 'A contact type of the company; false when there is none.', verb: 'GET', params: [int('contact_type_id')], returns: orFalse(CUSTOM_TYPE) })
   async getType(typeId: number) {
     return this.types().get(typeId);
   }
 
-  @callable({ description: 'The company\'s contact types (another company_id lists nothing).', verb: 'GET', params: [int('company_id', { default: null })] })
+  @callable({ description: 'The company\'s contact types (another company_id lists nothing).', verb: 'GET', params: [int('company_id', { default: null })], returns: listOf(CUSTOM_TYPE) })
   async getTypes(companyId: number | null) {
     return companyId === null || companyId === this.ctx.companyId ? this.types().all() : [];
   }

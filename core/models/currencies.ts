@@ -11,6 +11,8 @@ import { bool, int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { CURRENCY_FORMATS, formatAmount, parseFormatted } from './billing/currency-format';
 import { optionalText, pageOffset, wholeNumber } from './billing/values';
+import { int as count, listOf, mapOf, money, nothing, orFalse, string as text } from '../kernel/shape';
+import { CURRENCY, CURRENCY_ADD, CURRENCY_CODE, CURRENCY_EDIT } from './currencies.fields';
 
 const COLUMNS = ['code', 'company_id', 'format', 'precision', 'prefix', 'suffix', 'exchange_rate', 'exchange_updated'] as const;
 const ORDER: Record<string, string> = { code: 'code', precision: 'precision', exchange_rate: 'exchange_rate', exchange_updated: 'exchange_updated' };
@@ -50,24 +52,24 @@ export function findCurrency(db: Tx, companyId: number, code: string) {
 export class Currencies {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ description: 'A currency of the company by its code; false when there is none.', verb: 'GET', params: [string('currency_code'), int('company_id')] })
+  @callable({ description: 'A currency of the company by its code; false when there is none.', verb: 'GET', params: [string('currency_code'), int('company_id')], returns: orFalse(CURRENCY) })
   async get(code: string, companyId: number) {
     const row = companyId === this.ctx.companyId ? await findCurrency(this.ctx.db, this.ctx.companyId, code) : undefined;
     return row ? present(row) : (false as const);
   }
 
-  @callable({ description: 'Every currency of the company, by code.', verb: 'GET', params: [int('company_id')] })
+  @callable({ description: 'Every currency of the company, by code.', verb: 'GET', params: [int('company_id')], returns: listOf(CURRENCY) })
   async getAll(companyId: number) {
     return (await this.query(companyId).orderBy('code').execute()).map(present);
   }
 
-  @callable({ description: 'One page (25) of the company\'s currencies; order_by[field]=ASC|DESC over code, precision, exchange_rate, exchange_updated.', verb: 'GET', params: [int('company_id'), int('page', { default: 1 }), object('order_by', { default: { code: 'ASC' } })] })
+  @callable({ description: 'One page (25) of the company\'s currencies; order_by[field]=ASC|DESC over code, precision, exchange_rate, exchange_updated.', verb: 'GET', params: [int('company_id'), int('page', { default: 1 }), object('order_by', { default: { code: 'ASC' } })], returns: listOf(CURRENCY) })
   async getList(companyId: number, page: number, orderBy: unknown) {
     const rows = await ordered(this.query(companyId), readOrder(orderBy, ORDER), 'code').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
     return rows.map(present);
   }
 
-  @callable({ description: 'How many currencies the company has.', verb: 'GET', params: [int('company_id')] })
+  @callable({ description: 'How many currencies the company has.', verb: 'GET', params: [int('company_id')], returns: count() })
   async getListCount(companyId: number) {
     return (await this.query(companyId).execute()).length;
   }
@@ -75,10 +77,7 @@ export class Currencies {
   @callable({
     description: `Add a currency: vars[code] (three upper-case letters), vars[company_id] (the caller's company; optional), vars[precision] (0 to 4, default 2), vars[format] (one of ${Object.keys(CURRENCY_FORMATS).join(' ')}; default #,###.##), vars[prefix], vars[suffix], vars[exchange_rate] (default 1). Returns the code.`,
     verb: 'POST',
-    params: [object('vars', { default: {} })],
-    vars: CURRENCY_ADD,
-    returns: CURRENCY_CODE,
-  })
+    params: [object('vars', { default: {} })], vars: CURRENCY_ADD, returns: CURRENCY_CODE})
   async add(vars: Record<string, unknown>) {
     await assertValid(vars, { code: this.codeRules(), company_id: this.companyRule(), ...RULES });
     const code = String(vars.code);
@@ -101,7 +100,7 @@ export class Currencies {
     return code;
   }
 
-  @callable({ description: 'Change any of vars[precision], vars[format], vars[prefix], vars[suffix], vars[exchange_rate] of a currency of the company.', verb: 'PUT', params: [string('currency_code'), int('company_id'), object('vars')] })
+  @callable({ description: 'Change any of vars[precision], vars[format], vars[prefix], vars[suffix], vars[exchange_rate] of a currency of the company.', verb: 'PUT', params: [string('currency_code'), int('company_id'), object('vars')], vars: CURRENCY_EDIT, returns: nothing() })
   async edit(code: string, companyId: number, vars: Record<string, unknown>) {
     if (!(await this.get(code, companyId))) throw unknownCurrency();
     await assertValid(vars, RULES);
@@ -117,7 +116,7 @@ export class Currencies {
     return null;
   }
 
-  @callable({ description: 'Delete a currency of the company that no invoice or transaction uses.', verb: 'DELETE', params: [string('currency_code'), int('company_id')] })
+  @callable({ description: 'Delete a currency of the company that no invoice or transaction uses.', verb: 'DELETE', params: [string('currency_code'), int('company_id')], returns: nothing() })
   async delete(code: string, companyId: number) {
     if (!(await this.get(code, companyId))) throw unknownCurrency();
     const db = this.ctx.db;
@@ -129,7 +128,7 @@ export class Currencies {
     return null;
   }
 
-  @callable({ description: 'Convert amount from one currency of the company to another by their exchange rates (each is its value in the company\'s default currency); a decimal string at four places.', verb: 'GET', params: [string('amount'), string('from_currency'), string('to_currency'), int('company_id')] })
+  @callable({ description: 'Convert amount from one currency of the company to another by their exchange rates (each is its value in the company\'s default currency); a decimal string at four places.', verb: 'GET', params: [string('amount'), string('from_currency'), string('to_currency'), int('company_id')], returns: money() })
   async convert(amount: string, from: string, to: string, companyId: number) {
     const value = parseDecimal(amount, 30);
     if (!value) throw TallyError.invalid({ amount: { format: 'The amount must be a number.' } });
@@ -139,7 +138,7 @@ export class Currencies {
     return toStored(value.dividedBy(source.exchange_rate).times(target.exchange_rate).toDecimalPlaces(4));
   }
 
-  @callable({ description: 'The amount formats a currency may use, each with an example (format → example).', verb: 'GET' })
+  @callable({ description: 'The amount formats a currency may use, each with an example (format → example).', verb: 'GET', returns: mapOf(text()) })
   async getFormats() {
     const example = new Money('1234.56');
     return Object.fromEntries(Object.keys(CURRENCY_FORMATS).map((format) => [format, formatAmount(example, { format, precision: 2, prefix: '', suffix: '' })]));
@@ -158,20 +157,19 @@ export class Currencies {
       bool('with_separator', { default: true }),
       int('decimals', { default: null }),
       bool('significant_decimals', { default: false }),
-    ],
-  })
+    ], returns: text()})
   async toCurrency(value: string, code: string, companyId: number | null, prefix: boolean, suffix: boolean, withCode: boolean, withSeparator: boolean, decimals: number | null, significantDecimals: boolean) {
     const [amount, currency] = await this.formatting(value, code, companyId, decimals);
     return formatAmount(amount, currency, { prefix, suffix, code: withCode, withSeparator, decimals, significantDecimals });
   }
 
-  @callable({ description: 'Write value the way currency writes it, without prefix, suffix or code.', verb: 'GET', params: [string('value'), string('currency'), bool('with_separator', { default: true }), int('company_id', { default: null }), int('decimals', { default: null })] })
+  @callable({ description: 'Write value the way currency writes it, without prefix, suffix or code.', verb: 'GET', params: [string('value'), string('currency'), bool('with_separator', { default: true }), int('company_id', { default: null }), int('decimals', { default: null })], returns: text() })
   async toCurrencyValue(value: string, code: string, withSeparator: boolean, companyId: number | null, decimals: number | null) {
     const [amount, currency] = await this.formatting(value, code, companyId, decimals);
     return formatAmount(amount, currency, { prefix: false, suffix: false, withSeparator, decimals });
   }
 
-  @callable({ description: 'Read a value written the currency\'s way ($1,234.50) back as a decimal string (1234.50).', verb: 'GET', params: [string('value'), string('currency'), int('company_id', { default: null }), int('decimals', { default: null })] })
+  @callable({ description: 'Read a value written the currency\'s way ($1,234.50) back as a decimal string (1234.50).', verb: 'GET', params: [string('value'), string('currency'), int('company_id', { default: null }), int('decimals', { default: null })], returns: text({ format: 'decimal' }) })
   async toDecimal(value: string, code: string, companyId: number | null, decimals: number | null) {
     const currency = await this.get(code, companyId ?? this.ctx.companyId);
     if (!currency) throw TallyError.invalid({ currency: { exists: 'The currency given does not exist.' } });
@@ -181,7 +179,7 @@ export class Currencies {
     return parsed;
   }
 
-  @callable({ description: 'Write amount (a decimal string) the way the currency code writes it, e.g. 1234.5 USD → $1,234.50.', verb: 'GET', params: [string('amount'), string('code')] })
+  @callable({ description: 'Write amount (a decimal string) the way the currency code writes it, e.g. 1234.5 USD → $1,234.50.', verb: 'GET', params: [string('amount'), string('code')], returns: text() })
   async format(amount: string, code: string) {
     const value = parseDecimal(amount, 30);
     if (!value) throw TallyError.invalid({ amount: { format: 'The amount must be a number.' } });

@@ -21,6 +21,8 @@ import { storedTotals } from './invoices/totals';
 import { invalidInvoice, lockInvoice } from './invoices/invoice-lock';
 import { settingKeyRules } from './billing/owner-settings';
 import { totalFor } from './invoices/totalling';
+import { bool as boolShape, int as count, nothing } from '../kernel/shape';
+import { INVOICE, INVOICE_ADD, INVOICE_EDIT } from './invoices.fields';
 
 /**
  * Invoices of the caller's company, with the reference's signatures and record shape (reading
@@ -41,10 +43,7 @@ export class Invoices extends InvoiceQueries {
     description:
       'Create an invoice from vars[client_id], vars[date_billed], vars[date_due], vars[currency], vars[lines][i][description], vars[lines][i][amount] (unit cost), optional vars[lines][i][qty] (default 1) and vars[lines][i][tax] (true: the client\'s taxes apply), vars[delivery][] (email, paper, interfax, postalmethods), vars[status] (active, draft, proforma, void; default active), vars[note_public], vars[note_private], vars[date_autodebit]. Returns the invoice id.',
     verb: 'POST',
-    params: [object('vars', { default: {} })],
-    vars: INVOICE_ADD,
-    returns: count({ description: 'The new invoice id.' }),
-  })
+    params: [object('vars', { default: {} })], vars: INVOICE_ADD, returns: count({ description: 'The new invoice id.' })})
   async add(vars: Record<string, unknown>) {
     const rules = new InvoiceRules(this.ctx.db, this.ctx.companyId, this.ctx.timezone);
     await assertValid(vars, rules.ruleSet(vars, false));
@@ -90,10 +89,7 @@ export class Invoices extends InvoiceQueries {
     description:
       'Change an invoice: any field invoices/add takes. vars[lines][i][id] changes that line (a blank description and amount remove it), a line without id is added, lines not named stay. vars[status]: a draft becomes active or proforma (and is numbered); void voids. Returns the invoice id.',
     verb: 'PUT',
-    params: [int('invoice_id'), object('vars')],
-    vars: INVOICE_EDIT,
-    returns: INVOICE,
-  })
+    params: [int('invoice_id'), object('vars')], vars: INVOICE_EDIT, returns: count({ description: 'The invoice id.' })})
   async edit(invoiceId: number, vars: Record<string, unknown>) {
     const editor = new InvoiceEditor(this.ctx, () => this.nextNumber());
     await editor.edit(invoiceId, vars);
@@ -103,22 +99,21 @@ export class Invoices extends InvoiceQueries {
   @callable({
     description: 'Merge open, unpaid invoices of one client and currency: their lines move onto invoice_id (or, when null, a new invoice like the first), re-totalled; the others are voided (drafts deleted). Returns the merged invoice id.',
     verb: 'POST',
-    params: [list('invoice_ids'), int('invoice_id', { default: null })],
-  })
+    params: [list('invoice_ids'), int('invoice_id', { default: null })], returns: count({ description: 'The merged invoice id.' })})
   async merge(invoiceIds: unknown[], targetId: number | null) {
     const ids = invoiceIds.map((v) => wholeNumber(v));
     if (ids.some((id) => id === null)) throw TallyError.invalid({ invoice_ids: { format: 'Give invoice ids, as invoice_ids[]=1&invoice_ids[]=2.' } });
     return mergeInvoices(this.ctx, ids as number[], targetId, () => this.nextNumber());
   }
 
-  @callable({ description: 'Move the line_items (line ids) of an open, unpaid invoice onto a new invoice like it; both are re-totalled. Returns the new invoice id.', verb: 'POST', params: [int('invoice_id'), list('line_items', { default: [] })] })
+  @callable({ description: 'Move the line_items (line ids) of an open, unpaid invoice onto a new invoice like it; both are re-totalled. Returns the new invoice id.', verb: 'POST', params: [int('invoice_id'), list('line_items', { default: [] })], returns: count({ description: 'The new invoice id.' }) })
   async split(invoiceId: number, lineItems: unknown[]) {
     const ids = lineItems.map((v) => wholeNumber(v));
     if (ids.some((id) => id === null)) throw TallyError.invalid({ line_items: { format: 'Give line ids, as line_items[]=1.' } });
     return splitInvoice(this.ctx, invoiceId, ids as number[], () => this.nextNumber());
   }
 
-  @callable({ description: 'Set a meta value of an invoice (any value: text, or a set sent as value[name]=...); kept as given.', verb: 'POST', params: [int('invoice_id'), string('key'), any('value')] })
+  @callable({ description: 'Set a meta value of an invoice (any value: text, or a set sent as value[name]=...); kept as given.', verb: 'POST', params: [int('invoice_id'), string('key'), any('value')], returns: nothing() })
   async setMeta(invoiceId: number, key: string, value: unknown) {
     if (!(await this.summary(invoiceId))) throw invalidInvoice();
     await assertValid({ key }, settingKeyRules);
@@ -131,7 +126,7 @@ export class Invoices extends InvoiceQueries {
     return null;
   }
 
-  @callable({ description: 'Remove one meta value of an invoice, or all of them when key is null.', verb: 'DELETE', params: [int('invoice_id'), string('key', { default: null })] })
+  @callable({ description: 'Remove one meta value of an invoice, or all of them when key is null.', verb: 'DELETE', params: [int('invoice_id'), string('key', { default: null })], returns: nothing() })
   async unsetMeta(invoiceId: number, key: string | null) {
     if (!(await this.summary(invoiceId))) throw invalidInvoice();
     let query = this.ctx.db.deleteFrom('invoice_meta').where('invoice_id', '=', invoiceId);
@@ -140,7 +135,7 @@ export class Invoices extends InvoiceQueries {
     return null;
   }
 
-  @callable({ description: 'Close an invoice when nothing is left due on it, else reopen it (clear date_closed). Answers whether it is closed.', verb: 'POST', params: [int('invoice_id')] })
+  @callable({ description: 'Close an invoice when nothing is left due on it, else reopen it (clear date_closed). Answers whether it is closed.', verb: 'POST', params: [int('invoice_id')], returns: boolShape() })
   async setClosed(invoiceId: number) {
     const invoice = await lockInvoice(this.ctx.db, this.ctx.companyId, invoiceId);
     const closed = closedDate(invoice.status, invoice.total, invoice.paid, invoice.date_closed, formatUtc(new Date()));
@@ -148,13 +143,13 @@ export class Invoices extends InvoiceQueries {
     return closed !== null;
   }
 
-  @callable({ description: 'Void an invoice (as invoices/edit with vars[status]=void): payments applied to it go back to the client\'s credit, and it keeps its number. Returns the invoice.', verb: 'POST', params: [int('invoice_id')] })
+  @callable({ description: 'Void an invoice (as invoices/edit with vars[status]=void): payments applied to it go back to the client\'s credit, and it keeps its number. Returns the invoice.', verb: 'POST', params: [int('invoice_id')], returns: INVOICE })
   async void(invoiceId: number) {
     await voidInvoice(this.ctx.db, await lockInvoice(this.ctx.db, this.ctx.companyId, invoiceId));
     return this.get(invoiceId);
   }
 
-  @callable({ description: 'Delete a draft invoice (other invoices are voided, never deleted, so numbers have no gaps).', verb: 'DELETE', params: [int('invoice_id')] })
+  @callable({ description: 'Delete a draft invoice (other invoices are voided, never deleted, so numbers have no gaps).', verb: 'DELETE', params: [int('invoice_id')], returns: nothing() })
   async deleteDraft(invoiceId: number) {
     const invoice = await lockInvoice(this.ctx.db, this.ctx.companyId, invoiceId);
     if (invoice.status !== 'draft') throw TallyError.invalid({ invoice_id: { draft: 'Only draft invoices can be deleted; void the invoice instead.' } });
@@ -165,7 +160,7 @@ export class Invoices extends InvoiceQueries {
     return null;
   }
 
-  @callable({ description: 'Tally\'s earlier name of deleteDraft: deletes a draft invoice.', verb: 'DELETE', params: [int('invoice_id')] })
+  @callable({ description: 'Tally\'s earlier name of deleteDraft: deletes a draft invoice.', verb: 'DELETE', params: [int('invoice_id')], returns: nothing() })
   async delete(invoiceId: number) {
     return this.deleteDraft(invoiceId);
   }

@@ -18,6 +18,8 @@ import { allocationAmountRules, amountRules, linkRules, paymentRules, REFERENCE_
 import { TransactionQueries } from './transactions/transaction-queries';
 import { applications, LockedTransaction, lockTransaction, SETTLED_STATUSES, unapplied } from './transactions/transaction-store';
 import { checkApplication } from './transactions/verify-apply';
+import { bool as boolShape, int as count, money, nothing } from '../kernel/shape';
+import { APPLY, PAYMENT_ADD, PAYMENT_EDIT, REFUND, TRANSACTION, TYPE_ADD, TYPE_EDIT, VERIFY_APPLY } from './transactions.fields';
 
 /**
  * Payments and refunds, with the reference's signatures (reading methods in
@@ -36,10 +38,7 @@ export class Transactions extends TransactionQueries {
     description:
       'Record a payment: vars[client_id], vars[amount], vars[currency], optional vars[type] (cc, ach, other; default other), vars[status] (approved, declined, void, error, pending, returned; default approved), vars[transaction_id] (the gateway\'s id for it; recorded once per gateway; Tally also reads vars[reference]), vars[gateway_id] (an installed gateway) or vars[gateway] (its name), vars[reference_id], vars[message], vars[parent_transaction_id], vars[account_id], vars[date_added] (default now), and vars[invoices][i][invoice_id] (or vars[amounts][i][invoice_id]) with optional [amount] to apply an approved payment to. What is not applied is the client\'s credit. Returns the transaction id.',
     verb: 'POST',
-    params: [object('vars', { default: {} })],
-    vars: PAYMENT_ADD,
-    returns: count({ description: 'The new transaction id.' }),
-  })
+    params: [object('vars', { default: {} })], vars: PAYMENT_ADD, returns: count({ description: 'The new transaction id.' })})
   async add(given: Record<string, unknown>) {
     const db = this.ctx.db;
     const { transaction_id: gatewayId, amounts, ...rest } = given;
@@ -81,8 +80,7 @@ export class Transactions extends TransactionQueries {
     description:
       'Change a transaction: vars[status] (leaving approved takes it off every invoice it paid, which reopen), vars[amount] (not below what it applied and refunded), vars[type], vars[transaction_id], vars[reference_id], vars[message], vars[gateway_id], vars[account_id], vars[date_added]. staff_id is accepted for the reference\'s log and not used. Returns the transaction id.',
     verb: 'PUT',
-    params: [int('transaction_id'), object('vars'), int('staff_id', { default: null })],
-  })
+    params: [int('transaction_id'), object('vars'), int('staff_id', { default: null })], vars: PAYMENT_EDIT, returns: count({ description: 'The transaction id.' })})
   async edit(transactionId: number, vars: Record<string, unknown>, _staffId: number | null) {
     const db = this.ctx.db;
     const transaction = await lockTransaction(db, this.ctx.companyId, transactionId);
@@ -108,7 +106,7 @@ export class Transactions extends TransactionQueries {
     return transactionId;
   }
 
-  @callable({ description: 'Delete a transaction: it is first taken off every invoice it paid (they reopen). A transaction with refunds is kept (400).', verb: 'DELETE', params: [int('transaction_id')] })
+  @callable({ description: 'Delete a transaction: it is first taken off every invoice it paid (they reopen). A transaction with refunds is kept (400).', verb: 'DELETE', params: [int('transaction_id')], returns: nothing() })
   async delete(transactionId: number) {
     const transaction = await lockTransaction(this.ctx.db, this.ctx.companyId, transactionId);
     if (transaction.refunded.greaterThan(0)) throw TallyError.invalid({ transaction_id: { refunded: 'A transaction with refunds cannot be deleted; void it with transactions/edit instead.' } });
@@ -120,10 +118,7 @@ export class Transactions extends TransactionQueries {
   @callable({
     description: 'Apply what is left of an approved transaction (its credit) to invoices of its client and currency: vars[amounts][i][invoice_id] with optional vars[amounts][i][amount] (Tally also reads vars[invoices]), in order. Returns the transaction.',
     verb: 'POST',
-    params: [int('transaction_id'), object('vars')],
-    vars: APPLY,
-    returns: TRANSACTION,
-  })
+    params: [int('transaction_id'), object('vars')], vars: APPLY, returns: TRANSACTION})
   async apply(transactionId: number, vars: Record<string, unknown>) {
     const db = this.ctx.db;
     const transaction = await lockTransaction(db, this.ctx.companyId, transactionId);
@@ -135,7 +130,7 @@ export class Transactions extends TransactionQueries {
     return this.get(transactionId);
   }
 
-  @callable({ description: 'Take a transaction off the invoices it paid (a list of invoice ids, or all of them when invoices is null): what it paid returns to the client\'s credit and the invoices reopen. Returns the transaction.', verb: 'POST', params: [int('transaction_id'), any('invoices', { default: null })] })
+  @callable({ description: 'Take a transaction off the invoices it paid (a list of invoice ids, or all of them when invoices is null): what it paid returns to the client\'s credit and the invoices reopen. Returns the transaction.', verb: 'POST', params: [int('transaction_id'), any('invoices', { default: null })], returns: TRANSACTION })
   async unApply(transactionId: number, invoices: unknown) {
     const transaction = await lockTransaction(this.ctx.db, this.ctx.companyId, transactionId);
     const only = invoices === null || invoices === '' ? null : (Array.isArray(invoices) ? invoices : typeof invoices === 'object' ? Object.values(invoices as object) : [invoices]).map((v) => wholeNumber(v));
@@ -147,8 +142,7 @@ export class Transactions extends TransactionQueries {
   @callable({
     description: 'Check an application without making it: vars[transaction_id] (when validate_trans_id) and vars[amounts][i][invoice_id|amount]; the amounts may not exceed the transaction\'s credit, or total when given, nor any invoice\'s due. Answers true, or 400 with the problems.',
     verb: 'GET',
-    params: [object('vars'), bool('validate_trans_id', { default: true }), string('total', { default: null })],
-  })
+    params: [object('vars'), bool('validate_trans_id', { default: true }), string('total', { default: null })], vars: VERIFY_APPLY, returns: boolShape()})
   async verifyApply(vars: Record<string, unknown>, validateTransId: boolean, total: string | null) {
     await checkApplication(this.ctx.db, this.ctx.companyId, vars, validateTransId, total);
     return true;
@@ -157,8 +151,7 @@ export class Transactions extends TransactionQueries {
   @callable({
     description: 'Spend a client\'s loose credit, oldest payment first: on amounts[i][invoice_id] (each up to amounts[i][amount]; needs currency) or else on its open invoices, earliest due first; in one currency or in each. Returns what was applied (decimal string).',
     verb: 'POST',
-    params: [int('client_id'), string('currency', { default: null }), any('amounts', { default: [] })],
-  })
+    params: [int('client_id'), string('currency', { default: null }), any('amounts', { default: [] })], returns: money()})
   async applyFromCredits(clientId: number, currency: string | null, amounts: unknown) {
     if (!(await findClient(this.ctx.db, this.ctx.companyId, clientId))) throw invalidClient();
     const named = !!amounts && typeof amounts === 'object' && Object.keys(amounts).length > 0;
@@ -169,18 +162,18 @@ export class Transactions extends TransactionQueries {
     return toStored(applied);
   }
 
-  @callable({ description: 'Add a transaction type of the company: vars[name], vars[type] (debit or credit), optional vars[is_lang]. Returns its id.', verb: 'POST', params: [object('vars', { default: {} })] })
+  @callable({ description: 'Add a transaction type of the company: vars[name], vars[type] (debit or credit), optional vars[is_lang]. Returns its id.', verb: 'POST', params: [object('vars', { default: {} })], vars: TYPE_ADD, returns: count({ description: 'The new type id.' }) })
   async addType(vars: Record<string, unknown>) {
     return this.types().add(vars);
   }
 
-  @callable({ description: 'Change vars[name], vars[type] or vars[is_lang] of a transaction type.', verb: 'PUT', params: [int('type_id'), object('vars')] })
+  @callable({ description: 'Change vars[name], vars[type] or vars[is_lang] of a transaction type.', verb: 'PUT', params: [int('type_id'), object('vars')], vars: TYPE_EDIT, returns: nothing() })
   async editType(typeId: number, vars: Record<string, unknown>) {
     await this.types().edit(typeId, vars);
     return null;
   }
 
-  @callable({ description: 'Delete a transaction type; transactions that named it keep their built-in type.', verb: 'DELETE', params: [int('type_id')] })
+  @callable({ description: 'Delete a transaction type; transactions that named it keep their built-in type.', verb: 'DELETE', params: [int('type_id')], returns: nothing() })
   async deleteType(typeId: number) {
     await this.types().delete(typeId);
     return null;
@@ -190,10 +183,7 @@ export class Transactions extends TransactionQueries {
     description:
       'Refund a transaction, wholly or vars[amount] of it, with optional vars[reference] (the gateway\'s refund id). The refund comes out of its credit first, then out of the invoices it paid (latest first), which reopen. A transaction refunded in full has status refunded. Returns the transaction.',
     verb: 'POST',
-    params: [int('transaction_id'), object('vars', { default: {} })],
-    vars: REFUND,
-    returns: TRANSACTION,
-  })
+    params: [int('transaction_id'), object('vars', { default: {} })], vars: REFUND, returns: TRANSACTION})
   async refund(transactionId: number, vars: Record<string, unknown>) {
     const db = this.ctx.db;
     const transaction = await lockTransaction(db, this.ctx.companyId, transactionId);

@@ -10,6 +10,8 @@ import { TallyError } from '../../kernel/tally-error';
 import { optionalText, truthy, wholeNumber } from '../billing/values';
 import { ClientSettingsAndNotes } from './client-settings-and-notes';
 import { checkValue, FIELD_TYPES, fieldRules } from './custom-field-rules';
+import { int as count, listOf, mapOf, nothing, orFalse, string as text } from '../../kernel/shape';
+import { CUSTOM_FIELD, CUSTOM_FIELD_ADD, CUSTOM_FIELD_EDIT, CUSTOM_VALUE } from '../clients.fields';
 
 const FIELD_COLUMNS = ['id', 'company_id', 'client_group_id', 'name', 'link', 'is_lang', 'type', 'values', 'default', 'regex', 'show_client', 'read_only', 'encrypted'] as const;
 const FLAGS = ['is_lang', 'show_client', 'read_only', 'encrypted'] as const;
@@ -31,8 +33,7 @@ export abstract class ClientCustomFields extends ClientSettingsAndNotes {
     description:
       'Add a custom client field: vars[name], optional vars[client_group_id] (default: every group), vars[type] (text, checkbox, select, textarea; default text), vars[values] (a select\'s vars[values][option]=label; a checkbox\'s value), vars[default], vars[regex] (/pattern/flags), vars[link], vars[is_lang], vars[show_client], vars[read_only], vars[encrypted]. Returns its id.',
     verb: 'POST',
-    params: [object('vars', { default: {} })],
-  })
+    params: [object('vars', { default: {} })], vars: CUSTOM_FIELD_ADD, returns: count({ description: 'The new field id.' })})
   async addCustomField(vars: Record<string, unknown>) {
     const type = optionalText(vars.type) ?? 'text';
     await assertValid(vars, fieldRules(this.ctx.db, this.ctx.companyId, false, type));
@@ -44,7 +45,7 @@ export abstract class ClientCustomFields extends ClientSettingsAndNotes {
     return row.id;
   }
 
-  @callable({ description: 'Change any of the vars addCustomField takes. Returns the field id.', verb: 'PUT', params: [int('field_id'), object('vars')] })
+  @callable({ description: 'Change any of the vars addCustomField takes. Returns the field id.', verb: 'PUT', params: [int('field_id'), object('vars')], vars: CUSTOM_FIELD_EDIT, returns: count() })
   async editCustomField(fieldId: number, vars: Record<string, unknown>) {
     const field = await this.getCustomField(fieldId, null);
     if (!field) throw invalidField();
@@ -58,7 +59,7 @@ export abstract class ClientCustomFields extends ClientSettingsAndNotes {
     return fieldId;
   }
 
-  @callable({ description: 'Delete a custom field and every client\'s value of it.', verb: 'DELETE', params: [int('field_id')] })
+  @callable({ description: 'Delete a custom field and every client\'s value of it.', verb: 'DELETE', params: [int('field_id')], returns: nothing() })
   async deleteCustomField(fieldId: number) {
     if (!(await this.getCustomField(fieldId, null))) throw invalidField();
     await this.ctx.db.deleteFrom('client_values').where('client_field_id', '=', fieldId).execute();
@@ -66,7 +67,7 @@ export abstract class ClientCustomFields extends ClientSettingsAndNotes {
     return null;
   }
 
-  @callable({ description: 'A custom field; false when the company has none with this id.', verb: 'GET', params: [int('field_id'), int('company_id', { default: null })] })
+  @callable({ description: 'A custom field; false when the company has none with this id.', verb: 'GET', params: [int('field_id'), int('company_id', { default: null })], returns: orFalse(CUSTOM_FIELD) })
   async getCustomField(fieldId: number, companyId: number | null) {
     if (companyId !== null && companyId !== this.ctx.companyId) return false;
     const row = await this.ctx.db.selectFrom('client_fields').select(FIELD_COLUMNS).where('company_id', '=', this.ctx.companyId).where('id', '=', fieldId).executeTakeFirst();
@@ -76,8 +77,7 @@ export abstract class ClientCustomFields extends ClientSettingsAndNotes {
   @callable({
     description: 'The company\'s custom fields (those of client_group_id and those of every group, when it is given); options[show_client] and options[read_only] (1 or 0) filter them.',
     verb: 'GET',
-    params: [int('company_id'), int('client_group_id', { default: null }), object('options', { default: null })],
-  })
+    params: [int('company_id'), int('client_group_id', { default: null }), object('options', { default: null })], returns: listOf(CUSTOM_FIELD)})
   async getCustomFields(companyId: number, clientGroupId: number | null, options: Record<string, unknown> | null) {
     let query = this.ctx.db.selectFrom('client_fields').select(FIELD_COLUMNS).where('company_id', '=', this.ctx.companyId).where('company_id', '=', companyId);
     if (clientGroupId !== null) query = query.where((eb) => eb.or([eb('client_group_id', '=', clientGroupId), eb('client_group_id', 'is', null)]));
@@ -87,12 +87,12 @@ export abstract class ClientCustomFields extends ClientSettingsAndNotes {
     return (await query.orderBy('id').execute()).map(presentField);
   }
 
-  @callable({ description: 'The custom field types and their names.', verb: 'GET' })
+  @callable({ description: 'The custom field types and their names.', verb: 'GET', returns: mapOf(text()) })
   async getCustomFieldTypes() {
     return FIELD_TYPES;
   }
 
-  @callable({ description: 'A client\'s custom field values, each with its field ({id, client_id, value, name, type, ...}); false when it has none.', verb: 'GET', params: [int('client_id')] })
+  @callable({ description: 'A client\'s custom field values, each with its field ({id, client_id, value, name, type, ...}); false when it has none.', verb: 'GET', params: [int('client_id')], returns: orFalse(listOf(CUSTOM_VALUE)) })
   async getCustomFieldValues(clientId: number) {
     await this.client(clientId);
     const rows = await this.ctx.db
@@ -107,7 +107,7 @@ export abstract class ClientCustomFields extends ClientSettingsAndNotes {
     return rows.map(({ value, value_encrypted, ...field }) => ({ ...presentField(field), client_id: field.client_id, value: value_encrypted ? systemDecrypt(value, this.ctx.systemKey) : value }));
   }
 
-  @callable({ description: 'Set a client\'s value of a custom field (checked against the field\'s options or pattern; stored encrypted when the field is).', verb: 'POST', params: [int('field_id'), int('client_id'), any('value')] })
+  @callable({ description: 'Set a client\'s value of a custom field (checked against the field\'s options or pattern; stored encrypted when the field is).', verb: 'POST', params: [int('field_id'), int('client_id'), any('value')], returns: nothing() })
   async setCustomField(fieldId: number, clientId: number, given: unknown) {
     const [field, client] = [await this.getCustomField(fieldId, null), await this.client(clientId)];
     if (!field) throw invalidField();
@@ -126,14 +126,14 @@ export abstract class ClientCustomFields extends ClientSettingsAndNotes {
     return null;
   }
 
-  @callable({ description: 'Remove a client\'s value of one custom field.', verb: 'DELETE', params: [int('client_field_id'), int('client_id')] })
+  @callable({ description: 'Remove a client\'s value of one custom field.', verb: 'DELETE', params: [int('client_field_id'), int('client_id')], returns: nothing() })
   async deleteCustomFieldValue(fieldId: number, clientId: number) {
     await this.client(clientId);
     await this.ctx.db.deleteFrom('client_values').where('client_field_id', '=', fieldId).where('client_id', '=', clientId).execute();
     return null;
   }
 
-  @callable({ description: 'Remove every custom field value of a client.', verb: 'DELETE', params: [int('client_id')] })
+  @callable({ description: 'Remove every custom field value of a client.', verb: 'DELETE', params: [int('client_id')], returns: nothing() })
   async deleteCustomFieldValues(clientId: number) {
     await this.client(clientId);
     await this.ctx.db.deleteFrom('client_values').where('client_id', '=', clientId).execute();

@@ -9,6 +9,8 @@ import { effectiveSettings, setOwnSetting, setOwnSettings, settingKeyRules, sett
 import { pageOffset } from '../billing/values';
 import { findClient, invalidClient } from './client-store';
 import { invalidNote, noteAuthor, noteQuery, NOTE_ORDER, noteRules, noteValues, presentNote } from './client-notes';
+import { int as count, listOf, nothing, orFalse } from '../../kernel/shape';
+import { NOTE, NOTE_ADD, NOTE_EDIT, SETTING, SETTINGS_VARS } from '../clients.fields';
 
 export const PAGE_SIZE = 25;
 
@@ -38,17 +40,17 @@ export abstract class ClientSettingsAndNotes {
     ]);
   }
 
-  @callable({ description: 'One effective setting of a client ({key, value, encrypted, level}), inherited from its group, company or the system when it sets none; false when none has it.', verb: 'GET', params: [int('client_id'), string('key')] })
+  @callable({ description: 'One effective setting of a client ({key, value, encrypted, level}), inherited from its group, company or the system when it sets none; false when none has it.', verb: 'GET', params: [int('client_id'), string('key')], returns: orFalse(SETTING) })
   async getSetting(clientId: number, key: string) {
     return (await this.settingsOf(await this.client(clientId))).get(key) ?? false;
   }
 
-  @callable({ description: 'Every effective setting of a client ({key, value, encrypted, level}).', verb: 'GET', params: [int('client_id')] })
+  @callable({ description: 'Every effective setting of a client ({key, value, encrypted, level}).', verb: 'GET', params: [int('client_id')], returns: listOf(SETTING) })
   async getSettings(clientId: number) {
     return [...(await this.settingsOf(await this.client(clientId))).values()];
   }
 
-  @callable({ description: 'Set one of the client\'s own settings; encrypted (true) stores it with systemEncrypt.', verb: 'POST', params: [int('client_id'), string('key'), any('value'), any('encrypted', { default: null })] })
+  @callable({ description: 'Set one of the client\'s own settings; encrypted (true) stores it with systemEncrypt.', verb: 'POST', params: [int('client_id'), string('key'), any('value'), any('encrypted', { default: null })], returns: nothing() })
   async setSetting(clientId: number, key: string, value: unknown, encrypted: unknown) {
     await this.client(clientId);
     await assertValid({ key }, settingKeyRules);
@@ -56,7 +58,7 @@ export abstract class ClientSettingsAndNotes {
     return null;
   }
 
-  @callable({ description: 'Set several of the client\'s own settings from vars[key]=value; value_keys (a list) limits which keys of vars are set.', verb: 'POST', params: [int('client_id'), object('vars'), any('value_keys', { default: null })] })
+  @callable({ description: 'Set several of the client\'s own settings from vars[key]=value; value_keys (a list) limits which keys of vars are set.', verb: 'POST', params: [int('client_id'), object('vars'), any('value_keys', { default: null })], vars: SETTINGS_VARS, returns: nothing() })
   async setSettings(clientId: number, vars: Record<string, unknown>, valueKeys: unknown) {
     await this.client(clientId);
     await assertValid(vars, settingKeysRules(vars));
@@ -64,21 +66,21 @@ export abstract class ClientSettingsAndNotes {
     return null;
   }
 
-  @callable({ description: `Set the settings a client may change itself (${CLIENT_EDITABLE_SETTINGS.join(', ')}); other keys of vars are ignored.`, verb: 'POST', params: [int('client_id'), object('vars')] })
+  @callable({ description: `Set the settings a client may change itself (${CLIENT_EDITABLE_SETTINGS.join(', ')}); other keys of vars are ignored.`, verb: 'POST', params: [int('client_id'), object('vars')], vars: SETTINGS_VARS, returns: nothing() })
   async setClientSettings(clientId: number, vars: Record<string, unknown>) {
     await this.client(clientId);
     await setOwnSettings(this.ctx.db, 'client', clientId, vars, CLIENT_EDITABLE_SETTINGS, this.ctx.systemKey);
     return null;
   }
 
-  @callable({ description: 'Remove one of the client\'s own settings (the inherited value applies again).', verb: 'DELETE', params: [int('client_id'), string('key')] })
+  @callable({ description: 'Remove one of the client\'s own settings (the inherited value applies again).', verb: 'DELETE', params: [int('client_id'), string('key')], returns: nothing() })
   async unsetSetting(clientId: number, key: string) {
     await this.client(clientId);
     await unsetOwnSettings(this.ctx.db, 'client', clientId, key);
     return null;
   }
 
-  @callable({ description: 'Remove every setting of the client\'s own.', verb: 'DELETE', params: [int('client_id')] })
+  @callable({ description: 'Remove every setting of the client\'s own.', verb: 'DELETE', params: [int('client_id')], returns: nothing() })
   async unsetSettings(clientId: number) {
     await this.client(clientId);
     await unsetOwnSettings(this.ctx.db, 'client', clientId);
@@ -88,8 +90,7 @@ export abstract class ClientSettingsAndNotes {
   @callable({
     description: 'Add a staff note to a client: vars[title], optional vars[description] and vars[stickied] (true: shown on top). staff_id is a staff member of the company, or 0 for none. Returns the note id.',
     verb: 'POST',
-    params: [int('client_id'), int('staff_id'), object('vars')],
-  })
+    params: [int('client_id'), int('staff_id'), object('vars')], vars: NOTE_ADD, returns: count({ description: 'The new note id.' })})
   async addNote(clientId: number, staffId: number, vars: Record<string, unknown>) {
     await this.client(clientId);
     const author = await noteAuthor(this.ctx.db, this.ctx.companyId, staffId);
@@ -103,7 +104,7 @@ export abstract class ClientSettingsAndNotes {
     return row.id;
   }
 
-  @callable({ description: 'Change vars[title], vars[description] or vars[stickied] of a note.', verb: 'PUT', params: [int('note_id'), object('vars')] })
+  @callable({ description: 'Change vars[title], vars[description] or vars[stickied] of a note.', verb: 'PUT', params: [int('note_id'), object('vars')], vars: NOTE_EDIT, returns: nothing() })
   async editNote(noteId: number, vars: Record<string, unknown>) {
     if (!(await this.getNote(noteId))) throw invalidNote();
     await assertValid(vars, noteRules(true));
@@ -111,14 +112,14 @@ export abstract class ClientSettingsAndNotes {
     return null;
   }
 
-  @callable({ description: 'Delete a note.', verb: 'DELETE', params: [int('note_id')] })
+  @callable({ description: 'Delete a note.', verb: 'DELETE', params: [int('note_id')], returns: nothing() })
   async deleteNote(noteId: number) {
     if (!(await this.getNote(noteId))) throw invalidNote();
     await this.ctx.db.deleteFrom('client_notes').where('id', '=', noteId).execute();
     return null;
   }
 
-  @callable({ description: 'One note; false when the company has no such note.', verb: 'GET', params: [int('note_id')] })
+  @callable({ description: 'One note; false when the company has no such note.', verb: 'GET', params: [int('note_id')], returns: orFalse(NOTE) })
   async getNote(noteId: number) {
     const row = await noteQuery(this.ctx.db, this.ctx.companyId).where('client_notes.id', '=', noteId).executeTakeFirst();
     return row ? presentNote(row) : false;
@@ -127,15 +128,14 @@ export abstract class ClientSettingsAndNotes {
   @callable({
     description: 'One page (25) of a client\'s notes; order_by[field]=ASC|DESC over date_added, date_updated, title, id.',
     verb: 'GET',
-    params: [int('client_id'), int('page', { default: 1 }), object('order_by', { default: { date_added: 'DESC' } })],
-  })
+    params: [int('client_id'), int('page', { default: 1 }), object('order_by', { default: { date_added: 'DESC' } })], returns: listOf(NOTE)})
   async getNoteList(clientId: number, page: number, orderBy: unknown) {
     const query = noteQuery(this.ctx.db, this.ctx.companyId).where('client_notes.client_id', '=', clientId);
     const rows = await ordered(query, readOrder(orderBy, NOTE_ORDER), 'client_notes.id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
     return rows.map(presentNote);
   }
 
-  @callable({ description: 'How many notes a client has.', verb: 'GET', params: [int('client_id')] })
+  @callable({ description: 'How many notes a client has.', verb: 'GET', params: [int('client_id')], returns: count() })
   async getNoteListCount(clientId: number) {
     const row = await noteQuery(this.ctx.db, this.ctx.companyId)
       .clearSelect()
@@ -145,14 +145,14 @@ export abstract class ClientSettingsAndNotes {
     return Number(row.count);
   }
 
-  @callable({ description: 'A client\'s sticky notes, newest first; at most max_limit of them when given.', verb: 'GET', params: [int('client_id'), int('max_limit', { default: null })] })
+  @callable({ description: 'A client\'s sticky notes, newest first; at most max_limit of them when given.', verb: 'GET', params: [int('client_id'), int('max_limit', { default: null })], returns: listOf(NOTE) })
   async getAllStickyNotes(clientId: number, maxLimit: number | null) {
     let query = noteQuery(this.ctx.db, this.ctx.companyId).where('client_notes.client_id', '=', clientId).where('client_notes.stickied', '=', 1).orderBy('client_notes.date_added', 'desc').orderBy('client_notes.id', 'desc');
     if (maxLimit !== null) query = query.limit(Math.max(0, maxLimit));
     return (await query.execute()).map(presentNote);
   }
 
-  @callable({ description: 'Make a note no longer sticky.', verb: 'POST', params: [int('note_id')] })
+  @callable({ description: 'Make a note no longer sticky.', verb: 'POST', params: [int('note_id')], returns: nothing() })
   async unstickyNote(noteId: number) {
     if (!(await this.getNote(noteId))) throw invalidNote();
     await this.ctx.db.updateTable('client_notes').set({ stickied: 0 }).where('id', '=', noteId).execute();
