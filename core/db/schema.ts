@@ -44,6 +44,69 @@ export interface ClientsTable {
   user_id: number | null;
   status: string;
   date_added: Timestamp;
+  client_group_id: number | null;
+  /** The display number: id_format with `{num}` replaced by id_value (see migration 007). */
+  id_format: Generated<string>;
+  id_value: number | string | null;
+}
+
+export interface ClientGroupsTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  description: string | null;
+  color: Generated<string>;
+}
+
+/** Settings a client (`owner` = client) or client group overrides. */
+export interface OwnerSettingsTable {
+  owner: string;
+  owner_id: number;
+  key: string;
+  value: string;
+  encrypted: Generated<number>;
+}
+
+export interface ClientNotesTable {
+  id: Generated<number>;
+  client_id: number;
+  staff_id: number | null;
+  title: string;
+  description: string | null;
+  stickied: Generated<number>;
+  date_added: Timestamp;
+  date_updated: Timestamp;
+}
+
+export interface ClientFieldsTable {
+  id: Generated<number>;
+  company_id: number;
+  client_group_id: number | null;
+  name: string;
+  link: string | null;
+  is_lang: Generated<number>;
+  type: string;
+  values: string | null;
+  default: string | null;
+  regex: string | null;
+  show_client: Generated<number>;
+  read_only: Generated<number>;
+  encrypted: Generated<number>;
+}
+
+export interface ClientValuesTable {
+  client_field_id: number;
+  client_id: number;
+  value: string;
+  encrypted: Generated<number>;
+}
+
+export interface ContactNumbersTable {
+  id: Generated<number>;
+  contact_id: number;
+  number: string;
+  type: string;
+  location: string;
 }
 
 export interface ContactsTable {
@@ -62,6 +125,25 @@ export interface ContactsTable {
   state: string | null;
   zip: string | null;
   country: string | null;
+  title: string | null;
+  contact_type_id: number | null;
+}
+
+/** A company's own contact types (contacts of type `other` may name one). */
+export interface ContactTypesTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  is_lang: Generated<number>;
+}
+
+/** A company's own transaction types: a debit or a credit (payments of type `other` may name one). */
+export interface TransactionTypesTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  type: string;
+  is_lang: Generated<number>;
 }
 
 export interface ApiKeysTable {
@@ -103,6 +185,8 @@ export interface CurrenciesTable {
   format: string;
   prefix: string;
   suffix: string;
+  exchange_rate: Generated<string>;
+  exchange_updated: Timestamp | null;
 }
 
 export interface TaxesTable {
@@ -140,6 +224,9 @@ export interface InvoicesTable {
   date_due: Timestamp;
   date_closed: Timestamp | null;
   date_added: Timestamp;
+  note_public: string | null;
+  note_private: string | null;
+  date_autodebit: Timestamp | null;
 }
 
 export interface InvoiceLinesTable {
@@ -150,6 +237,14 @@ export interface InvoiceLinesTable {
   qty: MoneyText;
   amount: MoneyText;
   taxable: number;
+  service_id: number | null;
+}
+
+export interface InvoiceMetaTable {
+  invoice_id: number;
+  key: string;
+  /** JSON. */
+  value: string;
 }
 
 export interface InvoiceTaxesTable {
@@ -180,6 +275,12 @@ export interface TransactionsTable {
   status: string;
   refunded: MoneyText;
   date_added: Timestamp;
+  transaction_type_id: number | null;
+  account_id: number | null;
+  gateway_id: number | null;
+  parent_transaction_id: number | null;
+  reference_id: string | null;
+  message: string | null;
 }
 
 export interface TransactionAppliedTable {
@@ -203,7 +304,15 @@ export interface Database {
   users: UsersTable;
   staff: StaffTable;
   clients: ClientsTable;
+  client_groups: ClientGroupsTable;
+  owner_settings: OwnerSettingsTable;
+  client_notes: ClientNotesTable;
+  client_fields: ClientFieldsTable;
+  client_values: ClientValuesTable;
   contacts: ContactsTable;
+  contact_numbers: ContactNumbersTable;
+  contact_types: ContactTypesTable;
+  transaction_types: TransactionTypesTable;
   api_keys: ApiKeysTable;
   extensions_installed: ExtensionsInstalledTable;
   extensions_migrations: ExtensionsMigrationsTable;
@@ -213,6 +322,7 @@ export interface Database {
   invoices: InvoicesTable;
   invoice_lines: InvoiceLinesTable;
   invoice_taxes: InvoiceTaxesTable;
+  invoice_meta: InvoiceMetaTable;
   invoice_delivery: InvoiceDeliveryTable;
   transactions: TransactionsTable;
   transaction_applied: TransactionAppliedTable;

@@ -14,6 +14,8 @@ export function bindArguments(spec: CallableSpec, params: Record<string, unknown
   for (const name of Object.keys(params)) {
     if (!known.has(name)) errors[name] = { unknown: unknownMessage(name, spec) };
   }
+  // PostgreSQL cannot store NUL in text (SQLite would keep it and truncate on read elsewhere): a 400, on every database.
+  for (const path of nulPaths(params)) errors[path] = { format: 'The value may not contain NUL characters.' };
   let defaultMissing = false;
   const args = spec.params.map((p) => {
     const given = params[p.name];
@@ -88,6 +90,13 @@ function toBool(value: unknown, name: string): Coerced {
   if ((typeof value === 'string' || typeof value === 'number') && TRUE.has(text)) return { ok: true, value: true };
   if ((typeof value === 'string' || typeof value === 'number') && FALSE.has(text)) return { ok: true, value: false };
   return { ok: false, message: `The parameter "${name}" must be true or false.` };
+}
+
+/** The parameter paths (`vars[notes]`) whose text holds a NUL character. */
+function nulPaths(value: unknown, path = ''): string[] {
+  if (typeof value === 'string') return value.includes('\u0000') ? [path] : [];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, item]) => nulPaths(item, path ? `${path}[${key}]` : key));
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -17,6 +17,8 @@ export interface Shape {
   readonly format?: ShapeFormat;
   readonly description?: string;
   readonly nullable?: boolean;
+  /** The answer may be `false`: the reference's "false if it does not exist". */
+  readonly falsable?: boolean;
   readonly enum?: readonly (string | number)[];
   /** The named fields of a set (a record or `vars`). */
   readonly fields?: readonly Field[];
@@ -85,6 +87,11 @@ export function allOptional(fields: readonly Field[]): Field[] {
 /** A record's shape as an answer that may be absent: null when there is no such record. */
 export function orNull(shape: Shape): Shape {
   return { ...shape, nullable: true };
+}
+
+/** A record's shape as the reference answers a reader: `false` when there is no such record. */
+export function orFalse(shape: Shape): Shape {
+  return { ...shape, falsable: true };
 }
 
 function named(fields: Record<string, Declared>, present: boolean): Field[] {

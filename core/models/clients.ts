@@ -1,124 +1,226 @@
-import { Tx } from '../db/schema';
+import { sql } from 'kysely';
 import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
 import { assertValid, is, RuleSet } from '../kernel/input-rules';
 import { model } from '../kernel/model';
-import { int, object, string } from '../kernel/parameter';
+import { bool, int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { formatUtc } from '../kernel/timestamps';
-import { CONTACT_COLUMNS, contactRules, contactValues, userExists } from './billing/contact-fields';
+import { CONTACT_FIELDS, contactRules, contactValues, userExists } from './billing/contact-fields';
+import { ordered, readFilters, readOrder } from './billing/ordering';
+import { setOwnSettings, valuesOf } from './billing/owner-settings';
 import { optionalText, pageOffset, wholeNumber } from './billing/values';
-import { int as count, listOf, nothing, orNull } from '../kernel/shape';
-import { CLIENT, CLIENT_ADD, CLIENT_EDIT } from './clients.fields';
+import { clientGroupExists, defaultGroupId } from './client-groups/group-store';
+import { CLIENT_ORDER, CLIENT_STATUSES, clientQuery, findClient, matching, presentClient } from './clients/client-store';
+import { ClientCustomFields } from './clients/client-custom-fields';
+import { PAGE_SIZE } from './clients/client-settings-and-notes';
+import { addNumbers } from './contacts/contact-numbers';
+import { ModelCalls } from '../kernel/model-calls';
+import { int as count, listOf, mapOf, nothing, orFalse, string as text } from '../kernel/shape';
+import { CLIENT, CLIENT_ADD, CLIENT_CREATE, CLIENT_EDIT, CLIENT_WITH_SETTINGS, CLIENTS } from './clients.fields';
 
-const PAGE_SIZE = 25;
-const STATUSES = ['active', 'inactive', 'fraud'] as const;
+export { findClient, invalidClient } from './clients/client-store';
 
-/** A client with its primary contact's name, email and address, as the API shows it. */
-function clientQuery(db: Tx, companyId: number) {
-  return db
-    .selectFrom('clients')
-    .innerJoin('contacts', (join) => join.onRef('contacts.client_id', '=', 'clients.id').on('contacts.contact_type', '=', 'primary'))
-    .select([
-      'clients.id',
-      'clients.company_id',
-      'clients.user_id',
-      'clients.status',
-      'clients.date_added',
-      'contacts.id as contact_id',
-      ...CONTACT_COLUMNS,
-    ])
-    .where('clients.company_id', '=', companyId);
-}
-
-/** A client of the company, or undefined: another company's client is as absent as a missing one. */
-export function findClient(db: Tx, companyId: number, clientId: number) {
-  return clientQuery(db, companyId).where('clients.id', '=', clientId).executeTakeFirst();
-}
-
-export const invalidClient = () => TallyError.invalid({ client_id: { exists: 'Invalid client ID.' } });
+const STATUS_TYPES = { active: 'Active', inactive: 'Inactive', fraud: 'Fraud' };
+const FILTERS = ['client_group_id'] as const;
 
 /**
- * The clients of the caller's company. A client's name, email and address are those of its primary
- * contact (created with it), as the reference system keeps them; other contacts are in `contacts`.
+ * The clients of the caller's company, as the reference system's Clients model: a client row
+ * (login, group, status, display number) merged with its primary contact (name, email, address).
+ * Settings and staff notes are in clients/client-settings-and-notes.ts, custom fields in
+ * clients/client-custom-fields.ts.
  */
 @model('clients')
-export class Clients {
-  constructor(private readonly ctx: CallContext) {}
-
-  @callable({ description: 'Fetch a client with its primary contact\'s details; null when the caller\'s company has no such client.', verb: 'GET', params: [int('client_id')], returns: orNull(CLIENT) })
-  async get(clientId: number) {
-    return (await findClient(this.ctx.db, this.ctx.companyId, clientId)) ?? null;
+export class Clients extends ClientCustomFields {
+  constructor(
+    ctx: CallContext,
+    private readonly calls: ModelCalls,
+  ) {
+    super(ctx);
   }
 
-  @callable({ description: 'One page (25) of the company\'s clients by id, optionally only those of one status (active, inactive, fraud).', verb: 'GET', params: [string('status', { default: null }), int('page', { default: 1 })], returns: listOf(CLIENT) })
-  async getList(status: string | null, page: number) {
-    let query = clientQuery(this.ctx.db, this.ctx.companyId);
-    if (status !== null) query = query.where('clients.status', '=', status);
-    return query.orderBy('clients.id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
+  @callable({ description: 'A client with its primary contact\'s details and, unless get_settings is false, its effective settings; false when the caller\'s company has no such client.', verb: 'GET', params: [int('client_id'), bool('get_settings', { default: true })], returns: orFalse(CLIENT_WITH_SETTINGS) })
+  async get(clientId: number, getSettings: boolean) {
+    const client = await findClient(this.ctx.db, this.ctx.companyId, clientId);
+    if (!client) return false;
+    return getSettings ? { ...client, settings: valuesOf(await this.settingsOf(client)) } : client;
   }
 
-  @callable({ description: 'Count the company\'s clients, optionally of one status.', verb: 'GET', params: [string('status', { default: null })], returns: count() })
-  async getListCount(status: string | null) {
-    let query = this.ctx.db.selectFrom('clients').select((eb) => eb.fn.countAll<number>().as('count')).where('company_id', '=', this.ctx.companyId);
-    if (status !== null) query = query.where('status', '=', status);
-    return Number((await query.executeTakeFirstOrThrow()).count);
+  @callable({ description: 'The company\'s client whose login is user_id; false when there is none.', verb: 'GET', params: [int('user_id'), bool('get_settings', { default: false })], returns: orFalse(CLIENT_WITH_SETTINGS) })
+  async getByUserId(userId: number, getSettings: boolean) {
+    const row = await clientQuery(this.ctx.db, this.ctx.companyId).where('clients.user_id', '=', userId).orderBy('clients.id').executeTakeFirst();
+    return row ? this.get(row.id, getSettings) : false;
+  }
+
+  @callable({
+    description: 'One page (25) of clients, optionally of one status (active, inactive, fraud); order_by[field]=ASC|DESC over id_code, id, first_name, last_name, company, email, status, date_added; filters[client_group_id].',
+    verb: 'GET',
+    params: [string('status', { default: null }), int('page', { default: 1 }), object('order_by', { default: { id_code: 'ASC' } }), object('filters', { default: [] })], returns: CLIENTS})
+  async getList(status: string | null, page: number, orderBy: unknown, filters: unknown) {
+    const query = ordered(this.listed(status, filters), readOrder(orderBy, CLIENT_ORDER), 'clients.id');
+    return (await query.limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute()).map(presentClient);
+  }
+
+  @callable({ description: 'How many clients getList lists for the same status and filters.', verb: 'GET', params: [string('status', { default: null }), object('filters', { default: [] })], returns: count() })
+  async getListCount(status: string | null, filters: unknown) {
+    return this.count(this.listed(status, filters));
+  }
+
+  @callable({ description: 'Every client, optionally of one status and one client group, by display number; with settings when get_settings is true.', verb: 'GET', params: [string('status', { default: null }), int('client_group_id', { default: null }), bool('get_settings', { default: false })], returns: listOf(CLIENT_WITH_SETTINGS) })
+  async getAll(status: string | null, clientGroupId: number | null, getSettings: boolean) {
+    let query = this.listed(status, {});
+    if (clientGroupId !== null) query = query.where('clients.client_group_id', '=', clientGroupId);
+    const rows = (await ordered(query, [['clients.id_value', 'asc']], 'clients.id').execute()).map(presentClient);
+    if (!getSettings) return rows;
+    return Promise.all(rows.map(async (client) => ({ ...client, settings: valuesOf(await this.settingsOf(client)) })));
+  }
+
+  @callable({ description: 'How many clients have a status (default active).', verb: 'GET', params: [string('status', { default: 'active' }), object('filters', { default: [] })], returns: count() })
+  async getStatusCount(status: string, filters: unknown) {
+    return this.count(this.listed(status, filters));
+  }
+
+  @callable({ description: 'The client statuses and their names.', verb: 'GET', returns: mapOf(text()) })
+  async getStatusTypes() {
+    return STATUS_TYPES;
+  }
+
+  @callable({ description: 'One page (25) of clients whose display number, name, company or email contains query.', verb: 'GET', params: [string('query'), int('page', { default: 1 })], returns: CLIENTS })
+  async search(query: string, page: number) {
+    const rows = await matching(clientQuery(this.ctx.db, this.ctx.companyId), query).orderBy('clients.id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
+    return rows.map(presentClient);
+  }
+
+  @callable({ description: 'How many clients search finds for query.', verb: 'GET', params: [string('query')], returns: count() })
+  async getSearchCount(query: string) {
+    return this.count(matching(clientQuery(this.ctx.db, this.ctx.companyId), query));
+  }
+
+  @callable({ description: 'The currency codes a client has been invoiced or paid in.', verb: 'GET', params: [int('client_id')], returns: listOf(text()) })
+  async usedCurrencies(clientId: number) {
+    await this.client(clientId);
+    const rows = await this.ctx.db
+      .selectFrom('invoices')
+      .select('currency')
+      .where('client_id', '=', clientId)
+      .union(this.ctx.db.selectFrom('transactions').select('currency').where('client_id', '=', clientId))
+      .execute();
+    return [...new Set(rows.map((r) => r.currency))].sort();
   }
 
   @callable({
     description:
-      'Create a client from vars[first_name], vars[last_name], vars[email] and optional vars[user_id], vars[status] (active, inactive, fraud), vars[company], vars[address1], vars[address2], vars[city], vars[state], vars[zip], vars[country] (ISO codes; taxes are matched on them). Returns the client id.',
+      'Sign a client up in one call: a login (vars[username], vars[new_password], vars[confirm_password], optional vars[recovery_email]), the client (vars[client_group_id], vars[status]) and its primary contact (vars[first_name], vars[last_name], vars[email], vars[title], vars[company], address fields, vars[numbers][i][number|type|location]), vars[settings][key]=value and vars[custom][field_id]=value. Returns the client.',
     verb: 'POST',
-    params: [object('vars', { default: {} })],
-    vars: CLIENT_ADD,
-    returns: count({ description: 'The new client id.' }),
-  })
-  async add(vars: Record<string, unknown>) {
+    params: [object('vars', { default: {} })], vars: CLIENT_CREATE, returns: CLIENT})
+  async create(vars: Record<string, unknown>) {
     await assertValid(vars, { ...contactRules(false), ...this.clientRules() });
+    // The login is made by users/add itself, with its rules and messages (username.unique, ...).
+    const login = { username: vars.username, new_password: vars.new_password, confirm_password: vars.confirm_password, recovery_email: vars.recovery_email };
+    const userId = (await this.calls.call(this.ctx, 'users', 'add', { vars: JSON.parse(JSON.stringify(login)) })) as number;
+    const clientId = await this.add({ ...vars, user_id: userId });
+    if (vars.settings && typeof vars.settings === 'object') await setOwnSettings(this.ctx.db, 'client', clientId, vars.settings as Record<string, unknown>, null, this.ctx.systemKey);
+    await this.setCustomValues(clientId, vars.custom);
+    return this.get(clientId, false);
+  }
+
+  @callable({
+    description:
+      'Add a client: optional vars[user_id] (its login), vars[client_group_id] (default: the company\'s default group), vars[id_code] (a display number), vars[status] (active, inactive, fraud). With vars[first_name], vars[last_name], vars[email] (and vars[title], vars[company], address fields with ISO country and state codes, vars[numbers]) it also gets its primary contact. Returns the client id.',
+    verb: 'POST',
+    params: [object('vars', { default: {} })], vars: CLIENT_ADD, returns: count({ description: 'The new client id.' })})
+  async add(vars: Record<string, unknown>) {
+    // The reference adds a bare client row for an existing login; Tally also takes the primary
+    // contact's fields, and wants them when no login is named (a client must be someone).
+    const withContact = CONTACT_FIELDS.some((field) => vars[field] !== undefined) || !optionalText(vars.user_id);
+    await assertValid(vars, { ...(withContact ? contactRules(false) : {}), ...this.clientRules() });
     const now = formatUtc(new Date());
+    const groupId = vars.client_group_id !== undefined && vars.client_group_id !== '' ? wholeNumber(vars.client_group_id) : await defaultGroupId(this.ctx.db, this.ctx.companyId);
     const client = await this.ctx.db
       .insertInto('clients')
-      .values({ company_id: this.ctx.companyId, user_id: wholeNumber(vars.user_id), status: optionalText(vars.status) ?? 'active', date_added: now })
+      .values({ company_id: this.ctx.companyId, user_id: wholeNumber(vars.user_id), client_group_id: groupId, status: optionalText(vars.status) ?? 'active', date_added: now })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await this.ctx.db
-      .insertInto('contacts')
-      .values({ first_name: '', last_name: '', email: '', ...contactValues(vars), client_id: client.id, user_id: null, contact_type: 'primary', date_added: now })
-      .execute();
+    await this.ctx.db.updateTable('clients').set(displayNumber(vars.id_code, client.id)).where('id', '=', client.id).execute();
+    if (withContact) await this.addPrimaryContact(client.id, vars, now);
     return client.id;
   }
 
-  @callable({ description: 'Change any of the fields clients/add takes. Returns the client.', verb: 'PUT', params: [int('client_id'), object('vars')], vars: CLIENT_EDIT, returns: CLIENT })
+  @callable({ description: 'Change any of the fields clients/add takes (the contact fields change the primary contact). Returns the client.', verb: 'PUT', params: [int('client_id'), object('vars')], vars: CLIENT_EDIT, returns: CLIENT })
   async edit(clientId: number, vars: Record<string, unknown>) {
-    const client = await this.get(clientId);
-    if (!client) throw invalidClient();
-    await assertValid(vars, { ...contactRules(true), ...this.clientRules() });
-    const changes: { user_id?: number | null; status?: string } = {};
-    if (vars.user_id !== undefined) changes.user_id = wholeNumber(vars.user_id);
-    if (vars.status !== undefined) changes.status = String(vars.status);
-    if (Object.keys(changes).length) await this.ctx.db.updateTable('clients').set(changes).where('id', '=', clientId).execute();
+    const client = await this.client(clientId);
     const contact = contactValues(vars);
-    if (Object.keys(contact).length) await this.ctx.db.updateTable('contacts').set(contact).where('id', '=', client.contact_id).execute();
-    return this.get(clientId);
+    const givesContact = Object.keys(contact).length > 0;
+    // A bare client (added without a contact) gets its primary contact from the first edit that names one.
+    const contactChecks = client.contact_id !== null ? contactRules(true) : givesContact ? contactRules(false) : {};
+    await assertValid(vars, { ...contactChecks, ...this.clientRules() });
+    const changes: Record<string, string | number | null> = {};
+    if (vars.user_id !== undefined) changes.user_id = wholeNumber(vars.user_id);
+    if (vars.client_group_id !== undefined) changes.client_group_id = wholeNumber(vars.client_group_id);
+    if (vars.status !== undefined) changes.status = String(vars.status);
+    if (vars.id_code !== undefined) Object.assign(changes, displayNumber(vars.id_code, clientId));
+    if (Object.keys(changes).length) await this.ctx.db.updateTable('clients').set(changes).where('id', '=', clientId).execute();
+    if (givesContact && client.contact_id !== null) await this.ctx.db.updateTable('contacts').set(contact).where('id', '=', client.contact_id).execute();
+    else if (givesContact) await this.addPrimaryContact(clientId, vars, formatUtc(new Date()));
+    return this.get(clientId, false);
   }
 
-  @callable({ description: 'Delete a client and its contacts. A client with invoices or transactions is kept (400 client_id.in_use).', verb: 'DELETE', params: [int('client_id')], returns: nothing() })
+  @callable({ description: 'Delete a client with its contacts, notes and settings. A client with invoices or transactions is kept (400 client_id.in_use).', verb: 'DELETE', params: [int('client_id')], returns: nothing() })
   async delete(clientId: number) {
-    if (!(await this.get(clientId))) throw invalidClient();
+    await this.client(clientId);
     const db = this.ctx.db;
     const billed =
       (await db.selectFrom('invoices').select('id').where('client_id', '=', clientId).executeTakeFirst()) ??
       (await db.selectFrom('transactions').select('id').where('client_id', '=', clientId).executeTakeFirst());
     if (billed) throw TallyError.invalid({ client_id: { in_use: 'The client cannot be deleted because it has invoices or transactions.' } });
+    await db.deleteFrom('contact_numbers').where('contact_id', 'in', db.selectFrom('contacts').select('id').where('client_id', '=', clientId)).execute();
     await db.deleteFrom('contacts').where('client_id', '=', clientId).execute();
+    await db.deleteFrom('client_notes').where('client_id', '=', clientId).execute();
+    await db.deleteFrom('client_values').where('client_id', '=', clientId).execute();
+    await db.deleteFrom('owner_settings').where('owner', '=', 'client').where('owner_id', '=', clientId).execute();
     await db.deleteFrom('clients').where('id', '=', clientId).execute();
     return null;
+  }
+
+  private async addPrimaryContact(clientId: number, vars: Record<string, unknown>, now: string) {
+    const contact = await this.ctx.db
+      .insertInto('contacts')
+      .values({ first_name: '', last_name: '', email: '', ...contactValues(vars), client_id: clientId, user_id: null, contact_type: 'primary', date_added: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await addNumbers(this.ctx.db, contact.id, vars.numbers);
+  }
+
+  private listed(status: string | null, filters: unknown) {
+    let query = clientQuery(this.ctx.db, this.ctx.companyId);
+    if (status !== null) query = query.where('clients.status', '=', status);
+    const known = readFilters(filters, FILTERS);
+    if (known.client_group_id !== undefined) query = query.where('clients.client_group_id', '=', wholeNumber(known.client_group_id) ?? -1);
+    return query;
+  }
+
+  private async count(query: ReturnType<typeof clientQuery>) {
+    const row = await query.clearSelect().select(sql<number>`count(*)`.as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
   }
 
   private clientRules(): RuleSet {
     return {
       user_id: { ifSet: true, rules: [userExists(this.ctx)] },
-      status: { ifSet: true, rules: [{ code: 'format', message: 'Invalid status.', check: is.oneOf(STATUSES) }] },
+      client_group_id: { ifSet: true, rules: [clientGroupExists(this.ctx.db, this.ctx.companyId)] },
+      status: { ifSet: true, rules: [{ code: 'format', message: 'Invalid status.', check: is.oneOf(CLIENT_STATUSES) }] },
+      id_code: { ifSet: true, rules: [{ code: 'length', message: 'The client number may be at most 64 characters long.', check: (v) => String(v).trim().length <= 64 }] },
     };
   }
+}
+
+/**
+ * The stored form of a display number given in vars[id_code]: digits become id_value under the
+ * `{num}` format; any other text is kept as a fixed format. Not given (or blank): the number is the client id.
+ */
+function displayNumber(idCode: unknown, clientId: number): { id_format: string; id_value: number } {
+  const text = optionalText(idCode);
+  if (text !== null && /^\d{1,15}$/.test(text)) return { id_format: '{num}', id_value: Number(text) };
+  if (text !== null) return { id_format: text.replace(/\{num\}/g, ''), id_value: clientId };
+  return { id_format: '{num}', id_value: clientId };
 }

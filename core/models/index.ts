@@ -1,6 +1,7 @@
 import { Accounts } from './accounts';
 import { ApiKeys } from './api-keys';
 import { Audit } from './audit';
+import { ClientGroups } from './client-groups';
 import { Clients } from './clients';
 import { Companies } from './companies';
 import { Contacts } from './contacts';
@@ -21,7 +22,7 @@ import { Transactions } from './transactions';
 import { Users } from './users';
 
 /** The core models, registered under their API names by every installation. */
-export const coreModels = [Users, Companies, ApiKeys, Settings, Encryption, PluginManager, ModuleManager, GatewayManager, Clients, Contacts, Currencies, Taxes, Invoices, Transactions, Audit];
+export const coreModels = [Users, Companies, ApiKeys, Settings, Encryption, PluginManager, ModuleManager, GatewayManager, Clients, ClientGroups, Contacts, Currencies, Taxes, Invoices, Transactions, Audit];
 
 /** Recurring billing (docs/billing.md). */
 export const recurringModels = [Pricings, Packages, PackageGroups, Coupons, Services, Accounts];

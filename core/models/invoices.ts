@@ -2,7 +2,7 @@ import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
 import { assertValid } from '../kernel/input-rules';
 import { model } from '../kernel/model';
-import { any, bool, int, object, string } from '../kernel/parameter';
+import { any, bool, int, list, object, string } from '../kernel/parameter';
 import { ModelCalls } from '../kernel/model-calls';
 import { createFromServices } from './invoices/create-from-services';
 import { TallyError } from '../kernel/tally-error';
@@ -10,45 +10,43 @@ import { ZERO } from '../kernel/money';
 import { formatUtc } from '../kernel/timestamps';
 import { SETTINGS } from '../settings-catalogue';
 import { SettingsStore } from '../settings-store';
-import { pageOffset } from './billing/values';
-import { InvoiceEditor } from './invoices/invoice-editor';
-import { deliveryList, INVOICE_STATUSES, InvoiceRules, MESSAGES } from './invoices/invoice-rules';
-import { insertLinesAndTaxes, invoiceQuery, presentSummary, readInvoice, writeDelivery } from './invoices/invoice-store';
+import { optionalText, wholeNumber } from './billing/values';
+import { mergeInvoices, splitInvoice } from './invoices/merging';
+import { InvoiceEditor, voidInvoice } from './invoices/invoice-editor';
+import { deliveryList, InvoiceRules } from './invoices/invoice-rules';
+import { InvoiceQueries } from './invoices/invoice-queries';
+import { writeDelivery, writeLinesAndTaxes } from './invoices/invoice-store';
 import { readLines } from './invoices/lines';
 import { allocateInvoiceNumber, formatInvoiceNumber } from './invoices/numbering';
 import { closedDate } from './invoices/settlement';
 import { storedTotals } from './invoices/totals';
-import { lockInvoice } from './invoices/invoice-lock';
+import { invalidInvoice, lockInvoice } from './invoices/invoice-lock';
+import { settingKeyRules } from './billing/owner-settings';
 import { totalFor } from './invoices/totalling';
-import { unapplyAll } from './transactions/applying';
-import { int as count, listOf, nothing, orNull } from '../kernel/shape';
-import { INVOICE, INVOICE_ADD, INVOICE_EDIT, INVOICE_SUMMARY } from './invoices.fields';
-
-const PAGE_SIZE = 25;
-/** Filters of getList besides the statuses: open (active or proforma, something due) and closed. */
-const FILTERS = ['open', 'closed'] as const;
+import { bool as boolShape, int as count, nothing } from '../kernel/shape';
+import { INVOICE, INVOICE_ADD, INVOICE_EDIT } from './invoices.fields';
 
 /**
- * Invoices of the caller's company. Numbers are given when an invoice stops being a draft, from the
- * company's sequence (invoice_format, invoice_start settings); money is exact (decimal.js) and
- * answered as decimal strings with four places, totals rounded to the currency's precision.
+ * Invoices of the caller's company, with the reference's signatures and record shape (reading
+ * methods in invoices/invoice-queries.ts). Numbers are given when an invoice stops being a draft,
+ * from the company's sequence (invoice_format, invoice_start settings); money is exact (decimal.js)
+ * and answered as decimal strings with four places, totals rounded to the currency's precision.
  */
 @model('invoices')
-export class Invoices {
+export class Invoices extends InvoiceQueries {
   constructor(
-    private readonly ctx: CallContext,
+    ctx: CallContext,
     private readonly settings: SettingsStore,
     private readonly calls: ModelCalls,
-  ) {}
+  ) {
+    super(ctx);
+  }
 
   @callable({
     description:
-      'Create an invoice from vars[client_id], vars[date_billed], vars[date_due], vars[currency], vars[lines][i][description], vars[lines][i][amount], optional vars[lines][i][qty] (default 1) and vars[lines][i][tax] (true: the client\'s taxes apply), vars[delivery][] (email, paper, interfax, postalmethods) and vars[status] (active, draft, proforma, void; default active). Returns the invoice id.',
+      'Create an invoice from vars[client_id], vars[date_billed], vars[date_due], vars[currency], vars[lines][i][description], vars[lines][i][amount] (unit cost), optional vars[lines][i][qty] (default 1) and vars[lines][i][tax] (true: the client\'s taxes apply), vars[delivery][] (email, paper, interfax, postalmethods), vars[status] (active, draft, proforma, void; default active), vars[note_public], vars[note_private], vars[date_autodebit]. Returns the invoice id.',
     verb: 'POST',
-    params: [object('vars', { default: {} })],
-    vars: INVOICE_ADD,
-    returns: count({ description: 'The new invoice id.' }),
-  })
+    params: [object('vars', { default: {} })], vars: INVOICE_ADD, returns: count({ description: 'The new invoice id.' })})
   async add(vars: Record<string, unknown>) {
     const rules = new InvoiceRules(this.ctx.db, this.ctx.companyId, this.ctx.timezone);
     await assertValid(vars, rules.ruleSet(vars, false));
@@ -72,11 +70,14 @@ export class Invoices {
         date_billed: formatUtc(rules.time(vars.date_billed)!),
         date_due: formatUtc(rules.time(vars.date_due)!),
         date_closed: closedDate(status, totals.total, ZERO, null, now),
+        date_autodebit: optionalText(vars.date_autodebit) === null ? null : formatUtc(rules.time(vars.date_autodebit)!),
+        note_public: optionalText(vars.note_public),
+        note_private: optionalText(vars.note_private),
         date_added: now,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await insertLinesAndTaxes(this.ctx.db, row.id, lines, totals);
+    await writeLinesAndTaxes(this.ctx.db, row.id, lines, totals, true);
     await writeDelivery(this.ctx.db, row.id, deliveryList(vars.delivery), true);
     // Numbered last: concurrent adds of a company queue on the counter's row lock from here to
     // their commit, so the less work after it, the more invoices per second a company can add.
@@ -89,58 +90,73 @@ export class Invoices {
 
   @callable({
     description:
-      'Change an invoice: any field invoices/add takes. vars[lines] replaces every line. A draft becomes active or proforma (and is numbered) through vars[status]; voiding is invoices/void. Returns the invoice.',
+      'Change an invoice: any field invoices/add takes. vars[lines][i][id] changes that line (a blank description and amount remove it), a line without id is added, lines not named stay. vars[status]: a draft becomes active or proforma (and is numbered); void voids. Returns the invoice id.',
     verb: 'PUT',
-    params: [int('invoice_id'), object('vars')],
-    vars: INVOICE_EDIT,
-    returns: INVOICE,
-  })
+    params: [int('invoice_id'), object('vars')], vars: INVOICE_EDIT, returns: count({ description: 'The invoice id.' })})
   async edit(invoiceId: number, vars: Record<string, unknown>) {
     const editor = new InvoiceEditor(this.ctx, () => this.nextNumber());
     await editor.edit(invoiceId, vars);
-    return this.get(invoiceId);
-  }
-
-  @callable({ description: 'Fetch an invoice with its lines, taxes, delivery methods and subtotal, tax, total, paid and due; null when the company has no such invoice.', verb: 'GET', params: [int('invoice_id')], returns: orNull(INVOICE) })
-  async get(invoiceId: number) {
-    return readInvoice(this.ctx.db, this.ctx.companyId, invoiceId);
+    return invoiceId;
   }
 
   @callable({
-    description: 'One page (25) of invoices, newest billed first, without lines: optionally of one client and one status (active, draft, proforma, void, or open / closed).',
-    verb: 'GET',
-    params: [int('client_id', { default: null }), string('status', { default: null }), int('page', { default: 1 })],
-    returns: listOf(INVOICE_SUMMARY),
-  })
-  async getList(clientId: number | null, status: string | null, page: number) {
-    const rows = await this.filtered(clientId, status).orderBy('date_billed', 'desc').orderBy('id', 'desc').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
-    return rows.map(presentSummary);
+    description: 'Merge open, unpaid invoices of one client and currency: their lines move onto invoice_id (or, when null, a new invoice like the first), re-totalled; the others are voided (drafts deleted). Returns the merged invoice id.',
+    verb: 'POST',
+    params: [list('invoice_ids'), int('invoice_id', { default: null })], returns: count({ description: 'The merged invoice id.' })})
+  async merge(invoiceIds: unknown[], targetId: number | null) {
+    const ids = invoiceIds.map((v) => wholeNumber(v));
+    if (ids.some((id) => id === null)) throw TallyError.invalid({ invoice_ids: { format: 'Give invoice ids, as invoice_ids[]=1&invoice_ids[]=2.' } });
+    return mergeInvoices(this.ctx, ids as number[], targetId, () => this.nextNumber());
   }
 
-  @callable({ description: 'Count invoices, optionally of one client and one status (as getList).', verb: 'GET', params: [int('client_id', { default: null }), string('status', { default: null })], returns: count() })
-  async getListCount(clientId: number | null, status: string | null) {
-    const row = await this.filtered(clientId, status)
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow();
-    return Number(row.count);
+  @callable({ description: 'Move the line_items (line ids) of an open, unpaid invoice onto a new invoice like it; both are re-totalled. Returns the new invoice id.', verb: 'POST', params: [int('invoice_id'), list('line_items', { default: [] })], returns: count({ description: 'The new invoice id.' }) })
+  async split(invoiceId: number, lineItems: unknown[]) {
+    const ids = lineItems.map((v) => wholeNumber(v));
+    if (ids.some((id) => id === null)) throw TallyError.invalid({ line_items: { format: 'Give line ids, as line_items[]=1.' } });
+    return splitInvoice(this.ctx, invoiceId, ids as number[], () => this.nextNumber());
   }
 
-  @callable({ description: 'Void an invoice: payments applied to it go back to the client\'s credit, and it keeps its number. Returns the invoice.', verb: 'POST', params: [int('invoice_id')], returns: INVOICE })
-  async void(invoiceId: number) {
+  @callable({ description: 'Set a meta value of an invoice (any value: text, or a set sent as value[name]=...); kept as given.', verb: 'POST', params: [int('invoice_id'), string('key'), any('value')], returns: nothing() })
+  async setMeta(invoiceId: number, key: string, value: unknown) {
+    if (!(await this.summary(invoiceId))) throw invalidInvoice();
+    await assertValid({ key }, settingKeyRules);
+    const json = JSON.stringify(value ?? null);
+    await this.ctx.db
+      .insertInto('invoice_meta')
+      .values({ invoice_id: invoiceId, key, value: json })
+      .onConflict((oc) => oc.columns(['invoice_id', 'key']).doUpdateSet({ value: json }))
+      .execute();
+    return null;
+  }
+
+  @callable({ description: 'Remove one meta value of an invoice, or all of them when key is null.', verb: 'DELETE', params: [int('invoice_id'), string('key', { default: null })], returns: nothing() })
+  async unsetMeta(invoiceId: number, key: string | null) {
+    if (!(await this.summary(invoiceId))) throw invalidInvoice();
+    let query = this.ctx.db.deleteFrom('invoice_meta').where('invoice_id', '=', invoiceId);
+    if (key !== null) query = query.where('key', '=', key);
+    await query.execute();
+    return null;
+  }
+
+  @callable({ description: 'Close an invoice when nothing is left due on it, else reopen it (clear date_closed). Answers whether it is closed.', verb: 'POST', params: [int('invoice_id')], returns: boolShape() })
+  async setClosed(invoiceId: number) {
     const invoice = await lockInvoice(this.ctx.db, this.ctx.companyId, invoiceId);
-    if (invoice.status !== 'void') {
-      await unapplyAll(this.ctx.db, invoiceId);
-      await this.ctx.db.updateTable('invoices').set({ status: 'void', paid: '0.0000', date_closed: formatUtc(new Date()) }).where('id', '=', invoiceId).execute();
-    }
+    const closed = closedDate(invoice.status, invoice.total, invoice.paid, invoice.date_closed, formatUtc(new Date()));
+    if (closed !== invoice.date_closed) await this.ctx.db.updateTable('invoices').set({ date_closed: closed }).where('id', '=', invoiceId).execute();
+    return closed !== null;
+  }
+
+  @callable({ description: 'Void an invoice (as invoices/edit with vars[status]=void): payments applied to it go back to the client\'s credit, and it keeps its number. Returns the invoice.', verb: 'POST', params: [int('invoice_id')], returns: INVOICE })
+  async void(invoiceId: number) {
+    await voidInvoice(this.ctx.db, await lockInvoice(this.ctx.db, this.ctx.companyId, invoiceId));
     return this.get(invoiceId);
   }
 
   @callable({ description: 'Delete a draft invoice (other invoices are voided, never deleted, so numbers have no gaps).', verb: 'DELETE', params: [int('invoice_id')], returns: nothing() })
-  async delete(invoiceId: number) {
+  async deleteDraft(invoiceId: number) {
     const invoice = await lockInvoice(this.ctx.db, this.ctx.companyId, invoiceId);
     if (invoice.status !== 'draft') throw TallyError.invalid({ invoice_id: { draft: 'Only draft invoices can be deleted; void the invoice instead.' } });
-    for (const table of ['invoice_lines', 'invoice_taxes', 'invoice_delivery'] as const) {
+    for (const table of ['invoice_lines', 'invoice_taxes', 'invoice_delivery', 'invoice_meta'] as const) {
       await this.ctx.db.deleteFrom(table).where('invoice_id', '=', invoiceId).execute();
     }
     await this.ctx.db.deleteFrom('invoices').where('id', '=', invoiceId).execute();
@@ -158,14 +174,9 @@ export class Invoices {
     return createFromServices(this.ctx, this.calls, { clientId, serviceIds, currency, dueDate, allowProRata, servicesRenew, termCycles });
   }
 
-  private filtered(clientId: number | null, status: string | null) {
-    if (status !== null && ![...INVOICE_STATUSES, ...FILTERS].includes(status as never)) throw TallyError.invalid({ status: { format: MESSAGES.status } });
-    let query = invoiceQuery(this.ctx.db, this.ctx.companyId);
-    if (clientId !== null) query = query.where('client_id', '=', clientId);
-    if (status === 'open') query = query.where('status', 'in', ['active', 'proforma']).where('date_closed', 'is', null);
-    else if (status === 'closed') query = query.where('status', 'in', ['active', 'proforma']).where('date_closed', 'is not', null);
-    else if (status !== null) query = query.where('status', '=', status);
-    return query;
+  @callable({ description: 'Tally\'s earlier name of deleteDraft: deletes a draft invoice.', verb: 'DELETE', params: [int('invoice_id')], returns: nothing() })
+  async delete(invoiceId: number) {
+    return this.deleteDraft(invoiceId);
   }
 
   private async nextNumber(): Promise<{ value: number; text: string }> {

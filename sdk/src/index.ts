@@ -6,3 +6,4 @@ export { SdkError } from './sdk-error';
 export type { SdkErrorCode } from './sdk-error';
 export { encodeParams } from './encode-params';
 export type { Params, ParamValue } from './encode-params';
+export type * from './records';

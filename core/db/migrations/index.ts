@@ -5,6 +5,7 @@ import * as extensions from './003_extensions';
 import * as admin from './004_admin';
 import * as trust from './005_trust';
 import * as recurring from './008_recurring';
+import * as referenceModels from './007_reference_models';
 
 /** Every migration, in order. Listed in code so a compiled build needs no migrations folder scan. */
 export const migrations: Record<string, Migration> = {
@@ -13,5 +14,6 @@ export const migrations: Record<string, Migration> = {
   '003_extensions': extensions,
   '004_admin': admin,
   '005_trust': trust,
+  '007_reference_models': referenceModels,
   '008_recurring': recurring,
 };

@@ -8,7 +8,7 @@ import { optionalText, wholeNumber } from './values';
  * The person-and-address fields a contact holds. A client's name, email and address live on its
  * primary contact, as in the reference system, so clients/add and contacts/add share these rules.
  */
-export const CONTACT_FIELDS = ['first_name', 'last_name', 'email', 'company', 'address1', 'address2', 'city', 'state', 'zip', 'country'] as const;
+export const CONTACT_FIELDS = ['first_name', 'last_name', 'title', 'email', 'company', 'address1', 'address2', 'city', 'state', 'zip', 'country'] as const;
 
 type Qualified<T extends readonly string[]> = { readonly [K in keyof T]: `contacts.${T[K] & string}` };
 
@@ -27,6 +27,7 @@ export function contactRules(ifSet: boolean): RuleSet {
     first_name: { ifSet, rules: [{ code: 'empty', message: 'Please enter a first name.', check: is.present, final: true }, maxLength('first name', 128)] },
     last_name: { ifSet, rules: [{ code: 'empty', message: 'Please enter a last name.', check: is.present, final: true }, maxLength('last name', 128)] },
     email: { ifSet, rules: [{ code: 'format', message: 'Please enter a valid email address.', check: is.email }] },
+    title: { ifSet: true, rules: [maxLength('title', 64)] },
     company: { ifSet: true, rules: [maxLength('company', 255)] },
     address1: { ifSet: true, rules: [maxLength('address', 255)] },
     address2: { ifSet: true, rules: [maxLength('address', 255)] },

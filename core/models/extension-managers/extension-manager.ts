@@ -27,7 +27,9 @@ export abstract class ExtensionManager {
   }
 
   async add(vars: Record<string, unknown>) {
-    const name = typeof vars.dir === 'string' ? vars.dir.trim() : '';
+    // The reference names a module or gateway by its `class`, a plugin by its `dir`.
+    const given = vars.dir ?? vars.class;
+    const name = typeof given === 'string' ? given.trim() : '';
     const info = await this.installable(name);
     const merged = mergeSettings(vars.settings, info.settings, {});
     if ('errors' in merged) throw TallyError.invalid(merged.errors);
@@ -89,7 +91,7 @@ export abstract class ExtensionManager {
 
   async get(id: number) {
     const row = await this.records.byId(this.type, id);
-    return row ? describeInstalled(row, this.catalog.find(this.type, row.name)) : null;
+    return row ? describeInstalled(row, this.catalog.find(this.type, row.name)) : (false as const);
   }
 
   async getAll() {

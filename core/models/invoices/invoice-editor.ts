@@ -8,22 +8,32 @@ import { formatUtc } from '../../kernel/timestamps';
 import { findClient } from '../clients';
 import { LockedInvoice, lockInvoice } from './invoice-lock';
 import { deliveryList, InvoiceRules } from './invoice-rules';
-import { replaceLinesAndTaxes, storedLines, writeDelivery } from './invoice-store';
-import { readLines } from './lines';
+import { storedLines, writeDelivery, writeLinesAndTaxes } from './invoice-store';
+import { mergeLineEdits } from './line-edits';
+import { optionalText } from '../billing/values';
+import { unapplyAll } from '../transactions/applying';
 import { closedDate } from './settlement';
 import { totalFor } from './totalling';
 import { storedTotals } from './totals';
 
-/** Where an invoice's status may go through invoices/edit (voiding is invoices/void). */
+/** Where an invoice's status may go through invoices/edit; void is final. */
 const NEXT_STATUSES: Record<string, readonly string[]> = {
-  draft: ['draft', 'active', 'proforma'],
-  proforma: ['proforma', 'active'],
-  active: ['active'],
+  draft: ['draft', 'active', 'proforma', 'void'],
+  proforma: ['proforma', 'active', 'void'],
+  active: ['active', 'void'],
 };
 
+/** Voids a locked invoice: payments applied to it go back to the client's credit; it keeps its number. */
+export async function voidInvoice(db: CallContext['db'], invoice: LockedInvoice): Promise<void> {
+  if (invoice.status === 'void') return;
+  await unapplyAll(db, invoice.id);
+  await db.updateTable('invoices').set({ status: 'void', paid: '0.0000', date_closed: formatUtc(new Date()) }).where('id', '=', invoice.id).execute();
+}
+
 /**
- * invoices/edit: changes what `vars` names, under the invoice's row lock. Lines, client or currency
- * re-total the invoice with the client's current taxes; otherwise the taxes it was billed with stay.
+ * invoices/edit: changes what `vars` names, under the invoice's row lock. Lines (merged by id, see
+ * line-edits.ts), client or currency re-total the invoice with the client's current taxes; otherwise
+ * the taxes it was billed with stay. `vars[status]=void` voids it, as the reference does.
  */
 export class InvoiceEditor {
   constructor(
@@ -42,22 +52,26 @@ export class InvoiceEditor {
     const problems = this.refusals(invoice, vars);
     if (problems) throw TallyError.invalid(problems);
 
+    if (vars.status === 'void') return voidInvoice(db, invoice);
     const now = formatUtc(new Date());
     const status = typeof vars.status === 'string' ? vars.status : invoice.status;
     const changes: Updateable<InvoicesTable> = { status };
+    for (const note of ['note_public', 'note_private'] as const) if (vars[note] !== undefined) changes[note] = optionalText(vars[note]);
+    if (vars.date_autodebit !== undefined) changes.date_autodebit = optionalText(vars.date_autodebit) === null ? null : formatUtc(rules.time(vars.date_autodebit)!);
     if (vars.date_billed !== undefined) changes.date_billed = formatUtc(rules.time(vars.date_billed)!);
     if (vars.date_due !== undefined) changes.date_due = formatUtc(rules.time(vars.date_due)!);
     let total = invoice.total;
     if (vars.lines !== undefined || vars.client_id !== undefined || vars.currency !== undefined) {
       const client = rules.client ?? (await findClient(db, this.ctx.companyId, invoice.client_id))!;
       const currency = typeof vars.currency === 'string' ? vars.currency : invoice.currency;
-      const lines = vars.lines !== undefined ? readLines(vars.lines) : await storedLines(db, invoiceId);
+      const stored = await storedLines(db, invoiceId);
+      const lines = vars.lines !== undefined ? mergeLineEdits(stored, vars.lines) : stored;
       const totals = await totalFor(db, this.ctx.companyId, client, currency, lines);
       if (totals.total.lessThan(invoice.paid)) {
         throw TallyError.invalid({ total: { paid: 'The invoice total cannot be less than what has been paid on it; refund or unapply a payment first.' } });
       }
       Object.assign(changes, storedTotals(totals), { client_id: client.id, currency });
-      await replaceLinesAndTaxes(db, invoiceId, lines, totals);
+      await writeLinesAndTaxes(db, invoiceId, lines, totals);
       total = totals.total;
     }
     if (invoice.status === 'draft' && status !== 'draft') {
@@ -81,9 +95,7 @@ export class InvoiceEditor {
       errors.currency = { paid: 'The currency of an invoice with payments applied cannot be changed.' };
     }
     if (typeof vars.status === 'string' && !NEXT_STATUSES[invoice.status]?.includes(vars.status)) {
-      errors.status = {
-        transition: vars.status === 'void' ? 'Void an invoice with invoices/void.' : `An invoice cannot go from ${invoice.status} to ${vars.status}.`,
-      };
+      errors.status = { transition: `An invoice cannot go from ${invoice.status} to ${vars.status}.` };
     }
     return Object.keys(errors).length ? errors : null;
   }

@@ -27,9 +27,18 @@ export const MESSAGES = {
   amount: 'The unit cost must be a number.',
   tax: 'The tax option of a line must be true or false.',
   delivery: 'The delivery method given does not exist.',
+  autodebit: 'The autodebit date is in an invalid date format.',
+  recurring: 'Recurring invoices (term, period, duration) are not supported by Tally yet; leave term blank.',
+  service: 'Invalid service ID.',
+  lineId: 'Invalid line item ID.',
 } as const;
 
-const BOOLEAN_TEXT = ['', '0', '1', 'true', 'false', 'on', 'off', 'yes', 'no'];
+const noteLength: Rule = { code: 'length', message: 'A note may be at most 65535 characters long.', check: (v) => String(v ?? '').length <= 65535 };
+
+/** A line's service: Tally's core has no services model yet, so only a blank service_id is valid. */
+export const serviceRule: Rule = { code: 'exists', message: MESSAGES.service, check: (v) => v === undefined || v === null || v === '' };
+
+export const BOOLEAN_TEXT = ['', '0', '1', 'true', 'false', 'on', 'off', 'yes', 'no'];
 
 /** `vars[delivery]` as a list of method names (a single name is a list of one). */
 export function deliveryList(value: unknown): string[] {
@@ -55,7 +64,8 @@ export class InvoiceRules {
   ) {}
 
   ruleSet(vars: Record<string, unknown>, editing: boolean): RuleSet {
-    const lines = editing && vars.lines === undefined ? {} : this.lineRules();
+    // An edit's lines are checked where they are merged into the stored ones (line-edits.ts).
+    const lines = editing ? {} : this.lineRules();
     return {
       client_id: { ifSet: editing, rules: [this.clientExists()] },
       date_billed: { ifSet: editing, rules: [{ code: 'format', message: MESSAGES.billed, check: (v) => this.time(v) !== null }] },
@@ -70,6 +80,12 @@ export class InvoiceRules {
       ...lines,
       delivery: { ifSet: true, rules: [{ code: 'exists', message: MESSAGES.delivery, check: (v) => deliveryList(v).every((m) => (DELIVERY_METHODS as readonly string[]).includes(m)) }] },
       status: { ifSet: true, rules: [{ code: 'format', message: MESSAGES.status, check: is.oneOf(INVOICE_STATUSES) }] },
+      date_autodebit: { ifSet: true, rules: [{ code: 'format', message: MESSAGES.autodebit, check: (v) => v === '' || v === null || this.time(v) !== null }] },
+      note_public: { ifSet: true, rules: [noteLength] },
+      note_private: { ifSet: true, rules: [noteLength] },
+      // The reference makes a recurring invoice from these; Tally has no recurring invoices yet, and
+      // saying so beats silently billing once.
+      term: { ifSet: true, rules: [{ code: 'unsupported', message: MESSAGES.recurring, check: (v) => v === '' || v === null }] },
     };
   }
 
@@ -106,6 +122,7 @@ export class InvoiceRules {
 
   private lineRules(): RuleSet {
     return {
+      'lines[][service_id]': { ifSet: true, rules: [serviceRule] },
       'lines[][description]': [{ code: 'empty', message: MESSAGES.description, check: is.present }],
       'lines[][qty]': { ifSet: true, rules: [{ code: 'minimum', message: MESSAGES.qty, check: (v) => !!parseQuantity(v)?.greaterThan(0) }] },
       // A missing list is reported once, as lines[0][description]; a given line needs its amount.

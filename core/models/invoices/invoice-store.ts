@@ -16,7 +16,11 @@ const SUMMARY = [
   'date_billed',
   'date_due',
   'date_closed',
+  'date_autodebit',
   'date_added',
+  'number_value',
+  'note_public',
+  'note_private',
 ] as const;
 
 /** The invoices of one company, for reading: another company's invoice is never found. */
@@ -26,63 +30,99 @@ export function invoiceQuery(db: Tx, companyId: number) {
 
 type SummaryRow = Awaited<ReturnType<ReturnType<typeof invoiceQuery>['executeTakeFirstOrThrow']>>;
 
-/** An invoice as the API shows it: money at four places (as stored), `due` derived, never stored. */
+/**
+ * An invoice as the API shows it, with the reference's field names (id_code is its display number;
+ * `number` is the same, kept for Tally's earlier consumers): money at four places (as stored),
+ * `due` derived, never stored. A draft has no number yet: its id_code is `DRAFT-<id>`.
+ */
 export function presentSummary(row: SummaryRow) {
   const total = stored(row.total);
   const paid = stored(row.paid);
   return {
     id: row.id,
+    id_value: row.number_value === null ? null : Number(row.number_value),
+    id_code: row.number ?? `DRAFT-${row.id}`,
     number: row.number,
     client_id: row.client_id,
+    date_billed: row.date_billed,
+    date_due: row.date_due,
+    date_closed: row.date_closed,
+    date_autodebit: row.date_autodebit,
     status: row.status,
     currency: row.currency,
+    note_public: row.note_public,
+    note_private: row.note_private,
     subtotal: toStored(stored(row.subtotal)),
     tax: toStored(stored(row.tax)),
     total: toStored(total),
     paid: toStored(paid),
     due: toStored(total.minus(paid)),
-    date_billed: row.date_billed,
-    date_due: row.date_due,
-    date_closed: row.date_closed,
     date_added: row.date_added,
   };
 }
 
-/** The whole invoice: summary, delivery methods, lines and the taxes it was billed with. */
+/** An invoice's lines as the reference's line_items: unit `amount`, `qty`, `tax` (taxable), `order`. */
+export async function readLineItems(db: Tx, invoiceId: number) {
+  const lines = await db
+    .selectFrom('invoice_lines')
+    .select(['id', 'invoice_id', 'service_id', 'description', 'qty', 'amount', 'taxable', 'line_order'])
+    .where('invoice_id', '=', invoiceId)
+    .orderBy('line_order')
+    .orderBy('id')
+    .execute();
+  return lines.map((line) => {
+    const [qty, amount] = [stored(line.qty), stored(line.amount)];
+    return {
+      id: line.id,
+      invoice_id: line.invoice_id,
+      service_id: line.service_id,
+      description: line.description,
+      qty: toStored(qty),
+      amount: toStored(amount),
+      tax: Boolean(line.taxable),
+      order: line.line_order,
+      total: toStored(qty.times(amount).toDecimalPlaces(4)),
+    };
+  });
+}
+
+/** The whole invoice: summary, line items, the taxes it was billed with and its delivery methods. */
 export async function readInvoice(db: Tx, companyId: number, invoiceId: number) {
   const row = await invoiceQuery(db, companyId).where('id', '=', invoiceId).executeTakeFirst();
-  if (!row) return null;
-  const [lines, taxes, delivery] = await Promise.all([
-    db.selectFrom('invoice_lines').select(['id', 'description', 'qty', 'amount', 'taxable']).where('invoice_id', '=', invoiceId).orderBy('line_order').execute(),
+  if (!row) return false;
+  const [lineItems, taxes, delivery] = await Promise.all([
+    readLineItems(db, invoiceId),
     db.selectFrom('invoice_taxes').select(['tax_id', 'level', 'name', 'rate', 'type', 'amount']).where('invoice_id', '=', invoiceId).orderBy('level').execute(),
     db.selectFrom('invoice_delivery').select(['method', 'date_sent']).where('invoice_id', '=', invoiceId).orderBy('method').execute(),
   ]);
   return {
     ...presentSummary(row),
-    delivery: delivery.map((d) => d.method),
-    lines: lines.map((line) => {
-      const [qty, amount] = [stored(line.qty), stored(line.amount)];
-      return { id: line.id, description: line.description, qty: toStored(qty), amount: toStored(amount), tax: Boolean(line.taxable), total: toStored(qty.times(amount)) };
-    }),
+    line_items: lineItems,
     taxes: taxes.map((t) => ({ ...t, rate: toStored(stored(t.rate)), amount: toStored(stored(t.amount)) })),
+    delivery: delivery.map((d) => d.method),
   };
 }
 
-/** Replaces the lines and the applied taxes of an invoice. */
-export async function replaceLinesAndTaxes(db: Tx, invoiceId: number, lines: readonly LineInput[], totals: Totals): Promise<void> {
-  await db.deleteFrom('invoice_lines').where('invoice_id', '=', invoiceId).execute();
-  await db.deleteFrom('invoice_taxes').where('invoice_id', '=', invoiceId).execute();
-  await insertLinesAndTaxes(db, invoiceId, lines, totals);
-}
-
-/** Writes the lines and the applied taxes of a new invoice. */
-export async function insertLinesAndTaxes(db: Tx, invoiceId: number, lines: readonly LineInput[], totals: Totals): Promise<void> {
-  if (lines.length) {
-    await db
-      .insertInto('invoice_lines')
-      .values(lines.map((line, i) => ({ invoice_id: invoiceId, line_order: i, description: line.description, qty: toStored(line.qty), amount: toStored(line.amount), taxable: line.taxable ? 1 : 0 })))
-      .execute();
+/**
+ * Writes an invoice's lines and applied taxes. Lines that carry the id of one of its stored lines
+ * are updated in place (so their ids stay), stored lines not in `lines` are removed, the rest added.
+ */
+export async function writeLinesAndTaxes(db: Tx, invoiceId: number, lines: readonly LineInput[], totals: Totals, isNew = false): Promise<void> {
+  // A new invoice has nothing to remove: two fewer statements on the hot path of invoices/add.
+  if (!isNew) {
+    const kept = lines.map((l) => l.id).filter((id): id is number => id !== undefined);
+    let removal = db.deleteFrom('invoice_lines').where('invoice_id', '=', invoiceId);
+    if (kept.length) removal = removal.where('id', 'not in', kept);
+    await removal.execute();
+    await db.deleteFrom('invoice_taxes').where('invoice_id', '=', invoiceId).execute();
   }
+  const fresh: Array<Record<string, unknown>> = [];
+  for (const [i, line] of lines.entries()) {
+    const values = { line_order: i, description: line.description, qty: toStored(line.qty), amount: toStored(line.amount), taxable: line.taxable ? 1 : 0, service_id: line.serviceId ?? null };
+    if (line.id !== undefined) await db.updateTable('invoice_lines').set(values).where('id', '=', line.id).where('invoice_id', '=', invoiceId).execute();
+    else fresh.push({ ...values, invoice_id: invoiceId });
+  }
+  if (fresh.length) await db.insertInto('invoice_lines').values(fresh as never).execute();
   if (totals.taxes.length) {
     await db
       .insertInto('invoice_taxes')
@@ -108,8 +148,8 @@ export async function writeDelivery(db: Tx, invoiceId: number, methods: readonly
   }
 }
 
-/** The stored lines of an invoice, to re-total it when its client or currency changes. */
+/** The stored lines of an invoice, with their ids, to merge an edit into or re-total. */
 export async function storedLines(db: Tx, invoiceId: number): Promise<LineInput[]> {
-  const rows = await db.selectFrom('invoice_lines').select(['description', 'qty', 'amount', 'taxable']).where('invoice_id', '=', invoiceId).orderBy('line_order').execute();
-  return rows.map((r) => ({ description: r.description, qty: stored(r.qty), amount: stored(r.amount), taxable: Boolean(r.taxable) }));
+  const rows = await db.selectFrom('invoice_lines').select(['id', 'description', 'qty', 'amount', 'taxable', 'service_id']).where('invoice_id', '=', invoiceId).orderBy('line_order').orderBy('id').execute();
+  return rows.map((r) => ({ id: r.id, description: r.description, qty: stored(r.qty), amount: stored(r.amount), taxable: Boolean(r.taxable), serviceId: r.service_id }));
 }

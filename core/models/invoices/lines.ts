@@ -5,6 +5,9 @@ import { LineAmounts } from './totals';
 /** An invoice line as given in `vars[lines][i]`, once its rules have passed. */
 export interface LineInput extends LineAmounts {
   readonly description: string;
+  /** The stored line this is (an edit naming lines[i][id]); absent for a new line. */
+  readonly id?: number;
+  readonly serviceId?: number | null;
 }
 
 const MIXED_FRACTION = /^(?:(\d{1,6})\s+)?(\d{1,6})\/(\d{1,6})$/;
@@ -44,5 +47,6 @@ export function readLines(value: unknown): LineInput[] {
     qty: parseQuantity(line.qty)!,
     amount: parseAmount(line.amount)!,
     taxable: truthy(line.tax),
+    serviceId: null,
   }));
 }

@@ -23,14 +23,14 @@ export function allocationAmount(value: unknown): Amount | null {
  * or proforma invoice of the payer in the payer's currency. Every problem is reported at once,
  * keyed `invoices[<i>][invoice_id]` as the reference keys list fields.
  */
-export async function lockAllocated(db: Tx, companyId: number, value: unknown, payer: { client_id: number; currency: string }) {
+export async function lockAllocated(db: Tx, companyId: number, value: unknown, payer: { client_id: number; currency: string }, listName = 'invoices') {
   const entries = lineList(value);
   const errors: FieldErrors = {};
   const seen = new Set<number>();
   const allocations: Allocation[] = [];
   entries.forEach((entry, i) => {
     const id = wholeNumber(entry.invoice_id);
-    const key = `invoices[${i}][invoice_id]`;
+    const key = `${listName}[${i}][invoice_id]`;
     if (id === null) errors[key] = { exists: 'Invalid invoice ID.' };
     else if (seen.has(id)) errors[key] = { unique: 'The invoice is named more than once.' };
     else {
@@ -42,7 +42,7 @@ export async function lockAllocated(db: Tx, companyId: number, value: unknown, p
   const locked = new Map((await lockInvoices(db, companyId, [...seen])).map((invoice) => [invoice.id, invoice]));
   entries.forEach((entry, i) => {
     const invoice = locked.get(wholeNumber(entry.invoice_id) ?? -1);
-    const key = `invoices[${i}][invoice_id]`;
+    const key = `${listName}[${i}][invoice_id]`;
     if (errors[key]) return;
     if (!invoice || invoice.client_id !== payer.client_id) errors[key] = { exists: 'Invalid invoice ID.' };
     else if (!PAYABLE_STATUSES.includes(invoice.status)) errors[key] = { status: 'Payments apply only to active or proforma invoices.' };

@@ -4,12 +4,39 @@ import { parseDecimal } from '../../kernel/money';
 import { parseTimestamp } from '../../kernel/timestamps';
 import { findClient } from '../clients';
 import { findCurrency } from '../currencies';
+import { CustomTypes } from '../billing/custom-types';
 import { optionalText, wholeNumber } from '../billing/values';
 import { MESSAGES } from '../invoices/invoice-rules';
 import { allocationAmount } from './allocations';
 
 /** How a payment was made, as the reference system records it: card, bank (ACH), or anything else. */
 export const TRANSACTION_TYPES = ['cc', 'ach', 'other'] as const;
+
+/** The reference's transaction statuses; Tally adds `refunded` (set by transactions/refund, never given). */
+export const TRANSACTION_STATUSES = ['approved', 'declined', 'void', 'error', 'pending', 'returned'] as const;
+
+const textUpTo = (max: number): Rule => ({ code: 'length', message: `The value may be at most ${max} characters long.`, check: (v) => String(v).length <= max });
+
+/** The reference's optional links of a transaction, checked against the caller's company. */
+export function linkRules(db: Tx, companyId: number): RuleSet {
+  return {
+    status: { ifSet: true, rules: [{ code: 'format', message: 'Invalid status.', check: is.oneOf(TRANSACTION_STATUSES) }] },
+    reference_id: { ifSet: true, rules: [textUpTo(255)] },
+    message: { ifSet: true, rules: [textUpTo(65535)] },
+    gateway_id: {
+      ifSet: true,
+      rules: [{ code: 'exists', message: 'Invalid gateway ID.', check: async (v) => blank(v) || !!(await db.selectFrom('extensions_installed').select('id').where('id', '=', wholeNumber(v) ?? -1).where('type', '=', 'gateway').where('company_id', '=', companyId).executeTakeFirst()) }],
+    },
+    parent_transaction_id: {
+      ifSet: true,
+      rules: [{ code: 'exists', message: 'Invalid transaction ID.', check: async (v) => blank(v) || !!(await db.selectFrom('transactions').select('id').where('id', '=', wholeNumber(v) ?? -1).where('company_id', '=', companyId).executeTakeFirst()) }],
+    },
+    account_id: { ifSet: true, rules: [{ code: 'format', message: 'The account ID must be a whole number.', check: (v) => blank(v) || wholeNumber(v) !== null }] },
+    transaction_type_id: { ifSet: true, rules: [new CustomTypes(db, companyId, 'transaction_types', 'type_id').exists('Invalid transaction type ID.')] },
+  };
+}
+
+const blank = (v: unknown) => v === undefined || v === null || v === '';
 
 export const AMOUNT_MESSAGES = {
   format: 'The amount must be a number.',
@@ -25,15 +52,15 @@ export function amountRules(): Rule[] {
 }
 
 /** What may be given with `vars[invoices][i][amount]`: blank (pay what is due) or a positive amount. */
-export const allocationAmountRules: RuleSet = {
-  'invoices[][amount]': [
+export const allocationAmountRules = (listName = 'invoices'): RuleSet => ({
+  [`${listName}[][amount]`]: [
     {
       code: 'format',
       message: 'The amount to apply must be a number greater than 0.',
       check: (v) => v === undefined || v === '' || !!allocationAmount(v)?.greaterThan(0),
     },
   ],
-};
+});
 
 /** The rules of transactions/add. */
 export function paymentRules(db: Tx, companyId: number, timezone: string): RuleSet {
@@ -55,7 +82,8 @@ export function paymentRules(db: Tx, companyId: number, timezone: string): RuleS
       ],
     },
     date_added: { ifSet: true, rules: [{ code: 'format', message: 'The date is in an invalid date format.', check: (v) => typeof v === 'string' && parseTimestamp(v, timezone) !== null }] },
-    ...allocationAmountRules,
+    ...allocationAmountRules(),
+    ...linkRules(db, companyId),
   };
 }
 

@@ -3,7 +3,27 @@ import { Amount, stored, sum, toStored } from '../../kernel/money';
 import { TallyError } from '../../kernel/tally-error';
 import { forUpdate } from '../billing/for-update';
 
-const COLUMNS = ['id', 'client_id', 'amount', 'currency', 'type', 'gateway', 'reference', 'status', 'refunded', 'date_added'] as const;
+const COLUMNS = [
+  'id',
+  'client_id',
+  'amount',
+  'currency',
+  'type',
+  'transaction_type_id',
+  'account_id',
+  'gateway_id',
+  'gateway',
+  'reference',
+  'parent_transaction_id',
+  'reference_id',
+  'message',
+  'status',
+  'refunded',
+  'date_added',
+] as const;
+
+/** Statuses whose money is the client's: only these pay invoices and count as credit. */
+export const SETTLED_STATUSES = ['approved', 'refunded'];
 
 export const invalidTransaction = () => TallyError.invalid({ transaction_id: { exists: 'Invalid transaction ID.' } });
 
@@ -50,7 +70,8 @@ export async function clientCredit(db: Tx, companyId: number, clientId: number, 
     .selectFrom('transactions')
     .where('transactions.company_id', '=', companyId)
     .where('transactions.client_id', '=', clientId)
-    .where('transactions.currency', '=', currency);
+    .where('transactions.currency', '=', currency)
+    .where('transactions.status', 'in', SETTLED_STATUSES);
   const [payments, applied] = await Promise.all([
     base.select(['transactions.amount', 'transactions.refunded']).execute(),
     base.innerJoin('transaction_applied', 'transaction_applied.transaction_id', 'transactions.id').select('transaction_applied.amount').execute(),
@@ -61,7 +82,7 @@ export async function clientCredit(db: Tx, companyId: number, clientId: number, 
 /** A transaction as the API shows it, with where it went. */
 export async function readTransaction(db: Tx, companyId: number, transactionId: number) {
   const row = await transactionQuery(db, companyId).where('id', '=', transactionId).executeTakeFirst();
-  if (!row) return null;
+  if (!row) return false;
   const [applied, refunds] = await Promise.all([
     applications(db, transactionId),
     db.selectFrom('transaction_refunds').select(['id', 'amount', 'reference', 'date_added']).where('transaction_id', '=', transactionId).orderBy('id').execute(),
@@ -78,6 +99,11 @@ export async function readTransaction(db: Tx, companyId: number, transactionId: 
 
 type Row = Awaited<ReturnType<ReturnType<typeof transactionQuery>['executeTakeFirstOrThrow']>>;
 
+/**
+ * A transaction with the reference's field names: `transaction_id` is the gateway's id for it (Tally
+ * also keeps it as `reference`, with the gateway's name in `gateway`), its own key is `id`.
+ */
 export function presentTransaction(row: Row) {
-  return { ...row, amount: toStored(stored(row.amount)), refunded: toStored(stored(row.refunded)) };
+  const { reference, ...rest } = row;
+  return { ...rest, transaction_id: reference, reference, amount: toStored(stored(row.amount)), refunded: toStored(stored(row.refunded)) };
 }

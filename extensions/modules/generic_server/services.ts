@@ -23,7 +23,7 @@ export class Services {
   async provision(vars: Record<string, unknown>) {
     const domain = String(vars.domain ?? '').trim().toLowerCase();
     await this.ctx.assertValid({ ...vars, domain }, {
-      client_id: [{ code: 'exists', message: 'Invalid client ID.', check: async (v: unknown) => this.ctx.is.integer(v) && (await this.ctx.models.clients.get({ client_id: Number(v) })) !== null }],
+      client_id: [{ code: 'exists', message: 'Invalid client ID.', check: async (v: unknown) => this.ctx.is.integer(v) && !!(await this.ctx.models.clients.get({ client_id: Number(v), get_settings: false })) }],
       domain: [{ code: 'format', message: 'Please enter a valid domain name.', check: (v: string) => DOMAIN.test(v) }],
       server_id: { ifSet: true, rules: [{ code: 'exists', message: 'Invalid server ID.', check: async (v: unknown) => this.ctx.is.integer(v) && !!(await this.servers().where('id', '=', Number(v)).executeTakeFirst()) }] },
     });

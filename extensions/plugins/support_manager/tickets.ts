@@ -101,6 +101,6 @@ export class Tickets {
 
   /** Through the core clients model, so "a client of this company" means what the core says. */
   private async clientExists(value: unknown): Promise<boolean> {
-    return this.ctx.is.integer(value) && (await this.ctx.models.clients.get({ client_id: Number(value) })) !== null;
+    return this.ctx.is.integer(value) && !!(await this.ctx.models.clients.get({ client_id: Number(value), get_settings: false }));
   }
 }

@@ -48,5 +48,6 @@ export function schemaForShape(shape: Shape, direction: Direction): Record<strin
   if (shape.values) schema.additionalProperties = schemaForShape(shape.values, direction);
   if (shape.items) schema.items = schemaForShape(shape.items, direction);
   if (descriptions.length) schema.description = descriptions.join(' ');
-  return schema;
+  // The reference's readers answer false for a record that does not exist.
+  return shape.falsable ? { anyOf: [schema, { const: false }], ...(schema.description ? { description: schema.description } : {}) } : schema;
 }

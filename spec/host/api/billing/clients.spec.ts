@@ -48,6 +48,35 @@ describe('clients and contacts over HTTP', () => {
     expect(bad.json.errors.user_id).to.deep.equal({ exists: 'Invalid user ID.' });
   });
 
+  it('refuses NUL characters with a 400 naming the field, on every database', async () => {
+    const res = await server.request('POST', '/api/clients/add.json', { body: 'vars[first_name]=A%00&vars[last_name]=B&vars[email]=a@example.com' });
+    expect(res.status).to.equal(400);
+    expect(res.json.errors).to.deep.equal({ 'vars[first_name]': { format: 'The value may not contain NUL characters.' } });
+  });
+
+  it('adds a bare client for an existing login, as the reference; it gets its primary contact from a later edit', async () => {
+    const user = await ok(server, 'POST', 'users/add', { vars: { username: 'bare-login', new_password: 'secret1', confirm_password: 'secret1' } });
+    const id = await ok(server, 'POST', 'clients/add', { vars: { user_id: user, id_code: 'VIP-1' } });
+    expect(await ok(server, 'GET', 'clients/get', { client_id: id, get_settings: 'false' })).to.include({ id_code: 'VIP-1', contact_id: null, first_name: null });
+    await ok(server, 'PUT', 'clients/edit', { client_id: id, vars: { first_name: 'Bare', last_name: 'Client', email: 'bare@example.com' } });
+    expect(await ok(server, 'GET', 'clients/get', { client_id: id })).to.include({ first_name: 'Bare', email: 'bare@example.com' });
+    expect((await ok(server, 'GET', 'clients/getByUserId', { user_id: user })).id).to.equal(id);
+  });
+
+  it('creates a login, client and contact in one call, with custom field values (JSON keeps numeric keys)', async () => {
+    const field = await ok(server, 'POST', 'clients/addCustomField', { vars: { name: 'VAT number', regex: '/^[A-Z]{2}[0-9]{5,12}$/', encrypted: 1 } });
+    const vars = { username: 'signup-json', new_password: 'secret12', confirm_password: 'secret12', first_name: 'Cus', last_name: 'Tom', email: 'c@example.com', custom: { [field]: 'DE12345' } };
+    const created = await server.request('POST', '/api/clients/create.json', { body: { vars } });
+    expect(created.status, created.text).to.equal(200);
+    const values = await ok(server, 'GET', 'clients/getCustomFieldValues', { client_id: created.json.response.id });
+    expect(values.map((v: any) => [v.id, v.name, v.value, v.encrypted])).to.deep.equal([[field, 'VAT number', 'DE12345', true]]);
+    // A value the field refuses: nothing of the sign-up is written, not even the login.
+    const refused = await server.request('POST', '/api/clients/create.json', { body: { vars: { ...vars, username: 'signup-2', custom: { [field]: 'nope' } } } });
+    expect(refused.status).to.equal(400);
+    expect(refused.json.errors).to.have.nested.property('value.format');
+    expect((await call(server, 'POST', 'users/add', { vars: { username: 'signup-2', new_password: 'secret12', confirm_password: 'secret12' } })).status).to.equal(200);
+  });
+
   it('links a client to a user', async () => {
     const user = await ok(server, 'POST', 'users/add', { vars: { username: 'client-login', new_password: 'secret1', confirm_password: 'secret1' } });
     const id = await addClient(server, { user_id: user });
@@ -74,51 +103,51 @@ describe('clients and contacts over HTTP', () => {
 
   it('deletes a client with its contacts, but keeps a client that has invoices', async () => {
     const spare = await addClient(server);
-    await ok(server, 'POST', 'contacts/add', { client_id: spare, vars: { first_name: 'B', last_name: 'C', email: 'b@example.com' } });
+    await ok(server, 'POST', 'contacts/add', { vars: { client_id: spare, first_name: 'B', last_name: 'C', email: 'b@example.com' } });
     expect(await ok(server, 'DELETE', 'clients/delete', { client_id: spare })).to.equal(null);
-    expect(await ok(server, 'GET', 'clients/get', { client_id: spare })).to.equal(null);
+    expect(await ok(server, 'GET', 'clients/get', { client_id: spare })).to.equal(false);
     const billed = await addClient(server);
     await addInvoice(server, billed);
     const refused = await call(server, 'DELETE', 'clients/delete', { client_id: billed });
     expect(refused.json.errors).to.have.nested.property('client_id.in_use');
-    expect(await ok(server, 'GET', 'clients/get', { client_id: billed })).to.not.equal(null);
+    expect(await ok(server, 'GET', 'clients/get', { client_id: billed })).to.not.equal(false);
   });
 
   it("never shows a client to another company's credentials", async () => {
     const mine = await addClient(server);
     const other = await newCompany(server, 'Prying company');
-    expect(await ok(server, 'GET', 'clients/get', { client_id: mine }, other.auth)).to.equal(null);
+    expect(await ok(server, 'GET', 'clients/get', { client_id: mine }, other.auth)).to.equal(false);
     expect(await ok(server, 'GET', 'clients/getList', {}, other.auth)).to.deep.equal([]);
     expect(await ok(server, 'GET', 'clients/getListCount', {}, other.auth)).to.equal(0);
     expect((await call(server, 'PUT', 'clients/edit', { client_id: mine, vars: { first_name: 'X' } }, other.auth)).json.errors).to.deep.equal({ client_id: { exists: 'Invalid client ID.' } });
     expect((await call(server, 'DELETE', 'clients/delete', { client_id: mine }, other.auth)).status).to.equal(400);
     expect(await ok(server, 'GET', 'contacts/getList', { client_id: mine }, other.auth)).to.deep.equal([]);
-    expect((await call(server, 'POST', 'contacts/add', { client_id: mine, vars: { first_name: 'X', last_name: 'Y', email: 'x@y.zz' } }, other.auth)).json.errors).to.deep.equal({
+    expect((await call(server, 'POST', 'contacts/add', { vars: { client_id: mine, first_name: 'X', last_name: 'Y', email: 'x@y.zz' } }, other.auth)).json.errors).to.deep.equal({
       client_id: { exists: 'Invalid client ID.' },
     });
     expect((await ok(server, 'GET', 'clients/get', { client_id: mine })).first_name).to.equal('Ada');
   });
 
   describe('contacts', () => {
-    it('adds, edits, lists (primary first) and deletes billing contacts; the primary stays', async () => {
+    it('adds, edits, lists (by last name) and deletes billing contacts; the primary stays', async () => {
       const client = await addClient(server);
-      const billing = await ok(server, 'POST', 'contacts/add', { client_id: client, vars: { first_name: 'Bill', last_name: 'Ing', email: 'billing@example.com' } });
-      const other = await ok(server, 'POST', 'contacts/add', { client_id: client, vars: { first_name: 'O', last_name: 'T', email: 'o@example.com', contact_type: 'other' } });
+      const billing = await ok(server, 'POST', 'contacts/add', { vars: { client_id: client, first_name: 'Bill', last_name: 'Ing', email: 'billing@example.com' } });
+      const other = await ok(server, 'POST', 'contacts/add', { vars: { client_id: client, first_name: 'O', last_name: 'T', email: 'o@example.com', contact_type: 'other' } });
       const list = await ok(server, 'GET', 'contacts/getList', { client_id: client });
       expect(list.map((c: any) => c.contact_type)).to.deep.equal(['primary', 'billing', 'other']);
       expect(await ok(server, 'PUT', 'contacts/edit', { contact_id: billing, vars: { last_name: 'Payer' } })).to.include({ first_name: 'Bill', last_name: 'Payer' });
       expect(await ok(server, 'DELETE', 'contacts/delete', { contact_id: other })).to.equal(null);
       const primary = list[0].id;
       expect((await call(server, 'DELETE', 'contacts/delete', { contact_id: primary })).json.errors).to.have.nested.property('contact_id.primary');
-      expect((await call(server, 'PUT', 'contacts/edit', { contact_id: primary, vars: { contact_type: 'billing' } })).json.errors).to.have.nested.property('contact_type.primary');
+      expect((await call(server, 'PUT', 'contacts/edit', { contact_id: primary, vars: { contact_type: 'billing' } })).json.errors).to.have.nested.property('contact_type.format');
     });
 
     it('validates contacts as clients, and refuses the primary type', async () => {
       const client = await addClient(server);
-      const res = await call(server, 'POST', 'contacts/add', { client_id: client, vars: { first_name: 'A', last_name: 'B', email: 'x', contact_type: 'primary' } });
+      const res = await call(server, 'POST', 'contacts/add', { vars: { client_id: client, first_name: 'A', last_name: 'B', email: 'x', contact_type: 'primary' } });
       expect(res.json.errors).to.deep.equal({
         email: { format: 'Please enter a valid email address.' },
-        contact_type: { format: 'The contact type must be billing or other.' },
+        contact_type: { format: 'The contact type must be billing or other here (a client has one primary contact).' },
       });
     });
   });

@@ -11,20 +11,32 @@ describe('currencies and taxes over HTTP', () => {
 
   describe('currencies', () => {
     it('starts the first company and every new one with USD, EUR and GBP', async () => {
-      const codes = async (auth?: any) => (await ok(server, 'GET', 'currencies/getList', {}, auth)).map((c: any) => c.code);
-      expect(await codes()).to.deep.equal(['EUR', 'GBP', 'USD']);
+      const codes = async (companyId: number, auth?: any) => (await ok(server, 'GET', 'currencies/getList', { company_id: companyId }, auth)).map((c: any) => c.code);
+      expect(await codes(1)).to.deep.equal(['EUR', 'GBP', 'USD']);
       const company = await newCompany(server, 'Fresh company');
-      expect(await codes(company.auth)).to.deep.equal(['EUR', 'GBP', 'USD']);
-      expect(await ok(server, 'GET', 'currencies/get', { code: 'USD' })).to.deep.equal({ code: 'USD', precision: 2, format: '#,###.##', prefix: '$', suffix: '' });
+      expect(await codes(company.id, company.auth)).to.deep.equal(['EUR', 'GBP', 'USD']);
+      expect(await codes(company.id)).to.deep.equal([]);
+      expect(await ok(server, 'GET', 'currencies/get', { currency_code: 'USD', company_id: 1 })).to.deep.equal({
+        code: 'USD',
+        company_id: 1,
+        format: '#,###.##',
+        precision: 2,
+        prefix: '$',
+        suffix: '',
+        exchange_rate: '1.0000000000',
+        exchange_updated: null,
+      });
     });
 
     it('adds, edits and formats a currency, per company', async () => {
       const company = await newCompany(server, 'Swiss company');
       expect(await ok(server, 'POST', 'currencies/add', { vars: { code: 'CHF', precision: 2, format: "#'###.##", suffix: ' CHF' } }, company.auth)).to.equal('CHF');
       expect(await ok(server, 'GET', 'currencies/format', { amount: '-1234567.891', code: 'CHF' }, company.auth)).to.equal("-1'234'567.89 CHF");
-      expect(await ok(server, 'GET', 'currencies/get', { code: 'CHF' })).to.equal(null);
-      const edited = await ok(server, 'PUT', 'currencies/edit', { code: 'CHF', vars: { precision: 0 } }, company.auth);
-      expect(edited.precision).to.equal(0);
+      expect(await ok(server, 'GET', 'currencies/get', { currency_code: 'CHF', company_id: 1 })).to.equal(false);
+      expect(await ok(server, 'GET', 'currencies/get', { currency_code: 'CHF', company_id: company.id })).to.equal(false);
+      await ok(server, 'PUT', 'currencies/edit', { currency_code: 'CHF', company_id: company.id, vars: { precision: 0, exchange_rate: '0.9' } }, company.auth);
+      expect(await ok(server, 'GET', 'currencies/get', { currency_code: 'CHF', company_id: company.id }, company.auth)).to.include({ precision: 0, exchange_rate: '0.9000000000' });
+      expect(await ok(server, 'GET', 'currencies/convert', { amount: '90', from_currency: 'CHF', to_currency: 'USD', company_id: company.id }, company.auth)).to.equal('100.0000');
       expect(await ok(server, 'GET', 'currencies/format', { amount: '1234.5', code: 'EUR' }, company.auth)).to.equal('€1.234,50');
     });
 
@@ -38,16 +50,16 @@ describe('currencies and taxes over HTTP', () => {
 
     it('deletes a currency nothing uses, and keeps one an invoice uses', async () => {
       await ok(server, 'POST', 'currencies/add', { vars: { code: 'SEK' } });
-      expect(await ok(server, 'DELETE', 'currencies/delete', { code: 'SEK' })).to.equal(null);
+      expect(await ok(server, 'DELETE', 'currencies/delete', { currency_code: 'SEK', company_id: 1 })).to.equal(null);
       await addInvoice(server, await addClient(server), { currency: 'GBP' });
-      expect((await call(server, 'DELETE', 'currencies/delete', { code: 'GBP' })).json.errors).to.have.nested.property('code.in_use');
+      expect((await call(server, 'DELETE', 'currencies/delete', { currency_code: 'GBP', company_id: 1 })).json.errors).to.have.nested.property('code.in_use');
     });
   });
 
   describe('taxes', () => {
     it('adds a tax and answers its id; validates every field', async () => {
       const id = await ok(server, 'POST', 'taxes/add', { vars: { name: 'VAT', rate: '20', country: 'GB' } });
-      expect(await ok(server, 'GET', 'taxes/get', { tax_id: id })).to.deep.equal({ id, level: 1, name: 'VAT', rate: '20.0000', type: 'exclusive', country: 'GB', state: null, status: 'active' });
+      expect(await ok(server, 'GET', 'taxes/get', { tax_id: id })).to.deep.equal({ id, company_id: 1, level: 1, name: 'VAT', rate: '20.0000', type: 'exclusive', country: 'GB', state: null, status: 'active', amount: '20.0000' });
       const res = await call(server, 'POST', 'taxes/add', { vars: { name: '', rate: '120', type: 'sometimes', level: 3, state: 'NY' } });
       expect(res.json.errors).to.deep.equal({
         name: { empty: 'Please enter a tax name.' },
@@ -93,7 +105,7 @@ describe('currencies and taxes over HTTP', () => {
         ['Sales', '8.8750', 'exclusive', '0.0900'],
         ['Surcharge', '1.5000', 'exclusive', '0.0100'],
       ]);
-      expect(invoice.lines.map((l: any) => l.tax)).to.deep.equal([true, true, true, false]);
+      expect(invoice.line_items.map((l: any) => l.tax)).to.deep.equal([true, true, true, false]);
     });
 
     it('finds inclusive taxes inside the amounts: the total is what the lines say', async () => {
@@ -110,21 +122,26 @@ describe('currencies and taxes over HTTP', () => {
       const tax = await ok(server, 'POST', 'taxes/add', { vars: { name: 'VAT', rate: '20' } }, company.auth);
       const client = await addClient(server, {}, company.auth);
       const id = await addInvoice(server, client, { lines: [{ description: 'x', amount: '100', tax: 'true' }] }, company.auth);
-      await ok(server, 'PUT', 'taxes/edit', { tax_id: tax, vars: { rate: '25' } }, company.auth);
+      expect(await ok(server, 'PUT', 'taxes/edit', { tax_id: tax, vars: { rate: '25' } }, company.auth)).to.equal(tax);
       await ok(server, 'PUT', 'invoices/edit', { invoice_id: id, vars: { date_due: '2024-04-30 00:00:00 UTC' } }, company.auth);
       expect((await getInvoice(server, id, company.auth)).total).to.equal('120.0000');
+      // As the reference, delete marks the tax inactive: it is kept, and no longer charged.
       await ok(server, 'DELETE', 'taxes/delete', { tax_id: tax }, company.auth);
-      expect((await getInvoice(server, id, company.auth)).taxes[0]).to.include({ name: 'VAT', rate: '20.0000' });
+      expect(await ok(server, 'GET', 'taxes/get', { tax_id: tax }, company.auth)).to.include({ status: 'inactive' });
+      const billed = await getInvoice(server, id, company.auth);
+      expect(billed.taxes[0]).to.include({ name: 'VAT', rate: '20.0000' });
       // Editing the lines re-totals with the taxes in force now: none.
-      const retotalled = await ok(server, 'PUT', 'invoices/edit', { invoice_id: id, vars: { lines: [{ description: 'x', amount: '100', tax: 'true' }] } }, company.auth);
-      expect(retotalled).to.deep.include({ tax: '0.0000', total: '100.0000', taxes: [] });
+      const lineId = billed.line_items[0].id;
+      expect(await ok(server, 'PUT', 'invoices/edit', { invoice_id: id, vars: { lines: [{ id: lineId, amount: '100' }] } }, company.auth)).to.equal(id);
+      expect(await getInvoice(server, id, company.auth)).to.deep.include({ tax: '0.0000', total: '100.0000', taxes: [] });
     });
 
     it("keeps taxes per company", async () => {
       const company = await newCompany(server, 'Tax-free company');
       expect(await ok(server, 'GET', 'taxes/getList', {}, company.auth)).to.deep.equal([]);
-      const mine = (await ok(server, 'GET', 'taxes/getList'))[0].id;
-      expect(await ok(server, 'GET', 'taxes/get', { tax_id: mine }, company.auth)).to.equal(null);
+      const mine = (await ok(server, 'GET', 'taxes/getAll', { company_id: 1 }))[0].id;
+      expect(await ok(server, 'GET', 'taxes/getAll', { company_id: 1 }, company.auth)).to.deep.equal([]);
+      expect(await ok(server, 'GET', 'taxes/get', { tax_id: mine }, company.auth)).to.equal(false);
       expect((await call(server, 'DELETE', 'taxes/delete', { tax_id: mine }, company.auth)).json.errors).to.deep.equal({ tax_id: { exists: 'Invalid tax ID.' } });
     });
   });

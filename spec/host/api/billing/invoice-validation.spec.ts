@@ -113,7 +113,7 @@ describe('invoices/add validation over HTTP', () => {
   it('writes nothing for an invoice with errors: no row, and no number used up', async () => {
     const other = await newCompany(server, 'Numbering company');
     const client = await addClient(server, {}, other.auth);
-    const count = () => ok(server, 'GET', 'invoices/getListCount', {}, other.auth);
+    const count = () => ok(server, 'GET', 'invoices/getListCount', { status: 'all' }, other.auth);
     const first = await addInvoice(server, client, {}, other.auth);
     const refused = await call(server, 'POST', 'invoices/add', { vars: invoiceVars(client, { status: 'paid' }) }, other.auth);
     expect(refused.status).to.equal(400);
@@ -135,7 +135,7 @@ describe('invoices/add validation over HTTP', () => {
       ],
     });
     const invoice = await getInvoice(server, id);
-    expect(invoice.lines.map((l: any) => l.qty)).to.deep.equal(['1.0000', '1.5000', '2.2500']);
+    expect(invoice.line_items.map((l: any) => l.qty)).to.deep.equal(['1.0000', '1.5000', '2.2500']);
     expect(invoice.subtotal).to.equal('47.5000');
   });
 });

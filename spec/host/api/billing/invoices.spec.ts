@@ -39,14 +39,15 @@ describe('invoices over HTTP', () => {
       taxes: [],
     });
     expect(invoice.number).to.match(/^\d+$/);
+    expect(invoice.id_code).to.equal(invoice.number);
     expect(invoice.date_added).to.match(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-    expect(invoice.lines).to.have.length(2);
-    expect(invoice.lines[0]).to.deep.include({ description: 'Design', qty: '2.0000', amount: '100.0000', tax: false, total: '200.0000' });
-    expect(invoice.lines[1]).to.deep.include({ description: 'Hosting', qty: '1.0000', amount: '9.9900', total: '9.9900' });
+    expect(invoice.line_items).to.have.length(2);
+    expect(invoice.line_items[0]).to.deep.include({ invoice_id: id, service_id: null, description: 'Design', qty: '2.0000', amount: '100.0000', tax: false, order: 0, total: '200.0000' });
+    expect(invoice.line_items[1]).to.deep.include({ description: 'Hosting', qty: '1.0000', amount: '9.9900', order: 1, total: '9.9900' });
   });
 
-  it('answers null for an invoice that does not exist', async () => {
-    expect(await ok(server, 'GET', 'invoices/get', { invoice_id: 999999 })).to.equal(null);
+  it('answers false, as the reference does, for an invoice that does not exist', async () => {
+    expect(await ok(server, 'GET', 'invoices/get', { invoice_id: 999999 })).to.equal(false);
   });
 
   it('reads zoneless timestamps in the company timezone and answers in UTC', async () => {
@@ -116,11 +117,33 @@ describe('invoices over HTTP', () => {
   });
 
   describe('edit', () => {
-    it('replaces the lines and re-totals; other fields change only when named', async () => {
-      const id = await addInvoice(server, clientId);
-      const edited = await ok(server, 'PUT', 'invoices/edit', { invoice_id: id, vars: { lines: [{ description: 'Only line', amount: '12.50', qty: 4 }], delivery: ['paper'] } });
-      expect(edited).to.deep.include({ subtotal: '50.0000', total: '50.0000', due: '50.0000', delivery: ['paper'], date_billed: '2024-03-01 12:00:00' });
-      expect(edited.lines.map((l: any) => l.description)).to.deep.equal(['Only line']);
+    it('edits lines by id as the reference: an id changes that line, none adds one, a blank description and amount remove it; re-totals', async () => {
+      const id = await addInvoice(server, clientId, { lines: [{ description: 'Keep', amount: '10' }, { description: 'Change', amount: '1' }, { description: 'Drop', amount: '5' }] });
+      const [keep, change, drop] = (await getInvoice(server, id)).line_items;
+      const lines = [{ id: change.id, amount: '12.50', qty: 4 }, { id: drop.id, description: '', amount: '' }, { description: 'New', amount: '0.50' }];
+      expect(await ok(server, 'PUT', 'invoices/edit', { invoice_id: id, vars: { lines, delivery: ['paper'] } })).to.equal(id);
+      const edited = await getInvoice(server, id);
+      expect(edited).to.deep.include({ subtotal: '60.5000', total: '60.5000', due: '60.5000', delivery: ['paper'], date_billed: '2024-03-01 12:00:00' });
+      expect(edited.line_items.map((l: any) => [l.id, l.description, l.qty, l.amount])).to.deep.equal([
+        [keep.id, 'Keep', '1.0000', '10.0000'],
+        [change.id, 'Change', '4.0000', '12.5000'],
+        [edited.line_items[2].id, 'New', '1.0000', '0.5000'],
+      ]);
+      const foreign = await call(server, 'PUT', 'invoices/edit', { invoice_id: await addInvoice(server, clientId), vars: { lines: [{ id: keep.id, amount: '1' }, { amount: 'x' }] } });
+      expect(foreign.json.errors).to.deep.equal({
+        'lines[0][id]': { exists: 'Invalid line item ID.' },
+        'lines[1][description]': { empty: 'Please enter a line item description.' },
+        'lines[1][amount]': { format: 'The unit cost must be a number.' },
+      });
+    });
+
+    it('stores and returns note_public, note_private and date_autodebit; refuses recurring terms', async () => {
+      const id = await addInvoice(server, clientId, { note_public: 'Thank you', note_private: 'Staff only', date_autodebit: '2024-03-20 00:00:00 UTC' });
+      expect(await getInvoice(server, id)).to.deep.include({ note_public: 'Thank you', note_private: 'Staff only', date_autodebit: '2024-03-20 00:00:00' });
+      await ok(server, 'PUT', 'invoices/edit', { invoice_id: id, vars: { note_public: 'Changed', date_autodebit: '' } });
+      expect(await getInvoice(server, id)).to.deep.include({ note_public: 'Changed', note_private: 'Staff only', date_autodebit: null });
+      const recurring = await call(server, 'POST', 'invoices/add', { vars: { ...(await import('./fixtures')).invoiceVars(clientId), term: 1, period: 'month' } });
+      expect(recurring.json.errors).to.have.nested.property('term.unsupported');
     });
 
     it('checks a new due date against the stored billed date', async () => {
@@ -141,15 +164,33 @@ describe('invoices over HTTP', () => {
     it('refuses a total below what has been paid, and a new client or currency once paid', async () => {
       const id = await addInvoice(server, clientId, { lines: [{ description: 'x', amount: '100' }] });
       await pay(server, { client_id: clientId, amount: '60', invoices: [{ invoice_id: id }] });
-      const lower = await call(server, 'PUT', 'invoices/edit', { invoice_id: id, vars: { lines: [{ description: 'x', amount: '50' }] } });
+      const line = (await getInvoice(server, id)).line_items[0].id;
+      const lower = await call(server, 'PUT', 'invoices/edit', { invoice_id: id, vars: { lines: [{ id: line, amount: '50' }] } });
       expect(lower.status).to.equal(400);
       expect(lower.json.errors).to.have.nested.property('total.paid');
       const moved = await call(server, 'PUT', 'invoices/edit', { invoice_id: id, vars: { client_id: await addClient(server), currency: 'EUR' } });
       expect(moved.json.errors).to.have.keys('client_id', 'currency');
       // Lowering to exactly what was paid closes it.
-      const closed = await ok(server, 'PUT', 'invoices/edit', { invoice_id: id, vars: { lines: [{ description: 'x', amount: '60' }] } });
+      await ok(server, 'PUT', 'invoices/edit', { invoice_id: id, vars: { lines: [{ id: line, amount: '60' }] } });
+      const closed = await getInvoice(server, id);
       expect(closed).to.deep.include({ total: '60.0000', paid: '60.0000', due: '0.0000' });
       expect(closed.date_closed).to.be.a('string');
+    });
+  });
+
+  describe('merge and split', () => {
+    it('refuses paid invoices, another client\'s, and another company\'s; writes nothing then', async () => {
+      const [a, b] = [await addInvoice(server, clientId), await addInvoice(server, clientId)];
+      await pay(server, { client_id: clientId, amount: '1', invoices: [{ invoice_id: b }] });
+      const other = await addInvoice(server, await addClient(server));
+      const company = await newCompany(server, 'Merging company');
+      const theirs = await addInvoice(server, await addClient(server, {}, company.auth), {}, company.auth);
+      const res = await call(server, 'POST', 'invoices/merge', { invoice_ids: [a, b, other, theirs] });
+      expect(res.json.errors).to.have.keys('invoice_ids[1]', 'invoice_ids[2]', 'invoice_ids[3]');
+      expect(res.json.errors['invoice_ids[3]']).to.deep.equal({ exists: 'Invalid invoice ID.' });
+      expect((await getInvoice(server, a)).status).to.equal('active');
+      const lines = (await getInvoice(server, a)).line_items;
+      expect((await call(server, 'POST', 'invoices/split', { invoice_id: a, line_items: lines.map((l: any) => l.id) })).json.errors).to.have.nested.property('line_items.count');
     });
   });
 
@@ -167,6 +208,12 @@ describe('invoices over HTTP', () => {
       expect(payOnVoid.json.errors).to.deep.equal({ 'invoices[0][invoice_id]': { status: 'Payments apply only to active or proforma invoices.' } });
     });
 
+    it('voids through invoices/edit with vars[status]=void, as the reference does', async () => {
+      const id = await addInvoice(server, clientId);
+      expect(await ok(server, 'PUT', 'invoices/edit', { invoice_id: id, vars: { status: 'void' } })).to.equal(id);
+      expect((await getInvoice(server, id)).status).to.equal('void');
+    });
+
     it('deletes drafts only', async () => {
       const draft = await addInvoice(server, clientId, { status: 'draft' });
       const active = await addInvoice(server, clientId);
@@ -174,7 +221,9 @@ describe('invoices over HTTP', () => {
       expect(refused.status).to.equal(400);
       expect(refused.json.errors).to.have.nested.property('invoice_id.draft');
       expect(await ok(server, 'DELETE', 'invoices/delete', { invoice_id: draft })).to.equal(null);
-      expect(await ok(server, 'GET', 'invoices/get', { invoice_id: draft })).to.equal(null);
+      expect(await ok(server, 'GET', 'invoices/get', { invoice_id: draft })).to.equal(false);
+      const another = await addInvoice(server, clientId, { status: 'draft' });
+      expect(await ok(server, 'DELETE', 'invoices/deleteDraft', { invoice_id: another })).to.equal(null);
       expect((await call(server, 'DELETE', 'invoices/delete', { invoice_id: draft })).json.errors).to.deep.equal({ invoice_id: { exists: 'Invalid invoice ID.' } });
     });
   });
@@ -192,23 +241,28 @@ describe('invoices over HTTP', () => {
       await pay(server, { client_id: client, amount: '5', invoices: [{ invoice_id: ids[2] }] }, company.auth);
     });
 
-    it('lists newest billed first, with filters by client and status (open, closed, or a status)', async () => {
+    it('lists open invoices by due date by default, with the reference\'s status filters and order_by', async () => {
       const list = (params: Record<string, unknown>) => ok(server, 'GET', 'invoices/getList', params, company.auth);
-      const all = await list({});
+      const all = await list({ status: 'all', order_by: { date_billed: 'DESC' } });
       expect(all.map((i: any) => i.id)).to.deep.equal([ids[2], ids[1], ids[0]]);
+      expect((await list({})).map((i: any) => i.id)).to.deep.equal([ids[0]]);
+      expect((await list({ status: 'past_due' })).map((i: any) => i.id)).to.deep.equal([ids[0]]);
+      expect((await call(server, 'GET', 'invoices/getList', { order_by: { 'id; drop table invoices': 'ASC' } }, company.auth)).json.errors).to.have.nested.property('order_by.format');
       expect(all[0]).to.include({ total: '5.0000', paid: '5.0000', due: '0.0000' });
       expect(all[0]).to.not.have.property('lines');
       expect((await list({ status: 'draft' })).map((i: any) => i.id)).to.deep.equal([ids[1]]);
       expect((await list({ status: 'open' })).map((i: any) => i.id)).to.deep.equal([ids[0]]);
       expect((await list({ status: 'closed' })).map((i: any) => i.id)).to.deep.equal([ids[2]]);
       expect(await list({ client_id: client, page: 2 })).to.deep.equal([]);
-      expect(await ok(server, 'GET', 'invoices/getListCount', { client_id: client }, company.auth)).to.equal(3);
+      expect(await ok(server, 'GET', 'invoices/getListCount', { client_id: client, status: 'all' }, company.auth)).to.equal(3);
+      expect((await ok(server, 'GET', 'invoices/getAll', { client_id: client, status: 'all' }, company.auth)).map((i: any) => i.id)).to.deep.equal([ids[0], ids[1], ids[2]]);
       expect(await ok(server, 'GET', 'invoices/getListCount', { status: 'open' }, company.auth)).to.equal(1);
       expect((await call(server, 'GET', 'invoices/getList', { status: 'unpaid' }, company.auth)).json.errors).to.deep.equal({ status: { format: 'Invalid status.' } });
     });
 
     it("never shows one company's invoices to another company's credentials", async () => {
-      expect(await ok(server, 'GET', 'invoices/get', { invoice_id: ids[0] })).to.equal(null);
+      expect(await ok(server, 'GET', 'invoices/get', { invoice_id: ids[0] })).to.equal(false);
+      expect(await ok(server, 'GET', 'invoices/getAll', { client_id: client, status: 'all' })).to.deep.equal([]);
       const mine = await ok(server, 'GET', 'invoices/getList', { client_id: client });
       expect(mine).to.deep.equal([]);
       expect((await call(server, 'POST', 'invoices/void', { invoice_id: ids[0] })).json.errors).to.deep.equal({ invoice_id: { exists: 'Invalid invoice ID.' } });

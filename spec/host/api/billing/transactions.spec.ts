@@ -106,13 +106,18 @@ describe('transactions over HTTP', () => {
     expect((await transaction(payment)).refunded).to.equal('0.0000');
   });
 
-  it('unapplies a payment from an invoice: the amount returns to credit and the invoice reopens', async () => {
+  it('unApplies a payment from the invoices named (or all): the amount returns to credit and the invoices reopen', async () => {
     const client = await addClient(server);
-    const invoice = await invoiceOf(client, '50');
-    const payment = await pay(server, { client_id: client, amount: '50', invoices: [{ invoice_id: invoice }] });
-    await ok(server, 'POST', 'transactions/unapply', { transaction_id: payment, invoice_id: invoice, amount: '20' });
-    expect(await getInvoice(server, invoice)).to.deep.include({ paid: '30.0000', due: '20.0000', date_closed: null });
-    expect(await credit(client)).to.equal('20.0000');
+    const [first, second] = [await invoiceOf(client, '50'), await invoiceOf(client, '30')];
+    const payment = await pay(server, { client_id: client, amount: '80', invoices: [{ invoice_id: first }, { invoice_id: second }] });
+    await ok(server, 'POST', 'transactions/unApply', { transaction_id: payment, invoices: [first] });
+    expect(await getInvoice(server, first)).to.deep.include({ paid: '0.0000', due: '50.0000', date_closed: null });
+    expect(await getInvoice(server, second)).to.deep.include({ paid: '30.0000', due: '0.0000' });
+    expect(await credit(client)).to.equal('50.0000');
+    await ok(server, 'POST', 'transactions/unApply', { transaction_id: payment });
+    expect(await credit(client)).to.equal('80.0000');
+    expect(await ok(server, 'POST', 'transactions/applyFromCredits', { client_id: client, currency: 'USD' })).to.equal('80.0000');
+    expect(await getInvoice(server, first)).to.deep.include({ due: '0.0000' });
   });
 
   it('keeps credit per currency and pays only invoices in the payment currency', async () => {
@@ -181,7 +186,7 @@ describe('transactions over HTTP', () => {
     const invoice = await invoiceOf(client, '10');
     const payment = await pay(server, { client_id: client, amount: '10' });
     const other = await newCompany(server, 'Other company');
-    expect(await ok(server, 'GET', 'transactions/get', { transaction_id: payment }, other.auth)).to.equal(null);
+    expect(await ok(server, 'GET', 'transactions/get', { transaction_id: payment }, other.auth)).to.equal(false);
     const theirClient = await addClient(server, {}, other.auth);
     const res = await call(server, 'POST', 'transactions/add', { vars: { client_id: theirClient, amount: '10', currency: 'USD', invoices: [{ invoice_id: invoice }] } }, other.auth);
     expect(res.json.errors).to.deep.equal({ 'invoices[0][invoice_id]': { exists: 'Invalid invoice ID.' } });

@@ -1,0 +1,85 @@
+import { sql } from 'kysely';
+import { Tx } from '../../db/schema';
+import { TallyError } from '../../kernel/tally-error';
+import { CONTACT_COLUMNS } from '../billing/contact-fields';
+
+export const CLIENT_STATUSES = ['active', 'inactive', 'fraud'] as const;
+
+/** Fields getList and getAll may order by (the reference's default is id_code). */
+export const CLIENT_ORDER: Record<string, string> = {
+  id_code: 'clients.id_value',
+  id: 'clients.id',
+  first_name: 'contacts.first_name',
+  last_name: 'contacts.last_name',
+  company: 'contacts.company',
+  email: 'contacts.email',
+  status: 'clients.status',
+  date_added: 'clients.date_added',
+};
+
+/**
+ * A client merged with its primary contact, as the reference's clients/get answers it. A client
+ * added bare (clients/add with only user_id, as the reference allows) has no primary contact yet:
+ * its contact fields are null.
+ */
+export function clientQuery(db: Tx, companyId: number) {
+  return db
+    .selectFrom('clients')
+    .leftJoin('contacts', (join) => join.onRef('contacts.client_id', '=', 'clients.id').on('contacts.contact_type', '=', 'primary'))
+    .select([
+      'clients.id',
+      'clients.id_format',
+      'clients.id_value',
+      'clients.user_id',
+      'clients.client_group_id',
+      'clients.status',
+      'clients.company_id',
+      'clients.date_added',
+      'contacts.id as contact_id',
+      ...CONTACT_COLUMNS,
+    ])
+    .where('clients.company_id', '=', companyId);
+}
+
+type ClientRow = Awaited<ReturnType<ReturnType<typeof clientQuery>['executeTakeFirstOrThrow']>>;
+
+/** The reference's display number: id_format with `{num}` replaced by id_value. */
+export function idCode(format: string, value: number | string | null, id: number): string {
+  return format.split('{num}').join(String(value ?? id));
+}
+
+/** A client as the API shows it, in the reference's field order; no payment account is ever primary here yet. */
+export function presentClient(row: ClientRow) {
+  const { id, id_format, id_value, ...rest } = row;
+  const value = id_value === null ? id : Number(id_value);
+  return {
+    id,
+    id_format,
+    id_value: value,
+    id_code: idCode(id_format, value, id),
+    primary_account_id: null,
+    primary_account_type: null,
+    ...rest,
+  };
+}
+
+/** A client of the company, or undefined: another company's client is as absent as a missing one. */
+export async function findClient(db: Tx, companyId: number, clientId: number) {
+  const row = await clientQuery(db, companyId).where('clients.id', '=', clientId).executeTakeFirst();
+  return row && presentClient(row);
+}
+
+export const invalidClient = () => TallyError.invalid({ client_id: { exists: 'Invalid client ID.' } });
+
+/** Free-text search over the display number, names, company and email (case-insensitive). */
+export function matching<Q extends { where(...args: any[]): Q }>(query: Q, text: string): Q {
+  const like = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const column = (name: string) => sql`lower(coalesce(${sql.ref(name)}, ''))`;
+  return query.where((eb: any) =>
+    eb.or([
+      eb(sql`lower(replace(clients.id_format, '{num}', cast(coalesce(clients.id_value, clients.id) as varchar(32))))`, 'like', sql`${like} escape '\\'`),
+      ...['contacts.first_name', 'contacts.last_name', 'contacts.company', 'contacts.email'].map((name) => eb(column(name), 'like', sql`${like} escape '\\'`)),
+      eb(sql`lower(coalesce(contacts.first_name, '') || ' ' || coalesce(contacts.last_name, ''))`, 'like', sql`${like} escape '\\'`),
+    ]),
+  );
+}

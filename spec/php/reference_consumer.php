@@ -1,0 +1,418 @@
+<?php
+/*
+ * An existing consumer of the reference system's API, written the way the reference's own PHP SDK
+ * works: parameters encoded with http_build_query (GET in the query string, POST/PUT as a form
+ * body), credentials as BLESTA-API-USER/BLESTA-API-KEY headers (its SDK since the reference's
+ * 5.11), HTTP Basic (its 2013 SDK) or Tally's SERVICE-API-* headers, JSON decoded into stdClass
+ * objects, and a result object with response(), errors(), responseCode() and raw().
+ *
+ *   php reference_consumer.php <base_url> <api_user> <api_key> <other_company_user> <other_company_key> <auth>
+ *
+ * <auth> is headers, basic or service. It drives every method of the models Tally shares with the
+ * reference (REFERENCE-MODELS.md §1) and checks each record field by field against §2, then prints
+ * one JSON object: `calls` (each call's status and whether it answered as the reference would),
+ * `shapes` (fields a record lacks) and `facts` (values the spec compares).
+ */
+declare(strict_types=1);
+
+/** As the reference SDK's response class. */
+final class ReferenceResponse
+{
+    private mixed $formatted;
+
+    public function __construct(private readonly string $raw, private readonly int $code)
+    {
+        $this->formatted = json_decode($raw);
+    }
+
+    public function response(): mixed
+    {
+        return is_object($this->formatted) && property_exists($this->formatted, 'response') ? $this->formatted->response : null;
+    }
+
+    public function errors(): mixed
+    {
+        if ($this->code === 200) {
+            return false;
+        }
+        return is_object($this->formatted) && isset($this->formatted->errors) ? $this->formatted->errors : (object) ['error' => $this->formatted];
+    }
+
+    public function responseCode(): int
+    {
+        return $this->code;
+    }
+
+    public function raw(): string
+    {
+        return $this->raw;
+    }
+}
+
+/** As the reference SDK's API class: get/post/put/delete($model, $method, $args). */
+final class ReferenceApi
+{
+    public function __construct(private readonly string $url, private readonly string $user, private readonly string $key, private readonly string $auth) {}
+
+    public function get(string $model, string $method, array $args = []): ReferenceResponse
+    {
+        return $this->submit($model, $method, $args, 'GET');
+    }
+
+    public function post(string $model, string $method, array $args = []): ReferenceResponse
+    {
+        return $this->submit($model, $method, $args, 'POST');
+    }
+
+    public function put(string $model, string $method, array $args = []): ReferenceResponse
+    {
+        return $this->submit($model, $method, $args, 'PUT');
+    }
+
+    /** The reference SDK sends DELETE arguments in the body; Tally reads a DELETE's query string (see deleteWithBody). */
+    public function delete(string $model, string $method, array $args = []): ReferenceResponse
+    {
+        return $this->submit($model, $method, $args, 'DELETE');
+    }
+
+    public function deleteWithBody(string $model, string $method, array $args = []): ReferenceResponse
+    {
+        return $this->submit($model, $method, $args, 'DELETE', true);
+    }
+
+    public function submit(string $model, string $method, array $args, string $action, bool $bodyForDelete = false): ReferenceResponse
+    {
+        $url = rtrim($this->url, '/') . '/api/' . $model . '/' . $method . '.json';
+        $query = http_build_query($args);
+        $headers = match ($this->auth) {
+            'basic' => ['Authorization: Basic ' . base64_encode($this->user . ':' . $this->key)],
+            'service' => ['SERVICE-API-USER: ' . $this->user, 'SERVICE-API-KEY: ' . $this->key],
+            default => ['BLESTA-API-USER: ' . $this->user, 'BLESTA-API-KEY: ' . $this->key],
+        };
+        $options = ['method' => $action, 'ignore_errors' => true, 'timeout' => 30];
+        if ($action === 'GET' || ($action === 'DELETE' && !$bodyForDelete)) {
+            $url .= $query !== '' ? '?' . $query : '';
+        } else {
+            $headers[] = 'Content-Type: application/x-www-form-urlencoded';
+            $options['content'] = $query;
+        }
+        $options['header'] = implode("\r\n", $headers);
+        $raw = @file_get_contents($url, false, stream_context_create(['http' => $options]));
+        if ($raw === false) {
+            throw new RuntimeException("Cannot reach {$url}");
+        }
+        $code = 0;
+        foreach ($http_response_header as $line) {
+            if (preg_match('{^HTTP/\S+\s+(\d{3})}', $line, $m)) {
+                $code = (int) $m[1];
+            }
+        }
+        return new ReferenceResponse($raw, $code);
+    }
+}
+
+[, $baseUrl, $user, $key, $otherUser, $otherKey, $auth] = $argv + array_fill(0, 7, null);
+if ($auth === null) {
+    fwrite(STDERR, "usage: php reference_consumer.php <base_url> <user> <key> <other_user> <other_key> <headers|basic|service>\n");
+    exit(2);
+}
+$api = new ReferenceApi($baseUrl, $user, $key, $auth);
+$other = new ReferenceApi($baseUrl, $otherUser, $otherKey, $auth);
+$calls = [];
+$shapes = [];
+$facts = [];
+
+/** Records a call: its status, and whether it answered as expected (a status and an optional test of the response). */
+function expect_call(string $label, ReferenceResponse $res, int $status = 200, ?callable $test = null): mixed
+{
+    global $calls;
+    $ok = $res->responseCode() === $status && ($test === null || $test($res->response(), $res->errors()));
+    $calls[$label] = ['status' => $res->responseCode(), 'ok' => $ok] + ($ok ? [] : ['raw' => substr($res->raw(), 0, 400)]);
+    return $res->response();
+}
+
+/** Records which of the reference's fields (REFERENCE-MODELS.md §2) a record lacks. */
+function expect_shape(string $record, mixed $value, array $fields): void
+{
+    global $shapes;
+    $shapes[$record] = is_object($value) ? array_values(array_diff($fields, array_keys(get_object_vars($value)))) : ['(not a record: ' . gettype($value) . ')'];
+}
+
+$isInt = fn ($v) => is_int($v);
+$isList = fn ($v) => is_array($v);
+$isFalse = fn ($v) => $v === false;
+$isTrue = fn ($v) => $v === true;
+$isMoney = fn ($v) => is_string($v) && preg_match('/^-?\d+\.\d{4}$/', $v) === 1;
+$run = bin2hex(random_bytes(3));
+
+// ---- client_groups -------------------------------------------------------------------------
+$company = 1;
+// The company's first group is its default one: clients added without a group join it.
+$default = expect_call('client_groups/add (default)', $api->post('client_groups', 'add', ['vars' => ['name' => 'General']]), 200, $isInt);
+$group = expect_call('client_groups/add', $api->post('client_groups', 'add', ['vars' => ['company_id' => $company, 'name' => 'Resellers', 'color' => 'ff0000']]), 200, $isInt);
+expect_call('client_groups/edit', $api->put('client_groups', 'edit', ['client_group_id' => $group, 'vars' => ['description' => 'Wholesale']]));
+expect_shape('client_group', expect_call('client_groups/get', $api->get('client_groups', 'get', ['client_group_id' => $group])), ['id', 'company_id', 'name', 'description', 'color']);
+expect_call('client_groups/getAll', $api->get('client_groups', 'getAll', ['company_id' => $company]), 200, fn ($v) => is_array($v) && count($v) >= 1);
+expect_call('client_groups/getDefault', $api->get('client_groups', 'getDefault', ['company_id' => $company]), 200, fn ($v) => is_object($v) && $v->id === $default);
+expect_call('client_groups/getList', $api->get('client_groups', 'getList', ['company_id' => $company, 'page' => 1, 'order_by' => ['name' => 'ASC']]), 200, $isList);
+expect_call('client_groups/getListCount', $api->get('client_groups', 'getListCount', ['company_id' => $company]), 200, $isInt);
+expect_call('client_groups/setSetting', $api->post('client_groups', 'setSetting', ['client_group_id' => $group, 'key' => 'inv_days_before_renewal', 'value' => '7']));
+expect_call('client_groups/setSettings', $api->post('client_groups', 'setSettings', ['client_group_id' => $group, 'vars' => ['language' => 'en_us', 'autodebit' => 'true']]));
+expect_call('client_groups/getSetting', $api->get('client_groups', 'getSetting', ['client_group_id' => $group, 'key' => 'inv_days_before_renewal']), 200, fn ($v) => is_object($v) && $v->value === '7');
+expect_call('client_groups/getSettings', $api->get('client_groups', 'getSettings', ['client_group_id' => $group, 'ignore_inheritence' => 'true']), 200, fn ($v) => is_array($v) && count($v) === 3);
+expect_call('client_groups/unsetSetting', $api->delete('client_groups', 'unsetSetting', ['client_group_id' => $group, 'key' => 'autodebit']));
+expect_call('client_groups/get (missing)', $api->get('client_groups', 'get', ['client_group_id' => 999999]), 200, $isFalse);
+
+// ---- clients -------------------------------------------------------------------------------
+$login = expect_call('users/add', $api->post('users', 'add', ['vars' => ['username' => "ref-{$run}", 'new_password' => 'secret12', 'confirm_password' => 'secret12']]), 200, $isInt);
+$bare = expect_call('clients/add (bare, as the reference)', $api->post('clients', 'add', ['vars' => ['user_id' => $login, 'client_group_id' => $group, 'id_code' => '7001']]), 200, $isInt);
+$created = expect_call('clients/create', $api->post('clients', 'create', ['vars' => [
+    'username' => "signup-{$run}", 'new_password' => 'secret12', 'confirm_password' => 'secret12', 'client_group_id' => $group,
+    'first_name' => 'Grace', 'last_name' => 'Hopper', 'email' => 'grace@example.com', 'company' => 'Navy', 'address1' => '1 Main St',
+    'city' => 'Arlington', 'state' => 'VA', 'zip' => '22201', 'country' => 'US', 'title' => 'Rear Admiral',
+    'numbers' => [['number' => '+1 555 0100', 'type' => 'phone', 'location' => 'work']], 'settings' => ['language' => 'en_us'],
+]]), 200, fn ($v) => is_object($v) && is_int($v->id));
+$client = $created->id ?? null;
+$client2 = expect_call('clients/add', $api->post('clients', 'add', ['vars' => ['first_name' => 'Alan', 'last_name' => 'Turing', 'email' => 'alan@example.com', 'status' => 'active']]), 200, $isInt);
+expect_call('clients/edit', $api->put('clients', 'edit', ['client_id' => $bare, 'vars' => ['first_name' => 'Bare', 'last_name' => 'Client', 'email' => 'bare@example.com', 'status' => 'inactive']]));
+$record = expect_call('clients/get', $api->get('clients', 'get', ['client_id' => $client]), 200, fn ($v) => is_object($v) && is_object($v->settings ?? null));
+expect_shape('client', $record, ['id', 'id_format', 'id_value', 'user_id', 'client_group_id', 'primary_account_id', 'primary_account_type', 'status', 'id_code', 'contact_id', 'first_name', 'last_name', 'company', 'email', 'address1', 'address2', 'city', 'state', 'zip', 'country', 'settings']);
+$facts['client'] = ['language' => $record->settings->language ?? null, 'inherited' => $record->settings->inv_days_before_renewal ?? null, 'group' => $record->client_group_id ?? null];
+expect_call('clients/get (no settings)', $api->get('clients', 'get', ['client_id' => $client, 'get_settings' => 'false']), 200, fn ($v) => is_object($v) && !isset($v->settings));
+expect_call('clients/get (missing)', $api->get('clients', 'get', ['client_id' => 999999]), 200, $isFalse);
+$facts['bare'] = expect_call('clients/getByUserId', $api->get('clients', 'getByUserId', ['user_id' => $login]), 200, fn ($v) => is_object($v));
+expect_call('clients/getList', $api->get('clients', 'getList', ['status' => 'active', 'page' => 1, 'order_by' => ['id_code' => 'DESC']]), 200, $isList);
+expect_call('clients/getListCount', $api->get('clients', 'getListCount', ['status' => 'inactive']), 200, fn ($v) => $v === 1);
+expect_call('clients/getAll', $api->get('clients', 'getAll', ['client_group_id' => $group]), 200, fn ($v) => is_array($v) && count($v) === 2);
+expect_call('clients/getStatusCount', $api->get('clients', 'getStatusCount'), 200, $isInt);
+expect_call('clients/getStatusTypes', $api->get('clients', 'getStatusTypes'), 200, fn ($v) => isset($v->fraud));
+expect_call('clients/search', $api->get('clients', 'search', ['query' => 'hopper']), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('clients/getSearchCount', $api->get('clients', 'getSearchCount', ['query' => '7001']), 200, fn ($v) => $v === 1);
+expect_call('clients/setSetting', $api->post('clients', 'setSetting', ['client_id' => $client, 'key' => 'tax_id', 'value' => 'GB123', 'encrypted' => 'true']));
+expect_call('clients/setSettings', $api->post('clients', 'setSettings', ['client_id' => $client, 'vars' => ['inv_method' => 'paper', 'ignored' => 'x'], 'value_keys' => ['inv_method']]));
+expect_call('clients/setClientSettings', $api->post('clients', 'setClientSettings', ['client_id' => $client, 'vars' => ['default_currency' => 'EUR', 'autodebit' => 'false']]));
+expect_call('clients/getSetting', $api->get('clients', 'getSetting', ['client_id' => $client, 'key' => 'tax_id']), 200, fn ($v) => is_object($v) && $v->value === 'GB123' && $v->encrypted === true);
+expect_call('clients/getSettings', $api->get('clients', 'getSettings', ['client_id' => $client]), 200, fn ($v) => is_array($v)
+    && in_array('inv_method', array_column($v, 'key'), true) && !in_array('ignored', array_column($v, 'key'), true) && !in_array('autodebit', array_column($v, 'key'), true));
+expect_call('clients/unsetSetting', $api->delete('clients', 'unsetSetting', ['client_id' => $client, 'key' => 'inv_method']));
+expect_call('clients/getSetting (missing)', $api->get('clients', 'getSetting', ['client_id' => $client, 'key' => 'inv_method']), 200, $isFalse);
+$note = expect_call('clients/addNote', $api->post('clients', 'addNote', ['client_id' => $client, 'staff_id' => 0, 'vars' => ['title' => 'Called', 'description' => 'About the renewal', 'stickied' => 'true']]), 200, $isInt);
+expect_call('clients/editNote', $api->put('clients', 'editNote', ['note_id' => $note, 'vars' => ['title' => 'Called back']]));
+expect_shape('client_note', expect_call('clients/getNote', $api->get('clients', 'getNote', ['note_id' => $note])), ['id', 'client_id', 'staff_id', 'title', 'description', 'stickied', 'date_added', 'date_updated']);
+expect_call('clients/getNoteList', $api->get('clients', 'getNoteList', ['client_id' => $client, 'page' => 1, 'order_by' => ['date_added' => 'DESC']]), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('clients/getNoteListCount', $api->get('clients', 'getNoteListCount', ['client_id' => $client]), 200, fn ($v) => $v === 1);
+expect_call('clients/getAllStickyNotes', $api->get('clients', 'getAllStickyNotes', ['client_id' => $client, 'max_limit' => 5]), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('clients/unstickyNote', $api->post('clients', 'unstickyNote', ['note_id' => $note]));
+expect_call('clients/getAllStickyNotes (after)', $api->get('clients', 'getAllStickyNotes', ['client_id' => $client]), 200, fn ($v) => $v === []);
+expect_call('clients/deleteNote', $api->delete('clients', 'deleteNote', ['note_id' => $note]));
+expect_call('clients/getNote (missing)', $api->get('clients', 'getNote', ['note_id' => $note]), 200, $isFalse);
+
+$field = expect_call('clients/addCustomField', $api->post('clients', 'addCustomField', ['vars' => ['client_group_id' => $group, 'name' => 'VAT number', 'type' => 'text', 'regex' => '/^[A-Z]{2}[0-9]{5,12}$/', 'encrypted' => 1]]), 200, $isInt);
+$select = expect_call('clients/addCustomField (select)', $api->post('clients', 'addCustomField', ['vars' => ['name' => 'Segment', 'type' => 'select', 'values' => ['smb' => 'Small business', 'ent' => 'Enterprise'], 'show_client' => 1]]), 200, $isInt);
+expect_call('clients/addCustomField (catastrophic regex)', $api->post('clients', 'addCustomField', ['vars' => ['name' => 'Evil', 'regex' => '/^(a+)+$/']]), 400, fn ($v, $e) => isset($e->regex->format));
+expect_call('clients/editCustomField', $api->put('clients', 'editCustomField', ['field_id' => $select, 'vars' => ['read_only' => 1]]), 200, fn ($v) => $v === $select);
+expect_call('clients/getCustomField', $api->get('clients', 'getCustomField', ['field_id' => $select]), 200, fn ($v) => is_object($v) && $v->read_only === true && $v->values->ent === 'Enterprise');
+expect_call('clients/getCustomFields', $api->get('clients', 'getCustomFields', ['company_id' => $company, 'client_group_id' => $group, 'options' => ['show_client' => 1]]), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('clients/getCustomFieldTypes', $api->get('clients', 'getCustomFieldTypes'), 200, fn ($v) => isset($v->select, $v->checkbox));
+expect_call('clients/setCustomField', $api->post('clients', 'setCustomField', ['field_id' => $field, 'client_id' => $client, 'value' => 'GB123456789']));
+expect_call('clients/setCustomField (bad value)', $api->post('clients', 'setCustomField', ['field_id' => $select, 'client_id' => $client, 'value' => 'huge']), 400);
+expect_call('clients/setCustomField (select)', $api->post('clients', 'setCustomField', ['field_id' => $select, 'client_id' => $client, 'value' => 'ent']));
+expect_call('clients/getCustomFieldValues', $api->get('clients', 'getCustomFieldValues', ['client_id' => $client]), 200, fn ($v) => is_array($v) && array_map(fn ($f) => $f->value, $v) === ['GB123456789', 'ent']);
+expect_call('clients/deleteCustomFieldValue', $api->delete('clients', 'deleteCustomFieldValue', ['client_field_id' => $select, 'client_id' => $client]));
+expect_call('clients/deleteCustomFieldValues', $api->delete('clients', 'deleteCustomFieldValues', ['client_id' => $client]));
+expect_call('clients/getCustomFieldValues (none)', $api->get('clients', 'getCustomFieldValues', ['client_id' => $client]), 200, $isFalse);
+expect_call('clients/deleteCustomField', $api->delete('clients', 'deleteCustomField', ['field_id' => $select]));
+expect_call('clients/getCustomField (missing)', $api->get('clients', 'getCustomField', ['field_id' => $select]), 200, $isFalse);
+
+// ---- contacts ------------------------------------------------------------------------------
+$contact = expect_call('contacts/add', $api->post('contacts', 'add', ['vars' => ['client_id' => $client, 'first_name' => 'Bill', 'last_name' => 'Ing', 'email' => 'billing@example.com', 'contact_type' => 'billing', 'numbers' => [['number' => '555-0101', 'type' => 'fax']]]]), 200, $isInt);
+$edited = expect_call('contacts/edit', $api->put('contacts', 'edit', ['contact_id' => $contact, 'vars' => ['title' => 'Accounts', 'numbers' => [['number' => '555-0102', 'location' => 'mobile']]]]), 200, fn ($v) => is_object($v) && $v->title === 'Accounts');
+expect_shape('contact', $edited, ['id', 'client_id', 'user_id', 'contact_type', 'contact_type_id', 'first_name', 'last_name', 'title', 'company', 'email', 'address1', 'address2', 'city', 'state', 'zip', 'country', 'date_added', 'contact_type_name', 'contact_type_is_lang']);
+expect_call('contacts/get', $api->get('contacts', 'get', ['contact_id' => $contact]), 200, fn ($v) => is_object($v) && $v->email === 'billing@example.com');
+expect_call('contacts/get (missing)', $api->get('contacts', 'get', ['contact_id' => 999999]), 200, $isFalse);
+expect_call('contacts/getByUserId', $api->get('contacts', 'getByUserId', ['user_id' => 999999, 'client_id' => $client]), 200, $isFalse);
+expect_call('contacts/getAll', $api->get('contacts', 'getAll', ['client_id' => $client, 'contact_type' => 'billing']), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('contacts/getList', $api->get('contacts', 'getList', ['client_id' => $client, 'page' => 1, 'order' => ['first_name' => 'desc']]), 200, fn ($v) => is_array($v) && ($v[0]->first_name ?? null) === 'Grace');
+expect_call('contacts/getListCount', $api->get('contacts', 'getListCount', ['client_id' => $client]), 200, fn ($v) => $v === 2);
+$numbers = expect_call('contacts/getNumbers', $api->get('contacts', 'getNumbers', ['contact_id' => $contact]), 200, fn ($v) => is_array($v) && count($v) === 2);
+expect_shape('contact_number', $numbers[0] ?? null, ['id', 'contact_id', 'number', 'type', 'location']);
+$number = expect_call('contacts/addNumber', $api->post('contacts', 'addNumber', ['contact_id' => $contact, 'vars' => ['number' => '555-0103', 'location' => 'work']]), 200, $isInt);
+$facts['number_order'] = array_map(fn ($n) => $n->location, expect_call('contacts/getNumbers (work, home, mobile)', $api->get('contacts', 'getNumbers', ['contact_id' => $contact]), 200, $isList) ?? []);
+expect_call('contacts/editNumber', $api->put('contacts', 'editNumber', ['contact_number_id' => $number, 'vars' => ['type' => 'fax']]));
+expect_call('contacts/getNumber', $api->get('contacts', 'getNumber', ['contact_number_id' => $number]), 200, fn ($v) => is_object($v) && $v->type === 'fax');
+expect_call('contacts/deleteNumber', $api->delete('contacts', 'deleteNumber', ['contact_number_id' => $number]));
+expect_call('contacts/getNumber (missing)', $api->get('contacts', 'getNumber', ['contact_number_id' => $number]), 200, $isFalse);
+expect_call('contacts/getContactTypes', $api->get('contacts', 'getContactTypes'), 200, fn ($v) => isset($v->primary, $v->billing, $v->other));
+expect_call('contacts/getNumberTypes', $api->get('contacts', 'getNumberTypes'), 200, fn ($v) => isset($v->phone, $v->fax));
+expect_call('contacts/getNumberLocations', $api->get('contacts', 'getNumberLocations'), 200, fn ($v) => isset($v->home, $v->work, $v->mobile));
+$ctype = expect_call('contacts/addType', $api->post('contacts', 'addType', ['vars' => ['name' => 'Technical', 'company_id' => $company]]), 200, $isInt);
+expect_call('contacts/editType', $api->put('contacts', 'editType', ['contact_type_id' => $ctype, 'vars' => ['name' => 'Tech']]));
+expect_call('contacts/getType', $api->get('contacts', 'getType', ['contact_type_id' => $ctype]), 200, fn ($v) => is_object($v) && $v->name === 'Tech' && $v->is_lang === false);
+expect_call('contacts/getTypes', $api->get('contacts', 'getTypes', ['company_id' => $company]), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('contacts/edit (contact_type_id)', $api->put('contacts', 'edit', ['contact_id' => $contact, 'vars' => ['contact_type' => 'other', 'contact_type_id' => $ctype]]), 200, fn ($v) => is_object($v) && $v->contact_type_id === $ctype && $v->contact_type_name === 'Tech');
+expect_call('contacts/edit (unknown contact_type_id)', $api->put('contacts', 'edit', ['contact_id' => $contact, 'vars' => ['contact_type_id' => 999999]]), 400);
+expect_call('contacts/deleteType', $api->delete('contacts', 'deleteType', ['contact_type_id' => $ctype]));
+expect_call('contacts/get (type gone)', $api->get('contacts', 'get', ['contact_id' => $contact]), 200, fn ($v) => is_object($v) && $v->contact_type_id === null && $v->contact_type_name === 'Other');
+expect_call('contacts/getType (missing)', $api->get('contacts', 'getType', ['contact_type_id' => $ctype]), 200, $isFalse);
+expect_call('contacts/delete', $api->delete('contacts', 'delete', ['contact_id' => $contact]));
+
+// ---- currencies and taxes ------------------------------------------------------------------
+expect_call('currencies/add', $api->post('currencies', 'add', ['vars' => ['code' => 'JPY', 'company_id' => $company, 'precision' => 0, 'prefix' => '¥', 'exchange_rate' => '150']]));
+expect_call('currencies/edit', $api->put('currencies', 'edit', ['currency_code' => 'JPY', 'company_id' => $company, 'vars' => ['suffix' => ' JPY']]));
+expect_shape('currency', expect_call('currencies/get', $api->get('currencies', 'get', ['currency_code' => 'JPY', 'company_id' => $company])), ['code', 'company_id', 'format', 'precision', 'prefix', 'suffix', 'exchange_rate']);
+expect_call('currencies/getAll', $api->get('currencies', 'getAll', ['company_id' => $company]), 200, fn ($v) => is_array($v) && count($v) >= 4);
+expect_call('currencies/getList', $api->get('currencies', 'getList', ['company_id' => $company, 'page' => 1, 'order_by' => ['code' => 'DESC']]), 200, fn ($v) => is_array($v) && $v[0]->code === 'USD');
+expect_call('currencies/getListCount', $api->get('currencies', 'getListCount', ['company_id' => $company]), 200, $isInt);
+expect_call('currencies/convert', $api->get('currencies', 'convert', ['amount' => '300', 'from_currency' => 'JPY', 'to_currency' => 'USD', 'company_id' => $company]), 200, fn ($v) => $v === '2.0000');
+expect_call('currencies/getFormats', $api->get('currencies', 'getFormats'), 200, fn ($v) => ($v->{'#.###,##'} ?? null) === '1.234,56');
+expect_call('currencies/toCurrency', $api->get('currencies', 'toCurrency', ['value' => 1234.5, 'currency' => 'EUR', 'company_id' => $company, 'code' => 'true']), 200, fn ($v) => $v === '€1.234,50 EUR');
+expect_call('currencies/toCurrency (significant)', $api->get('currencies', 'toCurrency', ['value' => '2.5', 'currency' => 'USD', 'decimals' => 4, 'significant_decimals' => 'true']), 200, fn ($v) => $v === '$2.50');
+expect_call('currencies/toCurrencyValue', $api->get('currencies', 'toCurrencyValue', ['value' => '-1234.567', 'currency' => 'USD', 'with_separator' => 'false']), 200, fn ($v) => $v === '-1234.57');
+expect_call('currencies/toDecimal', $api->get('currencies', 'toDecimal', ['value' => '-$1,234.50', 'currency' => 'USD']), 200, fn ($v) => $v === '-1234.50');
+expect_call('currencies/toDecimal (not an amount)', $api->get('currencies', 'toDecimal', ['value' => '12abc', 'currency' => 'USD']), 400);
+expect_call('currencies/delete', $api->delete('currencies', 'delete', ['currency_code' => 'JPY', 'company_id' => $company]));
+expect_call('currencies/get (missing)', $api->get('currencies', 'get', ['currency_code' => 'JPY', 'company_id' => $company]), 200, $isFalse);
+$tax = expect_call('taxes/add', $api->post('taxes', 'add', ['vars' => ['company_id' => $company, 'level' => 1, 'name' => 'Sales tax', 'amount' => '10', 'country' => 'US', 'state' => 'VA']]), 200, $isInt);
+expect_call('taxes/edit', $api->put('taxes', 'edit', ['tax_id' => $tax, 'vars' => ['name' => 'VA sales tax']]), 200, fn ($v) => $v === $tax);
+expect_shape('tax', expect_call('taxes/get', $api->get('taxes', 'get', ['tax_id' => $tax]), 200, fn ($v) => is_object($v) && $v->name === 'VA sales tax'), ['id', 'company_id', 'level', 'name', 'amount', 'type', 'country', 'state', 'status']);
+expect_call('taxes/getAll', $api->get('taxes', 'getAll', ['company_id' => $company]), 200, $isList);
+expect_call('taxes/getTaxLevels', $api->get('taxes', 'getTaxLevels'), 200);
+expect_call('taxes/getTaxTypes', $api->get('taxes', 'getTaxTypes'), 200, fn ($v) => isset($v->inclusive, $v->exclusive));
+expect_call('taxes/getTaxStatus', $api->get('taxes', 'getTaxStatus'), 200, fn ($v) => isset($v->active, $v->inactive));
+expect_call('taxes/get (missing)', $api->get('taxes', 'get', ['tax_id' => 999999]), 200, $isFalse);
+
+// ---- invoices ------------------------------------------------------------------------------
+$invoiceVars = [
+    'client_id' => $client, 'date_billed' => '2024-03-01 00:00:00 UTC', 'date_due' => '2024-03-31 00:00:00 UTC', 'currency' => 'USD', 'status' => 'active',
+    'note_public' => 'Thank you for your business', 'note_private' => 'Met at the conference', 'date_autodebit' => '2024-03-25 00:00:00 UTC',
+    'lines' => [['description' => 'Hosting & support', 'qty' => '2', 'amount' => '50.00', 'tax' => 'true'], ['description' => 'Setup', 'qty' => '1 1/2', 'amount' => '10']],
+    'delivery' => ['email'],
+];
+$invoice = expect_call('invoices/add', $api->post('invoices', 'add', ['vars' => $invoiceVars]), 200, $isInt);
+$got = expect_call('invoices/get', $api->get('invoices', 'get', ['invoice_id' => $invoice]), 200, fn ($v) => is_object($v) && is_array($v->line_items));
+expect_shape('invoice', $got, ['id', 'client_id', 'date_billed', 'date_due', 'date_closed', 'date_autodebit', 'status', 'currency', 'note_public', 'note_private', 'id_code', 'id_value', 'subtotal', 'total', 'line_items', 'due', 'paid', 'taxes', 'delivery']);
+expect_shape('line_item', $got->line_items[0] ?? null, ['id', 'service_id', 'description', 'qty', 'amount', 'order', 'tax']);
+$facts['invoice'] = ['subtotal' => $got->subtotal ?? null, 'total' => $got->total ?? null, 'notes' => [$got->note_public ?? null, $got->note_private ?? null], 'qty' => $got->line_items[1]->qty ?? null];
+$lineIds = array_map(fn ($l) => $l->id, $got->line_items ?? []);
+expect_call('invoices/edit', $api->put('invoices', 'edit', ['invoice_id' => $invoice, 'vars' => ['lines' => [['id' => $lineIds[1] ?? 0, 'description' => '', 'amount' => ''], ['description' => 'Domain', 'amount' => '12']]]]), 200, fn ($v) => $v === $invoice);
+expect_call('invoices/getLineItems', $api->get('invoices', 'getLineItems', ['invoice_id' => $invoice]), 200, fn ($v) => is_array($v) && array_map(fn ($l) => $l->description, $v) === ['Hosting & support', 'Domain']);
+expect_call('invoices/getSubtotal', $api->get('invoices', 'getSubtotal', ['invoice_id' => $invoice]), 200, fn ($v) => $v === '112.0000');
+expect_call('invoices/getTotal', $api->get('invoices', 'getTotal', ['invoice_id' => $invoice]), 200, fn ($v) => $v === '122.0000');
+expect_call('invoices/getPaid', $api->get('invoices', 'getPaid', ['invoice_id' => $invoice]), 200, fn ($v) => $v === '0.0000');
+expect_call('invoices/getAutodebitDate', $api->get('invoices', 'getAutodebitDate', ['invoice_id' => $invoice]), 200, fn ($v) => $v === '2024-03-25 00:00:00');
+expect_call('invoices/getList', $api->get('invoices', 'getList', ['client_id' => $client, 'status' => 'open', 'page' => 1, 'order_by' => ['date_due' => 'ASC']]), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('invoices/getListCount', $api->get('invoices', 'getListCount', ['client_id' => $client, 'status' => 'past_due']), 200, fn ($v) => $v === 1);
+expect_call('invoices/getAll', $api->get('invoices', 'getAll', ['client_id' => $client]), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('invoices/getStatusCount', $api->get('invoices', 'getStatusCount', ['client_id' => $client, 'status' => 'to_autodebit']), 200, fn ($v) => $v === 1);
+expect_call('invoices/search', $api->get('invoices', 'search', ['query' => 'domain']), 200, fn ($v) => is_array($v) && count($v) >= 1);
+expect_call('invoices/getSearchCount', $api->get('invoices', 'getSearchCount', ['query' => 'domain']), 200, $isInt);
+expect_call('invoices/amountDue', $api->get('invoices', 'amountDue', ['client_id' => $client, 'currency' => 'USD']), 200, fn ($v) => $v === '122.0000');
+$hash = expect_call('invoices/createPayHash', $api->get('invoices', 'createPayHash', ['client_id' => $client, 'invoice_id' => $invoice]), 200, fn ($v) => is_string($v));
+expect_call('invoices/verifyPayHash', $api->get('invoices', 'verifyPayHash', ['client_id' => $client, 'invoice_id' => $invoice, 'hash' => $hash]), 200, $isTrue);
+expect_call('invoices/verifyPayHash (forged)', $api->get('invoices', 'verifyPayHash', ['client_id' => $client2, 'invoice_id' => $invoice, 'hash' => $hash]), 200, $isFalse);
+expect_call('invoices/getTaxRules', $api->get('invoices', 'getTaxRules', ['client_id' => $client]), 200, fn ($v) => is_array($v) && count($v) === 1 && $v[0]->amount === '10.0000');
+expect_call('invoices/setMeta', $api->post('invoices', 'setMeta', ['invoice_id' => $invoice, 'key' => 'crm_id', 'value' => 'CRM-42']));
+expect_call('invoices/setMeta (a set)', $api->post('invoices', 'setMeta', ['invoice_id' => $invoice, 'key' => 'shipping', 'value' => ['carrier' => 'ups', 'boxes' => '2']]));
+expect_call('invoices/getMeta', $api->get('invoices', 'getMeta', ['invoice_id' => $invoice]), 200, fn ($v) => is_array($v) && count($v) === 2 && $v[1]->value->carrier === 'ups');
+expect_call('invoices/getMeta (one)', $api->get('invoices', 'getMeta', ['invoice_id' => $invoice, 'key' => 'crm_id']), 200, fn ($v) => is_object($v) && $v->value === 'CRM-42');
+expect_call('invoices/unsetMeta', $api->delete('invoices', 'unsetMeta', ['invoice_id' => $invoice, 'key' => 'crm_id']));
+expect_call('invoices/getMeta (unset)', $api->get('invoices', 'getMeta', ['invoice_id' => $invoice, 'key' => 'crm_id']), 200, $isFalse);
+expect_call('invoices/getPricingPeriods', $api->get('invoices', 'getPricingPeriods'), 200, fn ($v) => isset($v->month));
+expect_call('invoices/getStatuses', $api->get('invoices', 'getStatuses'), 200, fn ($v) => isset($v->proforma));
+expect_call('invoices/getDeliveryMethods', $api->get('invoices', 'getDeliveryMethods'), 200, fn ($v) => isset($v->email, $v->paper));
+expect_call('invoices/invoicedCurrencies', $api->get('invoices', 'invoicedCurrencies', ['client_id' => $client]), 200, fn ($v) => $v === ['USD']);
+$a = expect_call('invoices/add (to merge)', $api->post('invoices', 'add', ['vars' => ['lines' => [['description' => 'A', 'amount' => '1'], ['description' => 'B', 'amount' => '2']]] + $invoiceVars]), 200, $isInt);
+$b = expect_call('invoices/add (to merge, 2)', $api->post('invoices', 'add', ['vars' => ['lines' => [['description' => 'C', 'amount' => '4']]] + $invoiceVars]), 200, $isInt);
+$merged = expect_call('invoices/merge', $api->post('invoices', 'merge', ['invoice_ids' => [$a, $b]]), 200, fn ($v) => is_int($v) && $v !== $a && $v !== $b);
+expect_call('invoices/get (merged)', $api->get('invoices', 'get', ['invoice_id' => $merged]), 200, fn ($v) => is_object($v) && array_map(fn ($l) => $l->description, $v->line_items) === ['A', 'B', 'C'] && $v->subtotal === '7.0000');
+expect_call('invoices/get (merged away)', $api->get('invoices', 'get', ['invoice_id' => $b]), 200, fn ($v) => is_object($v) && $v->status === 'void');
+$mergedLines = $api->get('invoices', 'getLineItems', ['invoice_id' => $merged])->response() ?? [];
+$split = expect_call('invoices/split', $api->post('invoices', 'split', ['invoice_id' => $merged, 'line_items' => [$mergedLines[2]->id ?? 0]]), 200, $isInt);
+expect_call('invoices/getTotal (after split)', $api->get('invoices', 'getSubtotal', ['invoice_id' => $merged]), 200, fn ($v) => $v === '3.0000');
+expect_call('invoices/getLineItems (split off)', $api->get('invoices', 'getLineItems', ['invoice_id' => $split]), 200, fn ($v) => is_array($v) && count($v) === 1 && $v[0]->description === 'C' && $v[0]->id === ($mergedLines[2]->id ?? null));
+expect_call('invoices/merge (into a void one: refused)', $api->post('invoices', 'merge', ['invoice_ids' => [$split], 'invoice_id' => $b]), 400, fn ($v, $e) => isset($e->invoice_id->merge));
+$draft = expect_call('invoices/add (draft)', $api->post('invoices', 'add', ['vars' => ['status' => 'draft'] + $invoiceVars]), 200, $isInt);
+expect_call('invoices/deleteDraft', $api->delete('invoices', 'deleteDraft', ['invoice_id' => $draft]));
+expect_call('invoices/get (missing)', $api->get('invoices', 'get', ['invoice_id' => $draft]), 200, $isFalse);
+expect_call('invoices/add (empty)', $api->post('invoices', 'add', ['vars' => []]), 400, fn ($v, $e) => array_keys(get_object_vars($e)) === ['client_id', 'date_billed', 'date_due', 'currency', 'lines[0][description]']);
+
+// ---- transactions --------------------------------------------------------------------------
+$payment = expect_call('transactions/add', $api->post('transactions', 'add', ['vars' => ['client_id' => $client, 'amount' => '100', 'currency' => 'USD', 'type' => 'other', 'transaction_id' => "wire-{$run}", 'reference_id' => 'REF-1', 'message' => 'Wire received', 'status' => 'approved', 'date_added' => '2024-03-10 09:00:00 UTC']]), 200, $isInt);
+expect_call('transactions/verifyApply', $api->get('transactions', 'verifyApply', ['vars' => ['transaction_id' => $payment, 'amounts' => [['invoice_id' => $invoice, 'amount' => '60']]]]), 200, $isTrue);
+expect_call('transactions/verifyApply (too much)', $api->get('transactions', 'verifyApply', ['vars' => ['transaction_id' => $payment, 'amounts' => [['invoice_id' => $invoice, 'amount' => '200']]]]), 400);
+expect_call('transactions/apply', $api->post('transactions', 'apply', ['transaction_id' => $payment, 'vars' => ['amounts' => [['invoice_id' => $invoice, 'amount' => '60']]]]));
+$txn = expect_call('transactions/get', $api->get('transactions', 'get', ['transaction_id' => $payment]), 200, fn ($v) => is_object($v));
+expect_shape('transaction', $txn, ['id', 'client_id', 'amount', 'currency', 'type', 'transaction_type_id', 'account_id', 'gateway_id', 'transaction_id', 'parent_transaction_id', 'reference_id', 'message', 'status', 'date_added']);
+expect_shape('transaction_applied', $txn->applied[0] ?? null, ['invoice_id', 'amount']);
+expect_call('transactions/getByTransactionId', $api->get('transactions', 'getByTransactionId', ['transaction_id' => "wire-{$run}", 'client_id' => $client]), 200, fn ($v) => is_object($v) && $v->id === $payment);
+expect_call('transactions/getList', $api->get('transactions', 'getList', ['client_id' => $client, 'status' => 'approved', 'page' => 1, 'order_by' => ['date_added' => 'DESC']]), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('transactions/getListCount', $api->get('transactions', 'getListCount', ['client_id' => $client]), 200, fn ($v) => $v === 1);
+expect_call('transactions/getStatusCount', $api->get('transactions', 'getStatusCount', ['client_id' => $client, 'status' => 'declined']), 200, fn ($v) => $v === 0);
+expect_call('transactions/getSimpleList', $api->get('transactions', 'getSimpleList', ['client_id' => $client]), 200, $isList);
+expect_call('transactions/search', $api->get('transactions', 'search', ['query' => 'wire received']), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('transactions/getSearchCount', $api->get('transactions', 'getSearchCount', ['query' => 'REF-1']), 200, fn ($v) => $v === 1);
+expect_call('transactions/getApplied', $api->get('transactions', 'getApplied', ['transaction_id' => $payment]), 200, fn ($v) => is_array($v) && $v[0]->amount === '60.0000');
+expect_call('transactions/getCredits', $api->get('transactions', 'getCredits', ['client_id' => $client]), 200, fn ($v) => is_array($v) && $v[0]->transaction_id === $payment && $v[0]->credit === '40.0000');
+expect_call('transactions/getCreditedAmount', $api->get('transactions', 'getCreditedAmount', ['transaction_id' => $payment]), 200, fn ($v) => $v === '40.0000');
+expect_call('transactions/getTotalCredit', $api->get('transactions', 'getTotalCredit', ['client_id' => $client, 'currency' => 'USD']), 200, fn ($v) => $v === '40.0000');
+expect_call('transactions/applyFromCredits', $api->post('transactions', 'applyFromCredits', ['client_id' => $client, 'currency' => 'USD', 'amounts' => [['invoice_id' => $invoice, 'amount' => '10']]]), 200, fn ($v) => $v === '10.0000');
+expect_call('transactions/unApply', $api->post('transactions', 'unApply', ['transaction_id' => $payment, 'invoices' => [$invoice]]));
+expect_call('invoices/getPaid (after unApply)', $api->get('invoices', 'getPaid', ['invoice_id' => $invoice]), 200, fn ($v) => $v === '0.0000');
+expect_call('transactions/edit', $api->put('transactions', 'edit', ['transaction_id' => $payment, 'vars' => ['status' => 'void', 'message' => 'Bounced'], 'staff_id' => 1]), 200, fn ($v) => $v === $payment);
+expect_call('transactions/getTotalCredit (void)', $api->get('transactions', 'getTotalCredit', ['client_id' => $client, 'currency' => 'USD']), 200, fn ($v) => $v === '0.0000');
+$ttype = expect_call('transactions/addType', $api->post('transactions', 'addType', ['vars' => ['name' => 'Bank cheque', 'type' => 'debit']]), 200, $isInt);
+expect_call('transactions/addType (bad kind)', $api->post('transactions', 'addType', ['vars' => ['name' => 'X', 'type' => 'both']]), 400, fn ($v, $e) => isset($e->type->format));
+expect_call('transactions/editType', $api->put('transactions', 'editType', ['type_id' => $ttype, 'vars' => ['type' => 'credit']]));
+expect_call('transactions/getType', $api->get('transactions', 'getType', ['type_id' => $ttype]), 200, fn ($v) => is_object($v) && $v->type === 'credit');
+expect_call('transactions/getTypes', $api->get('transactions', 'getTypes'), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('transactions/edit (transaction_type_id)', $api->put('transactions', 'edit', ['transaction_id' => $payment, 'vars' => ['transaction_type_id' => $ttype]]), 200);
+expect_call('transactions/deleteType', $api->delete('transactions', 'deleteType', ['type_id' => $ttype]));
+expect_call('transactions/get (type gone)', $api->get('transactions', 'get', ['transaction_id' => $payment]), 200, fn ($v) => is_object($v) && $v->transaction_type_id === null);
+expect_call('transactions/getDebitTypes', $api->get('transactions', 'getDebitTypes'), 200, fn ($v) => isset($v->debit, $v->credit));
+expect_call('transactions/transactionStatusNames', $api->get('transactions', 'transactionStatusNames'), 200, fn ($v) => isset($v->approved, $v->returned));
+expect_call('transactions/transactionTypeNames', $api->get('transactions', 'transactionTypeNames'), 200, fn ($v) => isset($v->cc, $v->ach, $v->other));
+expect_call('transactions/delete', $api->delete('transactions', 'delete', ['transaction_id' => $payment]));
+expect_call('transactions/get (missing)', $api->get('transactions', 'get', ['transaction_id' => $payment]), 200, $isFalse);
+$closing = expect_call('transactions/add (pays in full)', $api->post('transactions', 'add', ['vars' => ['client_id' => $client, 'amount' => '122', 'currency' => 'USD', 'amounts' => [['invoice_id' => $invoice]]]]), 200, $isInt);
+expect_call('invoices/setClosed', $api->post('invoices', 'setClosed', ['invoice_id' => $invoice]), 200, $isTrue);
+expect_call('invoices/getList (closed)', $api->get('invoices', 'getList', ['client_id' => $client, 'status' => 'closed']), 200, fn ($v) => is_array($v) && count($v) === 1);
+
+// ---- extension managers --------------------------------------------------------------------
+foreach (['plugin_manager' => ['plugin_id', 'getByDir', ['plugin_dir' => 'nothing_here']], 'module_manager' => ['module_id', 'getByClass', ['class' => 'nothing_here']], 'gateway_manager' => ['gateway_id', 'getByClass', ['class' => 'nothing_here']]] as $manager => [$idName, $byName, $nameArgs]) {
+    expect_call("{$manager}/getAll", $api->get($manager, 'getAll', ['company_id' => $company]), 200, $isList);
+    expect_call("{$manager}/getInstalled", $api->get($manager, 'getInstalled'), 200, $isList);
+    expect_call("{$manager}/getAvailable", $api->get($manager, 'getAvailable'), 200, $isList);
+    expect_call("{$manager}/{$byName}", $api->get($manager, $byName, $nameArgs + ['company_id' => $company]), 200, fn ($v) => $v === []);
+    expect_call("{$manager}/get (missing)", $api->get($manager, 'get', [$idName => 999999]), 200, $isFalse);
+}
+expect_call('plugin_manager/isInstalled', $api->get('plugin_manager', 'isInstalled', ['dir' => 'nothing_here', 'company_id' => $company]), 200, $isFalse);
+expect_call('gateway_manager/isInstalled', $api->get('gateway_manager', 'isInstalled', ['class' => 'nothing_here', 'type' => 'merchant']), 200, $isFalse);
+expect_call('gateway_manager/verifyCurrency', $api->get('gateway_manager', 'verifyCurrency', ['currency' => 'USD', 'company_id' => $company]), 200, $isTrue);
+expect_call('gateway_manager/getInstalledMerchant', $api->get('gateway_manager', 'getInstalledMerchant', ['company_id' => $company, 'currency' => 'USD']), 200, $isFalse);
+expect_call('gateway_manager/getAllInstalledNonmerchant', $api->get('gateway_manager', 'getAllInstalledNonmerchant', ['company_id' => $company]), 200, $isList);
+
+// ---- another company's credential sees none of it --------------------------------------------
+expect_call('other company: clients/get', $other->get('clients', 'get', ['client_id' => $client]), 200, $isFalse);
+expect_call('other company: invoices/get', $other->get('invoices', 'get', ['invoice_id' => $invoice]), 200, $isFalse);
+expect_call('other company: transactions/get', $other->get('transactions', 'get', ['transaction_id' => $closing]), 200, $isFalse);
+expect_call('other company: client_groups/getAll', $other->get('client_groups', 'getAll', ['company_id' => $company]), 200, fn ($v) => $v === []);
+expect_call('other company: currencies/getAll', $other->get('currencies', 'getAll', ['company_id' => $company]), 200, fn ($v) => $v === []);
+expect_call('other company: clients/getNoteList', $other->get('clients', 'getNoteList', ['client_id' => $client]), 200, fn ($v) => $v === []);
+expect_call('other company: clients/setSetting', $other->post('clients', 'setSetting', ['client_id' => $client, 'key' => 'tax_id', 'value' => 'stolen']), 400);
+expect_call('other company: clients/getCustomField', $other->get('clients', 'getCustomField', ['field_id' => $field]), 200, $isFalse);
+expect_call('other company: clients/setCustomField', $other->post('clients', 'setCustomField', ['field_id' => $field, 'client_id' => $client, 'value' => 'GB1']), 400);
+expect_call('other company: invoices/getMeta', $other->get('invoices', 'getMeta', ['invoice_id' => $invoice]), 200, $isFalse);
+expect_call('other company: invoices/setMeta', $other->post('invoices', 'setMeta', ['invoice_id' => $invoice, 'key' => 'x', 'value' => 'y']), 400);
+expect_call('other company: invoices/edit', $other->put('invoices', 'edit', ['invoice_id' => $invoice, 'vars' => ['note_public' => 'x']]), 400);
+
+// ---- names as PHP resolves them -------------------------------------------------------------
+expect_call('Clients/GET (case-insensitive names)', $api->get('Clients', 'GET', ['client_id' => $client]), 200, fn ($v) => is_object($v) && $v->id === $client);
+expect_call('Client_Groups/getall', $api->get('Client_Groups', 'getall', ['company_id' => $company]), 200, $isList);
+expect_call('clients/__construct (not callable)', $api->get('clients', '__construct'), 403);
+expect_call('invoices/getPresenter (not a method here)', $api->get('invoices', 'getPresenter'), 404);
+
+// ---- how Tally answers the reference SDK's habits ------------------------------------------
+expect_call('DELETE with a body (the reference SDK)', $api->deleteWithBody('clients', 'deleteNote', ['note_id' => 1]), 400);
+expect_call('flat fields instead of vars[...]', $api->post('clients', 'add', ['first_name' => 'Flat']), 400, fn ($v, $e) => str_contains($e->first_name->unknown ?? '', 'vars[first_name]'));
+
+echo json_encode(['calls' => $calls, 'shapes' => $shapes, 'facts' => $facts], JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE), "\n";
