@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { localCaller, openInstallation } from './open-installation';
+import { databaseLine, localCaller, openInstallation } from './open-installation';
 
 interface Row {
   id: number;
@@ -16,14 +16,19 @@ export function apiKeysCommand(out: (text: string) => void): Command {
   command
     .command('create')
     .description('Create a credential for a company; the key is printed once and cannot be shown again')
-    .requiredOption('--company <id>', 'company id', parseId)
+    .option('--company <id>', 'company id', parseId, 1)
     .option('--notes <text>', 'what the credential is for')
     .option('--json', 'print {"company_id","user","key"} as JSON')
-    .action(async (options: { company: number; notes?: string; json?: boolean }) => {
+    .option('--shell', 'print `export TALLY_USER=... TALLY_KEY=...` for `eval "$(npx tally api-keys create --shell)"`')
+    .action(async (options: { company: number; notes?: string; json?: boolean; shell?: boolean }) => {
       const created = (await withInstallation((i) =>
         i.call('api_keys', 'add', { vars: { company_id: options.company, notes: options.notes ?? '' } }, localCaller(options.company)),
       )) as { id: number; company_id: number; user: string; key: string };
-      if (options.json) out(JSON.stringify({ company_id: created.company_id, user: created.user, key: created.key }));
+      if (options.shell) {
+        // Only the assignment on stdout, for eval; the reader still sees the user and the warning.
+        out(`export TALLY_USER=${created.user} TALLY_KEY=${created.key}`);
+        process.stderr.write(`API user ${created.user} created for company ${created.company_id}; its key is now in TALLY_KEY and is not shown again.\n`);
+      } else if (options.json) out(JSON.stringify({ company_id: created.company_id, user: created.user, key: created.key }));
       else out([`API user: ${created.user}`, `API key:  ${created.key}`, 'Store the key now: it is not shown again.'].join('\n'));
     });
   command
@@ -55,8 +60,10 @@ export function apiKeysCommand(out: (text: string) => void): Command {
   return command;
 }
 
+/** Runs a command's work on the installation DATABASE_URL names, saying which one on stderr (stdout stays the answer). */
 export async function withInstallation<T>(work: (i: import('../../core/installation').Installation) => Promise<T>): Promise<T> {
   const installation = await openInstallation();
+  process.stderr.write(`${databaseLine(installation)}\n`);
   try {
     return await work(installation);
   } finally {

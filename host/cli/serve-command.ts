@@ -1,9 +1,9 @@
 import cluster from 'node:cluster';
-import { config, parseSetting } from '../../core/config';
+import { config, parseSetting, SETTINGS } from '../../core/config';
 import { loadExtensions } from '../extensions/load-extensions';
 import { createLogger } from '../logger';
 import { serve } from '../server';
-import { banner, shownHost } from './banner';
+import { banner, BannerOptions, shownHost } from './banner';
 import { runPrimary } from './cluster-primary';
 import { openInstallation } from './open-installation';
 
@@ -25,7 +25,7 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
   const installation = await openInstallation();
   if (workers > 1 && cluster.isPrimary) {
     // The database is migrated and set up once, here, before the host processes start.
-    process.stdout.write(await banner(installation, `http://${shownHost(host)}:${port}`, workers));
+    process.stdout.write(await banner(installation, `http://${shownHost(host)}:${port}`, workers, databaseUrls()));
     await installation.close();
     return runPrimary(workers, logger);
   }
@@ -35,7 +35,7 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
     await installation.close();
     throw error;
   });
-  if (cluster.isPrimary) process.stdout.write(await banner(installation, server.url, 1));
+  if (cluster.isPrimary) process.stdout.write(await banner(installation, server.url, 1, databaseUrls()));
   return new Promise<number>((resolve) => {
     const stop = (signal: string) => {
       logger.info({ signal, pid: process.pid }, 'shutting down: finishing in-flight calls');
@@ -54,4 +54,9 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
   });
+}
+
+function databaseUrls(): BannerOptions {
+  const fallback = SETTINGS.find((s) => s.variable === 'DATABASE_URL')!.defaultValue() as string;
+  return { databaseUrl: config().databaseUrl, defaultDatabaseUrl: fallback };
 }
