@@ -6,8 +6,8 @@ const STATUSES = ['active', 'inactive', 'fraud'];
 
 /** A contact's person and address, as clients/add and contacts/add take them. */
 export const CONTACT_DETAILS = inputs({
-  first_name: string({ required: true, description: 'At most 128 characters.' }),
-  last_name: string({ required: true, description: 'At most 128 characters.' }),
+  first_name: string({ required: true, example: 'Ada', description: 'At most 128 characters.' }),
+  last_name: string({ required: true, example: 'Lovelace', description: 'At most 128 characters.' }),
   email: string({ required: true, format: 'email' }),
   company: string({ description: 'At most 255 characters.' }),
   address1: string(),

@@ -20,7 +20,7 @@ const LOOK = inputs({
   suffix: string(),
 });
 
-export const CURRENCY_ADD = [...inputs({ code: string({ required: true, format: 'currency' }) }), ...LOOK];
+export const CURRENCY_ADD = [...inputs({ code: string({ required: true, format: 'currency', example: 'CHF' }) }), ...LOOK];
 
 export const CURRENCY_EDIT = allOptional(LOOK);
 

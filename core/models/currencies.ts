@@ -40,7 +40,7 @@ export function findCurrency(db: Tx, companyId: number, code: string) {
 export class Currencies {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ description: 'Fetch a currency of the caller\'s company by its code; null when there is none.', verb: 'GET', params: [string('code')], returns: orNull(CURRENCY) })
+  @callable({ description: 'Fetch a currency of the caller\'s company by its code; null when there is none.', verb: 'GET', params: [string('code', { example: 'USD' })], returns: orNull(CURRENCY) })
   async get(code: string) {
     return (await findCurrency(this.ctx.db, this.ctx.companyId, code)) ?? null;
   }
@@ -78,7 +78,7 @@ export class Currencies {
     return code;
   }
 
-  @callable({ description: 'Change any of vars[precision], vars[format], vars[prefix], vars[suffix] of a currency. Returns the currency.', verb: 'PUT', params: [string('code'), object('vars')], vars: CURRENCY_EDIT, returns: CURRENCY })
+  @callable({ description: 'Change any of vars[precision], vars[format], vars[prefix], vars[suffix] of a currency. Returns the currency.', verb: 'PUT', params: [string('code', { example: 'USD' }), object('vars')], vars: CURRENCY_EDIT, returns: CURRENCY })
   async edit(code: string, vars: Record<string, unknown>) {
     if (!(await this.get(code))) throw unknownCurrency();
     await assertValid(vars, RULES);
@@ -93,7 +93,7 @@ export class Currencies {
     return this.get(code);
   }
 
-  @callable({ description: 'Delete a currency no invoice or transaction uses.', verb: 'DELETE', params: [string('code')], returns: nothing() })
+  @callable({ description: 'Delete a currency no invoice or transaction uses.', verb: 'DELETE', params: [string('code', { example: 'USD' })], returns: nothing() })
   async delete(code: string) {
     if (!(await this.get(code))) throw unknownCurrency();
     const db = this.ctx.db;
@@ -105,7 +105,7 @@ export class Currencies {
     return null;
   }
 
-  @callable({ description: 'Write amount (a decimal string) the way the currency code writes it, e.g. 1234.5 USD → $1,234.50.', verb: 'GET', params: [string('amount'), string('code')], returns: text({ description: 'e.g. `$1,234.50`.' }) })
+  @callable({ description: 'Write amount (a decimal string) the way the currency code writes it, e.g. 1234.5 USD → $1,234.50.', verb: 'GET', params: [string('amount', { format: 'money' }), string('code', { example: 'USD' })], returns: text({ description: 'e.g. `$1,234.50`.' }) })
   async format(amount: string, code: string) {
     const value = parseDecimal(amount, 30);
     if (!value) throw TallyError.invalid({ amount: { format: 'The amount must be a number.' } });

@@ -16,8 +16,8 @@ export const TAX = record({
 });
 
 export const TAX_ADD = inputs({
-  name: string({ required: true, description: 'At most 128 characters.' }),
-  rate: string({ required: true, format: 'decimal', description: 'Percent, 0 to 100, at most four places.' }),
+  name: string({ required: true, example: 'VAT', description: 'At most 128 characters.' }),
+  rate: string({ required: true, format: 'decimal', example: '20', description: 'Percent, 0 to 100, at most four places.' }),
   type: string({ enum: TYPES, description: 'Default exclusive.' }),
   level: int({ enum: [1, 2], description: 'Default 1.' }),
   country: string({ format: 'country', description: 'Blank: everywhere.' }),

@@ -88,7 +88,7 @@ export class Transactions {
     return Number((await query.executeTakeFirstOrThrow()).count);
   }
 
-  @callable({ description: 'A client\'s credit in a currency: what its payments have left after invoices and refunds (four places).', verb: 'GET', params: [int('client_id'), string('currency')], returns: money() })
+  @callable({ description: 'A client\'s credit in a currency: what its payments have left after invoices and refunds (four places).', verb: 'GET', params: [int('client_id'), string('currency', { format: 'currency' })], returns: money() })
   async getCredit(clientId: number, currency: string) {
     if (!(await findClient(this.ctx.db, this.ctx.companyId, clientId))) throw invalidClient();
     return toStored(await clientCredit(this.ctx.db, this.ctx.companyId, clientId, currency));
@@ -113,7 +113,7 @@ export class Transactions {
   @callable({
     description: 'Take back what a transaction paid on an invoice (all of it, or at most amount): it returns to the client\'s credit and the invoice reopens. Returns the transaction.',
     verb: 'POST',
-    params: [int('transaction_id'), int('invoice_id'), string('amount', { default: null })],
+    params: [int('transaction_id'), int('invoice_id'), string('amount', { default: null, format: 'money' })],
     returns: TRANSACTION,
   })
   async unapply(transactionId: number, invoiceId: number, amount: string | null) {
