@@ -11,7 +11,9 @@ async function signIn(server: TestServer, username: string, password: string): P
 }
 
 /** `tally staff list|reset-password|unlock|disable|enable`: the way back in, run on the server. */
-describe('tally staff administration', () => {
+describe('tally staff administration', function () {
+  // Each command starts the CLI (a Node process opening the database): slow on a busy machine.
+  this.timeout(120_000);
   let server: TestServer;
   beforeEach(async () => {
     server = await startTestServer();

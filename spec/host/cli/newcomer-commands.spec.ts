@@ -21,7 +21,9 @@ function bash(script: string, env: Record<string, string>, cwd?: string): Promis
 }
 
 /** The CLI as a newcomer meets it: version, defaults, help, typos, and which database it used. */
-describe('the tally command for a newcomer', () => {
+describe('the tally command for a newcomer', function () {
+  // Each case starts the CLI (a Node process opening the database): slow on a busy machine.
+  this.timeout(120_000);
   let server: TestServer;
   before(async () => {
     server = await startTestServer();
@@ -72,8 +74,9 @@ describe('the tally command for a newcomer', () => {
       ['api/Transactions/getcredits.xml', 'api/transactions/getCredit.xml'],
       ['api/zebra/stripes.json', undefined],
     ];
-    for (const [call, meant] of cases) {
-      const res = await cli(call, '-u', user, '-k', key);
+    const results = await Promise.all(cases.map(([call]) => cli(call, '-u', user, '-k', key)));
+    for (const [i, [call, meant]] of cases.entries()) {
+      const res = results[i];
       expect(res.code, call).to.equal(1);
       expect(res.stdout, call).to.contain('The requested resource does not exist.');
       if (meant) expect(res.stderr, call).to.contain(`Did you mean ${meant}?`);
