@@ -80,7 +80,7 @@ describe('the documentation runs as written', function () {
       try {
         const env: Record<string, string> = {
           PATH: process.env.PATH ?? '/usr/bin:/bin',
-          HOME: copy,
+          HOME: process.env.HOME ?? copy,
           LANG: 'C.UTF-8',
           DATABASE_URL: server.database.url,
           LOG_LEVEL: 'silent',
