@@ -19,6 +19,7 @@ export function exampleValue(schema: Schema): unknown {
     const value = schema.enum.find((v) => v !== null);
     if (value !== undefined) return value;
   }
+  if (schema.type === 'null') return null;
   switch (mainType(schema)) {
     case 'integer':
     case 'number':

@@ -1,6 +1,7 @@
 import { ERRORS } from '../../../core/kernel/errors';
 import { curlExample } from './curl-example';
 import { ERROR_STATUSES } from './error-responses';
+import { exampleValue } from './example-values';
 import { FieldRow, parameterRows, responseRows } from './parameter-rows';
 import { SEARCH_SCRIPT } from './reference-search';
 import { OpenApiDocument, Operation, Verb } from './types';
@@ -94,9 +95,16 @@ function renderOperation({ path, verb, operation }: ListedOperation): string {
   return `<section class="op" id="${escape(operation.operationId)}" data-of="${escape(operation['x-tally-model'])}" data-search="${escape(searchable)}">
 <h3><span class="verb ${verb}">${verb.toUpperCase()}</span><code>${escape(path)}</code></h3>
 ${operation.description ? `<p>${prose(operation.description)}</p>` : ''}${params.length ? fieldTable('Parameter', params, true) : '<p>No parameters.</p>'}
-${answer.length ? `<p>Answers <code>200</code> with <code>{"response": ...}</code>:</p>${fieldTable('Field', answer, false)}` : '<p>Answers <code>200</code> with <code>{"response": ...}</code>.</p>'}
+${answer.length ? `<p>Answers <code>200</code> with <code>{"response": ...}</code>:</p>${fieldTable('Field', answer, false)}${exampleAnswer(operation)}` : '<p>Answers <code>200</code> with <code>{"response": ...}</code>.</p>'}
 <p>Errors: ${statuses}.</p>
-<pre>${escape(curlExample(verb, path, operation))}</pre></section>`;
+<pre class="curl">${escape(curlExample(verb, path, operation))}</pre></section>`;
+}
+
+/** A JSON answer of the declared shape (example values, not real data), folded away until opened. */
+function exampleAnswer(operation: Operation): string {
+  const response = (operation.responses['200'] as { content?: Record<string, { schema: Record<string, unknown> }> }).content?.['application/json']?.schema;
+  if (!response) return '';
+  return `<details><summary>Example answer</summary><pre>${escape(JSON.stringify(exampleValue(response), null, 2))}</pre></details>`;
 }
 
 function fieldTable(heading: string, rows: FieldRow[], input: boolean): string {

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
+import Ajv2020 from 'ajv/dist/2020';
 import { expect } from 'chai';
+import { OpenApiDocument } from '../../../host/api/openapi';
 import { startTestServer, TestServer } from '../../support/test-server';
 
 const CORE = ['users', 'api_keys', 'settings', 'companies', 'encryption', 'clients', 'contacts', 'currencies', 'taxes', 'invoices', 'transactions'];
@@ -44,6 +46,24 @@ describe('the reference page: curl lines that work', function () {
   });
   after(() => server.close());
 
+  it('shows an example answer of each declared shape, valid against the document', async () => {
+    const page = await server.request('GET', '/api/reference.html', { auth: { basic: server.credential } });
+    const document = (await server.request('GET', '/api/openapi.json')).json as OpenApiDocument;
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    const answers = page.text
+      .split('<section class="op" id="')
+      .slice(1)
+      .map((section) => [section.slice(0, section.indexOf('"')), section.match(/<summary>Example answer<\/summary><pre>([\s\S]*?)<\/pre>/)?.[1]])
+      .filter((pair): pair is [string, string] => pair[1] !== undefined);
+    expect(answers.length).to.be.at.least(60);
+    for (const [id, pre] of answers) {
+      const operation = Object.values(document.paths).flatMap((item) => Object.values(item)).find((op) => op!.operationId === id)!;
+      const schema = (operation.responses['200'] as { content: Record<string, { schema: object }> }).content['application/json'].schema;
+      expect(ajv.validate(schema, JSON.parse(unescapeHtml(pre))), `${id}: ${ajv.errorsText()}`).to.equal(true);
+    }
+    expect(page.text).to.contain('&#34;total&#34;: &#34;10.0000&#34;');
+  });
+
   it('puts every required field in the example, with values of its kind', async () => {
     const page = await server.request('GET', '/api/reference.html', { auth: { basic: server.credential } });
     const html = unescapeHtml(page.text);
@@ -55,7 +75,7 @@ describe('the reference page: curl lines that work', function () {
 
   it('answers every core method as written, with real parameters', async () => {
     const page = await server.request('GET', '/api/reference.html', { auth: { basic: server.credential } });
-    const examples = [...page.text.matchAll(/<section class="op" id="([^"]+)"[\s\S]*?<pre>([\s\S]*?)<\/pre><\/section>/g)]
+    const examples = [...page.text.matchAll(/<section class="op" id="([^"]+)"[\s\S]*?<pre class="curl">([\s\S]*?)<\/pre><\/section>/g)]
       .map(([, id, pre]) => ({ model: id.split('.')[0], method: id.split('.').slice(1).join('.'), curl: unescapeHtml(pre) }))
       .filter((e) => CORE.includes(e.model))
       .sort((a, b) => stage(a.model, a.method) - stage(b.model, b.method));
