@@ -18,6 +18,8 @@ export interface ParameterSpec {
   readonly format?: ShapeFormat;
   /** The named fields of an object parameter (`vars[username]`), for the reference. */
   readonly fields?: readonly Field[];
+  /** A value that works on a fresh installation, for the reference's examples. */
+  readonly example?: unknown;
 }
 
 export interface ParameterOptions {
@@ -28,6 +30,7 @@ export interface ParameterOptions {
   description?: string;
   format?: ShapeFormat;
   fields?: readonly Field[];
+  example?: unknown;
 }
 
 function declare(kind: ParameterKind) {
@@ -42,6 +45,7 @@ function declare(kind: ParameterKind) {
       description: options.description,
       ...(options.format ? { format: options.format } : {}),
       ...(options.fields ? { fields: options.fields } : {}),
+      ...('example' in options ? { example: options.example } : {}),
     };
   };
 }

@@ -26,6 +26,8 @@ export interface Shape {
   readonly values?: Shape;
   /** The items of a list. */
   readonly items?: Shape;
+  /** A value that works in a call on a fresh installation, for the reference's examples. */
+  readonly example?: unknown;
 }
 
 /** One named field of a set; `required` means a caller must send it, or a record always carries it. */
@@ -41,6 +43,8 @@ export interface ShapeOptions {
   enum?: readonly (string | number)[];
   /** In `inputs({...})`: the caller must send it. In `record({...})` every field is present anyway. */
   required?: boolean;
+  /** A value that works in a call on a fresh installation (the reference's curl lines use it). */
+  example?: unknown;
 }
 
 type Declared = Shape & { readonly required?: boolean };

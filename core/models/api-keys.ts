@@ -120,7 +120,7 @@ export class ApiKeys {
     return null;
   }
 
-  @callable({ description: 'Check an API user and key; answers the id of the company they belong to.', verb: 'POST', params: [string('user'), string('key')], returns: count({ description: 'The company id.' }) })
+  @callable({ description: 'Check an API user and key; answers the id of the company they belong to.', verb: 'POST', params: [string('user', { example: '$TALLY_USER' }), string('key', { example: '$TALLY_KEY' })], returns: count({ description: 'The company id.' }) })
   async auth(user: string, key: string) {
     const caller = await this.credentials.verify(user, key, this.ctx.db);
     if (!caller) throw TallyError.invalid({ user: { valid: 'The API user or key appears to be invalid.' } });

@@ -8,8 +8,8 @@ const NUMBER_INPUT = record(inputs({ number: string({ required: true }), type: s
 
 /** A contact's person and address, as clients/add and contacts/add take them. */
 export const CONTACT_DETAILS = inputs({
-  first_name: string({ required: true, description: 'At most 128 characters.' }),
-  last_name: string({ required: true, description: 'At most 128 characters.' }),
+  first_name: string({ required: true, example: 'Ada', description: 'At most 128 characters.' }),
+  last_name: string({ required: true, example: 'Lovelace', description: 'At most 128 characters.' }),
   title: string({ description: 'At most 64 characters.' }),
   email: string({ required: true, format: 'email' }),
   company: string({ description: 'At most 255 characters.' }),

@@ -10,7 +10,7 @@ export const COMPANY = record({
 });
 
 export const COMPANY_ADD = inputs({
-  name: string({ required: true, description: 'At most 255 characters.' }),
+  name: string({ required: true, example: 'Example Ltd', description: 'At most 255 characters.' }),
   hostname: string({ description: 'At most 255 characters; blank for none.' }),
 });
 

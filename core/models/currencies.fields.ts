@@ -24,7 +24,7 @@ const LOOK = inputs({
   exchange_rate: string({ format: 'decimal', description: 'Default 1.' }),
 });
 
-export const CURRENCY_ADD = [...inputs({ code: string({ required: true, format: 'currency' }), company_id: int({ description: "The caller's company." }) }), ...LOOK];
+export const CURRENCY_ADD = [...inputs({ code: string({ required: true, format: 'currency', example: 'CHF' }), company_id: int({ description: "The caller's company." }) }), ...LOOK];
 
 export const CURRENCY_EDIT = allOptional(LOOK);
 

@@ -6,7 +6,7 @@ import { DELIVERY_METHODS, INVOICE_STATUSES } from './invoices/invoice-rules';
 const LINE_INPUT = record(
   inputs({
     id: int({ description: 'On an edit: the line to change (a blank description and amount remove it); none adds a line.' }),
-    description: string({ required: true }),
+    description: string({ required: true, example: 'Hosting' }),
     amount: money({ required: true, description: 'Unit cost.' }),
     qty: string({ format: 'decimal', description: 'Default 1; more than 0.' }),
     tax: bool({ description: "True: the client's taxes apply to this line." }),

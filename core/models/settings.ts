@@ -32,7 +32,7 @@ export class Settings {
     return result;
   }
 
-  @callable({ description: 'One setting\'s value.', verb: 'GET', params: [string('key'), int('company_id', { default: null })], returns: SETTING_VALUE })
+  @callable({ description: 'One setting\'s value.', verb: 'GET', params: [string('key', { example: 'timezone' }), int('company_id', { default: null })], returns: SETTING_VALUE })
   async get(key: string, companyId: number | null) {
     const definition = known(key);
     const values = await this.settings.read(this.scopeOf(definition, companyId), this.ctx.db);
@@ -42,7 +42,7 @@ export class Settings {
   @callable({
     description: 'Change a setting. System settings (maintenance_mode) apply to the installation; company settings (timezone, invoice_format, invoice_start) to the caller\'s company or company_id. Every process sees the change within about a second.',
     verb: 'PUT',
-    params: [string('key'), string('value'), int('company_id', { default: null })],
+    params: [string('key', { example: 'timezone' }), string('value', { example: 'UTC' }), int('company_id', { default: null })],
     returns: SETTING_VALUE,
   })
   async set(key: string, value: string, companyId: number | null) {

@@ -18,8 +18,8 @@ export const TAX = record({
 });
 
 export const TAX_ADD = inputs({
-  name: string({ required: true, description: 'At most 128 characters.' }),
-  rate: string({ format: 'decimal', description: 'Percent, 0 to 100, at most four places (or amount, as the reference names it).' }),
+  name: string({ required: true, example: 'VAT', description: 'At most 128 characters.' }),
+  rate: string({ format: 'decimal', example: '20', description: 'Percent, 0 to 100, at most four places (or amount, as the reference names it).' }),
   amount: string({ format: 'decimal', description: 'The rate, as the reference names it.' }),
   type: string({ enum: TYPES, description: 'Default exclusive.' }),
   level: int({ enum: [1, 2], description: 'Default 1.' }),

@@ -12,9 +12,9 @@ export const USER = record({
 });
 
 export const USER_ADD = inputs({
-  username: string({ required: true, description: 'At most 255 characters; unique.' }),
-  new_password: string({ required: true, description: 'At least 6 characters.' }),
-  confirm_password: string({ required: true, description: 'The same as new_password.' }),
+  username: string({ required: true, example: 'ada', description: 'At most 255 characters; unique.' }),
+  new_password: string({ required: true, example: 'secret12', description: 'At least 6 characters.' }),
+  confirm_password: string({ required: true, example: 'secret12', description: 'The same as new_password.' }),
   recovery_email: string({ format: 'email', description: 'Blank for none.' }),
 });
 
@@ -26,7 +26,7 @@ export const USER_EDIT = [...allOptional(USER_ADD), ...inputs({ current_password
 
 export const USER_AUTH = inputs({
   username: string({ description: 'When given, must equal the username parameter.' }),
-  password: string({ required: true }),
+  password: string({ required: true, example: 'secret12' }),
 });
 
 export const USER_ID = int({ description: 'The new user id.' });

@@ -139,7 +139,7 @@ export class Users {
     description:
       'Tell whether vars[username] and vars[password] may log in. type: any (any user), staff, client or contact (the user must have an active link of that kind). Answers true or false; never records errors.',
     verb: 'POST',
-    params: [string('username'), object('vars'), string('type', { default: 'any' })],
+    params: [string('username', { example: 'ada' }), object('vars'), string('type', { default: 'any' })],
     vars: USER_AUTH,
     returns: bool(),
   })

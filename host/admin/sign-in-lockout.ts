@@ -51,6 +51,11 @@ export class SignInLockout {
 
   /** A successful sign-in clears the username's failures (not the address's: one valid account must not unlock an address). */
   async recordSuccess(username: string): Promise<void> {
+    await this.unlock(username);
+  }
+
+  /** Clears the username's failures: `tally staff unlock`, and a password reset. */
+  async unlock(username: string): Promise<void> {
     await this.db.deleteFrom('admin_sign_in_failures').where('subject', '=', userSubject(username)).execute();
   }
 

@@ -1,5 +1,8 @@
 import { Installation } from '../../core/installation';
 import { assertValid, is } from '../../core/kernel/input-rules';
+import { TallyError } from '../../core/kernel/tally-error';
+import { adminDb } from './admin-tables';
+import { SignInLockout } from './sign-in-lockout';
 import { ADMIN_ROLE } from './staff-credentials';
 
 export interface NewStaffMember {
@@ -48,4 +51,66 @@ export async function createStaffMember(installation: Installation, member: NewS
       .execute();
     return userId;
   });
+}
+
+export interface StaffListing {
+  readonly id: number;
+  readonly user_id: number;
+  readonly username: string;
+  readonly email: string;
+  readonly company_id: number;
+  readonly role: string;
+  readonly status: string;
+}
+
+/** Every staff member, by id, with the user name they sign in with. */
+export function listStaff(installation: Installation): Promise<StaffListing[]> {
+  return installation.db
+    .selectFrom('staff')
+    .innerJoin('users', 'users.id', 'staff.user_id')
+    .select(['staff.id', 'staff.user_id', 'users.username', 'staff.email', 'staff.company_id', 'staff.role', 'staff.status'])
+    .orderBy('staff.id')
+    .execute();
+}
+
+/** The staff member signing in as `username`; a clear error when there is none. */
+export async function findStaffMember(installation: Installation, username: string): Promise<StaffListing> {
+  const found = (await listStaff(installation)).find((s) => s.username === username);
+  if (!found) throw TallyError.invalid({ username: { exists: `No staff member signs in as "${username}" (see tally staff list).` } });
+  return found;
+}
+
+/**
+ * Disables or re-enables a staff member. A disabled one cannot sign in, and their open sessions end
+ * at once (sessions are only valid for active staff, and are deleted here besides).
+ */
+export async function setStaffStatus(installation: Installation, username: string, status: 'active' | 'inactive'): Promise<StaffListing> {
+  const member = await findStaffMember(installation, username);
+  await installation.db.transaction().execute(async (trx) => {
+    await trx.updateTable('staff').set({ status }).where('id', '=', member.id).execute();
+    if (status === 'inactive') await adminDb(trx).deleteFrom('admin_sessions').where('user_id', '=', member.user_id).execute();
+  });
+  return { ...member, status };
+}
+
+/**
+ * Sets a new password (the users model's rules apply), ends the member's sessions everywhere and
+ * lifts their lock-out: the way back in for a forgotten password.
+ */
+export async function resetStaffPassword(installation: Installation, username: string, password: string): Promise<StaffListing> {
+  const member = await findStaffMember(installation, username);
+  await installation.db.transaction().execute(async (trx) => {
+    const vars = { new_password: password, confirm_password: password };
+    await installation.call('users', 'edit', { user_id: member.user_id, vars }, { companyId: member.company_id, user: 'admin' }, { via: 'admin', within: { db: trx } });
+    await adminDb(trx).deleteFrom('admin_sessions').where('user_id', '=', member.user_id).execute();
+  });
+  await new SignInLockout(adminDb(installation.db)).unlock(username);
+  return member;
+}
+
+/** Lifts the sign-in lock-out of a username (failures from addresses stay counted). */
+export async function unlockStaffMember(installation: Installation, username: string): Promise<StaffListing> {
+  const member = await findStaffMember(installation, username);
+  await new SignInLockout(adminDb(installation.db)).unlock(username);
+  return member;
 }

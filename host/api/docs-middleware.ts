@@ -4,6 +4,7 @@ import { TallyError } from '../../core/kernel/tally-error';
 import { credentialsFromHeaders } from './credentials-from-headers';
 import { buildOpenApiDocument } from './openapi';
 import { renderReferencePage } from './openapi/reference-page';
+import { SEARCH_SCRIPT_HASH } from './openapi/reference-search';
 
 /** `/api/openapi.json` and `/api/reference.html` (also under `/index.php`), routed in app.ts. */
 const DOCS_PATH = /^(\/index\.php)?\/api\/(openapi\.json|reference\.html)$/;
@@ -33,8 +34,9 @@ export function docsMiddleware(installation: Installation): Koa.Middleware {
       return;
     }
     ctx.type = 'text/html; charset=utf-8';
-    // Descriptions come from extensions too: nothing on the page may run or load anything.
-    ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+    // Descriptions come from extensions too: nothing on the page may load anything, and the only
+    // script that may run is the page's own search, allowed by its hash.
+    ctx.set('Content-Security-Policy', `default-src 'none'; style-src 'unsafe-inline'; script-src ${SEARCH_SCRIPT_HASH}; frame-ancestors 'none'`);
     ctx.body = renderReferencePage(document);
   };
 }

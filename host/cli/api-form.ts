@@ -1,6 +1,10 @@
 import { Installation } from '../../core/installation';
+import { suggestCall } from '../../core/kernel/call-suggestion';
+import { resolveModelMethod } from '../../core/kernel/model-container';
 import { dispatch } from '../api/dispatch';
 import { parseQueryString } from '../api/parameters';
+import { API_FORM_USAGE, describeCallable } from './api-form-help';
+import { databaseLine } from './open-installation';
 
 interface ApiFormOptions {
   path: string;
@@ -8,9 +12,10 @@ interface ApiFormOptions {
   key?: string;
   method: string;
   params: string;
+  help?: boolean;
 }
 
-const FLAGS: Record<string, keyof Omit<ApiFormOptions, 'path'>> = {
+const FLAGS: Record<string, keyof Omit<ApiFormOptions, 'path' | 'help'>> = {
   '-u': 'user',
   '-user': 'user',
   '--user': 'user',
@@ -29,8 +34,12 @@ const FLAGS: Record<string, keyof Omit<ApiFormOptions, 'path'>> = {
 export function parseApiForm(argv: string[]): ApiFormOptions | string {
   const options: ApiFormOptions = { path: argv[0], method: 'GET', params: '' };
   for (let i = 1; i < argv.length; i++) {
+    if (argv[i] === '--help' || argv[i] === '-h') {
+      options.help = true;
+      continue;
+    }
     const name = FLAGS[argv[i]];
-    if (!name) return `Unknown option ${argv[i]}. Use -u USER -k KEY -m GET|POST|PUT|DELETE -p 'name=value&...'.`;
+    if (!name) return `Unknown option ${argv[i]}. Use -u USER -k KEY -m GET|POST|PUT|DELETE -p 'name=value&...' (--help says more).`;
     if (i + 1 >= argv.length) return `The option ${argv[i]} needs a value.`;
     options[name] = argv[++i];
   }
@@ -52,6 +61,11 @@ export async function runApiForm(argv: string[], open: () => Promise<Installatio
   }
   const installation = await open();
   try {
+    if (options.help) {
+      out(helpFor(installation, options.path));
+      return 0;
+    }
+    process.stderr.write(`${databaseLine(installation)}\n`);
     const path = '/' + options.path.replace(/^\/+/, '');
     const answer = await dispatch(installation, {
       verb: options.method,
@@ -62,8 +76,31 @@ export async function runApiForm(argv: string[], open: () => Promise<Installatio
     });
     if (answer.failure) process.stderr.write(`${answer.failure instanceof Error ? answer.failure.stack : String(answer.failure)}\n`);
     out(answer.format.render(answer.root, answer.body));
+    if (answer.status === 404) {
+      const meant = suggestionFor(installation, options.path);
+      if (meant) process.stderr.write(`Did you mean ${meant}?\n`);
+    }
     return answer.status === 200 ? 0 : 1;
   } finally {
     await installation.close();
   }
+}
+
+const CALL_PATH = /^\/?(?:index\.php\/)?api\/([^/]+)\/([^/.]+)(\.[^/]*)?$/i;
+
+/** `api/user/getlist.json` → `api/users/getList.json`, as the path was written otherwise. */
+function suggestionFor(installation: Installation, path: string): string | undefined {
+  const parts = path.match(CALL_PATH);
+  const meant = parts && suggestCall(installation, parts[1], parts[2]);
+  return meant ? path.replace(`${parts[1]}/${parts[2]}`, meant) : undefined;
+}
+
+/** The usage, and the method's parameters when the path names a callable method. */
+function helpFor(installation: Installation, path: string): string {
+  const parts = path.match(CALL_PATH);
+  if (!parts) return API_FORM_USAGE;
+  const found = resolveModelMethod(installation.container, parts[1], parts[2]);
+  if (found.found) return `${API_FORM_USAGE}\n\n${describeCallable(found.entry.name, found.spec)}`;
+  const meant = suggestCall(installation, parts[1], parts[2]);
+  return `${API_FORM_USAGE}\n\nNo callable method ${parts[1]}/${parts[2]}${meant ? `; did you mean ${meant}?` : '.'}`;
 }

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { auditedCall } from './audited-call';
-import { localCaller, openInstallation } from './open-installation';
+import { databaseLine, localCaller, openInstallation } from './open-installation';
 
 interface Row {
   id: number;
@@ -32,6 +32,7 @@ interface CreateOptions {
   expires?: string;
   notes?: string;
   json?: boolean;
+  shell?: boolean;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -50,6 +51,7 @@ export function apiKeysCommand(out: (text: string) => void): Command {
     .option('--expires <timestamp>', 'when it stops working, e.g. "2030-01-31 00:00:00 UTC"')
     .option('--notes <text>', 'what the credential is for')
     .option('--json', 'print {"company_id","user","key","installation"} as JSON')
+    .option('--shell', 'print `export TALLY_USER=... TALLY_KEY=...` for `eval "$(npx tally api-keys create --shell)"`')
     .action(async (options: CreateOptions) => {
       const vars: Record<string, unknown> = { company_id: options.company, notes: options.notes ?? '', installation: options.installation ? 'true' : 'false' };
       if (options.scope.length) vars.scopes = options.scope;
@@ -57,7 +59,11 @@ export function apiKeysCommand(out: (text: string) => void): Command {
       if (options.readOnly) vars.read_only = 'true';
       if (options.expires !== undefined) vars.expires_at = options.expires;
       const created = (await withInstallation((i) => auditedCall(i, 'api_keys', 'add', { vars }, options.company))) as Created;
-      if (options.json) out(JSON.stringify({ company_id: created.company_id, user: created.user, key: created.key, installation: created.installation }));
+      if (options.shell) {
+        // Only the assignment on stdout, for eval; the reader still sees the user and the warning.
+        out(`export TALLY_USER=${created.user} TALLY_KEY=${created.key}`);
+        process.stderr.write(`API user ${created.user} created for company ${created.company_id}; its key is now in TALLY_KEY and is not shown again.\n`);
+      } else if (options.json) out(JSON.stringify({ company_id: created.company_id, user: created.user, key: created.key, installation: created.installation }));
       else {
         const kind = created.installation ? 'an installation credential (every company)' : `a credential of company ${created.company_id}`;
         out([`API user: ${created.user}`, `API key:  ${created.key}`, `This is ${kind}. Store the key now: it is not shown again.`].join('\n'));
@@ -94,8 +100,10 @@ export function apiKeysCommand(out: (text: string) => void): Command {
   return command;
 }
 
+/** Runs a command's work on the installation DATABASE_URL names, saying which one on stderr (stdout stays the answer). */
 export async function withInstallation<T>(work: (i: import('../../core/installation').Installation) => Promise<T>): Promise<T> {
   const installation = await openInstallation();
+  process.stderr.write(`${databaseLine(installation)}\n`);
   try {
     return await work(installation);
   } finally {

@@ -1,4 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { Command, CommanderError } from 'commander';
+import { PROJECT_ROOT } from '../extensions/entry-file';
 import { config, ConfigError } from '../../core/config';
 import { TallyError } from '../../core/kernel/tally-error';
 import { openForApiPath } from '../extensions/open-with-extensions';
@@ -10,6 +13,11 @@ import { runApiForm } from './api-form';
 import { serveCommand } from './serve-command';
 import { settingsCommand } from './settings-command';
 import { staffCommand } from './staff-command';
+
+/** The version in the project's package.json (the one `npm install` built). */
+function packageVersion(): string {
+  return (JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
 
 const print = (text: string) => process.stdout.write(text.endsWith('\n') ? text : text + '\n');
 
@@ -27,8 +35,9 @@ export async function main(argv: string[]): Promise<number> {
   let status = 0;
   const program = new Command('tally')
     .description('Tally: a billing installation whose models are callable over HTTP and from here')
+    .version(packageVersion(), '-V, --version', 'print the version of Tally')
     .exitOverride()
-    .addHelpText('after', "\nThe API from the command line:\n  tally api/<model>/<method>.<format> -u USER -k KEY -m GET|POST|PUT|DELETE -p 'name=value&vars[x]=y'");
+    .addHelpText('after', "\nThe API from the command line (tally api/<model>/<method>.json --help says more):\n  tally api/<model>/<method>.<format> -u USER -k KEY -m GET|POST|PUT|DELETE -p 'name=value&vars[x]=y'\n\nEvery command uses the database DATABASE_URL names (default data/tally.sqlite) and says which on standard error.");
   program
     .command('serve')
     .description('Serve the API (PORT, default 8080; DATABASE_URL, default data/tally.sqlite)')

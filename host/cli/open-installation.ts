@@ -15,3 +15,8 @@ export async function openInstallation(): Promise<Installation> {
 
 /** Administrative commands act as the installation itself, for the company they name. */
 export const localCaller = (companyId = 1) => ({ companyId, user: 'cli' });
+
+/** `Database: sqlite (/srv/tally/data/tally.sqlite)`: which database a command or the server used. */
+export function databaseLine(installation: Installation): string {
+  return `Database: ${installation.connection.dialect} (${installation.connection.where})`;
+}

@@ -1,11 +1,11 @@
 import cluster from 'node:cluster';
 import { AutomationScheduler } from '../../core/automation/scheduler';
 import { Installation } from '../../core/installation';
-import { config, parseSetting } from '../../core/config';
+import { config, parseSetting, SETTINGS } from '../../core/config';
 import { loadExtensions } from '../extensions/load-extensions';
 import { createLogger, Logger } from '../logger';
 import { serve } from '../server';
-import { banner, shownHost } from './banner';
+import { banner, BannerOptions, shownHost } from './banner';
 import { runPrimary } from './cluster-primary';
 import { openInstallation } from './open-installation';
 
@@ -27,7 +27,7 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
   const installation = await openInstallation();
   if (workers > 1 && cluster.isPrimary) {
     // The database is migrated and set up once, here, before the host processes start.
-    process.stdout.write(await banner(installation, `http://${shownHost(host)}:${port}`, workers));
+    process.stdout.write(await banner(installation, `http://${shownHost(host)}:${port}`, workers, databaseUrls()));
     // The primary keeps the installation only to run the billing scheduler: one process runs it.
     const stopScheduler = await startScheduler(installation, logger);
     const status = await runPrimary(workers, logger);
@@ -41,7 +41,7 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
     await installation.close();
     throw error;
   });
-  if (cluster.isPrimary) process.stdout.write(await banner(installation, server.url, 1));
+  if (cluster.isPrimary) process.stdout.write(await banner(installation, server.url, 1, databaseUrls()));
   // Host processes of a cluster never run it: their primary does.
   const stopScheduler = cluster.isPrimary ? await startScheduler(installation, logger, false) : async () => undefined;
   return new Promise<number>((resolve) => {
@@ -79,4 +79,9 @@ async function startScheduler(installation: Installation, logger: Logger, loadRu
   });
   scheduler.start();
   return () => scheduler.stop();
+}
+
+function databaseUrls(): BannerOptions {
+  const fallback = SETTINGS.find((s) => s.variable === 'DATABASE_URL')!.defaultValue() as string;
+  return { databaseUrl: config().databaseUrl, defaultDatabaseUrl: fallback };
 }

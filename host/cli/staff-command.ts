@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { createStaffMember } from '../admin/staff-accounts';
+import { createStaffMember, listStaff, resetStaffPassword, setStaffStatus, StaffListing, unlockStaffMember } from '../admin/staff-accounts';
 import { parseId, withInstallation } from './api-keys-command';
 
 interface CreateOptions {
@@ -13,8 +13,9 @@ interface CreateOptions {
 }
 
 /**
- * `tally staff create`: staff who sign in to the administrative area at /admin. Run on the server
- * itself, so creating the first staff member never goes through the web.
+ * `tally staff list|create|reset-password|unlock|disable|enable`: staff who sign in to the
+ * administrative area at /admin. Run on the server itself, so creating the first staff member, or
+ * getting back in after a forgotten password or a lock-out, never goes through the web.
  */
 export function staffCommand(out: (text: string) => void): Command {
   const command = new Command('staff').description('Staff who sign in to the administrative area (/admin)');
@@ -43,8 +44,48 @@ export function staffCommand(out: (text: string) => void): Command {
       );
       out(`Created staff member ${options.username} (user ${userId}). Sign in at /admin.`);
     });
+  command
+    .command('list')
+    .description('List staff members: id, username, email, company, status')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const staff = await withInstallation(listStaff);
+      if (options.json) return out(JSON.stringify(staff));
+      out(staff.length ? staff.map(describe).join('\n') : 'No staff members yet: create one with `npx tally staff create`.');
+    });
+  command
+    .command('reset-password <username>')
+    .description('Set a new password (read from standard input), sign the member out everywhere and lift their lock-out')
+    .action(async (username: string) => {
+      const password = await readPasswordLine();
+      const member = await withInstallation((i) => resetStaffPassword(i, username, password));
+      out(`New password set for ${member.username}; their sessions are ended and their lock-out lifted.`);
+    });
+  command
+    .command('unlock <username>')
+    .description('Lift the sign-in lock-out of a username after repeated failed sign-ins')
+    .action(async (username: string) => {
+      await withInstallation((i) => unlockStaffMember(i, username));
+      out(`${username} may sign in again.`);
+    });
+  command
+    .command('disable <username>')
+    .description('Stop a staff member from signing in; their sessions end at once')
+    .action(async (username: string) => {
+      await withInstallation((i) => setStaffStatus(i, username, 'inactive'));
+      out(`${username} is disabled: they cannot sign in.`);
+    });
+  command
+    .command('enable <username>')
+    .description('Let a disabled staff member sign in again')
+    .action(async (username: string) => {
+      await withInstallation((i) => setStaffStatus(i, username, 'active'));
+      out(`${username} is enabled.`);
+    });
   return command;
 }
+
+const describe = (s: StaffListing) => `${s.id}\t${s.username}\t${s.email}\tcompany ${s.company_id}\t${s.role}\t${s.status === 'active' ? 'active' : 'disabled'}`;
 
 /**
  * The first line of standard input: piped (`printf '%s\n' "$PASSWORD" | ...`) or typed at a

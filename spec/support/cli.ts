@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 
 export interface CliResult {
@@ -20,5 +20,19 @@ export function runCli(databaseUrl: string, args: string[]): Promise<CliResult> 
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ code, stdout, stderr });
     });
+  });
+}
+
+/** `npx tally ...args` against `databaseUrl`, with `stdin` piped in (a password for --password-stdin). */
+export function runCliWithInput(databaseUrl: string, args: string[], stdin = ''): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    child.stdin.end(stdin);
   });
 }

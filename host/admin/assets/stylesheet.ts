@@ -82,6 +82,18 @@ details summary { cursor: pointer; color: var(--accent); }
   main { padding: 1rem .75rem 2rem; }
   h1 { font-size: 1.4rem; }
   .header-tools { margin-left: 0; width: 100%; }
+  .header-tools form { flex-wrap: wrap; max-width: 100%; }
+  .header-tools select { max-width: 100%; min-width: 0; flex: 1 1 8rem; }
   .card .value { font-size: 1.4rem; }
+  .panel { padding: 1rem .75rem; }
+  /* A phone shows each table row as a card: every cell, and each row's buttons, on the screen. */
+  .table-wrap table, .table-wrap tbody, .table-wrap tr, .table-wrap td, .table-wrap th { display: block; width: auto; }
+  .table-wrap thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+  .table-wrap tr { border: 1px solid var(--line); border-radius: .5rem; padding: .5rem .75rem; margin: 0 0 .75rem; }
+  .table-wrap td, .table-wrap th { border: 0; padding: .125rem 0; overflow-wrap: anywhere; }
+  .table-wrap td.num, .table-wrap th.num { text-align: left; }
+  .table-wrap td form { display: block; margin-top: .375rem; }
+  .secret-box input { flex-basis: 100%; min-width: 0; }
+  code, .mono { overflow-wrap: anywhere; }
 }
 `;

@@ -1,28 +1,36 @@
-import { ParameterRow } from './parameter-rows';
+import { bracketPairs, exampleValue } from './example-values';
+import { Operation, ParameterObject } from './types';
 
-const SAMPLE: Record<string, string> = { integer: '1', string: 'text', boolean: '1', any: 'value' };
+type Schema = Record<string, unknown>;
 
-/** `name=value` pairs a reader can start from: required parameters, with bracket names for sets and lists. */
-function samplePairs(rows: ParameterRow[]): string[] {
-  return rows
-    .filter((r) => r.required)
-    .map((r) => {
-      if (r.type === 'object') return `${r.name}[field]=value`;
-      if (r.type === 'array') return `${r.name}[0]=value`;
-      return `${r.name}=${SAMPLE[r.type] ?? 'value'}`;
-    });
+/** A set that is optional as a whole (`vars` defaults to {}) may still have fields a call needs. */
+const needsFields = (schema: Schema) => Array.isArray(schema.required) && schema.required.length > 0;
+
+/** The parameters a call must send, with example values: required query parameters or body fields. */
+export function exampleParameters(operation: Operation): Array<[string, unknown]> {
+  const query = operation.parameters
+    .filter((p): p is ParameterObject => !('$ref' in p) && p.in === 'query' && (p.required || needsFields(p.schema as Schema)))
+    .map((p): [string, unknown] => [p.name, exampleValue(p.schema as Schema)]);
+  const body = operation.requestBody?.content['application/x-www-form-urlencoded']?.schema as Schema | undefined;
+  const properties = (body?.properties ?? {}) as Record<string, Schema>;
+  const required = (body?.required ?? []) as string[];
+  const sent = Object.keys(properties).filter((name) => required.includes(name) || needsFields(properties[name]));
+  return [...query, ...sent.map((name): [string, unknown] => [name, exampleValue(properties[name])])];
 }
 
-/** A curl command for the operation, with header auth and its parameters where the server reads them. */
-export function curlExample(verb: string, path: string, rows: ParameterRow[]): string {
+/**
+ * A curl command for the operation that works as written on a fresh installation (with records
+ * id 1 where it names them): header auth from TALLY_URL, TALLY_USER and TALLY_KEY, every required
+ * parameter with an example value, sets and lists in bracket notation, where the server reads them.
+ */
+export function curlExample(verb: string, path: string, operation: Operation): string {
   const url = `$TALLY_URL${path.replace('{format}', 'json')}`;
-  const pairs = samplePairs(rows);
+  const pairs = exampleParameters(operation).flatMap(([name, value]) => bracketPairs(name, value));
   const auth = '-H "SERVICE-API-USER: $TALLY_USER" -H "SERVICE-API-KEY: $TALLY_KEY"';
+  const flags = pairs.map((p) => ` \\\n  --data-urlencode "${p.replace(/["\\`]/g, '\\$&')}"`).join('');
   if (verb === 'get' || verb === 'delete') {
     const method = verb === 'delete' ? ' -X DELETE' : '';
-    const flags = pairs.map((p) => ` \\\n  --data-urlencode "${p}"`).join('');
     return pairs.length ? `curl -G${method} ${auth} "${url}"${flags}` : `curl${method} ${auth} "${url}"`;
   }
-  const flags = pairs.map((p) => ` \\\n  --data-urlencode "${p}"`).join('');
   return `curl -X ${verb.toUpperCase()} ${auth} "${url}"${flags}`;
 }

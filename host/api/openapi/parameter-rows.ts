@@ -1,31 +1,66 @@
+import { mainType } from './example-values';
 import { Operation, ParameterObject } from './types';
 
-/** One parameter of an operation as a reader sees it, wherever the document keeps it. */
-export interface ParameterRow {
+type Schema = Record<string, unknown>;
+
+/** One parameter or field as a reader sees it, nested fields flattened (`vars[lines][i][amount]`). */
+export interface FieldRow {
   readonly name: string;
-  readonly where: 'query' | 'body';
+  /** How deep it is nested: 0 for a parameter or the answer itself. */
+  readonly depth: number;
   readonly type: string;
   readonly required: boolean;
   readonly default?: unknown;
   readonly description: string;
 }
 
-/** The method's parameters: query parameters (the format path segment aside) or the form body's fields. */
-export function parameterRows(operation: Operation): ParameterRow[] {
-  const query = operation.parameters.filter((p): p is ParameterObject => !('$ref' in p) && p.in === 'query');
-  const rows: ParameterRow[] = query.map((p) => row(p.name, 'query', p.schema, p.required, p.description));
-  const form = operation.requestBody?.content['application/x-www-form-urlencoded']?.schema as
-    | { properties?: Record<string, Record<string, unknown>>; required?: string[] }
-    | undefined;
-  for (const [name, schema] of Object.entries(form?.properties ?? {})) {
-    rows.push(row(name, 'body', schema, form?.required?.includes(name) ?? false, schema.description as string | undefined));
+const asSchema = (value: unknown): Schema => (typeof value === 'object' && value !== null ? (value as Schema) : {});
+
+/** `string (money)`, `array of object`, `integer or null`, `string: one of a, b`. */
+export function typeLabel(schema: Schema): string {
+  const type = mainType(schema) ?? 'any';
+  let label = type === 'array' ? `array of ${mainType(asSchema(schema.items)) ?? 'any'}` : type;
+  const format = typeof schema.format === 'string' ? schema.format : undefined;
+  if (format) label += ` (${format})`;
+  if (Array.isArray(schema.type) && schema.type.includes('null')) label += ' or null';
+  const allowed = Array.isArray(schema.enum) ? schema.enum : Array.isArray(asSchema(schema.items).enum) ? (asSchema(schema.items).enum as unknown[]) : undefined;
+  if (allowed) label += `: one of ${allowed.filter((v) => v !== null).join(', ')}`;
+  return label;
+}
+
+/**
+ * A schema and every field inside it, as rows: `brackets` names fields as they are sent
+ * (`vars[lines][i][amount]`), otherwise as they are read from an answer (`lines[].amount`).
+ */
+export function fieldRows(name: string, schema: Schema, required: boolean, brackets: boolean, depth = 0, description?: string): FieldRow[] {
+  const row: FieldRow = { name, depth, type: typeLabel(schema), required, description: description ?? String(schema.description ?? '') };
+  const rows = ['default' in schema ? { ...row, default: schema.default } : row];
+  const items = asSchema(schema.items);
+  const holder = mainType(schema) === 'array' ? items : schema;
+  const properties = asSchema(holder.properties);
+  const needed = Array.isArray(holder.required) ? (holder.required as string[]) : [];
+  const prefix = mainType(schema) === 'array' ? (brackets ? `${name}[i]` : `${name}[]`) : name;
+  for (const [field, child] of Object.entries(properties)) {
+    const childName = brackets ? `${prefix}[${field}]` : depth === 0 && name === 'response' && prefix === name ? field : `${prefix}.${field}`;
+    rows.push(...fieldRows(childName, asSchema(child), needed.includes(field), brackets, depth + 1));
   }
   return rows;
 }
 
-function row(name: string, where: ParameterRow['where'], schema: unknown, required: boolean, description?: string): ParameterRow {
-  const s = (typeof schema === 'object' && schema !== null ? schema : {}) as Record<string, unknown>;
-  const types = ([] as unknown[]).concat(s.type ?? 'any').filter((t) => t !== 'null');
-  const base: ParameterRow = { name, where, type: String(types[0] ?? 'any'), required, description: description ?? '' };
-  return 'default' in s ? { ...base, default: s.default } : base;
+/** The method's parameters (the format path segment aside) and the fields of its sets. */
+export function parameterRows(operation: Operation): FieldRow[] {
+  const query = operation.parameters.filter((p): p is ParameterObject => !('$ref' in p) && p.in === 'query');
+  const rows = query.flatMap((p) => fieldRows(p.name, asSchema(p.schema), p.required, true, 0, p.description));
+  const form = asSchema(operation.requestBody?.content['application/x-www-form-urlencoded']?.schema);
+  const needed = Array.isArray(form.required) ? (form.required as string[]) : [];
+  for (const [name, schema] of Object.entries(asSchema(form.properties))) rows.push(...fieldRows(name, asSchema(schema), needed.includes(name), true));
+  return rows;
+}
+
+/** The fields of what the method answers inside `response`, when it declares them. */
+export function responseRows(operation: Operation): FieldRow[] {
+  const ok = asSchema(operation.responses['200']);
+  const json = asSchema(asSchema(asSchema(ok.content)['application/json']).schema);
+  const response = asSchema(asSchema(json.properties).response);
+  return Object.keys(response).length ? fieldRows('response', response, true, false) : [];
 }

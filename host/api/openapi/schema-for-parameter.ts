@@ -25,7 +25,7 @@ export function schemaForParameter(p: ParameterSpec): JsonSchema {
   delete schema.description;
   // Declared fields or a format say more than the kind alone: the set's fields, the string's pattern.
   if (p.fields || p.format) {
-    Object.assign(schema, schemaForShape({ kind: p.kind, fields: p.fields, format: p.format }, 'in'));
+    Object.assign(schema, schemaForShape({ kind: p.kind, fields: p.fields, format: p.format, items: undefined }, 'in'));
     if (p.fields) delete schema.additionalProperties;
     delete schema.description;
   }
@@ -33,6 +33,7 @@ export function schemaForParameter(p: ParameterSpec): JsonSchema {
     if (p.default === null && typeof schema.type === 'string') schema.type = [schema.type, 'null'];
     schema.default = p.default;
   }
+  if (p.example !== undefined) schema.examples = [p.example];
   if (p.optional && !p.defaultKnown) schema['x-tally-default-unknown'] = true;
   return schema;
 }

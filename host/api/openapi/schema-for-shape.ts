@@ -10,18 +10,18 @@ const UTC_OUT = '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$';
 
 /** JSON Schema keywords of each string format; a blank input clears an optional code. */
 const FORMATS: Record<ShapeFormat, Record<Direction, Record<string, unknown>>> = {
-  money: { in: { pattern: DECIMAL, format: 'decimal' }, out: { pattern: DECIMAL, format: 'decimal', description: 'A decimal string, four places as stored.' } },
-  decimal: { in: { pattern: DECIMAL, format: 'decimal' }, out: { pattern: DECIMAL, format: 'decimal' } },
+  money: { in: { pattern: DECIMAL, format: 'decimal', examples: ['10.00'] }, out: { pattern: DECIMAL, format: 'decimal', examples: ['10.0000'], description: 'A decimal string, four places as stored.' } },
+  decimal: { in: { pattern: DECIMAL, format: 'decimal', examples: ['1'] }, out: { pattern: DECIMAL, format: 'decimal', examples: ['1.0000'] } },
   timestamp: {
-    in: { description: '`YYYY-MM-DD hh:mm:ss ±hh:mm`, `YYYY-MM-DD hh:mm:ss UTC` or `YYYY-MM-DDThh:mm:ssZ`; without a zone, the company\'s timezone applies.' },
-    out: { pattern: UTC_OUT, description: 'UTC, `YYYY-MM-DD hh:mm:ss`.' },
+    in: { examples: ['2026-11-01T00:00:00Z'], description: '`YYYY-MM-DD hh:mm:ss ±hh:mm`, `YYYY-MM-DD hh:mm:ss UTC` or `YYYY-MM-DDThh:mm:ssZ`; without a zone, the company\'s timezone applies.' },
+    out: { pattern: UTC_OUT, examples: ['2026-11-01 00:00:00'], description: 'UTC, `YYYY-MM-DD hh:mm:ss`.' },
   },
-  email: { in: { format: 'email' }, out: { format: 'email' } },
-  country: { in: { pattern: '^([A-Z]{2})?$', description: 'ISO 3166-1 alpha-2, e.g. `US`.' }, out: { pattern: '^[A-Z]{2}$' } },
-  state: { in: { pattern: '^([A-Z0-9]{1,3})?$', description: 'ISO 3166-2 subdivision without the country, e.g. `NY`.' }, out: { pattern: '^[A-Z0-9]{1,3}$' } },
-  currency: { in: { pattern: '^[A-Z]{3}$', description: 'ISO 4217 code, e.g. `USD`.' }, out: { pattern: '^[A-Z]{3}$' } },
-  base64: { in: { contentEncoding: 'base64' }, out: { contentEncoding: 'base64' } },
-  hex: { in: { pattern: '^[0-9a-f]*$' }, out: { pattern: '^[0-9a-f]*$' } },
+  email: { in: { format: 'email', examples: ['ada@example.com'] }, out: { format: 'email', examples: ['ada@example.com'] } },
+  country: { in: { pattern: '^([A-Z]{2})?$', examples: ['US'], description: 'ISO 3166-1 alpha-2, e.g. `US`.' }, out: { pattern: '^[A-Z]{2}$', examples: ['US'] } },
+  state: { in: { pattern: '^([A-Z0-9]{1,3})?$', examples: ['NY'], description: 'ISO 3166-2 subdivision without the country, e.g. `NY`.' }, out: { pattern: '^[A-Z0-9]{1,3}$', examples: ['NY'] } },
+  currency: { in: { pattern: '^[A-Z]{3}$', examples: ['USD'], description: 'ISO 4217 code, e.g. `USD`.' }, out: { pattern: '^[A-Z]{3}$', examples: ['USD'] } },
+  base64: { in: { contentEncoding: 'base64' }, out: { contentEncoding: 'base64', examples: ['Yk9V1YTOd5/fNXxQXblMLg=='] } },
+  hex: { in: { pattern: '^[0-9a-f]*$' }, out: { pattern: '^[0-9a-f]*$', examples: ['5d41402abc4b2a76b9719d911017c592'] } },
 };
 
 /**
@@ -39,6 +39,7 @@ export function schemaForShape(shape: Shape, direction: Direction): Record<strin
     Object.assign(schema, keywords);
     if (typeof description === 'string') descriptions.push(description);
   }
+  if (shape.example !== undefined) schema.examples = [shape.example];
   if (shape.enum) schema.enum = shape.nullable ? [...shape.enum, null] : [...shape.enum];
   if (shape.fields) {
     schema.properties = Object.fromEntries(shape.fields.map((f) => [f.name, schemaForShape(f, direction)]));

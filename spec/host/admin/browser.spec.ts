@@ -4,14 +4,13 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { BrowserContext, Page } from 'playwright-core';
 import { Caller } from '../../../core/credentials';
+import { CHROMIUM, CHROMIUM_ARGS as ARGS, SCREENSHOTS as SPEC_OUTPUT } from '../../support/chromium';
 import { startTestServer, TestServer } from '../../support/test-server';
 import { ExtensionsDir } from '../extensions/fixtures';
 import { addStaff, STAFF } from './support/admin-client';
 import { adminFixtureExtensions } from './support/fixture-extensions';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = path.resolve(__dirname, '../../../../spec-output/admin');
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const SCREENSHOTS = path.join(SPEC_OUTPUT, 'admin');
 
 describe('admin area in headless Chromium', function () {
   let server: TestServer;

@@ -1,24 +1,7 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { expect } from 'chai';
+import { runCliWithInput as tally } from '../../support/cli';
 import { startTestServer, TestServer } from '../../support/test-server';
 import { AdminClient } from './support/admin-client';
-
-const BIN = path.resolve(__dirname, '../../../../bin/tally.js');
-
-/** `npx tally ...args` against the test server's database, with `stdin` piped in. */
-function tally(databaseUrl: string, args: string[], stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
 
 describe('tally staff create', () => {
   let server: TestServer;

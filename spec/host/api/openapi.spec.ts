@@ -7,6 +7,7 @@ import { int, list, object, string } from '../../../core/kernel/parameter';
 import { SYSTEM_COMPANY } from '../../../core/settings-catalogue';
 import { OpenApiDocument } from '../../../host/api/openapi';
 import { ParameterObject } from '../../../host/api/openapi/types';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { startTestServer, TestServer } from '../../support/test-server';
 
@@ -233,17 +234,26 @@ describe('the reference page at /api/reference.html', () => {
       for (const op of Object.values(item)) expect(res.text).to.contain(`id="${op!.operationId}"`);
     }
     expect(res.text).to.contain('<span class="verb put">PUT</span><code>/api/users/edit.{format}</code>');
-    expect(res.text).to.contain('<td><code>user_id</code></td><td>query</td><td>integer</td><td>yes</td>');
+    expect(res.text).to.contain('<td class="name d0"><code>user_id</code></td><td data-label="Type">integer</td><td data-label="Required">yes</td>');
+    expect(res.text).to.contain('<code>vars[lines][i][amount]</code></td><td data-label="Type">string (decimal)</td><td data-label="Required">yes</td>');
+    expect(res.text).to.contain('<code>lines[].total</code></td><td data-label="Type">string (decimal)</td>');
     expect(res.text).to.contain('Make a &#60;b&#62;widget&#60;/b&#62; &#38; &#34;friends&#34;');
     expect(res.text).not.to.contain('<b>widget');
     expect(res.text).to.contain('--data-urlencode &#34;vars[field]=value&#34;');
     expect(res.text).to.contain(CONTRACT_MESSAGES['503']);
   });
 
-  it('forbids the page from running or loading anything', async () => {
+  it('forbids the page from loading anything, and from running any script but its own search', async () => {
     const headers = { 'SERVICE-API-USER': server.credential.user, 'SERVICE-API-KEY': server.credential.key };
     const raw = await fetch(`${server.url}/api/reference.html`, { headers });
-    expect(raw.headers.get('content-security-policy')).to.contain("default-src 'none'");
-    expect(await raw.text()).not.to.match(/<script|<link|src=/i);
+    const policy = raw.headers.get('content-security-policy')!;
+    expect(policy).to.contain("default-src 'none'");
+    const text = await raw.text();
+    expect(text).not.to.match(/<link|src=/i);
+    const scripts = [...text.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+    expect(scripts).to.have.length(1);
+    expect(text.match(/<script/g)).to.have.length(1);
+    const hash = createHash('sha256').update(scripts[0]).digest('base64');
+    expect(policy).to.match(new RegExp(`script-src 'sha256-${hash.replace(/[+/]/g, '\\$&')}';`));
   });
 });
