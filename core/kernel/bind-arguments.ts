@@ -25,11 +25,7 @@ export function bindArguments(spec: CallableSpec, params: Record<string, unknown
       // Declared once per method: a call that changes its `{}` or `[]` must not hand that to the next.
       return p.default !== null && typeof p.default === 'object' ? structuredClone(p.default) : p.default;
     }
-    // PostgreSQL cannot store a NUL character and SQLite would: refused on both alike.
-    if (holdsNul(given)) {
-      errors[p.name] = { format: `The parameter "${p.name}" must not contain a NUL character.` };
-      return undefined;
-    }
+    if (holdsNul(given)) return undefined; // named by its path above
     const coerced = coerce(p, given);
     if (coerced.ok) return coerced.value;
     errors[p.name] = { format: coerced.message };
