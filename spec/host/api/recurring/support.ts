@@ -44,8 +44,9 @@ export async function serviceOf(server: TestServer, serviceId: number) {
   return service;
 }
 
+/** Every invoice of the client, paid or not (getList lists only open ones unless asked for all, as the reference). */
 export async function invoicesOf(server: TestServer, clientId: number) {
-  return ok(server, 'GET', 'invoices/getList', { client_id: clientId });
+  return ok(server, 'GET', 'invoices/getList', { client_id: clientId, status: 'all' });
 }
 
 export async function moduleService(server: TestServer, service: { fields: Array<{ key: string; value: string }> }) {
