@@ -112,9 +112,9 @@ $seen['edit'] = ['status' => $edited->status, 'username' => $edited->response()[
 
 // type=any answers true only for a user linked to a staff member, client or contact, as the reference.
 $client = $api->post('clients', 'add', ['vars' => ['first_name' => 'Php', 'last_name' => 'Consumer', 'email' => 'php@example.com']])->response();
-$api->post('contacts', 'add', ['client_id' => $client, 'vars' => ['first_name' => 'Php', 'last_name' => 'Login', 'email' => 'login@example.com', 'user_id' => $id]]);
+$linked = $api->post('contacts', 'add', ['vars' => ['client_id' => $client, 'first_name' => 'Php', 'last_name' => 'Login', 'email' => 'login@example.com', 'user_id' => $id]]);
 $auth = $api->post('users', 'auth', ['username' => 'php consumer & co', 'vars' => ['username' => 'php consumer & co', 'password' => 'secret1'], 'type' => 'any']);
-$seen['auth'] = ['status' => $auth->status, 'response' => $auth->response()];
+$seen['auth'] = ['linked' => $linked->status, 'status' => $auth->status, 'response' => $auth->response()];
 
 $cipher = $api->post('encryption', 'systemEncrypt', ['value' => 'hello from PHP'])->response();
 $plain = $api->post('encryption', 'systemDecrypt', ['value' => $cipher])->response();

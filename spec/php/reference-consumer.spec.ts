@@ -36,7 +36,9 @@ for (const auth of ['basic', 'headers', 'service']) {
     before(async function () {
       if (!phpAvailable) return this.skip();
       server = await startTestServer();
-      await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Other' });
+      const other = await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Other', auth: server.installationCredential });
+      expect(other.status, other.text).to.equal(200);
+      expect(other.json.response).to.equal(2);
       seen = await runConsumer(server, await server.credentialFor(2), auth);
     });
     after(() => server?.close());

@@ -17,7 +17,7 @@ describe('tenancy: a company credential acts only as its company', () => {
     mine.invoice = await addInvoice(server, mine.client);
     mine.transaction = await pay(server, { client_id: mine.client, amount: '5.00' });
     mine.tax = await ok(server, 'POST', 'taxes/add', { vars: { name: 'VAT', rate: '20' } });
-    mine.contact = await ok(server, 'POST', 'contacts/add', { client_id: mine.client, vars: { first_name: 'C', last_name: 'D', email: 'cd@example.com' } });
+    mine.contact = await ok(server, 'POST', 'contacts/add', { vars: { client_id: mine.client, first_name: 'C', last_name: 'D', email: 'cd@example.com' } });
     mine.key = (await ok(server, 'GET', 'api_keys/getList'))[0].id;
   });
   after(() => server.close());
@@ -85,7 +85,7 @@ describe('tenancy: a company credential acts only as its company', () => {
     for (const [path, params] of reads) {
       const res = await call(server, 'GET', path, params, other);
       expect(res.status, path).to.equal(200);
-      expect(res.json.response, path).to.equal(null);
+      expect(res.json.response, path).to.equal(false);
     }
     const writes: Array<[string, string, Record<string, unknown>]> = [
       ['PUT', 'clients/edit', { client_id: mine.client, vars: { first_name: 'X' } }],
@@ -100,6 +100,48 @@ describe('tenancy: a company credential acts only as its company', () => {
       expect(res.status, `${path}: ${res.text}`).to.equal(400);
     }
     expect((await ok(server, 'GET', 'clients/get', { client_id: mine.client })).first_name).to.equal('Ada');
+  });
+
+  it('currencies and client groups: the reference\'s explicit company_id reaches only the credential\'s own company', async () => {
+    const group = await ok(server, 'POST', 'client_groups/add', { vars: { name: 'Mine' } });
+    expect((await ok(server, 'GET', 'currencies/getAll', { company_id: 1 })).length).to.be.greaterThan(0);
+    expect((await ok(server, 'GET', 'client_groups/getAll', { company_id: 1 })).map((g: { id: number }) => g.id)).to.include(group);
+    for (const [path, params] of [
+      ['currencies/getAll', { company_id: 1 }],
+      ['currencies/getList', { company_id: 1 }],
+      ['client_groups/getAll', { company_id: 1 }],
+      ['client_groups/getList', { company_id: 1 }],
+    ] as Array<[string, Record<string, unknown>]>) {
+      const res = await call(server, 'GET', path, params, other);
+      expect(res.status, path).to.equal(200);
+      expect(res.json.response, path).to.deep.equal([]);
+    }
+    for (const [path, params] of [
+      ['currencies/getListCount', { company_id: 1 }],
+      ['client_groups/getListCount', { company_id: 1 }],
+    ] as Array<[string, Record<string, unknown>]>) {
+      expect((await call(server, 'GET', path, params, other)).json.response, path).to.equal(0);
+    }
+    expect((await call(server, 'GET', 'currencies/get', { currency_code: 'USD', company_id: 1 }, other)).json.response).to.equal(false);
+    expect((await call(server, 'GET', 'client_groups/get', { client_group_id: group }, other)).json.response).to.equal(false);
+    const writes: Array<[string, string, Record<string, unknown>]> = [
+      ['PUT', 'currencies/edit', { currency_code: 'USD', company_id: 1, vars: { prefix: 'X' } }],
+      ['DELETE', 'currencies/delete', { currency_code: 'EUR', company_id: 1 }],
+      ['POST', 'currencies/add', { vars: { code: 'JPY', company_id: 1, format: '#,###.##', precision: 0 } }],
+      ['PUT', 'client_groups/edit', { client_group_id: group, vars: { name: 'Taken' } }],
+      ['POST', 'client_groups/add', { vars: { company_id: 1, name: 'Planted' } }],
+    ];
+    for (const [verb, path, params] of writes) {
+      const res = await call(server, verb, path, params, other);
+      expect(res.status, `${path}: ${res.text}`).to.equal(400);
+      if (path.endsWith('/add')) expect(Object.keys(res.json.errors), path).to.deep.equal(['company_id']);
+    }
+    const usd = await ok(server, 'GET', 'currencies/get', { currency_code: 'USD', company_id: 1 });
+    expect(usd.prefix).not.to.equal('X');
+    expect(await ok(server, 'GET', 'currencies/get', { currency_code: 'EUR', company_id: 1 })).to.have.property('code', 'EUR');
+    expect(await ok(server, 'GET', 'currencies/get', { currency_code: 'JPY', company_id: 1 })).to.equal(false);
+    const groups = await ok(server, 'GET', 'client_groups/getAll', { company_id: 1 });
+    expect(groups.map((g: { name: string }) => g.name)).to.include('Mine').and.not.include('Taken').and.not.include('Planted');
   });
 
   it('users: another company\'s identities are absent, listing shows only its own', async () => {
