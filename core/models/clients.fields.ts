@@ -73,9 +73,9 @@ export const CLIENT_EDIT = allOptional(CLIENT_ADD);
 
 export const CLIENT_CREATE = [
   ...inputs({
-    username: string({ required: true }),
-    new_password: string({ required: true, description: 'At least 6 characters.' }),
-    confirm_password: string({ required: true }),
+    username: string({ required: true, example: 'lovelace' }),
+    new_password: string({ required: true, example: 'secret12', description: 'At least 6 characters.' }),
+    confirm_password: string({ required: true, example: 'secret12' }),
     recovery_email: string({ format: 'email' }),
     settings: mapOf(string(), { description: 'The client\'s own settings, key → value.' }),
     custom: mapOf(string(), { description: 'Custom field id → value (send as JSON: a form compacts numeric keys).' }),

@@ -3,19 +3,25 @@ import { Operation, ParameterObject } from './types';
 
 type Schema = Record<string, unknown>;
 
-/** A set that is optional as a whole (`vars` defaults to {}) may still have fields a call needs. */
-const needsFields = (schema: Schema) => Array.isArray(schema.required) && schema.required.length > 0;
+/**
+ * A set that is optional as a whole (`vars` defaults to {}) may still have fields a call needs:
+ * required ones, or ones needed only when others are missing (a client's names unless user_id is
+ * given), which declare an example to be shown.
+ */
+const needsFields = (schema: Schema) =>
+  (Array.isArray(schema.required) && schema.required.length > 0) ||
+  Object.values((schema.properties ?? {}) as Record<string, Schema>).some((field) => Array.isArray(field.examples));
 
 /** The parameters a call must send, with example values: required query parameters or body fields. */
 export function exampleParameters(operation: Operation): Array<[string, unknown]> {
   const query = operation.parameters
     .filter((p): p is ParameterObject => !('$ref' in p) && p.in === 'query' && (p.required || needsFields(p.schema as Schema)))
-    .map((p): [string, unknown] => [p.name, exampleValue(p.schema as Schema)]);
+    .map((p): [string, unknown] => [p.name, exampleValue(p.schema as Schema, p.name)]);
   const body = operation.requestBody?.content['application/x-www-form-urlencoded']?.schema as Schema | undefined;
   const properties = (body?.properties ?? {}) as Record<string, Schema>;
   const required = (body?.required ?? []) as string[];
   const sent = Object.keys(properties).filter((name) => required.includes(name) || needsFields(properties[name]));
-  return [...query, ...sent.map((name): [string, unknown] => [name, exampleValue(properties[name])])];
+  return [...query, ...sent.map((name): [string, unknown] => [name, exampleValue(properties[name], name)])];
 }
 
 /**

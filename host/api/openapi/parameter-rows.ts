@@ -1,4 +1,4 @@
-import { mainType } from './example-values';
+import { mainType, orFalse, unlessFalse } from './example-values';
 import { Operation, ParameterObject } from './types';
 
 type Schema = Record<string, unknown>;
@@ -16,8 +16,9 @@ export interface FieldRow {
 
 const asSchema = (value: unknown): Schema => (typeof value === 'object' && value !== null ? (value as Schema) : {});
 
-/** `string (money)`, `array of object`, `integer or null`, `string: one of a, b`. */
+/** `string (money)`, `array of object`, `integer or null`, `string: one of a, b`, `object or false`. */
 export function typeLabel(schema: Schema): string {
+  if (orFalse(schema)) return `${typeLabel(unlessFalse(schema))} or false`;
   const type = mainType(schema) ?? 'any';
   let label = type === 'array' ? `array of ${mainType(asSchema(schema.items)) ?? 'any'}` : type;
   const format = typeof schema.format === 'string' ? schema.format : undefined;
@@ -35,8 +36,9 @@ export function typeLabel(schema: Schema): string {
 export function fieldRows(name: string, schema: Schema, required: boolean, brackets: boolean, depth = 0, description?: string): FieldRow[] {
   const row: FieldRow = { name, depth, type: typeLabel(schema), required, description: description ?? String(schema.description ?? '') };
   const rows = ['default' in schema ? { ...row, default: schema.default } : row];
-  const items = asSchema(schema.items);
-  const holder = mainType(schema) === 'array' ? items : schema;
+  const answered = unlessFalse(schema);
+  const items = asSchema(answered.items);
+  const holder = mainType(schema) === 'array' ? items : answered;
   const properties = asSchema(holder.properties);
   const needed = Array.isArray(holder.required) ? (holder.required as string[]) : [];
   const prefix = mainType(schema) === 'array' ? (brackets ? `${name}[i]` : `${name}[]`) : name;

@@ -31,7 +31,7 @@ td.name{white-space:nowrap} td.d1{padding-left:1.4rem} td.d2{padding-left:2.4rem
 .verb{display:inline-block;min-width:4.5em;text-align:center;font-weight:700;border-radius:3px;color:#fff;padding:0 .3em;margin-right:.4em}
 .get{background:#2f7d32}.post{background:#1456b8}.put{background:#a15c00}.delete{background:#b3261e}
 section.op{border-top:1px solid #d8dde5;padding-top:.5rem;margin-top:1.5rem}
-h1,h2,h3{overflow-wrap:anywhere}
+h1,h2,h3,p,li,td{overflow-wrap:anywhere}
 @media (max-width:760px){
 body{display:block}
 nav{width:auto;height:auto;max-height:45vh;position:static}

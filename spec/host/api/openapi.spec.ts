@@ -236,7 +236,7 @@ describe('the reference page at /api/reference.html', () => {
     expect(res.text).to.contain('<span class="verb put">PUT</span><code>/api/users/edit.{format}</code>');
     expect(res.text).to.contain('<td class="name d0"><code>user_id</code></td><td data-label="Type">integer</td><td data-label="Required">yes</td>');
     expect(res.text).to.contain('<code>vars[lines][i][amount]</code></td><td data-label="Type">string (decimal)</td><td data-label="Required">yes</td>');
-    expect(res.text).to.contain('<code>lines[].total</code></td><td data-label="Type">string (decimal)</td>');
+    expect(res.text).to.contain('<code>line_items[].total</code></td><td data-label="Type">string (decimal)</td>');
     expect(res.text).to.contain('Make a &#60;b&#62;widget&#60;/b&#62; &#38; &#34;friends&#34;');
     expect(res.text).not.to.contain('<b>widget');
     expect(res.text).to.contain('--data-urlencode &#34;vars[field]=value&#34;');

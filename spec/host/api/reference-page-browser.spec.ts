@@ -48,12 +48,15 @@ describe('the reference page in a browser', function () {
     const all = await visibleMethods();
     expect(all).to.be.greaterThan(60);
     const search = page.getByRole('searchbox', { name: 'Search methods and fields' });
-    await search.fill('getcredit');
+    await search.fill('getcreditedamount');
     expect(await visibleMethods()).to.equal(1);
-    expect(await page.locator('#transactions\\.getCredit').isVisible()).to.equal(true);
+    expect(await page.locator('#transactions\\.getCreditedAmount').isVisible()).to.equal(true);
     expect(await page.locator('#search-count').textContent()).to.equal(`1 of ${all} methods`);
+    await search.fill('getcredit');
+    expect(await page.locator('section.op:visible').evaluateAll((ops) => ops.map((o) => o.id))).to.deep.equal(['transactions.getCredit', 'transactions.getCreditedAmount', 'transactions.getCredits']);
+    expect(await page.locator('#search-count').textContent()).to.equal(`3 of ${all} methods`);
     await search.fill('invoices date_due');
-    expect(await page.locator('section.op:visible').evaluateAll((ops) => ops.map((o) => o.id))).to.deep.equal(['invoices.add', 'invoices.edit', 'invoices.get', 'invoices.getList', 'invoices.void']);
+    expect(await page.locator('section.op:visible').evaluateAll((ops) => ops.map((o) => o.id))).to.deep.equal(['invoices.add', 'invoices.edit', 'invoices.get', 'invoices.getAll', 'invoices.getList', 'invoices.search', 'invoices.void']);
     await search.fill('recovery_email');
     expect(await page.locator('section.op:visible').evaluateAll((ops) => ops.map((o) => o.id))).to.include.members(['users.add', 'users.get']);
     expect(await page.locator('nav li[data-model="invoices"]').isVisible()).to.equal(false);
@@ -68,6 +71,6 @@ describe('the reference page in a browser', function () {
       expect(await add.getByRole('cell', { name: field, exact: true }).count(), field).to.equal(1);
     }
     const get = page.locator('#invoices\\.get');
-    for (const field of ['lines[].total', 'taxes[].rate', 'due', 'date_closed']) expect(await get.getByRole('cell', { name: field, exact: true }).count(), field).to.equal(1);
+    for (const field of ['line_items[].total', 'taxes[].rate', 'due', 'date_closed']) expect(await get.getByRole('cell', { name: field, exact: true }).count(), field).to.equal(1);
   });
 });

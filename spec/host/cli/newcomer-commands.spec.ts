@@ -71,7 +71,8 @@ describe('the tally command for a newcomer', function () {
       ['api/user/getList.json', 'api/users/getList.json'],
       ['api/users/getlsit.json', 'api/users/getList.json'],
       ['api/invoice/ad.json', 'api/invoices/add.json'],
-      ['api/Transactions/getcredits.xml', 'api/transactions/getCredit.xml'],
+      // getCredits exists since the reference's methods came (issue 14): a typo of getCredit, in the wrong case
+      ['api/Transactions/getcredt.xml', 'api/transactions/getCredit.xml'],
       ['api/zebra/stripes.json', undefined],
     ];
     const results = await Promise.all(cases.map(([call]) => cli(call, '-u', user, '-k', key)));
