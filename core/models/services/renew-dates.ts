@@ -76,10 +76,12 @@ export function prorataDate(startUtc: string, prorataDay: number, zone: string):
   const start = localTime(startUtc, zone).startOf('day');
   const dayIn = (d: DateTime) => Math.min(prorataDay, d.daysInMonth!);
   if (start.day === dayIn(start)) return null;
-  let candidate = start.set({ day: dayIn(start) });
+  // startOf('day') again on the day chosen: where DST skipped the start day's midnight, `start`
+  // is 01:00, and moving its date would keep that hour on a day whose midnight exists.
+  let candidate = start.set({ day: dayIn(start) }).startOf('day');
   if (candidate <= start) {
     const next = start.plus({ months: 1 }).startOf('month');
-    candidate = next.set({ day: dayIn(next) });
+    candidate = next.set({ day: dayIn(next) }).startOf('day');
   }
   return toStoredUtc(candidate);
 }

@@ -134,6 +134,8 @@ describe('proration (property: against the oracle)', () => {
 
   it('by example: 16 of January\'s 31 days; a pro rata day whose midnight DST skips', () => {
     expect(prorataDate('2016-10-10 12:00:00', 16, 'America/Sao_Paulo')).to.equal('2016-10-16 03:00:00');
+    // Starting on the day whose midnight DST skipped: the next day begins at its own midnight.
+    expect(prorataDate('2011-10-16 03:00:00', 17, 'America/Sao_Paulo')).to.equal('2011-10-17 02:00:00');
     expect(proratedAmount(new Money('31.00'), '2027-01-16 10:00:00', '2027-02-01 00:00:00', 1, 'month', 'UTC').toFixed(4)).to.equal('16.0000');
     expect(proratedAmount(new Money('29.00'), '2028-02-01 00:00:00', '2028-03-01 00:00:00', 1, 'month', 'UTC').toFixed(4)).to.equal('29.0000');
   });
