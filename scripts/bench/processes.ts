@@ -40,7 +40,9 @@ export async function withProcessCpu<T>(child: ChildProcess, port: number, work:
 
 export function startTally(databaseUrl: string, port: number, extraEnv: Record<string, string> = {}): ChildProcess {
   return spawn(process.execPath, ['--no-node-snapshot', path.join(ROOT, 'bin/tally.js'), 'serve', '--port', String(port), '--host', '127.0.0.1'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ...extraEnv },
+    // The load is one credential far past any sane request rate, and the billing scheduler would
+    // add work of its own: both off, so the figures are of the calls (trust-cost.ts measures the limiter).
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', TALLY_API_RATE_LIMIT: '0', TALLY_AUTOMATION_MINUTES: '0', ...extraEnv },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }
