@@ -1,6 +1,6 @@
 import { CallableSpec } from './callable';
 import { DEFAULT_VALUE_TEXT, FieldErrors } from './errors';
-import { holdsNul, INT32_MAX, INT32_MIN } from './input-rules';
+import { INT32_MAX, INT32_MIN } from './input-rules';
 import { ParameterSpec } from './parameter';
 import { TallyError } from './tally-error';
 
@@ -15,7 +15,13 @@ export function bindArguments(spec: CallableSpec, params: Record<string, unknown
     if (!known.has(name)) errors[name] = { unknown: unknownMessage(name, spec) };
   }
   // PostgreSQL cannot store NUL in text (SQLite would keep it and truncate on read elsewhere): a 400, on every database.
-  for (const path of nulPaths(params)) errors[path] = { format: 'The value may not contain NUL characters.' };
+  const holdingNul = new Set<string>();
+  for (const [name, value] of Object.entries(params)) {
+    for (const path of nulPaths(value, name)) {
+      errors[path] = { format: 'The value may not contain NUL characters.' };
+      holdingNul.add(name);
+    }
+  }
   let defaultMissing = false;
   const args = spec.params.map((p) => {
     const given = params[p.name];
@@ -25,7 +31,7 @@ export function bindArguments(spec: CallableSpec, params: Record<string, unknown
       // Declared once per method: a call that changes its `{}` or `[]` must not hand that to the next.
       return p.default !== null && typeof p.default === 'object' ? structuredClone(p.default) : p.default;
     }
-    if (holdsNul(given)) return undefined; // named by its path above
+    if (holdingNul.has(p.name)) return undefined; // named by its path above
     const coerced = coerce(p, given);
     if (coerced.ok) return coerced.value;
     errors[p.name] = { format: coerced.message };
@@ -88,11 +94,11 @@ function toBool(value: unknown, name: string): Coerced {
   return { ok: false, message: `The parameter "${name}" must be true or false.` };
 }
 
-/** The parameter paths (`vars[notes]`) whose text holds a NUL character. */
-function nulPaths(value: unknown, path = ''): string[] {
+/** The paths (`vars[notes]`) under a parameter whose text, or whose key, holds a NUL character. */
+function nulPaths(value: unknown, path: string): string[] {
   if (typeof value === 'string') return value.includes('\u0000') ? [path] : [];
   if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([key, item]) => nulPaths(item, path ? `${path}[${key}]` : key));
+  return Object.entries(value).flatMap(([key, item]) => (key.includes('\u0000') ? [`${path}[${key}]`] : nulPaths(item, `${path}[${key}]`)));
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

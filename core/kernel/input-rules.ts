@@ -66,13 +66,6 @@ function* targets(field: string, vars: Vars): Generator<[string, unknown, boolea
   }
 }
 
-/** True when `value` holds a NUL character anywhere: in a text, a list item or a nested value. */
-export function holdsNul(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (depth > 16 || value === null || typeof value !== 'object') return false;
-  return Object.entries(value).some(([key, item]) => key.includes('\u0000') || holdsNul(item, depth + 1));
-}
-
 /** The range of the 32-bit columns that hold ids and counts on both databases. */
 export const INT32_MIN = -2147483648;
 export const INT32_MAX = 2147483647;

@@ -37,6 +37,8 @@ describe('schema limits as input rules', () => {
     expect(await errorsOf('GET', '/api/currencies/get.json?currency_code=US%00&company_id=1')).to.have.nested.property('currency_code.format');
     const lines = `vars[client_id]=${client}&vars[date_billed]=2026-11-01&vars[date_due]=2026-12-01&vars[currency]=USD&vars[lines][0][description]=a%00&vars[lines][0][amount]=1`;
     expect(await errorsOf('POST', '/api/invoices/add.json', lines)).to.have.property('vars[lines][0][description]');
+    // In a key too: refused by name, never bound as if the parameter were missing.
+    expect(await errorsOf('POST', '/api/clients/add.json', 'vars[first_name]=A&vars[last_name]=L&vars[email]=k%40example.com&vars[no%00te]=x')).to.have.property('vars[no\u0000te]');
   });
 
   it('refuses text longer than its column, counted in characters, and accepts the longest that fits', async () => {
