@@ -52,6 +52,19 @@ export class PrivatePostgres {
     return this.url(name);
   }
 
+  /**
+   * A database whose tables live in `directory` (an empty folder, a small tmpfs say), through a
+   * tablespace: its data can fill that disk while the server's own files and WAL stay elsewhere,
+   * as when a data volume fills up in production.
+   */
+  async createDatabaseIn(name: string, directory: string): Promise<string> {
+    fs.mkdirSync(directory, { recursive: true, mode: 0o700 });
+    if (this.runAs.length) spawnSync('chown', ['postgres', directory]);
+    await this.query(`CREATE TABLESPACE ${name}_space LOCATION '${directory.replace(/'/g, "''")}'`);
+    await this.query(`CREATE DATABASE ${name} TABLESPACE ${name}_space`);
+    return this.url(name);
+  }
+
   /** `pg_ctl restart -m fast`: every connection is ended (57P01), the server is back once this resolves. */
   restart(): void {
     this.must(this.pgCtl('restart', ['-m', 'fast']));
