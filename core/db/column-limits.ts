@@ -2,19 +2,12 @@ import { AliasNode, ColumnUpdateNode, CompiledQuery, DatabaseConnection, InsertQ
 import { FieldErrors } from '../kernel/errors';
 import { TallyError } from '../kernel/tally-error';
 import { INT32_MAX, INT32_MIN } from '../kernel/input-rules';
+import { isMoneyColumn, MONEY_INTEGER_DIGITS } from './money-columns';
 import { beyondInt32 } from './wide-id-comparisons';
 import type { DialectName } from './connect';
 
 /** What one column can hold, as both databases will hold it. */
 type Limit = { kind: 'text'; max?: number } | { kind: 'int32' } | { kind: 'decimal'; integerDigits: number } | { kind: 'other' };
-
-/**
- * Money is numeric(30,4) on PostgreSQL and text on SQLite (migration 002): SQLite would store any
- * number of digits, PostgreSQL refuses more than 26 before the point. Held to PostgreSQL's limit
- * on both, so an absurd amount is the same 400 everywhere.
- */
-const MONEY_DIGITS = 26;
-const SQLITE_MONEY = /^(taxes\.rate|invoices\.(subtotal|tax|total|paid)|invoice_lines\.(qty|amount)|invoice_taxes\.(rate|amount)|transactions\.(amount|refunded)|transaction_applied\.amount|transaction_refunds\.amount)$/;
 
 const INTROSPECT = {
   postgres: `select table_name as "table", column_name as "column", data_type as "type", character_maximum_length as "length", numeric_precision as "precision", numeric_scale as "scale"
@@ -75,7 +68,9 @@ export class ColumnLimits {
     const varchar = /^(varchar|character varying)\s*(\((\d+)\))?$/.exec(type);
     if (varchar) return { kind: 'text', max: row.length != null ? Number(row.length) : varchar[3] ? Number(varchar[3]) : undefined };
     if (type === 'numeric' && row.precision != null) return { kind: 'decimal', integerDigits: Number(row.precision) - Number(row.scale ?? 0) };
-    if (SQLITE_MONEY.test(`${row.table}.${row.column}`)) return { kind: 'decimal', integerDigits: MONEY_DIGITS };
+    // SQLite would store any number of digits, PostgreSQL refuses more than 26 before the point:
+    // held to PostgreSQL's limit on both, so an absurd amount is the same 400 everywhere.
+    if (isMoneyColumn(row.table, row.column)) return { kind: 'decimal', integerDigits: MONEY_INTEGER_DIGITS };
     if (type === 'text' || type.startsWith('char')) return { kind: 'text' };
     return { kind: 'other' };
   }

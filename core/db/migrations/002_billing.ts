@@ -1,4 +1,5 @@
-import { ColumnDataType, Kysely, PostgresAdapter } from 'kysely';
+import { Kysely } from 'kysely';
+import { moneyType } from '../money-columns';
 import { idType } from './id-column';
 
 /**
@@ -6,9 +7,7 @@ import { idType } from './id-column';
  * currencies and taxes per company, invoices with their lines, taxes and delivery methods, the
  * per-company counters that number them, and payments with what they were applied to.
  *
- * Money columns hold exact decimals with four places: numeric(30,4) on PostgreSQL, which the pg
- * driver answers as strings; text on SQLite, whose NUMERIC affinity would turn them into floats.
- * All arithmetic is done with decimal.js in the models, never in SQL.
+ * Money columns are exact decimals with four places (money-columns.ts says how on each database).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const id = idType(db);
@@ -167,10 +166,6 @@ export async function down(db: Kysely<any>): Promise<void> {
   for (const column of ['company', 'address1', 'address2', 'city', 'zip', 'state', 'country']) {
     await db.schema.alterTable('contacts').dropColumn(column).execute();
   }
-}
-
-function moneyType(db: Kysely<any>): ColumnDataType {
-  return db.getExecutor().adapter instanceof PostgresAdapter ? 'numeric(30, 4)' : 'text';
 }
 
 const STARTING_CURRENCIES = [

@@ -1,4 +1,5 @@
-import { ColumnDataType, Kysely, PostgresAdapter } from 'kysely';
+import { Kysely } from 'kysely';
+import { moneyType } from '../money-columns';
 import { idType } from './id-column';
 
 /**
@@ -213,6 +214,3 @@ export async function down(db: Kysely<any>): Promise<void> {
   for (const table of tables) await db.schema.dropTable(table).execute();
 }
 
-function moneyType(db: Kysely<any>): ColumnDataType {
-  return db.getExecutor().adapter instanceof PostgresAdapter ? 'numeric(30, 4)' : 'text';
-}

@@ -55,6 +55,20 @@ describe('schema limits as input rules', () => {
     expect((await server.request('GET', `/api/invoices/getListCount.json?client_id=${client}`)).json.response).to.equal(before);
   });
 
+  it('refuses an amount beyond numeric(30,4) in the recurring models too (prices, fees, coupon amounts), and writes nothing', async () => {
+    const huge = `1${'0'.repeat(26)}`;
+    // A caller's amount has at most 12 digits before the point (core/kernel/money.ts), so every total stays inside numeric(30,4).
+    const fits = `${'9'.repeat(12)}.5`;
+    for (const field of ['price', 'price_renews', 'setup_fee', 'cancel_fee']) {
+      const vars = `vars[term]=1&vars[period]=month&vars[currency]=USD&vars[price]=1&vars[${field}]=`;
+      expect(await errorsOf('POST', '/api/pricings/add.json', vars + huge), field).to.have.property(field);
+      expect((await server.request('POST', '/api/pricings/add.json', { body: vars + fits })).status, field).to.equal(200);
+    }
+    const coupon = (amount: string) => `vars[code]=BIG${amount.length}&vars[amounts][0][currency]=USD&vars[amounts][0][type]=amount&vars[amounts][0][amount]=${amount}`;
+    expect(await errorsOf('POST', '/api/coupons/add.json', coupon(huge))).to.have.property('amounts[0][amount]');
+    expect((await server.request('GET', '/api/coupons/getList.json')).json.response).to.deep.equal([]);
+  });
+
   it('validates invoice_format when it is set, so invoices/add keeps working', async () => {
     const errors = await errorsOf('PUT', '/api/settings/set.json', `key=invoice_format&value=INV-{num}${'x'.repeat(300)}`);
     expect(errors).to.have.nested.property('value.valid');
