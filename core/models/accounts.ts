@@ -122,7 +122,10 @@ export class Accounts {
 
   @callable({ verb: 'DELETE', params: [int('client_id')], description: 'Stop debiting the client automatically.' })
   async deleteDebitAccount(clientId: number) {
-    await this.ctx.db.deleteFrom('client_autodebit').where('client_id', 'in', (eb) => eb.selectFrom('clients').select('id').where('company_id', '=', this.ctx.companyId).where('id', '=', clientId)).execute();
+    // Another company's client is no client here: refused as the writes beside it are, not a "true" that did nothing.
+    const client = await this.ctx.db.selectFrom('clients').select('id').where('company_id', '=', this.ctx.companyId).where('id', '=', clientId).executeTakeFirst();
+    if (!client) throw TallyError.invalid({ client_id: { exists: 'Invalid client ID.' } });
+    await this.ctx.db.deleteFrom('client_autodebit').where('client_id', '=', client.id).execute();
     return true;
   }
 
