@@ -8,15 +8,18 @@ import { TallyError } from '../../core/kernel/tally-error';
  * Limits, each refused with a 400 rather than truncated or reshaped:
  * - depth 8: bracket groups after the name; `vars[lines][0][amount]` uses 3, so there is room for
  *   nested line data without allowing unbounded recursion.
- * - arrayLimit 1000: items in one list (highest index + 1 / number of `[]` appends). A 500-line
- *   invoice fits twice over; qs's default of 20 would quietly turn a 21-line invoice into an object.
+ * - arrayLimit 1000: items in one list (indexes 0..n-1, or `[]` appends). A 500-line invoice fits
+ *   twice over; qs's default of 20 would quietly turn a 21-line invoice into an object.
  * - parameterLimit 5000: name=value pairs per request; 500 lines × 4 fields = 2000 fits, a
  *   hash-flooding request does not.
  *
  * Decisions:
- * - Lists are compacted in index order: `lines[5]=a&lines[2]=b` is `['b', 'a']`. Indexes only group
- *   the fields of a line; forms that deleted rows leave gaps a billing model must not see as holes.
- *   A container with any non-index key (`l[0]=a&l[x]=b`) is an object keyed by strings.
+ * - Keys are kept, as PHP keeps them: a container whose keys are exactly the indexes 0..n-1 is a
+ *   list (`l[1]=b&l[0]=a` is `['a', 'b']`); any other is an object keyed by strings, as PHP's
+ *   json_encode writes such an array: `vars[custom][5]=x` is `{ custom: { 5: 'x' } }`, so ids sent
+ *   as keys (custom field ids, setting names) arrive. Models read a list given as an object in key
+ *   order (a form that deleted line 1 sends `lines[0]`, `lines[2]`), as binding does for list
+ *   parameters.
  * - A repeated name keeps the last value, as PHP does: `a=1&a=2` is `a: '2'`. Only `a[]=1&a[]=2`
  *   makes a list.
  * - `[]` may only end a name: qs merges `a[][x]=1&a[][y]=2` into one item where PHP makes two,
@@ -114,9 +117,6 @@ function place(root: Node, name: string, parts: string[], value: string): void {
     let child = node.children.get(segment);
     if (child && child.leaf !== last) fail(name, 'format', MSG.conflict);
     if (!child) {
-      // Top-level names are never list indexes, as in qs.
-      const index = i > 0 ? arrayIndex(segment) : null;
-      if (index !== null && index >= PARAMETER_LIMITS.arrayLimit) fail(name, 'max', MSG.items);
       child = { leaf: last, children: new Map(), appends: 0 };
       node.children.set(segment, child);
     }
@@ -126,22 +126,20 @@ function place(root: Node, name: string, parts: string[], value: string): void {
 }
 
 /**
- * The tree as plain objects and lists, with qs's shapes: a container whose keys are all list
- * indexes is a list in index order (gaps closed), any other an object; the top level is always an
- * object. Forbidden names never got this far, so no key can reach Object.prototype.
+ * The tree as plain objects and lists, with PHP's shapes: a container whose keys are exactly the
+ * indexes 0..n-1 is a list, any other an object; the top level is always an object. Forbidden
+ * names never got this far, so no key can reach Object.prototype.
  */
-function materialize(node: Node, top: boolean): unknown {
+function materialize(node: Node, top: boolean, name = ''): unknown {
   if (node.leaf) return node.value;
   if (node.items) return node.items;
   const keys = [...node.children.keys()];
-  if (!top && keys.every((k) => arrayIndex(k) !== null)) {
-    return keys
-      .map(Number)
-      .sort((a, b) => a - b)
-      .map((i) => materialize(node.children.get(String(i))!, false));
+  if (!top && keys.every((k) => arrayIndex(k) !== null && arrayIndex(k)! < keys.length)) {
+    if (keys.length > PARAMETER_LIMITS.arrayLimit) fail(`${name}[${keys.length - 1}]`, 'max', MSG.items);
+    return Array.from({ length: keys.length }, (_, i) => materialize(node.children.get(String(i))!, false, `${name}[${i}]`));
   }
   const out: Record<string, unknown> = {};
-  for (const [key, child] of node.children) out[key] = materialize(child, false);
+  for (const [key, child] of node.children) out[key] = materialize(child, false, top ? key : `${name}[${key}]`);
   return out;
 }
 

@@ -57,9 +57,11 @@ describe('parameters', () => {
       expect((lines as Array<Record<string, string>>)[20].amount).to.equal('20.50');
     });
 
-    it('accepts indexes up to arrayLimit - 1 and refuses the next with max', () => {
-      expect(parseQueryString('l[999]=x')).to.deep.equal({ l: ['x'] });
-      expect(refusal(() => parseQueryString('l[1000]=x'))).to.deep.equal(['l[1000]', 'max']);
+    it('accepts lists of up to arrayLimit items and refuses one more with max; a lone high index is a key, not a list', () => {
+      const indexed = (n: number) => Array.from({ length: n }, (_, i) => `l[${n - 1 - i}]=${i}`).join('&');
+      expect((parseQueryString(indexed(1000)).l as string[]).length).to.equal(1000);
+      expect(refusal(() => parseQueryString(indexed(1001)))).to.deep.equal(['l[1000]', 'max']);
+      expect(parseQueryString('l[1000000]=x')).to.deep.equal({ l: { 1000000: 'x' } });
     });
 
     it('refuses more than arrayLimit [] items rather than turning the list into an object', () => {
@@ -73,10 +75,11 @@ describe('parameters', () => {
       expect(parseQueryString('a%5B%5D=1&a%5B%5D=2')).to.deep.equal({ a: ['1', '2'] });
     });
 
-    it('compacts sparse indexes into a list in index order', () => {
-      expect(parseQueryString('lines[5]=a')).to.deep.equal({ lines: ['a'] });
-      expect(parseQueryString('lines[5]=a&lines[2]=b')).to.deep.equal({ lines: ['b', 'a'] });
-      expect(parseQueryString('l[3][x]=1&l[3][y]=2&l[0][x]=3')).to.deep.equal({ l: [{ x: '3' }, { x: '1', y: '2' }] });
+    it('keeps keys as PHP does: indexes 0..n-1 in any order are a list, sparse indexes an object keyed by them', () => {
+      expect(parseQueryString('l[1]=b&l[0]=a')).to.deep.equal({ l: ['a', 'b'] });
+      expect(parseQueryString('vars[custom][5]=x&vars[custom][12]=y')).to.deep.equal({ vars: { custom: { 5: 'x', 12: 'y' } } });
+      expect(parseQueryString('lines[5]=a&lines[2]=b')).to.deep.equal({ lines: { 2: 'b', 5: 'a' } });
+      expect(parseQueryString('l[3][x]=1&l[3][y]=2&l[0][x]=3')).to.deep.equal({ l: { 0: { x: '3' }, 3: { x: '1', y: '2' } } });
     });
 
     it('makes an object of a container with any non-index key', () => {

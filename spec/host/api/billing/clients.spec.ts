@@ -77,6 +77,16 @@ describe('clients and contacts over HTTP', () => {
     expect((await call(server, 'POST', 'users/add', { vars: { username: 'signup-2', new_password: 'secret12', confirm_password: 'secret12' } })).status).to.equal(200);
   });
 
+  it('creates a client with custom field values sent as a form, keyed by field id as PHP sends them', async () => {
+    const first = await ok(server, 'POST', 'clients/addCustomField', { vars: { name: 'Form field one' } });
+    const second = await ok(server, 'POST', 'clients/addCustomField', { vars: { name: 'Form field two' } });
+    const body = `vars[username]=signup-form&vars[new_password]=secret12&vars[confirm_password]=secret12&vars[first_name]=Form&vars[last_name]=Sent&vars[email]=form%40example.com&vars[custom][${second}]=two&vars[custom][${first}]=one`;
+    const created = await server.request('POST', '/api/clients/create.json', { body });
+    expect(created.status, created.text).to.equal(200);
+    const values = await ok(server, 'GET', 'clients/getCustomFieldValues', { client_id: created.json.response.id });
+    expect(values.map((v: any) => [v.id, v.value]).sort()).to.deep.equal([[first, 'one'], [second, 'two']].sort());
+  });
+
   it('links a client to a user', async () => {
     const user = await ok(server, 'POST', 'users/add', { vars: { username: 'client-login', new_password: 'secret1', confirm_password: 'secret1' } });
     const id = await addClient(server, { user_id: user });

@@ -46,6 +46,14 @@ describe('invoices over HTTP', () => {
     expect(invoice.line_items[1]).to.deep.include({ description: 'Hosting', qty: '1.0000', amount: '9.9900', order: 1, total: '9.9900' });
   });
 
+  it('reads lines a form sent with a gap (line 1 deleted) as the lines there are, in index order', async () => {
+    const body = `vars[client_id]=${clientId}&vars[date_billed]=2026-11-01&vars[date_due]=2026-12-01&vars[currency]=USD&vars[lines][2][description]=Third&vars[lines][2][amount]=3&vars[lines][0][description]=First&vars[lines][0][amount]=1`;
+    const added = await server.request('POST', '/api/invoices/add.json', { body });
+    expect(added.status, added.text).to.equal(200);
+    const invoice = await getInvoice(server, added.json.response);
+    expect(invoice.line_items.map((l: any) => [l.description, l.amount])).to.deep.equal([['First', '1.0000'], ['Third', '3.0000']]);
+  });
+
   it('answers false, as the reference does, for an invoice that does not exist', async () => {
     expect(await ok(server, 'GET', 'invoices/get', { invoice_id: 999999 })).to.equal(false);
   });
