@@ -5,7 +5,7 @@ import { model } from '../kernel/model';
 import { int, object } from '../kernel/parameter';
 import { formatUtc } from '../kernel/timestamps';
 import { seedCurrencies } from './currencies';
-import { int as count, listOf, orNull } from '../kernel/shape';
+import { int as count, listOf, orFalse } from '../kernel/shape';
 import { COMPANY, COMPANY_ADD, COMPANY_EDIT } from './companies.fields';
 import { companyOf, invalidCompanyError, requireInstallation } from '../trust/tenancy';
 
@@ -18,10 +18,10 @@ import { companyOf, invalidCompanyError, requireInstallation } from '../trust/te
 export class Companies {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ description: 'Fetch a company; null when there is none.', verb: 'GET', params: [int('company_id')], returns: orNull(COMPANY) })
+  @callable({ description: 'Fetch a company; false when there is none.', verb: 'GET', params: [int('company_id')], returns: orFalse(COMPANY) })
   async get(companyId: number) {
-    if (!this.ctx.installationWide && companyId !== this.ctx.companyId) return null;
-    return (await this.ctx.db.selectFrom('companies').selectAll().where('id', '=', companyId).executeTakeFirst()) ?? null;
+    if (!this.ctx.installationWide && companyId !== this.ctx.companyId) return false;
+    return (await this.ctx.db.selectFrom('companies').selectAll().where('id', '=', companyId).executeTakeFirst()) ?? false;
   }
 
   @callable({ description: 'Every company, by id (a company credential sees only its own).', verb: 'GET', returns: listOf(COMPANY) })

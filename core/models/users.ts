@@ -7,7 +7,7 @@ import { hashPassword, verifyPassword } from '../kernel/password';
 import { TallyError } from '../kernel/tally-error';
 import { formatUtc } from '../kernel/timestamps';
 import { isUniqueViolation } from '../db/errors';
-import { bool, int as count, listOf, nothing, orNull } from '../kernel/shape';
+import { bool, int as count, listOf, nothing, orFalse } from '../kernel/shape';
 import { USER, USER_ADD, USER_AUTH, USER_EDIT, USER_ID } from './users.fields';
 import { sql } from 'kysely';
 import { bool as flag } from '../kernel/parameter';
@@ -45,10 +45,26 @@ export class Users {
     return trustDb(this.ctx.db);
   }
 
-  @callable({ description: 'Fetch a user by id; null when there is none.', verb: 'GET', params: [int('user_id')], returns: orNull(USER) })
+  @callable({ description: 'Fetch a user by id; false when there is none.', verb: 'GET', params: [int('user_id')], returns: orFalse(USER) })
   async get(userId: number) {
     const row = await this.reach(this.db.selectFrom('users').select(PUBLIC_COLUMNS).where('id', '=', userId)).executeTakeFirst();
-    return row ?? null;
+    return row ?? false;
+  }
+
+  @callable({ description: 'Fetch a user by username; false when there is none.', verb: 'GET', params: [string('username')], returns: orFalse(USER) })
+  async getByUsername(username: string) {
+    const row = await this.reach(this.db.selectFrom('users').select(PUBLIC_COLUMNS).where('username', '=', username)).executeTakeFirst();
+    return row ?? false;
+  }
+
+  @callable({ description: 'Fetch the first user (by id) whose recovery email is email; false when there is none.', verb: 'GET', params: [string('email')], returns: orFalse(USER) })
+  async getByEmail(email: string) {
+    return (await this.getAllByEmail(email))[0] ?? false;
+  }
+
+  @callable({ description: 'Every user whose recovery email is email, by id.', verb: 'GET', params: [string('email')], returns: listOf(USER) })
+  async getAllByEmail(email: string) {
+    return this.reach(this.db.selectFrom('users').select(PUBLIC_COLUMNS).where('recovery_email', '=', email)).orderBy('id').execute();
   }
 
   @callable({ description: 'Fetch one page of users, ordered by username.', verb: 'GET', params: [int('page', { default: 1 })], returns: listOf(USER) })

@@ -30,7 +30,7 @@ export class TallyResult<T = unknown> {
 
   /**
    * The method's answer: the body's `response` (json), the whole body text (xml, php), or null
-   * when the call failed. A method may itself answer null (say, `users/get` of a missing user).
+   * when the call failed. A method may itself answer false (say, `users/get` of a missing user).
    */
   response(): T | null {
     if (!this.ok) return null;

@@ -24,7 +24,7 @@ describe('sdk: calls against a real server', () => {
       expect(edited.response()!.username).to.equal('kenneth');
       const deleted = await sdk.client.delete('users', 'delete', { user_id: id! });
       expect(deleted.status()).to.equal(200);
-      expect((await sdk.client.get('users', 'get', { user_id: id! })).response()).to.equal(null);
+      expect((await sdk.client.get('users', 'get', { user_id: id! })).response()).to.equal(false);
     });
 
     it('GET binds every parameter kind from the query string', async () => {

@@ -181,7 +181,7 @@ describe('the OpenAPI document at /api/openapi.json', () => {
     const make = document.paths['/api/spec_docs.widgets/make.{format}'].post!;
     expect(make.description).to.equal('Make a <b>widget</b> & "friends". Second sentence.');
     expect(make.summary).to.equal('Make a <b>widget</b> & "friends".');
-    expect(document.paths['/api/users/get.{format}'].get!.description).to.equal('Fetch a user by id; null when there is none.');
+    expect(document.paths['/api/users/get.{format}'].get!.description).to.equal('Fetch a user by id; false when there is none.');
   });
 
   it('documents every error status with the contract message, 413 for body verbs only', () => {

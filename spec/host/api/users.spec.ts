@@ -33,10 +33,13 @@ describe('users over HTTP', () => {
     expect((await server.request('GET', '/api/users/__CONSTRUCT.json')).status).to.equal(403);
   });
 
-  it('answers null for a user that does not exist', async () => {
-    const got = await server.request('GET', '/api/users/get.json?user_id=999999');
-    expect(got.status).to.equal(200);
-    expect(got.json).to.deep.equal({ response: null });
+  it('answers false, as the reference does, for a user that does not exist, by id, username or email', async () => {
+    for (const path of ['get.json?user_id=999999', 'getByUsername.json?username=nobody', 'getByEmail.json?email=nobody%40example.com']) {
+      const got = await server.request('GET', `/api/users/${path}`);
+      expect(got.status, path).to.equal(200);
+      expect(got.json, path).to.deep.equal({ response: false });
+    }
+    expect((await server.request('GET', '/api/users/getAllByEmail.json?email=nobody%40example.com')).json).to.deep.equal({ response: [] });
   });
 
   it('lists every failing rule of users/add in declaration order', async () => {
@@ -82,7 +85,7 @@ describe('users over HTTP', () => {
     expect(edited.status).to.equal(200);
     expect(edited.json.response.username).to.equal('kenneth');
     expect((await server.request('DELETE', `/api/users/delete.json?user_id=${id}`)).status).to.equal(200);
-    expect((await server.request('GET', `/api/users/get.json?user_id=${id}`)).json.response).to.equal(null);
+    expect((await server.request('GET', `/api/users/get.json?user_id=${id}`)).json.response).to.equal(false);
     expect((await server.request('DELETE', `/api/users/delete.json?user_id=${id}`)).status).to.equal(200);
   });
 });

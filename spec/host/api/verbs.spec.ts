@@ -22,7 +22,7 @@ describe('verb rules over HTTP', () => {
       expect((await echo('DELETE', '?vars[a]=1')).json).to.deep.equal({ response: { a: '1' } });
       const added = await server.request('POST', '/api/users/add.json', { body: 'vars[username]=gone&vars[new_password]=secret1&vars[confirm_password]=secret1' });
       expect((await server.request('DELETE', `/api/users/delete.json?user_id=${added.json.response}`)).status).to.equal(200);
-      expect((await server.request('GET', `/api/users/get.json?user_id=${added.json.response}`)).json.response).to.equal(null);
+      expect((await server.request('GET', `/api/users/get.json?user_id=${added.json.response}`)).json.response).to.equal(false);
     });
 
     for (const verb of ['GET', 'DELETE']) {

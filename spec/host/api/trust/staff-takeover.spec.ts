@@ -26,7 +26,7 @@ describe('staff identities: no company credential reaches them', () => {
     it(`${who}'s credential can neither read, change, delete, link nor test a staff identity`, async () => {
       const auth = who === 'company 1' ? server.credential : other;
       for (const userId of staffIds) {
-        expect((await call(server, 'GET', 'users/get', { user_id: userId }, auth)).json.response).to.equal(null);
+        expect((await call(server, 'GET', 'users/get', { user_id: userId }, auth)).json.response).to.equal(false);
         const edit = await call(server, 'PUT', 'users/edit', { user_id: userId, vars: { new_password: 'taken-over-1', confirm_password: 'taken-over-1', username: 'mine' } }, auth);
         expect(edit.status).to.equal(400);
         expect(edit.json.errors.user_id).to.deep.equal({ exists: 'Invalid user ID.' });

@@ -65,7 +65,7 @@ describe('tenancy: a company credential acts only as its company', () => {
 
   it('companies: sees and renames only itself; cannot add companies', async () => {
     expect((await call(server, 'PUT', 'companies/edit', { company_id: 1, vars: { name: 'Owned' } }, other)).status).to.equal(400);
-    expect((await call(server, 'GET', 'companies/get', { company_id: 1 }, other)).json).to.deep.equal({ response: null });
+    expect((await call(server, 'GET', 'companies/get', { company_id: 1 }, other)).json).to.deep.equal({ response: false });
     const listed = await call(server, 'GET', 'companies/getList', {}, other);
     expect(listed.json.response.map((c: { id: number }) => c.id)).to.deep.equal([otherCompany]);
     expect((await call(server, 'POST', 'companies/add', { vars: { name: 'Mine now' } }, other)).status).to.equal(403);
@@ -148,7 +148,12 @@ describe('tenancy: a company credential acts only as its company', () => {
     const linked = await ok(server, 'POST', 'users/add', { vars: { username: 'ada-login', new_password: 'secret1', confirm_password: 'secret1', recovery_email: 'ada@example.com' } });
     await ok(server, 'PUT', 'clients/edit', { client_id: mine.client, vars: { user_id: linked } });
     const own = await ok(server, 'POST', 'users/add', { vars: { username: 'second-login', new_password: 'secret1', confirm_password: 'secret1' } }, other);
-    expect((await call(server, 'GET', 'users/get', { user_id: linked }, other)).json.response).to.equal(null);
+    expect((await call(server, 'GET', 'users/get', { user_id: linked }, other)).json.response).to.equal(false);
+    expect((await call(server, 'GET', 'users/getByUsername', { username: 'ada-login' }, other)).json.response).to.equal(false);
+    expect((await call(server, 'GET', 'users/getByEmail', { email: 'ada@example.com' }, other)).json.response).to.equal(false);
+    expect((await call(server, 'GET', 'users/getAllByEmail', { email: 'ada@example.com' }, other)).json.response).to.deep.equal([]);
+    expect((await ok(server, 'GET', 'users/getByUsername', { username: 'ada-login' })).id).to.equal(linked);
+    expect((await ok(server, 'GET', 'users/getAllByEmail', { email: 'ada@example.com' })).map((u: { id: number }) => u.id)).to.deep.equal([linked]);
     expect((await call(server, 'PUT', 'users/edit', { user_id: linked, vars: { new_password: 'hijack1', confirm_password: 'hijack1' } }, other)).status).to.equal(400);
     await call(server, 'DELETE', 'users/delete', { user_id: linked }, other);
     expect((await ok(server, 'GET', 'users/get', { user_id: linked })).username).to.equal('ada-login');
@@ -168,7 +173,7 @@ describe('tenancy: a company credential acts only as its company', () => {
     expect(claimed.json.errors.user_id).to.have.property('exists');
     // Written straight to the database (as an older version might have): the link still grants nothing.
     await server.installation.db.insertInto('clients').values({ company_id: otherCompany, user_id: victim, status: 'active', date_added: '2024-01-01 00:00:00' }).execute();
-    expect((await call(server, 'GET', 'users/get', { user_id: victim }, other)).json.response).to.equal(null);
+    expect((await call(server, 'GET', 'users/get', { user_id: victim }, other)).json.response).to.equal(false);
     expect((await call(server, 'PUT', 'users/edit', { user_id: victim, vars: { new_password: 'hijack1', confirm_password: 'hijack1' } }, other)).status).to.equal(400);
   });
 
