@@ -67,12 +67,19 @@ export class CallGuard {
   }
 
   /**
-   * The caller for the credentials given from `address`, or a TallyError: 429 while the API user or
-   * the address is locked out, 401 for missing, wrong, expired credentials, 403 from an address
-   * outside the credential's allow list. Every wrong key counts towards both lock-outs.
+   * The caller for the credentials given from `address`, or a TallyError: 429 while the API user
+   * at that address, or the address, is locked out, 401 for missing, wrong, expired credentials,
+   * 403 from an address outside the credential's allow list. Every wrong key counts towards both
+   * lock-outs.
+   *
+   * An API user is locked out at the address the wrong keys came from, not everywhere: a key is 256
+   * random bits, so no lock-out is needed against guessing it, and one that reached every address
+   * would let anyone who learns an API user (another company, a log reader) shut its application
+   * out by sending wrong keys. The address lock-out slows a scanner trying many users.
    */
   async authenticate(given: GivenCredentials | null, address: string | undefined): Promise<Caller> {
-    const counted = given ? [{ subject: subject.apiUser(given.user), limit: this.policy.lockoutAttempts }] : [];
+    const user = given && (address ? subject.apiUserAt(given.user, address) : subject.apiUser(given.user));
+    const counted = user ? [{ subject: user, limit: this.policy.lockoutAttempts }] : [];
     if (address) counted.push({ subject: subject.apiAddress(address), limit: this.policy.addressAttempts });
     const locked = await this.lockouts.lockedFor(this.db, counted.map((c) => c.subject));
     if (locked > 0) throw new RetryLater(locked);

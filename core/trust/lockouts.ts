@@ -14,6 +14,7 @@ export interface Counted {
 /** Subjects a lock-out counts: what is locked is named, so one kind never unlocks another. */
 export const subject = {
   apiUser: (user: string) => `api-user:${user.slice(0, 64)}`,
+  apiUserAt: (user: string, address: string) => `api-user:${user.slice(0, 64)}@${address.slice(0, 64)}`,
   apiAddress: (address: string) => `api-ip:${address.slice(0, 64)}`,
   authUsername: (username: string) => `auth-user:${username.trim().toLowerCase().slice(0, 255)}`,
 };

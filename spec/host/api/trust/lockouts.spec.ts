@@ -32,6 +32,18 @@ describe('abuse limits: lock-outs shared by every process, rate limit, timing', 
     expect((await server.request('GET', '/api/users/getListCount.json', { auth: server.installationCredential })).status).to.equal(200);
   });
 
+  it('wrong keys from one address lock the API user out there only: its application elsewhere keeps working', async () => {
+    const proxied = await startTestServer({ trust: LIMITS, trustProxy: true, proxyHops: 1 });
+    try {
+      const from = (address: string, auth = proxied.credential) => proxied.request('GET', '/api/users/getListCount.json', { auth, headers: { 'X-Forwarded-For': address } });
+      for (let i = 0; i < 3; i++) expect((await from('198.51.100.66', wrong(proxied.credential.user))).status).to.equal(401);
+      expect((await from('198.51.100.66')).status).to.equal(429);
+      expect((await from('203.0.113.7')).status).to.equal(200);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('failures counted on both processes add up', async () => {
     const { user } = server.credential;
     expect((await server.request('GET', '/api/users/getListCount.json', { auth: wrong(user) })).status).to.equal(401);
