@@ -42,7 +42,7 @@ describe('a PHP 8.2 consumer written against the contract', function () {
   it('edits with PUT, checks a log-in, and deletes with DELETE', () => {
     expect(seen.edit).to.deep.equal({ status: 200, username: 'php consumer & co' });
     expect(seen.auth).to.deep.equal({ linked: 200, status: 200, response: true });
-    expect(seen.delete).to.deep.equal({ status: 200, after: null });
+    expect(seen.delete).to.deep.equal({ status: 200, after: false });
   });
 
   it('round-trips systemEncrypt and systemDecrypt', () => {
