@@ -8,6 +8,8 @@ export interface SettingDefinition {
   check(value: string): string | null;
   /** Secret settings are never returned by the API. */
   readonly secret?: boolean;
+  /** A client group or a client may set its own value (the billing settings, as the reference's S4 Billing/Payment). */
+  readonly overridable?: boolean;
 }
 
 const booleanText = (value: string) => (value === 'true' || value === 'false' ? null : 'Please give true or false.');
@@ -34,15 +36,15 @@ export const SETTINGS: Record<string, SettingDefinition> = {
   invoice_format: { scope: 'company', default: '{num}', check: invoiceFormat },
   invoice_start: { scope: 'company', default: '1', check: (v) => (/^\d{1,12}$/.test(v) ? null : 'Please give a whole number.') },
   // Recurring billing and its automation (docs/billing.md), with the reference's meanings.
-  inv_days_before_renewal: { scope: 'company', default: '14', check: days(365) },
-  inv_group_services: { scope: 'company', default: 'true', check: booleanText },
-  inv_suspended_services: { scope: 'company', default: 'true', check: booleanText },
-  autodebit: { scope: 'company', default: 'true', check: booleanText },
-  autodebit_days_before_due: { scope: 'company', default: '1', check: days(365) },
-  autodebit_attempts: { scope: 'company', default: '3', check: (v) => (/^\d{1,2}$/.test(v) && Number(v) >= 1 ? null : 'Please give a whole number of attempts from 1 to 99.') },
-  suspend_services_days_after_due: { scope: 'company', default: '7', check: daysOrNever(365) },
-  auto_apply_credits: { scope: 'company', default: 'true', check: booleanText },
-  auto_paid_pending_services: { scope: 'company', default: 'true', check: booleanText },
+  inv_days_before_renewal: { scope: 'company', overridable: true, default: '14', check: days(365) },
+  inv_group_services: { scope: 'company', overridable: true, default: 'true', check: booleanText },
+  inv_suspended_services: { scope: 'company', overridable: true, default: 'true', check: booleanText },
+  autodebit: { scope: 'company', overridable: true, default: 'true', check: booleanText },
+  autodebit_days_before_due: { scope: 'company', overridable: true, default: '1', check: days(365) },
+  autodebit_attempts: { scope: 'company', overridable: true, default: '3', check: (v) => (/^\d{1,2}$/.test(v) && Number(v) >= 1 ? null : 'Please give a whole number of attempts from 1 to 99.') },
+  suspend_services_days_after_due: { scope: 'company', overridable: true, default: '7', check: daysOrNever(365) },
+  auto_apply_credits: { scope: 'company', overridable: true, default: 'true', check: booleanText },
+  auto_paid_pending_services: { scope: 'company', overridable: true, default: 'true', check: booleanText },
   automation_time: { scope: 'company', default: '00:00', check: (v) => (/^([01]\d|2[0-3]):[0-5]\d$/.test(v) ? null : 'Please give a local time as HH:MM.') },
 };
 

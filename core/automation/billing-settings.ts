@@ -18,9 +18,21 @@ export interface BillingSettings {
   readonly automationTime: string;
 }
 
-export async function readBillingSettings(db: Tx, companyId: number): Promise<BillingSettings> {
+/** The keys a client group or a client may set for itself (the rest are the company's alone). */
+export const OVERRIDABLE_KEYS: readonly string[] = Object.keys(SETTINGS).filter((key) => SETTINGS[key].overridable);
+
+/** The company's own settings as stored (keys it never set are absent). */
+export async function companySettingValues(db: Tx, companyId: number): Promise<Map<string, string>> {
   const rows = await db.selectFrom('settings').select(['key', 'value']).where('company_id', '=', companyId).execute();
-  const stored = new Map(rows.map((r) => [r.key, r.value]));
+  return new Map(rows.map((r) => [r.key, r.value]));
+}
+
+export async function readBillingSettings(db: Tx, companyId: number): Promise<BillingSettings> {
+  return billingSettingsFrom(await companySettingValues(db, companyId));
+}
+
+/** Typed settings from stored values, each key's catalogue default where none is stored. */
+export function billingSettingsFrom(stored: ReadonlyMap<string, string>): BillingSettings {
   const text = (key: string) => stored.get(key) ?? SETTINGS[key].default;
   const suspend = text('suspend_services_days_after_due');
   return {

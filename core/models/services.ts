@@ -6,7 +6,8 @@ import { stored, toStored } from '../kernel/money';
 import { any, bool, int, list, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { formatUtc, parseTimestamp } from '../kernel/timestamps';
-import { readBillingSettings } from '../automation/billing-settings';
+import { billingProfiles, clientBillingSettings } from '../automation/billing-profiles';
+import { BillingSettings } from '../automation/billing-settings';
 import { shiftDays } from '../automation/run-clock';
 import { pageOffset, truthy } from './billing/values';
 import { changePricing } from './services/package-change';
@@ -221,7 +222,7 @@ export class Services {
   async getNextInvoiceDate(serviceId: number) {
     const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
     if (!service.date_renews || service.period === 'onetime') return false;
-    const settings = await readBillingSettings(this.ctx.db, this.ctx.companyId);
+    const settings = (await clientBillingSettings(this.ctx.db, this.ctx.companyId, service.client_id, this.ctx.systemKey)) as BillingSettings;
     return shiftDays(service.date_renews, -settings.invoiceDaysBeforeRenewal, this.ctx.timezone);
   }
 
@@ -252,9 +253,7 @@ export class Services {
 
   @callable({ verb: 'GET', description: 'Services the next billing run invoices (renewing within the invoice days).' })
   async getAllRenewing() {
-    const settings = await readBillingSettings(this.ctx.db, this.ctx.companyId);
-    const until = shiftDays(this.now(), settings.invoiceDaysBeforeRenewal, this.ctx.timezone);
-    return this.present(renewingQuery(this.ctx.db, this.ctx.companyId, until, settings.invoiceSuspendedServices));
+    return this.byProfile((settings) => renewingQuery(this.ctx.db, this.ctx.companyId, shiftDays(this.now(), settings.invoiceDaysBeforeRenewal, this.ctx.timezone), settings.invoiceSuspendedServices));
   }
 
   @callable({ verb: 'GET', description: 'Pending services whose first invoice is paid (the run provisions them).' })
@@ -269,20 +268,26 @@ export class Services {
 
   @callable({ verb: 'GET', description: 'Active services with an invoice overdue past the suspension days (the run suspends them).' })
   async getAllPendingSuspension() {
-    const settings = await readBillingSettings(this.ctx.db, this.ctx.companyId);
-    if (settings.suspendDaysAfterDue === null) return [];
-    return this.present(pendingSuspensionQuery(this.ctx.db, this.ctx.companyId, shiftDays(this.now(), -settings.suspendDaysAfterDue, this.ctx.timezone)));
+    return this.byProfile((settings) => (settings.suspendDaysAfterDue === null ? null : pendingSuspensionQuery(this.ctx.db, this.ctx.companyId, shiftDays(this.now(), -settings.suspendDaysAfterDue, this.ctx.timezone))));
   }
 
   @callable({ verb: 'GET', description: 'Services the run suspended that are now paid (the run unsuspends them).' })
   async getAllPendingUnsuspension() {
-    const settings = await readBillingSettings(this.ctx.db, this.ctx.companyId);
-    return this.present(pendingUnsuspensionQuery(this.ctx.db, this.ctx.companyId, shiftDays(this.now(), -(settings.suspendDaysAfterDue ?? 0), this.ctx.timezone)));
+    return this.byProfile((settings) => pendingUnsuspensionQuery(this.ctx.db, this.ctx.companyId, shiftDays(this.now(), -(settings.suspendDaysAfterDue ?? 0), this.ctx.timezone)));
   }
 
   @callable({ verb: 'GET', description: 'Services whose scheduled cancellation date has come (the run cancels them).' })
   getAllPendingCancelation() {
     return this.present(pendingCancelationQuery(this.ctx.db, this.ctx.companyId, this.now()));
+  }
+
+  /** A queue asked with each billing profile's settings, keeping the rows of that profile's clients (as the run does). */
+  private async byProfile(queue: (settings: BillingSettings) => { execute(): Promise<ServiceRow[]> } | null) {
+    const rows: ServiceRow[] = [];
+    for (const profile of await billingProfiles(this.ctx.db, this.ctx.companyId, this.ctx.systemKey)) {
+      rows.push(...((await queue(profile.settings)?.execute()) ?? []).filter((row) => profile.includes(row.client_id)));
+    }
+    return presentServices(this.ctx.db, rows.sort((a, b) => a.id - b.id), this.ctx.systemKey);
   }
 
   private async present(query: { execute(): Promise<ServiceRow[]> }) {
