@@ -15,6 +15,9 @@ export interface SettingDefinition {
 const booleanText = (value: string) => (value === 'true' || value === 'false' ? null : 'Please give true or false.');
 const days = (max: number) => (value: string) => (/^\d{1,3}$/.test(value) && Number(value) <= max ? null : `Please give a whole number of days from 0 to ${max}.`);
 const daysOrNever = (max: number) => (value: string) => (value === 'never' ? null : days(max)(value));
+const disabledOr = (check: (value: string) => string | null, hint: string) => (value: string) => (value === 'disabled' || check(value) === null ? null : `Please give disabled or ${hint}.`);
+/** A payment notice's day: days from the due date, negative before it. */
+const noticeDay = disabledOr((v) => (/^-?\d{1,3}$/.test(v) && Math.abs(Number(v)) <= 365 ? null : 'no'), 'a whole number of days from -365 (before the due date) to 365 (after it)');
 
 /**
  * Invoice numbers are stored in a varchar(255) column: the format, with {num} replaced by up to
@@ -45,6 +48,11 @@ export const SETTINGS: Record<string, SettingDefinition> = {
   suspend_services_days_after_due: { scope: 'company', overridable: true, default: '7', check: daysOrNever(365) },
   auto_apply_credits: { scope: 'company', overridable: true, default: 'true', check: booleanText },
   auto_paid_pending_services: { scope: 'company', overridable: true, default: 'true', check: booleanText },
+  // Payment reminders (the reference's Payment Due Notices): each makes one invoice_notices record per invoice.
+  notice1: { scope: 'company', overridable: true, default: 'disabled', check: noticeDay },
+  notice2: { scope: 'company', overridable: true, default: 'disabled', check: noticeDay },
+  notice3: { scope: 'company', overridable: true, default: 'disabled', check: noticeDay },
+  notice_pending_autodebit: { scope: 'company', overridable: true, default: 'disabled', check: disabledOr(days(365), 'a whole number of days from 0 to 365 before the auto debit') },
   automation_time: { scope: 'company', default: '00:00', check: (v) => (/^([01]\d|2[0-3]):[0-5]\d$/.test(v) ? null : 'Please give a local time as HH:MM.') },
 };
 

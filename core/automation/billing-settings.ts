@@ -16,7 +16,14 @@ export interface BillingSettings {
   readonly provisionPaidPending: boolean;
   /** Local `HH:MM` at which the daily tasks run. */
   readonly automationTime: string;
+  /** The payment notices turned on, earliest first: days from the due date (negative: before). */
+  readonly notices: ReadonlyArray<{ readonly notice: string; readonly days: number }>;
+  /** Days before an invoice's auto debit its client is told of it; null: never. */
+  readonly pendingAutodebitNoticeDays: number | null;
 }
+
+/** The payment notice settings, first to third. */
+export const NOTICES = ['notice1', 'notice2', 'notice3'] as const;
 
 /** The keys a client group or a client may set for itself (the rest are the company's alone). */
 export const OVERRIDABLE_KEYS: readonly string[] = Object.keys(SETTINGS).filter((key) => SETTINGS[key].overridable);
@@ -47,5 +54,7 @@ export function billingSettingsFrom(stored: ReadonlyMap<string, string>): Billin
     autoApplyCredits: text('auto_apply_credits') === 'true',
     provisionPaidPending: text('auto_paid_pending_services') === 'true',
     automationTime: text('automation_time'),
+    notices: NOTICES.filter((notice) => text(notice) !== 'disabled').map((notice) => ({ notice, days: Number(text(notice)) })).sort((a, b) => a.days - b.days),
+    pendingAutodebitNoticeDays: text('notice_pending_autodebit') === 'disabled' ? null : Number(text('notice_pending_autodebit')),
   };
 }
