@@ -73,6 +73,8 @@ export const CANCEL_VARS = inputs({
 
 export const SUSPEND_VARS = inputs({ use_module: bool({ description: 'Default true.' }), suspension_reason: string() });
 
+export const UNCANCEL_VARS = inputs({ use_module: bool({ description: 'Accepted as the reference takes it; removing a scheduled cancellation needs no module.' }) });
+
 export const MODULE_VARS = inputs({ use_module: bool({ description: 'Default true.' }) });
 
 export const PRICING_INFO = record({

@@ -20,7 +20,7 @@ import { ServiceQueueLists } from './services/service-queue-lists';
 import { presentServices, requireService, SERVICE_FILTERS, SERVICE_STATUSES, serviceCurrency, serviceQuery, ServiceRow } from './services/service-store';
 import { isFieldKey, readServiceVars } from './services/service-vars';
 import { bool as yes, int as count, money, nothing, orFalse, timestamp } from '../kernel/shape';
-import { CANCEL_VARS, LABELS, MODULE_VARS, PACKAGE_PRICING_INFO, PRICING_INFO, SERVICE, SERVICE_ADD, SERVICE_EDIT, SERVICE_FIELD_INPUT, SERVICES, SIMPLE_SERVICES, SUSPEND_VARS } from './services.fields';
+import { CANCEL_VARS, LABELS, MODULE_VARS, PACKAGE_PRICING_INFO, PRICING_INFO, SERVICE, SERVICE_ADD, SERVICE_EDIT, SERVICE_FIELD_INPUT, SERVICES, SIMPLE_SERVICES, SUSPEND_VARS, UNCANCEL_VARS } from './services.fields';
 import { ServiceTransitions } from './services/transitions';
 
 const PAGE_SIZE = 25;
@@ -172,7 +172,7 @@ export class Services extends ServiceQueueLists {
     return null;
   }
 
-  @callable({ returns: nothing(), verb: 'POST', params: [int('service_id'), object('vars', { default: {} })], description: 'Remove a scheduled cancellation.' })
+  @callable({ returns: nothing(), vars: UNCANCEL_VARS, verb: 'POST', params: [int('service_id'), object('vars', { default: {} })], description: 'Remove a scheduled cancellation.' })
   async unCancel(serviceId: number, _vars: Record<string, unknown>) {
     const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
     if (service.status === 'canceled') throw TallyError.invalid({ status: { transition: 'The service is already canceled; add a new one instead.' } });
@@ -275,7 +275,7 @@ export class Services extends ServiceQueueLists {
     return this.addField(serviceId, vars);
   }
 
-  @callable({ returns: nothing(), verb: 'POST', params: [int('service_id'), list('vars')], description: 'Set several fields: vars[i][key], vars[i][value], vars[i][encrypted].' })
+  @callable({ returns: nothing(), vars: SERVICE_FIELD_INPUT, verb: 'POST', params: [int('service_id'), list('vars')], description: 'Set several fields: vars[i][key], vars[i][value], vars[i][encrypted].' })
   async setFields(serviceId: number, vars: unknown) {
     const items = Array.isArray(vars) ? vars : vars && typeof vars === 'object' ? Object.values(vars) : [];
     for (const item of items) await this.addField(serviceId, (item ?? {}) as Record<string, unknown>);
