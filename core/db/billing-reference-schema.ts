@@ -1,9 +1,18 @@
 import { Generated } from 'kysely';
 
-/** Tables of migration 009 (payment reminders), merged into `Database` as recurring-schema.ts does. */
+/** Tables and columns of migration 009 (payment reminders, the run log's counts), merged as recurring-schema.ts does. */
 declare module './schema' {
   interface Database {
     invoice_notices: InvoiceNoticesTable;
+  }
+}
+
+declare module './recurring-schema' {
+  interface AutomationRunsTable {
+    /** How many runs of the task have started. */
+    runs: Generated<number>;
+    /** `host/pid` of the process that started the last. */
+    runner: string | null;
   }
 }
 
