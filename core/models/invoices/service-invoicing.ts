@@ -19,6 +19,7 @@ const termCyclesError = { term_cycles: { format: 'The term cycles must be 1 to 1
 export async function createRenewalFromService(ctx: CallContext, calls: ModelCalls, serviceId: number, termCycles: number, pricingId: number | null): Promise<number> {
   const service = await requireService(ctx.db, ctx.companyId, serviceId);
   if (termCycles < 1 || termCycles > 120) throw TallyError.invalid(termCyclesError);
+  if (service.status === 'canceled') throw TallyError.invalid({ service_id: { canceled: 'A canceled service does not renew.' } });
   if (pricingId !== null && pricingId !== service.pricing_id) {
     throw TallyError.invalid({ pricing_id: { change: 'A renewal is invoiced at the service\'s own pricing: move it to another with services/edit (vars[pricing_id]) first.' } });
   }

@@ -49,6 +49,9 @@ describe('recurring billing: the reference\'s other service and invoice methods'
       expect(pricing.json.errors.pricing_id).to.have.property('change');
       expect((await call(server, 'POST', 'invoices/createRenewalFromService', { service_id: renewing, term_cycles: 0 })).json.errors).to.have.property('term_cycles');
       expect((await call(server, 'POST', 'invoices/createRenewalFromService', { service_id: 999999 })).json.errors).to.have.property('service_id');
+      const gone = await addService({ status: 'active', date_added: '2027-01-01 00:00:00 UTC' });
+      await ok(server, 'POST', 'services/cancel', { service_id: gone, vars: { use_module: 'false' } });
+      expect((await call(server, 'POST', 'invoices/createRenewalFromService', { service_id: gone })).json.errors.service_id).to.have.property('canceled');
       expect((await serviceOf(server, renewing)).date_renews).to.equal('2027-05-01 00:00:00');
     });
   });
