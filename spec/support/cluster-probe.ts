@@ -1,4 +1,4 @@
-import http from 'node:http';
+import { answeringPid } from '../../scripts/soak/traffic';
 
 /** Waits until `check` holds, polling every 100 ms; throws after `ms`. */
 export async function until(check: () => Promise<boolean>, ms = 20_000): Promise<void> {
@@ -10,24 +10,11 @@ export async function until(check: () => Promise<boolean>, ms = 20_000): Promise
   throw new Error('condition not met in time');
 }
 
-/** The pid of the process answering on a new connection (fetch would reuse one and always reach the same process). */
-export function health(base: string): Promise<number | null> {
-  return new Promise((resolve) => {
-    const req = http.get(`${base}/health`, { agent: false, timeout: 2000 }, (res) => {
-      let text = '';
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve(res.statusCode === 200 ? JSON.parse(text).pid : null));
-    });
-    req.on('error', () => resolve(null));
-    req.on('timeout', () => req.destroy());
-  });
-}
-
-/** The pids of up to `count` host processes answering at `base`, asked over new connections. */
+/** The pids of up to `count` host processes answering at `base`, each asked over a new connection. */
 export async function pids(base: string, count = 2): Promise<Set<number>> {
   const seen = new Set<number>();
   for (let i = 0; i < 30 && seen.size < count; i++) {
-    const pid = await health(base);
+    const pid = await answeringPid(base);
     if (pid) seen.add(pid);
   }
   return seen;
