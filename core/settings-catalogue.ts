@@ -8,11 +8,16 @@ export interface SettingDefinition {
   check(value: string): string | null;
   /** Secret settings are never returned by the API. */
   readonly secret?: boolean;
+  /** A client group or a client may set its own value (the billing settings, as the reference's S4 Billing/Payment). */
+  readonly overridable?: boolean;
 }
 
 const booleanText = (value: string) => (value === 'true' || value === 'false' ? null : 'Please give true or false.');
 const days = (max: number) => (value: string) => (/^\d{1,3}$/.test(value) && Number(value) <= max ? null : `Please give a whole number of days from 0 to ${max}.`);
 const daysOrNever = (max: number) => (value: string) => (value === 'never' ? null : days(max)(value));
+const disabledOr = (check: (value: string) => string | null, hint: string) => (value: string) => (value === 'disabled' || check(value) === null ? null : `Please give disabled or ${hint}.`);
+/** A payment notice's day: days from the due date, negative before it. */
+const noticeDay = disabledOr((v) => (/^-?\d{1,3}$/.test(v) && Math.abs(Number(v)) <= 365 ? null : 'no'), 'a whole number of days from -365 (before the due date) to 365 (after it)');
 
 /**
  * Invoice numbers are stored in a varchar(255) column: the format, with {num} replaced by up to
@@ -34,15 +39,20 @@ export const SETTINGS: Record<string, SettingDefinition> = {
   invoice_format: { scope: 'company', default: '{num}', check: invoiceFormat },
   invoice_start: { scope: 'company', default: '1', check: (v) => (/^\d{1,12}$/.test(v) ? null : 'Please give a whole number.') },
   // Recurring billing and its automation (docs/billing.md), with the reference's meanings.
-  inv_days_before_renewal: { scope: 'company', default: '14', check: days(365) },
-  inv_group_services: { scope: 'company', default: 'true', check: booleanText },
-  inv_suspended_services: { scope: 'company', default: 'true', check: booleanText },
-  autodebit: { scope: 'company', default: 'true', check: booleanText },
-  autodebit_days_before_due: { scope: 'company', default: '1', check: days(365) },
-  autodebit_attempts: { scope: 'company', default: '3', check: (v) => (/^\d{1,2}$/.test(v) && Number(v) >= 1 ? null : 'Please give a whole number of attempts from 1 to 99.') },
-  suspend_services_days_after_due: { scope: 'company', default: '7', check: daysOrNever(365) },
-  auto_apply_credits: { scope: 'company', default: 'true', check: booleanText },
-  auto_paid_pending_services: { scope: 'company', default: 'true', check: booleanText },
+  inv_days_before_renewal: { scope: 'company', overridable: true, default: '14', check: days(365) },
+  inv_group_services: { scope: 'company', overridable: true, default: 'true', check: booleanText },
+  inv_suspended_services: { scope: 'company', overridable: true, default: 'true', check: booleanText },
+  autodebit: { scope: 'company', overridable: true, default: 'true', check: booleanText },
+  autodebit_days_before_due: { scope: 'company', overridable: true, default: '1', check: days(365) },
+  autodebit_attempts: { scope: 'company', overridable: true, default: '3', check: (v) => (/^\d{1,2}$/.test(v) && Number(v) >= 1 ? null : 'Please give a whole number of attempts from 1 to 99.') },
+  suspend_services_days_after_due: { scope: 'company', overridable: true, default: '7', check: daysOrNever(365) },
+  auto_apply_credits: { scope: 'company', overridable: true, default: 'true', check: booleanText },
+  auto_paid_pending_services: { scope: 'company', overridable: true, default: 'true', check: booleanText },
+  // Payment reminders (the reference's Payment Due Notices): each makes one invoice_notices record per invoice.
+  notice1: { scope: 'company', overridable: true, default: 'disabled', check: noticeDay },
+  notice2: { scope: 'company', overridable: true, default: 'disabled', check: noticeDay },
+  notice3: { scope: 'company', overridable: true, default: 'disabled', check: noticeDay },
+  notice_pending_autodebit: { scope: 'company', overridable: true, default: 'disabled', check: disabledOr(days(365), 'a whole number of days from 0 to 365 before the auto debit') },
   automation_time: { scope: 'company', default: '00:00', check: (v) => (/^([01]\d|2[0-3]):[0-5]\d$/.test(v) ? null : 'Please give a local time as HH:MM.') },
 };
 

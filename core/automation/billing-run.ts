@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Installation } from '../installation';
 import { localDate, localTime } from '../models/services/renew-dates';
-import { readBillingSettings } from './billing-settings';
+import { billingProfiles } from './billing-profiles';
 import { Leases } from './leases';
 import { runNow } from './run-clock';
 import { recordEnd, recordStart } from './run-log';
@@ -47,16 +47,23 @@ export async function runBilling(installation: Installation, options: BillingRun
   if (options.companyId !== undefined) companies = companies.where('id', '=', options.companyId);
   const reports: TaskReport[] = [];
   for (const { id: companyId } of await companies.execute()) {
-    const settings = await readBillingSettings(installation.db, companyId);
+    const profiles = await billingProfiles(installation.db, companyId, await installation.settings.system('system_key'));
+    const settings = profiles[0].settings;
     const today = localDate(now, settings.timezone);
     const localClock = localDateTime(now, settings.timezone);
     for (const task of tasks) {
       if (options.dueOnly && task.kind === 'daily' && !(await dueToday(installation, companyId, task.name, today, localClock >= `${today} ${settings.automationTime}`))) continue;
       const started = Date.now();
       await recordStart(installation.db, companyId, task.name, today, now);
-      let outcome: TaskOutcome;
+      const outcome: TaskOutcome = { processed: 0, failed: 0, messages: [] };
       try {
-        outcome = await task.run({ installation, companyId, now, settings, leases, afterUnit: options.afterUnit });
+        // Once per set of billing settings (client groups and clients may override the company's).
+        for (const profile of profiles) {
+          const pass = await task.run({ installation, companyId, now, settings: profile.settings, profile: profiles.length > 1 ? profile : undefined, leases, afterUnit: options.afterUnit });
+          outcome.processed += pass.processed;
+          outcome.failed += pass.failed;
+          outcome.messages.push(...pass.messages);
+        }
       } catch (error) {
         await recordEnd(installation.db, companyId, task.name, now, { status: 'failed', processed: 0, failed: 0, message: (error as Error).message }).catch(() => undefined);
         throw error;

@@ -1,10 +1,17 @@
+import { hostname } from 'node:os';
 import { withRetries } from '../db/retryable';
 import { Db } from '../db/schema';
 
 /** The last run of each task of a company, kept for `tally automation status` and the admin area. */
+/** Which process runs: its host and pid (several machines may share one database). */
+const RUNNER = `${hostname()}/${process.pid}`.slice(-128);
+
 export async function recordStart(db: Db, companyId: number, task: string, runDate: string, now: string): Promise<void> {
-  const values = { status: 'running', run_date: runDate, date_started: now, date_finished: null, processed: 0, failed: 0, message: null };
-  await withRetries(() => db.insertInto('automation_runs').values({ company_id: companyId, task, ...values }).onConflict((oc) => oc.columns(['company_id', 'task']).doUpdateSet(values)).execute(), 8);
+  const values = { status: 'running', run_date: runDate, date_started: now, date_finished: null, processed: 0, failed: 0, message: null, runner: RUNNER };
+  await withRetries(
+    () => db.insertInto('automation_runs').values({ company_id: companyId, task, ...values, runs: 1 }).onConflict((oc) => oc.columns(['company_id', 'task']).doUpdateSet((eb) => ({ ...values, runs: eb('automation_runs.runs', '+', 1) }))).execute(),
+    8,
+  );
 }
 
 export async function recordEnd(db: Db, companyId: number, task: string, now: string, outcome: { status: 'done' | 'failed'; processed: number; failed: number; message: string | null }): Promise<void> {

@@ -1,5 +1,6 @@
 import { Installation } from '../installation';
 import { TallyError } from '../kernel/tally-error';
+import { BillingProfile } from './billing-profiles';
 import { BillingSettings } from './billing-settings';
 import { CompanyScope } from './company-scope';
 import { Leases, SLICES } from './leases';
@@ -11,7 +12,10 @@ export interface TaskRun {
   readonly companyId: number;
   /** The run's clock, UTC `YYYY-MM-DD hh:mm:ss`: every date the run compares with comes from it. */
   readonly now: string;
+  /** The settings of the clients this pass bills (`profile`'s). */
   readonly settings: BillingSettings;
+  /** Whose settings these are: the task is run once per profile, and handles only its clients' rows. */
+  readonly profile?: BillingProfile;
   readonly leases: Leases;
   /** Called after every unit of work; throwing from it stops the run there (a crash, for specs). */
   readonly afterUnit?: (task: string, done: number) => void;
@@ -45,11 +49,14 @@ const LANES = 4;
 
 export async function sliced<T extends { client_id: number }>(run: TaskRun, task: string, fetch: () => Promise<T[]>, handle: (rows: T[], unit: Unit) => Promise<void>, options: { passes?: number; batchSize?: number } = {}): Promise<TaskOutcome> {
   const outcome: TaskOutcome = { processed: 0, failed: 0, messages: [] };
+  // Each profile's pass leases its slices apart: a process busy on one profile's slice never keeps another from the next profile's.
+  if (run.profile?.name) task = `${task}#${run.profile.name}`;
   const scope = await CompanyScope.open(run.installation, run.companyId);
   let done = 0;
   for (let pass = 0; pass < (options.passes ?? 1); pass++) {
     const bySlice = new Map<number, T[]>();
     for (const row of await fetch()) {
+      if (run.profile && !run.profile.includes(row.client_id)) continue;
       const slice = row.client_id % SLICES;
       if (!bySlice.has(slice)) bySlice.set(slice, []);
       bySlice.get(slice)!.push(row);

@@ -20,10 +20,10 @@ export interface CallRunner {
 export class ModelCalls {
   constructor(private readonly runner: CallRunner) {}
 
-  /** Whether `model` exists and the company may call it (an extension installed and enabled). */
-  async available(ctx: CallContext, model: string): Promise<boolean> {
+  /** Whether the model (and, when named, its method) is there for the caller's company to call (an extension installed and enabled). */
+  async available(ctx: CallContext, model: string, method?: string): Promise<boolean> {
     const entry = this.runner.model(model);
-    if (!entry) return false;
+    if (!entry || (method !== undefined && !entry.callables.has(method))) return false;
     return !entry.availableTo || entry.availableTo(ctx.companyId, this.runner.scope(ctx));
   }
 

@@ -3,124 +3,105 @@ import { callable } from '../kernel/callable';
 import { is } from '../kernel/input-rules';
 import { model } from '../kernel/model';
 import { ModelCalls } from '../kernel/model-calls';
-import { bool, int, object, string } from '../kernel/parameter';
+import { any, bool, int, object, string } from '../kernel/parameter';
+import { bool as yes, int as id, listOf, nothing, orFalse } from '../kernel/shape';
 import { TallyError } from '../kernel/tally-error';
-import { formatUtc } from '../kernel/timestamps';
-import { truthy } from './billing/values';
-import { accountQuery, autodebitAccountOf, CC_TYPES, invalidAccount, presentAccount, setAutodebitAccount } from './accounts/account-store';
+import { ACCOUNT, CC_ADD, DEBIT_ACCOUNT, LABELS, NAME_EDIT } from './accounts.fields';
+import { AchAccounts } from './accounts/ach-accounts';
+import { contactOf, findAccount, forgetAccount, gatewayOffering, keepAccount, listAccounts, renameAccount, requireAccount } from './accounts/account-ops';
+import { autodebitAccountOf, CC_TYPES, invalidAccount, setAutodebitAccount } from './accounts/account-store';
 
 /**
  * Payment accounts of clients. A card is handed once to a merchant gateway that stores it
  * (`<gateway>.tokens/store`) and answers a token; Tally keeps that token, the brand, the expiry
  * and the last four digits — never the card number or the security code. Charges go through the
- * gateway with the token (the billing run's autodebit). One account per client is its autodebit
- * account.
+ * gateway with the token (the billing run's autodebit). One account per client, card or bank
+ * account (accounts/ach-accounts.ts), is its autodebit account.
  */
 @model('accounts')
-export class Accounts {
-  constructor(
-    private readonly ctx: CallContext,
-    private readonly calls: ModelCalls,
-  ) {}
+export class Accounts extends AchAccounts {
+  constructor(ctx: CallContext, calls: ModelCalls) {
+    super(ctx, calls);
+  }
 
   @callable({
     verb: 'POST',
     params: [object('vars', { default: {} })],
+    vars: CC_ADD,
+    returns: id({ description: 'The new account id.' }),
     description: 'Store a card through a merchant gateway: vars[contact_id] (or vars[client_id]: its primary contact), vars[number], vars[expiration] (yyyymm), vars[security_code], optional vars[first_name], vars[last_name] (default the contact\'s), vars[gateway] (an installed merchant gateway that stores cards; default test_card), vars[currency], vars[autodebit] (true: the client\'s autodebit account). Returns the account id.',
   })
   async addCc(vars: Record<string, unknown>) {
-    const contact = await this.contactOf(vars);
-    const gateway = typeof vars.gateway === 'string' && vars.gateway ? vars.gateway : 'test_card';
+    const contact = await contactOf(this.ctx, vars);
+    const gateway = await gatewayOffering(this.ctx, this.calls, vars, 'store');
     const expiration = String(vars.expiration ?? '');
     const errors: Record<string, Record<string, string>> = {};
     if (!/^\d{6}$/.test(expiration)) errors.expiration = { format: 'The expiration must be given as yyyymm.' };
     if (!is.present(vars.number)) errors.number = { empty: 'Please enter the card number.' };
-    if (!(await this.calls.available(this.ctx, `${gateway}.tokens`))) errors.gateway = { exists: `The merchant gateway "${gateway}" is not installed and enabled, or cannot store cards.` };
+    if (!gateway) errors.gateway = { exists: `The merchant gateway "${String(vars.gateway ?? 'test_card')}" is not installed and enabled, or cannot store cards.` };
     if (Object.keys(errors).length) throw TallyError.invalid(errors);
     const stored = (await this.calls.call(this.ctx, `${gateway}.tokens`, 'store', {
       vars: { client_id: contact.client_id, card_number: vars.number, exp_year: expiration.slice(0, 4), exp_month: expiration.slice(4), cvv: vars.security_code },
     })) as { reference_id: string; last4: string; type: string; expiration: string };
-    const row = await this.ctx.db
-      .insertInto('accounts')
-      .values({
-        company_id: this.ctx.companyId,
-        client_id: contact.client_id,
-        contact_id: contact.id,
-        type: 'cc',
-        first_name: is.present(vars.first_name) ? String(vars.first_name).trim() : contact.first_name,
-        last_name: is.present(vars.last_name) ? String(vars.last_name).trim() : contact.last_name,
-        gateway,
-        reference_id: String(stored.reference_id),
-        last4: String(stored.last4).slice(-4),
-        card_type: CC_TYPES[stored.type] ? stored.type : 'other',
-        expiration: stored.expiration ?? expiration,
-        currency: typeof vars.currency === 'string' ? vars.currency.toUpperCase().slice(0, 3) : null,
-        status: 'active',
-        date_added: formatUtc(new Date()),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    if (truthy(vars.autodebit)) await setAutodebitAccount(this.ctx.db, contact.client_id, row.id);
-    return row.id;
+    return keepAccount(this.ctx, contact, vars, {
+      type: 'cc', gateway: gateway!, reference_id: stored.reference_id, last4: stored.last4, card_type: CC_TYPES[stored.type] ? stored.type : 'other', expiration: stored.expiration ?? expiration, status: 'active',
+    });
   }
 
-  @callable({ verb: 'PUT', params: [int('account_id'), object('vars')], description: 'Change the name on a card account (vars[first_name], vars[last_name]); a new card is a new account.' })
+  @callable({ verb: 'PUT', params: [int('account_id'), object('vars')], vars: NAME_EDIT, returns: nothing(), description: 'Change the name on a card account (vars[first_name], vars[last_name]); a new card is a new account.' })
   async editCc(accountId: number, vars: Record<string, unknown>) {
-    await this.require(accountId);
-    const changes: Record<string, string> = {};
-    for (const key of ['first_name', 'last_name'] as const) if (is.present(vars[key])) changes[key] = String(vars[key]).trim().slice(0, 255);
-    if (Object.keys(changes).length) await this.ctx.db.updateTable('accounts').set(changes).where('id', '=', accountId).execute();
+    await requireAccount(this.ctx, accountId, 'cc');
+    await renameAccount(this.ctx, accountId, vars);
     return null;
   }
 
-  @callable({ verb: 'DELETE', params: [int('account_id'), bool('soft_delete', { default: true })], description: 'Remove a card: the gateway forgets its token, the account becomes inactive and stops being the autodebit account.' })
+  @callable({ verb: 'DELETE', params: [int('account_id'), bool('soft_delete', { default: true })], returns: nothing(), description: 'Remove a card: the gateway forgets its token, the account becomes inactive and stops being the autodebit account.' })
   async deleteCc(accountId: number, _softDelete: boolean) {
-    const account = await this.require(accountId);
-    if (account.status === 'active' && (await this.calls.available(this.ctx, `${account.gateway}.tokens`))) {
-      await this.calls.call(this.ctx, `${account.gateway}.tokens`, 'remove', { reference_id: account.reference_id });
-    }
-    await this.ctx.db.updateTable('accounts').set({ status: 'inactive' }).where('id', '=', accountId).execute();
-    await this.ctx.db.deleteFrom('client_autodebit').where('account_id', '=', accountId).execute();
+    await forgetAccount(this.ctx, this.calls, await requireAccount(this.ctx, accountId, 'cc'));
     return null;
   }
 
-  @callable({ verb: 'GET', params: [int('account_id'), bool('decrypt', { default: false })], description: 'A card account (last four digits only: the number is never stored), or false.' })
-  async getCc(accountId: number, _decrypt: boolean) {
-    const row = await accountQuery(this.ctx.db, this.ctx.companyId).where('id', '=', accountId).executeTakeFirst();
-    return row ? presentAccount(row, await autodebitAccountOf(this.ctx.db, row.client_id)) : false;
+  @callable({
+    verb: 'GET',
+    params: [int('account_id'), bool('decrypt', { default: false }), any('passphrase', { default: null }), int('staff_id', { default: null })],
+    returns: orFalse(ACCOUNT),
+    description: 'A card account (last four digits only: the number is never stored, so decrypt changes nothing), or false.',
+  })
+  getCc(accountId: number, _decrypt: boolean, _passphrase: unknown, _staffId: number | null) {
+    return findAccount(this.ctx, accountId, 'cc');
   }
 
-  @callable({ verb: 'GET', params: [int('contact_id')], description: 'The active card accounts of a contact.' })
+  @callable({ verb: 'GET', params: [int('contact_id')], returns: listOf(ACCOUNT), description: 'The active card accounts of a contact.' })
   getAllCc(contactId: number) {
-    return this.list((q) => q.where('contact_id', '=', contactId));
+    return listAccounts(this.ctx, 'cc', (q) => q.where('contact_id', '=', contactId));
   }
 
-  @callable({ verb: 'GET', params: [int('client_id')], description: 'The active card accounts of a client.' })
+  @callable({ verb: 'GET', params: [int('client_id')], returns: listOf(ACCOUNT), description: 'The active card accounts of a client.' })
   getAllCcByClient(clientId: number) {
-    return this.list((q) => q.where('client_id', '=', clientId));
+    return listAccounts(this.ctx, 'cc', (q) => q.where('client_id', '=', clientId));
   }
 
-  @callable({ verb: 'GET', params: [int('contact_id'), string('sortby', { default: 'last_name' }), string('order', { default: 'asc' })], description: 'The card accounts of a contact, by last name.' })
+  @callable({ verb: 'GET', params: [int('contact_id'), string('sortby', { default: 'last_name' }), string('order', { default: 'asc' })], returns: listOf(ACCOUNT), description: 'The card accounts of a contact, by last name.' })
   getListCc(contactId: number, _sortBy: string, order: string) {
-    return this.list((q) => q.where('contact_id', '=', contactId).orderBy('last_name', order.toLowerCase() === 'desc' ? 'desc' : 'asc'));
+    return listAccounts(this.ctx, 'cc', (q) => q.where('contact_id', '=', contactId).orderBy('last_name', order.toLowerCase() === 'desc' ? 'desc' : 'asc'));
   }
 
-  @callable({ verb: 'GET', params: [int('client_id')], description: 'The client\'s autodebit account, or false.' })
+  @callable({ verb: 'GET', params: [int('client_id')], returns: orFalse(ACCOUNT), description: 'The client\'s autodebit account (card or bank account), or false.' })
   async getDebitAccount(clientId: number) {
     const accountId = await autodebitAccountOf(this.ctx.db, clientId);
-    const account = accountId === null ? false : await this.getCc(accountId, false);
+    const account = accountId === null ? false : await findAccount(this.ctx, accountId);
     return account && account.client_id === clientId ? account : false;
   }
 
-  @callable({ verb: 'POST', params: [int('client_id'), object('vars')], description: 'Make vars[account_id] (an active account of the client) its autodebit account; the failure count restarts.' })
+  @callable({ verb: 'POST', params: [int('client_id'), object('vars')], vars: DEBIT_ACCOUNT, returns: nothing(), description: 'Make vars[account_id] (an active card or verified bank account of the client) its autodebit account; the failure count restarts.' })
   async addDebitAccount(clientId: number, vars: Record<string, unknown>) {
-    const account = is.integer(vars.account_id) ? await this.getCc(Number(vars.account_id), false) : false;
+    const account = is.integer(vars.account_id) ? await findAccount(this.ctx, Number(vars.account_id)) : false;
     if (!account || account.client_id !== clientId || account.status !== 'active') throw invalidAccount();
     await setAutodebitAccount(this.ctx.db, clientId, account.id);
     return null;
   }
 
-  @callable({ verb: 'DELETE', params: [int('client_id')], description: 'Stop debiting the client automatically.' })
+  @callable({ verb: 'DELETE', params: [int('client_id')], returns: yes(), description: 'Stop debiting the client automatically.' })
   async deleteDebitAccount(clientId: number) {
     // Another company's client is no client here: refused as the writes beside it are, not a "true" that did nothing.
     const client = await this.ctx.db.selectFrom('clients').select('id').where('company_id', '=', this.ctx.companyId).where('id', '=', clientId).executeTakeFirst();
@@ -129,36 +110,13 @@ export class Accounts {
     return true;
   }
 
-  @callable({ verb: 'GET', description: 'The card brands and their names.' })
+  @callable({ verb: 'GET', returns: LABELS, description: 'The card brands and their names.' })
   getCcTypes() {
     return CC_TYPES;
   }
 
-  @callable({ verb: 'GET', description: 'The account types and their names.' })
+  @callable({ verb: 'GET', returns: LABELS, description: 'The account types and their names.' })
   getTypes() {
     return { cc: 'Credit Card', ach: 'ACH' };
-  }
-
-  private async list(narrow: (q: ReturnType<typeof accountQuery>) => ReturnType<typeof accountQuery>) {
-    const rows = await narrow(accountQuery(this.ctx.db, this.ctx.companyId).where('status', '=', 'active')).orderBy('id').execute();
-    const debit = new Map<number, number | null>();
-    for (const r of rows) if (!debit.has(r.client_id)) debit.set(r.client_id, await autodebitAccountOf(this.ctx.db, r.client_id));
-    return rows.map((r) => presentAccount(r, debit.get(r.client_id) ?? null));
-  }
-
-  private async require(accountId: number) {
-    const row = await accountQuery(this.ctx.db, this.ctx.companyId).where('id', '=', accountId).executeTakeFirst();
-    if (!row) throw invalidAccount();
-    return row;
-  }
-
-  private async contactOf(vars: Record<string, unknown>) {
-    let query = this.ctx.db.selectFrom('contacts').innerJoin('clients', 'clients.id', 'contacts.client_id').select(['contacts.id', 'contacts.client_id', 'contacts.first_name', 'contacts.last_name']).where('clients.company_id', '=', this.ctx.companyId);
-    if (is.integer(vars.contact_id)) query = query.where('contacts.id', '=', Number(vars.contact_id));
-    else if (is.integer(vars.client_id)) query = query.where('contacts.client_id', '=', Number(vars.client_id)).where('contacts.contact_type', '=', 'primary');
-    else throw TallyError.invalid({ contact_id: { exists: 'Invalid contact ID.' } });
-    const contact = await query.executeTakeFirst();
-    if (!contact) throw TallyError.invalid({ contact_id: { exists: 'Invalid contact ID.' } });
-    return contact;
   }
 }

@@ -6,7 +6,7 @@ import { model } from '../kernel/model';
 import { any, bool, int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { ordered, readOrder } from './billing/ordering';
-import { effectiveSettings, ownSettings, setOwnSetting, setOwnSettings, settingKeyRules, settingKeysRules, unsetOwnSettings } from './billing/owner-settings';
+import { effectiveSettings, ownSettings, setOwnSetting, setOwnSettings, overrideValueRules, settingKeyRules, settingKeysRules, unsetOwnSettings } from './billing/owner-settings';
 import { optionalText, pageOffset } from './billing/values';
 import { defaultGroupId, findGroup, groupQuery, invalidGroup } from './client-groups/group-store';
 import { int as count, listOf, nothing, orFalse } from '../kernel/shape';
@@ -103,7 +103,7 @@ export class ClientGroups {
   @callable({ description: 'Set one of the group\'s settings; encrypted (true) stores it with systemEncrypt.', verb: 'POST', params: [int('client_group_id'), string('key'), any('value'), any('encrypted', { default: null })], returns: nothing() })
   async setSetting(groupId: number, key: string, value: unknown, encrypted: unknown) {
     await this.group(groupId);
-    await assertValid({ key }, settingKeyRules);
+    await assertValid({ key, value }, { ...settingKeyRules, ...overrideValueRules({ [key]: value }, () => 'value') });
     await setOwnSetting(this.ctx.db, 'client_group', groupId, key, value, encrypted, this.ctx.systemKey);
     return null;
   }
@@ -111,7 +111,7 @@ export class ClientGroups {
   @callable({ description: 'Set several of the group\'s settings from vars[key]=value; value_keys (a list) limits which keys are set.', verb: 'POST', params: [int('client_group_id'), object('vars'), any('value_keys', { default: null })], vars: SETTINGS_VARS, returns: nothing() })
   async setSettings(groupId: number, vars: Record<string, unknown>, valueKeys: unknown) {
     await this.group(groupId);
-    await assertValid(vars, settingKeysRules(vars));
+    await assertValid(vars, { ...settingKeysRules(vars), ...overrideValueRules(vars, (key) => `vars[${key}]`) });
     await setOwnSettings(this.ctx.db, 'client_group', groupId, vars, valueKeys, this.ctx.systemKey);
     return null;
   }

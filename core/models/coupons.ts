@@ -1,6 +1,8 @@
 import { isUniqueViolation } from '../db/errors';
 import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
+import { int as count, nothing, orFalse } from '../kernel/shape';
+import { COUPON, COUPON_ADD, COUPON_AMOUNTS, COUPON_EDIT, COUPONS, LABELS } from './coupons.fields';
 import { model } from '../kernel/model';
 import { any, int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
@@ -18,7 +20,7 @@ const CODE_TAKEN = { code: { unique: 'That coupon code is already in use.' } };
 export class Coupons {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ verb: 'POST', params: [object('vars', { default: {} })], description: 'Add a coupon: vars[code], vars[packages][] (package ids), vars[amounts][i][currency|amount|type (percent, amount)], optional vars[max_qty] (0 = unlimited), vars[start_date], vars[end_date], vars[status], vars[recurring] (applies to renewals too). Returns its id.' })
+  @callable({ returns: count({ description: 'The new coupon id.' }), vars: COUPON_ADD, verb: 'POST', params: [object('vars', { default: {} })], description: 'Add a coupon: vars[code], vars[packages][] (package ids), vars[amounts][i][currency|amount|type (percent, amount)], optional vars[max_qty] (0 = unlimited), vars[start_date], vars[end_date], vars[status], vars[recurring] (applies to renewals too). Returns its id.' })
   async add(vars: Record<string, unknown>) {
     const read = await readCouponVars(this.ctx.db, this.ctx.companyId, this.ctx.timezone, vars, false);
     if (Object.keys(read.errors).length) throw TallyError.invalid(read.errors);
@@ -34,7 +36,7 @@ export class Coupons {
     return row.id;
   }
 
-  @callable({ verb: 'PUT', params: [int('coupon_id'), object('vars')], description: 'Change a coupon (amounts and packages, when given, replace the old). Returns its id.' })
+  @callable({ returns: count({ description: 'The coupon id.' }), vars: COUPON_EDIT, verb: 'PUT', params: [int('coupon_id'), object('vars')], description: 'Change a coupon (amounts and packages, when given, replace the old). Returns its id.' })
   async edit(couponId: number, vars: Record<string, unknown>) {
     if (!(await this.get(couponId))) throw invalidCoupon();
     const read = await readCouponVars(this.ctx.db, this.ctx.companyId, this.ctx.timezone, vars, true);
@@ -48,7 +50,7 @@ export class Coupons {
     return couponId;
   }
 
-  @callable({ verb: 'DELETE', params: [int('coupon_id')], description: 'Delete a coupon no service uses.' })
+  @callable({ returns: nothing(), verb: 'DELETE', params: [int('coupon_id')], description: 'Delete a coupon no service uses.' })
   async delete(couponId: number) {
     if (!(await this.get(couponId))) throw invalidCoupon();
     if (await this.ctx.db.selectFrom('services').select('id').where('coupon_id', '=', couponId).limit(1).executeTakeFirst()) throw TallyError.invalid({ coupon_id: { in_use: 'Services use this coupon.' } });
@@ -57,31 +59,31 @@ export class Coupons {
     return null;
   }
 
-  @callable({ verb: 'GET', params: [int('coupon_id')], description: 'A coupon with its amounts and packages, or false.' })
+  @callable({ returns: orFalse(COUPON), verb: 'GET', params: [int('coupon_id')], description: 'A coupon with its amounts and packages, or false.' })
   async get(couponId: number) {
     return this.present(await this.query().where('id', '=', couponId).executeTakeFirst());
   }
 
-  @callable({ verb: 'GET', params: [string('code')], description: 'The coupon with this code, or false.' })
+  @callable({ returns: orFalse(COUPON), verb: 'GET', params: [string('code')], description: 'The coupon with this code, or false.' })
   async getByCode(code: string) {
     return this.present(await this.query().where('code', '=', code).executeTakeFirst());
   }
 
-  @callable({ verb: 'GET', params: [int('company_id', { default: null }), int('page', { default: 1 })], description: 'One page (25) of coupons by code.' })
+  @callable({ returns: COUPONS, verb: 'GET', params: [int('company_id', { default: null }), int('page', { default: 1 })], description: 'One page (25) of coupons by code.' })
   async getList(companyId: number | null, page: number) {
     this.ownCompany(companyId);
     const rows = await this.query().orderBy('code').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
     return Promise.all(rows.map((r) => this.present(r)));
   }
 
-  @callable({ verb: 'GET', params: [int('company_id', { default: null })], description: 'How many coupons.' })
+  @callable({ returns: count(), verb: 'GET', params: [int('company_id', { default: null })], description: 'How many coupons.' })
   async getListCount(companyId: number | null) {
     this.ownCompany(companyId);
     const row = await this.query().clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
-  @callable({ verb: 'GET', params: [string('code', { default: null }), int('coupon_id', { default: null }), any('packages', { default: null })], description: 'The coupon (by code or id) if it can be used now (active, in its dates, not used up) and covers every given package; else false.' })
+  @callable({ returns: orFalse(COUPON), verb: 'GET', params: [string('code', { default: null }), int('coupon_id', { default: null }), any('packages', { default: null })], description: 'The coupon (by code or id) if it can be used now (active, in its dates, not used up) and covers every given package; else false.' })
   async getForPackages(code: string | null, couponId: number | null, packages: unknown) {
     const coupon = couponId !== null ? await this.get(couponId) : code !== null ? await this.getByCode(code) : false;
     if (!coupon || coupon.status !== 'active') return false;
@@ -92,20 +94,20 @@ export class Coupons {
     return wanted.every((p) => coupon.packages.includes(p)) ? coupon : false;
   }
 
-  @callable({ verb: 'GET', params: [int('coupon_id')], description: "A coupon's amounts per currency." })
+  @callable({ returns: COUPON_AMOUNTS, verb: 'GET', params: [int('coupon_id')], description: "A coupon's amounts per currency." })
   async getCouponAmounts(couponId: number) {
     const coupon = await this.get(couponId);
     return coupon ? coupon.amounts : [];
   }
 
-  @callable({ verb: 'POST', params: [int('coupon_id')], description: 'Count one more use of a coupon.' })
+  @callable({ returns: nothing(), verb: 'POST', params: [int('coupon_id')], description: 'Count one more use of a coupon.' })
   async incrementUsage(couponId: number) {
     if (!(await this.get(couponId))) throw invalidCoupon();
     await this.ctx.db.updateTable('coupons').set((eb) => ({ used_qty: eb('used_qty', '+', 1) })).where('id', '=', couponId).execute();
     return null;
   }
 
-  @callable({ verb: 'GET', description: 'The amount types and their names.' })
+  @callable({ returns: LABELS, verb: 'GET', description: 'The amount types and their names.' })
   getAmountTypes() {
     return Object.fromEntries(AMOUNT_TYPES.map((t) => [t, t === 'percent' ? 'Percent' : 'Amount']));
   }

@@ -8,6 +8,7 @@ import { Contacts } from './contacts';
 import { Coupons } from './coupons';
 import { Currencies } from './currencies';
 import { Encryption } from './encryption';
+import { InvoiceNotices } from './invoice-notices';
 import { Invoices } from './invoices';
 import { GatewayManager } from './extension-managers/gateway-manager';
 import { ModuleManager } from './extension-managers/module-manager';
@@ -25,4 +26,4 @@ import { Users } from './users';
 export const coreModels = [Users, Companies, ApiKeys, Settings, Encryption, PluginManager, ModuleManager, GatewayManager, Clients, ClientGroups, Contacts, Currencies, Taxes, Invoices, Transactions, Audit];
 
 /** Recurring billing (docs/billing.md). */
-export const recurringModels = [Pricings, Packages, PackageGroups, Coupons, Services, Accounts];
+export const recurringModels = [Pricings, Packages, PackageGroups, Coupons, Services, Accounts, InvoiceNotices];

@@ -5,6 +5,7 @@ import { model } from '../kernel/model';
 import { any, bool, int, list, object, string } from '../kernel/parameter';
 import { ModelCalls } from '../kernel/model-calls';
 import { createFromServices } from './invoices/create-from-services';
+import { appendServices, createRenewalFromService, invoicesWithService } from './invoices/service-invoicing';
 import { TallyError } from '../kernel/tally-error';
 import { ZERO } from '../kernel/money';
 import { formatUtc } from '../kernel/timestamps';
@@ -24,7 +25,7 @@ import { invalidInvoice, lockInvoice } from './invoices/invoice-lock';
 import { settingKeyRules } from './billing/owner-settings';
 import { totalFor } from './invoices/totalling';
 import { bool as boolShape, int as count, nothing } from '../kernel/shape';
-import { INVOICE, INVOICE_ADD, INVOICE_EDIT } from './invoices.fields';
+import { INVOICE, INVOICE_ADD, INVOICE_EDIT, INVOICE_SUMMARIES } from './invoices.fields';
 
 /**
  * Invoices of the caller's company, with the reference's signatures and record shape (reading
@@ -172,6 +173,31 @@ export class Invoices extends InvoiceQueries {
   })
   createFromServices(clientId: number, serviceIds: unknown, currency: string, dueDate: string, allowProRata: boolean, servicesRenew: boolean, _serviceTransfers: unknown, termCycles: number) {
     return createFromServices(this.ctx, this.calls, { clientId, serviceIds, currency, dueDate, allowProRata, servicesRenew, termCycles });
+  }
+
+  @callable({
+    description: 'Invoice the next term_cycles terms of one service, due on its renew date (its renew date moves on), at its own pricing: pricing_id, when given, must be it (change the pricing with services/edit). A period already invoiced answers service_ids.invoiced. Returns the invoice id.',
+    verb: 'POST',
+    params: [int('service_id'), int('term_cycles', { default: 1 }), int('pricing_id', { default: null })],
+    returns: count({ description: 'The new invoice id.' }),
+  })
+  createRenewalFromService(serviceId: number, termCycles: number, pricingId: number | null) {
+    return createRenewalFromService(this.ctx, this.calls, serviceId, termCycles, pricingId);
+  }
+
+  @callable({
+    description: 'Add new services of the same client and currency to an open invoice: each from its start to its first renew date (prorated to the pro rata day) with its setup fee and coupon, as createFromServices bills them; the invoice is re-totalled. Returns the invoice id.',
+    verb: 'POST',
+    params: [int('invoice_id'), any('service_ids')],
+    returns: count({ description: 'The invoice id.' }),
+  })
+  appendServices(invoiceId: number, serviceIds: unknown) {
+    return appendServices(this.ctx, this.calls, invoiceId, serviceIds);
+  }
+
+  @callable({ description: 'The invoices (without line items) that bill a period of a service, by status (as getList; all by default), oldest first.', verb: 'GET', params: [int('service_id'), string('status', { default: 'all' })], returns: INVOICE_SUMMARIES })
+  getAllWithService(serviceId: number, status: string) {
+    return invoicesWithService(this.ctx, serviceId, status);
   }
 
   @callable({ description: 'Tally\'s earlier name of deleteDraft: deletes a draft invoice.', verb: 'DELETE', params: [int('invoice_id')], returns: nothing() })

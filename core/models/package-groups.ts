@@ -1,5 +1,7 @@
 import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
+import { int as count, nothing, orFalse } from '../kernel/shape';
+import { LABELS, PACKAGE_GROUP, PACKAGE_GROUP_ADD, PACKAGE_GROUP_EDIT, PACKAGE_GROUP_ROWS } from './package-groups.fields';
 import { is } from '../kernel/input-rules';
 import { model } from '../kernel/model';
 import { int, object, string } from '../kernel/parameter';
@@ -15,14 +17,14 @@ const invalidGroup = () => TallyError.invalid({ package_group_id: { exists: 'Inv
 export class PackageGroups {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ verb: 'POST', params: [object('vars', { default: {} })], description: 'Add a group: vars[names][0][name] (or vars[name]), optional vars[descriptions][0][description] (or vars[description]), vars[type] (standard, addon; standard). Returns its id.' })
+  @callable({ returns: count({ description: 'The new group id.' }), vars: PACKAGE_GROUP_ADD, verb: 'POST', params: [object('vars', { default: {} })], description: 'Add a group: vars[names][0][name] (or vars[name]), optional vars[descriptions][0][description] (or vars[description]), vars[type] (standard, addon; standard). Returns its id.' })
   async add(vars: Record<string, unknown>) {
     const values = this.read(vars, false);
     const row = await this.ctx.db.insertInto('package_groups').values({ company_id: this.ctx.companyId, name: values.name!, description: values.description ?? null, type: values.type ?? 'standard' }).returning('id').executeTakeFirstOrThrow();
     return row.id;
   }
 
-  @callable({ verb: 'PUT', params: [int('package_group_id'), object('vars')], description: 'Change a group\'s name, description or type. Returns it.' })
+  @callable({ returns: PACKAGE_GROUP, vars: PACKAGE_GROUP_EDIT, verb: 'PUT', params: [int('package_group_id'), object('vars')], description: 'Change a group\'s name, description or type. Returns it.' })
   async edit(groupId: number, vars: Record<string, unknown>) {
     if (!(await this.get(groupId))) throw invalidGroup();
     const values = this.read(vars, true);
@@ -30,7 +32,7 @@ export class PackageGroups {
     return this.get(groupId);
   }
 
-  @callable({ verb: 'DELETE', params: [int('package_group_id')], description: 'Delete a group (its packages stay).' })
+  @callable({ returns: nothing(), verb: 'DELETE', params: [int('package_group_id')], description: 'Delete a group (its packages stay).' })
   async delete(groupId: number) {
     if (!(await this.get(groupId))) throw invalidGroup();
     await this.ctx.db.deleteFrom('package_group_packages').where('package_group_id', '=', groupId).execute();
@@ -38,7 +40,7 @@ export class PackageGroups {
     return null;
   }
 
-  @callable({ verb: 'GET', params: [int('package_group_id')], description: 'A group with the ids of its packages, or false.' })
+  @callable({ returns: orFalse(PACKAGE_GROUP), verb: 'GET', params: [int('package_group_id')], description: 'A group with the ids of its packages, or false.' })
   async get(groupId: number) {
     const row = await this.query().where('id', '=', groupId).executeTakeFirst();
     if (!row) return false;
@@ -46,31 +48,31 @@ export class PackageGroups {
     return { ...row, names: [{ lang: 'en_us', name: row.name }], packages: packages.map((p) => p.package_id) };
   }
 
-  @callable({ verb: 'GET', params: [int('company_id', { default: null }), string('type', { default: null })], description: 'The company\'s groups by name, optionally of one type.' })
+  @callable({ returns: PACKAGE_GROUP_ROWS, verb: 'GET', params: [int('company_id', { default: null }), string('type', { default: null })], description: 'The company\'s groups by name, optionally of one type.' })
   async getAll(companyId: number | null, type: string | null) {
     this.ownCompany(companyId);
     return this.filtered(type).orderBy('name').orderBy('id').execute();
   }
 
-  @callable({ verb: 'GET', params: [int('company_id', { default: null }), int('page', { default: 1 }), string('type', { default: null })], description: 'One page (25) of groups by name.' })
+  @callable({ returns: PACKAGE_GROUP_ROWS, verb: 'GET', params: [int('company_id', { default: null }), int('page', { default: 1 }), string('type', { default: null })], description: 'One page (25) of groups by name.' })
   async getList(companyId: number | null, page: number, type: string | null) {
     this.ownCompany(companyId);
     return this.filtered(type).orderBy('name').orderBy('id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
   }
 
-  @callable({ verb: 'GET', params: [int('company_id', { default: null }), string('type', { default: null })], description: 'How many groups (of one type).' })
+  @callable({ returns: count(), verb: 'GET', params: [int('company_id', { default: null }), string('type', { default: null })], description: 'How many groups (of one type).' })
   async getListCount(companyId: number | null, type: string | null) {
     this.ownCompany(companyId);
     const row = await this.filtered(type).clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
-  @callable({ verb: 'GET', params: [int('company_id', { default: null }), string('type', { default: 'standard' })], description: 'How many groups of a type.' })
+  @callable({ returns: count(), verb: 'GET', params: [int('company_id', { default: null }), string('type', { default: 'standard' })], description: 'How many groups of a type.' })
   getTypeCount(companyId: number | null, type: string) {
     return this.getListCount(companyId, type);
   }
 
-  @callable({ verb: 'GET', description: 'The group types and their names.' })
+  @callable({ returns: LABELS, verb: 'GET', description: 'The group types and their names.' })
   getTypes() {
     return { standard: 'Standard', addon: 'Add-on' };
   }

@@ -1,5 +1,7 @@
 import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
+import { int as count, nothing, orFalse } from '../kernel/shape';
+import { LABELS, PACKAGE, PACKAGE_ADD, PACKAGE_EDIT, PACKAGES } from './packages.fields';
 import { model } from '../kernel/model';
 import { bool, int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
@@ -22,7 +24,7 @@ const invalidPackage = () => TallyError.invalid({ package_id: { exists: 'Invalid
 export class Packages {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({
+  @callable({ returns: count({ description: 'The new package id.' }), vars: PACKAGE_ADD,
     verb: 'POST',
     params: [object('vars', { default: {} })],
     description: 'Add a package: vars[names][0][name] (or vars[name]), vars[pricing][i][term|period|price|price_renews|setup_fee|cancel_fee|currency], optional vars[descriptions][0][text], vars[module_id], vars[meta][...] (module settings), vars[status] (active, inactive, restricted), vars[taxable], vars[qty], vars[client_qty], vars[prorata_day] (1-28), vars[groups][]. Returns its id.',
@@ -39,7 +41,7 @@ export class Packages {
     return row.id;
   }
 
-  @callable({ verb: 'PUT', params: [int('package_id'), object('vars')], description: 'Change a package: any field of add; vars[pricing][i][id] edits that row (an empty term removes it), a row without id is added; vars[groups] replaces the groups. Returns the package.' })
+  @callable({ returns: PACKAGE, vars: PACKAGE_EDIT, verb: 'PUT', params: [int('package_id'), object('vars')], description: 'Change a package: any field of add; vars[pricing][i][id] edits that row (an empty term removes it), a row without id is added; vars[groups] replaces the groups. Returns the package.' })
   async edit(packageId: number, vars: Record<string, unknown>) {
     if (!(await readPackage(this.ctx.db, this.ctx.companyId, packageId))) throw invalidPackage();
     const existing = await this.ctx.db.selectFrom('pricings').select(PRICING_COLUMNS).where('company_id', '=', this.ctx.companyId).where('package_id', '=', packageId).execute();
@@ -50,7 +52,7 @@ export class Packages {
     return readPackage(this.ctx.db, this.ctx.companyId, packageId);
   }
 
-  @callable({ verb: 'DELETE', params: [int('package_id'), bool('remove_services', { default: false })], description: 'Delete a package that no service uses (remove_services is accepted for compatibility; services are never deleted with it).' })
+  @callable({ returns: nothing(), verb: 'DELETE', params: [int('package_id'), bool('remove_services', { default: false })], description: 'Delete a package that no service uses (remove_services is accepted for compatibility; services are never deleted with it).' })
   async delete(packageId: number, _removeServices: boolean) {
     if (!(await readPackage(this.ctx.db, this.ctx.companyId, packageId))) throw invalidPackage();
     const used = await this.ctx.db.selectFrom('services').innerJoin('pricings', 'pricings.id', 'services.pricing_id').select('services.id').where('pricings.package_id', '=', packageId).limit(1).executeTakeFirst();
@@ -62,47 +64,47 @@ export class Packages {
     return null;
   }
 
-  @callable({ verb: 'GET', params: [int('package_id')], description: 'A package with its pricing, module settings and groups, or false.' })
+  @callable({ returns: orFalse(PACKAGE), verb: 'GET', params: [int('package_id')], description: 'A package with its pricing, module settings and groups, or false.' })
   get(packageId: number) {
     return readPackage(this.ctx.db, this.ctx.companyId, packageId);
   }
 
-  @callable({ verb: 'GET', params: [int('package_pricing_id')], description: 'The package a pricing row belongs to, or false.' })
+  @callable({ returns: orFalse(PACKAGE), verb: 'GET', params: [int('package_pricing_id')], description: 'The package a pricing row belongs to, or false.' })
   async getByPricingId(pricingId: number) {
     const row = await this.ctx.db.selectFrom('pricings').select('package_id').where('company_id', '=', this.ctx.companyId).where('id', '=', pricingId).executeTakeFirst();
     return row?.package_id ? readPackage(this.ctx.db, this.ctx.companyId, row.package_id) : false;
   }
 
-  @callable({ verb: 'GET', params: [int('company_id', { default: null }), object('order', { default: { name: 'ASC' } }), string('status', { default: null })], description: "The company's packages by name, optionally of one status." })
+  @callable({ returns: PACKAGES, verb: 'GET', params: [int('company_id', { default: null }), object('order', { default: { name: 'ASC' } }), string('status', { default: null })], description: "The company's packages by name, optionally of one status." })
   async getAll(companyId: number | null, _order: Record<string, unknown>, status: string | null) {
     if (companyId !== null && companyId !== this.ctx.companyId) throw TallyError.invalid({ company_id: { exists: 'Invalid company ID.' } });
     return presentPackages(this.ctx.db, this.ctx.companyId, await this.filtered(status).orderBy('name').orderBy('id').execute());
   }
 
-  @callable({ verb: 'GET', params: [int('page', { default: 1 }), object('order_by', { default: { id: 'ASC' } }), string('status', { default: null })], description: 'One page (25) of packages by id, optionally of one status.' })
+  @callable({ returns: PACKAGES, verb: 'GET', params: [int('page', { default: 1 }), object('order_by', { default: { id: 'ASC' } }), string('status', { default: null })], description: 'One page (25) of packages by id, optionally of one status.' })
   async getList(page: number, _orderBy: Record<string, unknown>, status: string | null) {
     return presentPackages(this.ctx.db, this.ctx.companyId, await this.filtered(status).orderBy('id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute());
   }
 
-  @callable({ verb: 'GET', params: [string('status', { default: null })], description: 'How many packages (of one status).' })
+  @callable({ returns: count(), verb: 'GET', params: [string('status', { default: null })], description: 'How many packages (of one status).' })
   async getListCount(status: string | null) {
     const row = await this.filtered(status).clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
-  @callable({ verb: 'GET', params: [string('query'), int('page', { default: 1 })], description: 'Packages whose name contains the query.' })
+  @callable({ returns: PACKAGES, verb: 'GET', params: [string('query'), int('page', { default: 1 })], description: 'Packages whose name contains the query.' })
   async search(query: string, page: number) {
     const rows = await this.filtered(null).where('name', 'like', `%${query.replace(/[%_]/g, '')}%`).orderBy('id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
     return presentPackages(this.ctx.db, this.ctx.companyId, rows);
   }
 
-  @callable({ verb: 'GET', params: [int('package_group_id'), string('status', { default: null })], description: 'The packages of a package group.' })
+  @callable({ returns: PACKAGES, verb: 'GET', params: [int('package_group_id'), string('status', { default: null })], description: 'The packages of a package group.' })
   async getAllPackagesByGroup(groupId: number, status: string | null) {
     const rows = await this.filtered(status).where('id', 'in', (eb) => eb.selectFrom('package_group_packages').select('package_id').where('package_group_id', '=', groupId)).orderBy('name').execute();
     return presentPackages(this.ctx.db, this.ctx.companyId, rows);
   }
 
-  @callable({ verb: 'GET', description: 'The package statuses and their names.' })
+  @callable({ returns: LABELS, verb: 'GET', description: 'The package statuses and their names.' })
   getStatusTypes() {
     return Object.fromEntries(PACKAGE_STATUSES.map((s) => [s, s.charAt(0).toUpperCase() + s.slice(1)]));
   }

@@ -1,5 +1,7 @@
 import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
+import { int as count, nothing, orFalse, string as text } from '../kernel/shape';
+import { PERIOD_NAMES, PRICING, PRICING_ADD, PRICING_EDIT, PRICINGS } from './pricings.fields';
 import { model } from '../kernel/model';
 import { bool, int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
@@ -15,7 +17,7 @@ const invalidPricing = () => TallyError.invalid({ pricing_id: { exists: 'Invalid
 export class Pricings {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ verb: 'POST', params: [object('vars', { default: {} })], description: 'Add a pricing row: vars[term] (1), vars[period] (day, week, month, year, onetime; month), vars[price] (0), vars[price_renews], vars[setup_fee] (0), vars[cancel_fee] (0), vars[currency]. Returns its id.' })
+  @callable({ returns: count({ description: 'The new pricing id.' }), vars: PRICING_ADD, verb: 'POST', params: [object('vars', { default: {} })], description: 'Add a pricing row: vars[term] (1), vars[period] (day, week, month, year, onetime; month), vars[price] (0), vars[price_renews], vars[setup_fee] (0), vars[cancel_fee] (0), vars[currency]. Returns its id.' })
   async add(vars: Record<string, unknown>) {
     const read = await readPricing(this.ctx.db, this.ctx.companyId, vars, (f) => f);
     if ('errors' in read) throw TallyError.invalid(read.errors);
@@ -23,7 +25,7 @@ export class Pricings {
     return row.id;
   }
 
-  @callable({ verb: 'PUT', params: [int('pricing_id'), object('vars')], description: 'Change any field of a pricing row. Returns it.' })
+  @callable({ returns: PRICING, vars: PRICING_EDIT, verb: 'PUT', params: [int('pricing_id'), object('vars')], description: 'Change any field of a pricing row. Returns it.' })
   async edit(pricingId: number, vars: Record<string, unknown>) {
     const current = await this.get(pricingId);
     if (!current) throw invalidPricing();
@@ -33,7 +35,7 @@ export class Pricings {
     return this.get(pricingId);
   }
 
-  @callable({ verb: 'DELETE', params: [int('pricing_id')], description: 'Delete a pricing row no service uses.' })
+  @callable({ returns: nothing(), verb: 'DELETE', params: [int('pricing_id')], description: 'Delete a pricing row no service uses.' })
   async delete(pricingId: number) {
     if (!(await this.get(pricingId))) throw invalidPricing();
     const used = await this.ctx.db.selectFrom('services').select('id').where('pricing_id', '=', pricingId).limit(1).executeTakeFirst();
@@ -42,38 +44,38 @@ export class Pricings {
     return null;
   }
 
-  @callable({ verb: 'GET', params: [int('pricing_id')], description: 'A pricing row, or false.' })
+  @callable({ returns: orFalse(PRICING), verb: 'GET', params: [int('pricing_id')], description: 'A pricing row, or false.' })
   async get(pricingId: number) {
     const row = await this.query().where('id', '=', pricingId).executeTakeFirst();
     return row ? presentPricing(row) : false;
   }
 
-  @callable({ verb: 'GET', params: [int('company_id', { default: null })], description: "The company's pricing rows (company_id is the caller's own; another is refused)." })
+  @callable({ returns: PRICINGS, verb: 'GET', params: [int('company_id', { default: null })], description: "The company's pricing rows (company_id is the caller's own; another is refused)." })
   async getAll(companyId: number | null) {
     this.ownCompany(companyId);
     return (await this.query().orderBy('period').orderBy('term').orderBy('id').execute()).map(presentPricing);
   }
 
-  @callable({ verb: 'GET', params: [int('company_id', { default: null }), int('page', { default: 1 })], description: 'One page (25) of pricing rows by period and term.' })
+  @callable({ returns: PRICINGS, verb: 'GET', params: [int('company_id', { default: null }), int('page', { default: 1 })], description: 'One page (25) of pricing rows by period and term.' })
   async getList(companyId: number | null, page: number) {
     this.ownCompany(companyId);
     return (await this.query().orderBy('period').orderBy('term').orderBy('id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute()).map(presentPricing);
   }
 
-  @callable({ verb: 'GET', params: [int('company_id', { default: null })], description: 'How many pricing rows the company has.' })
+  @callable({ returns: count(), verb: 'GET', params: [int('company_id', { default: null })], description: 'How many pricing rows the company has.' })
   async getListCount(companyId: number | null) {
     this.ownCompany(companyId);
     const row = await this.query().clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
-  @callable({ verb: 'GET', params: [bool('plural', { default: false })], description: 'The pricing periods and their names.' })
+  @callable({ returns: PERIOD_NAMES, verb: 'GET', params: [bool('plural', { default: false })], description: 'The pricing periods and their names.' })
   getPeriods(plural: boolean) {
     const names: Record<string, [string, string]> = { day: ['Day', 'Days'], week: ['Week', 'Weeks'], month: ['Month', 'Months'], year: ['Year', 'Years'], onetime: ['One time', 'One time'] };
     return Object.fromEntries(PERIODS.map((p) => [p, names[p][plural ? 1 : 0]]));
   }
 
-  @callable({ verb: 'GET', params: [int('term'), string('period')], description: 'A term as words: "1 Month", "3 Years", "One time".' })
+  @callable({ returns: text(), verb: 'GET', params: [int('term'), string('period')], description: 'A term as words: "1 Month", "3 Years", "One time".' })
   formatTerm(term: number, period: string) {
     return formatTerm(term, period);
   }

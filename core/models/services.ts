@@ -1,4 +1,5 @@
 import { CallContext } from '../kernel/call-context';
+import { is } from '../kernel/input-rules';
 import { callable } from '../kernel/callable';
 import { ModelCalls } from '../kernel/model-calls';
 import { model } from '../kernel/model';
@@ -6,16 +7,20 @@ import { stored, toStored } from '../kernel/money';
 import { any, bool, int, list, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { formatUtc, parseTimestamp } from '../kernel/timestamps';
-import { readBillingSettings } from '../automation/billing-settings';
+import { clientBillingSettings } from '../automation/billing-profiles';
+import { BillingSettings } from '../automation/billing-settings';
 import { shiftDays } from '../automation/run-clock';
 import { pageOffset, truthy } from './billing/values';
 import { changePricing } from './services/package-change';
 import { nextRenewDate, Period, PERIODS } from './services/renew-dates';
 import { addService } from './services/service-add';
 import { writeFields } from './services/service-fields';
-import { paidPendingQuery, pendingCancelationQuery, pendingSuspensionQuery, pendingUnsuspensionQuery, renewablePaidQuery, renewingQuery } from './services/service-queues';
+import { packagePricing, pricingInfo, SERVICE_ACTIONS } from './services/service-pricing-info';
+import { ServiceQueueLists } from './services/service-queue-lists';
 import { presentServices, requireService, SERVICE_FILTERS, SERVICE_STATUSES, serviceCurrency, serviceQuery, ServiceRow } from './services/service-store';
 import { isFieldKey, readServiceVars } from './services/service-vars';
+import { bool as yes, int as count, money, nothing, orFalse, timestamp } from '../kernel/shape';
+import { CANCEL_VARS, LABELS, MODULE_VARS, PACKAGE_PRICING_INFO, PRICING_INFO, SERVICE, SERVICE_ADD, SERVICE_EDIT, SERVICE_FIELD_INPUT, SERVICES, SIMPLE_SERVICES, SUSPEND_VARS, UNCANCEL_VARS } from './services.fields';
 import { ServiceTransitions } from './services/transitions';
 
 const PAGE_SIZE = 25;
@@ -28,13 +33,15 @@ const STATUS_NAMES: Record<string, string> = { active: 'Active', canceled: 'Canc
  * its error is the answer (400).
  */
 @model('services')
-export class Services {
+export class Services extends ServiceQueueLists {
   constructor(
-    private readonly ctx: CallContext,
+    ctx: CallContext,
     private readonly calls: ModelCalls,
-  ) {}
+  ) {
+    super(ctx);
+  }
 
-  @callable({
+  @callable({ returns: count({ description: 'The new service id.' }), vars: SERVICE_ADD,
     verb: 'POST',
     params: [object('vars', { default: {} }), any('packages', { default: null }), bool('notify', { default: false })],
     description: 'Add a service: vars[pricing_id], vars[client_id], optional vars[status] (pending, in_review, active; pending), vars[use_module] (true: an active service is provisioned by the package\'s module), vars[qty], vars[coupon_id], vars[override_price] and vars[override_currency], vars[parent_service_id], vars[date_added], vars[date_renews], and module fields (e.g. vars[domain]). Returns its id.',
@@ -43,7 +50,7 @@ export class Services {
     return addService(this.ctx, this.calls, vars, this.now());
   }
 
-  @callable({
+  @callable({ returns: count({ description: 'The service id.' }), vars: SERVICE_EDIT,
     verb: 'PUT',
     params: [int('service_id'), object('vars'), bool('bypass_module', { default: false }), bool('notify', { default: false })],
     description: 'Change a service: vars[pricing_id] moves it to another package or term (prorated: an upgrade is invoiced, a downgrade credited), vars[status] active provisions a pending service, vars[qty], vars[override_price], vars[override_currency], vars[coupon_id], vars[date_renews], and fields. Returns its id.',
@@ -64,13 +71,13 @@ export class Services {
     return serviceId;
   }
 
-  @callable({ verb: 'GET', params: [int('service_id')], description: 'A service with its package, pricing and fields, or false.' })
+  @callable({ returns: orFalse(SERVICE), verb: 'GET', params: [int('service_id')], description: 'A service with its package, pricing and fields, or false.' })
   async get(serviceId: number) {
     const row = await serviceQuery(this.ctx.db, this.ctx.companyId).where('services.id', '=', serviceId).executeTakeFirst();
     return row ? (await presentServices(this.ctx.db, [row], this.ctx.systemKey))[0] : false;
   }
 
-  @callable({
+  @callable({ returns: SERVICES,
     verb: 'GET',
     params: [int('client_id', { default: null }), string('status', { default: 'active' }), int('page', { default: 1 }), object('order_by', { default: { date_added: 'DESC' } }), bool('children', { default: true })],
     description: 'One page (25) of services, newest first, of one status (pending, in_review, active, suspended, canceled, scheduled_cancellation, all; active), optionally of one client; children=false leaves out addons.',
@@ -80,41 +87,71 @@ export class Services {
     return presentServices(this.ctx.db, rows, this.ctx.systemKey);
   }
 
-  @callable({ verb: 'GET', params: [int('client_id', { default: null }), string('status', { default: 'active' }), bool('children', { default: true }), int('package_id', { default: null })], description: 'How many services getList would list (optionally of one package).' })
+  @callable({ returns: count(), verb: 'GET', params: [int('client_id', { default: null }), string('status', { default: 'active' }), bool('children', { default: true }), int('package_id', { default: null })], description: 'How many services getList would list (optionally of one package).' })
   async getListCount(clientId: number | null, status: string, children: boolean, packageId: number | null) {
     let query = this.filtered(clientId, status, children);
     if (packageId !== null) query = query.where('packages.id', '=', packageId);
     return this.count(query);
   }
 
-  @callable({ verb: 'GET', params: [int('client_id'), string('status', { default: 'active' }), object('order_by', { default: { date_added: 'DESC' } }), bool('children', { default: true }), int('package_id', { default: null })], description: 'Every service of a client of one status.' })
+  @callable({ returns: SERVICES, verb: 'GET', params: [int('client_id'), string('status', { default: 'active' }), object('order_by', { default: { date_added: 'DESC' } }), bool('children', { default: true }), int('package_id', { default: null })], description: 'Every service of a client of one status.' })
   async getAllByClient(clientId: number, status: string, _orderBy: unknown, children: boolean, packageId: number | null) {
     let query = this.filtered(clientId, status, children);
     if (packageId !== null) query = query.where('packages.id', '=', packageId);
     return presentServices(this.ctx.db, await query.orderBy('services.date_added', 'desc').orderBy('services.id', 'desc').execute(), this.ctx.systemKey);
   }
 
-  @callable({ verb: 'GET', params: [int('client_id'), string('status', { default: 'active' }), bool('children', { default: true })], description: 'How many services of a client have a status.' })
+  @callable({ returns: count(), verb: 'GET', params: [int('client_id'), string('status', { default: 'active' }), bool('children', { default: true })], description: 'How many services of a client have a status.' })
   getStatusCount(clientId: number, status: string, children: boolean) {
     return this.count(this.filtered(clientId, status, children));
   }
 
-  @callable({ verb: 'GET', params: [int('client_id', { default: null }), int('page', { default: 1 })], description: 'One page of services (every status) with only id, client, package name, status and renew date.' })
+  @callable({ returns: SIMPLE_SERVICES, verb: 'GET', params: [int('client_id', { default: null }), int('page', { default: 1 })], description: 'One page of services (every status) with only id, client, package name, status and renew date.' })
   async getSimpleList(clientId: number | null, page: number) {
     const rows = await this.filtered(clientId, 'all', true).orderBy('services.id', 'desc').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
     return rows.map((r) => ({ id: r.id, client_id: r.client_id, name: r.package_name, status: r.status, date_renews: r.date_renews }));
   }
 
-  @callable({ verb: 'GET', params: [string('query'), int('page', { default: 1 })], description: 'Services whose package name or a (non-secret) field value contains the query.' })
-  async search(query: string, page: number) {
-    const like = `%${query.replace(/[%_]/g, '')}%`;
-    const rows = await serviceQuery(this.ctx.db, this.ctx.companyId)
-      .where((eb) => eb.or([eb('packages.name', 'like', like), eb.exists(eb.selectFrom('service_fields').select('service_id').whereRef('service_fields.service_id', '=', 'services.id').where('service_fields.encrypted', '=', 0).where('service_fields.value', 'like', like))]))
-      .orderBy('services.id', 'desc').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
+  @callable({ returns: SERVICES, verb: 'GET', params: [string('query'), int('page', { default: 1 }), bool('search_fields', { default: false })], description: 'Services whose package name or a (non-secret) field value contains the query (fields are always searched: search_fields changes nothing).' })
+  async search(query: string, page: number, _searchFields: boolean) {
+    const rows = await this.searched(query).orderBy('services.id', 'desc').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
     return presentServices(this.ctx.db, rows, this.ctx.systemKey);
   }
 
-  @callable({ verb: 'POST', params: [int('service_id'), object('vars', { default: {} })], description: 'Cancel a service: vars[date_canceled] "end_of_term" (at its renew date) or a future date schedules it; none or a past date cancels now through the module (vars[use_module], true).' })
+  @callable({ returns: count(), verb: 'GET', params: [string('query'), bool('search_fields', { default: false })], description: 'How many services search finds.' })
+  getSearchCount(query: string, _searchFields: boolean) {
+    return this.count(this.searched(query));
+  }
+
+  @callable({
+    returns: SERVICES,
+    verb: 'GET',
+    params: [object('order_by', { default: { date_added: 'DESC' } }), bool('children', { default: true }), object('filters', { default: [] }), object('formatted_filters', { default: [] })],
+    description: 'Every service of the company, newest first; filters[client_id], filters[status] (as getList; default all), filters[package_id]; children=false leaves out addons. formatted_filters is accepted and unused.',
+  })
+  async getAll(_orderBy: unknown, children: boolean, filters: unknown, _formattedFilters: unknown) {
+    const f = (filters && typeof filters === 'object' && !Array.isArray(filters) ? filters : {}) as Record<string, unknown>;
+    let query = this.filtered(is.integer(f.client_id) ? Number(f.client_id) : null, typeof f.status === 'string' && f.status ? f.status : 'all', children);
+    if (is.integer(f.package_id)) query = query.where('packages.id', '=', Number(f.package_id));
+    return presentServices(this.ctx.db, await query.orderBy('services.date_added', 'desc').orderBy('services.id', 'desc').execute(), this.ctx.systemKey);
+  }
+
+  @callable({ returns: PRICING_INFO, verb: 'GET', params: [int('service_id'), string('currency_code', { default: null })], description: 'What a service costs: package name, term, period, currency, price and renewal price (its override price when set), setup and cancellation fees. currency_code other than the service\'s is refused (Tally converts nothing).' })
+  async getPricingInfo(serviceId: number, currencyCode: string | null) {
+    return pricingInfo(await requireService(this.ctx.db, this.ctx.companyId, serviceId), currencyCode);
+  }
+
+  @callable({ returns: orFalse(PACKAGE_PRICING_INFO), verb: 'GET', params: [int('pricing_id')], description: 'A package pricing row with its package\'s id and name, or false.' })
+  getPackagePricing(pricingId: number) {
+    return packagePricing(this.ctx.db, this.ctx.companyId, pricingId);
+  }
+
+  @callable({ returns: LABELS, verb: 'GET', description: 'The lifecycle actions on a service and their names.' })
+  getActions() {
+    return SERVICE_ACTIONS;
+  }
+
+  @callable({ returns: nothing(), vars: CANCEL_VARS, verb: 'POST', params: [int('service_id'), object('vars', { default: {} })], description: 'Cancel a service: vars[date_canceled] "end_of_term" (at its renew date) or a future date schedules it; none or a past date cancels now through the module (vars[use_module], true).' })
   async cancel(serviceId: number, vars: Record<string, unknown>) {
     const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
     const when = vars.date_canceled;
@@ -135,7 +172,7 @@ export class Services {
     return null;
   }
 
-  @callable({ verb: 'POST', params: [int('service_id'), object('vars', { default: {} })], description: 'Remove a scheduled cancellation.' })
+  @callable({ returns: nothing(), vars: UNCANCEL_VARS, verb: 'POST', params: [int('service_id'), object('vars', { default: {} })], description: 'Remove a scheduled cancellation.' })
   async unCancel(serviceId: number, _vars: Record<string, unknown>) {
     const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
     if (service.status === 'canceled') throw TallyError.invalid({ status: { transition: 'The service is already canceled; add a new one instead.' } });
@@ -143,27 +180,27 @@ export class Services {
     return null;
   }
 
-  @callable({ verb: 'POST', params: [int('service_id'), object('vars', { default: {} })], description: 'Suspend an active service through its module (vars[use_module], true), with vars[suspension_reason].' })
+  @callable({ returns: nothing(), vars: SUSPEND_VARS, verb: 'POST', params: [int('service_id'), object('vars', { default: {} })], description: 'Suspend an active service through its module (vars[use_module], true), with vars[suspension_reason].' })
   async suspend(serviceId: number, vars: Record<string, unknown>) {
     const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
     await this.transitions().suspend(service, { useModule: vars.use_module === undefined || truthy(vars.use_module), reason: typeof vars.suspension_reason === 'string' ? vars.suspension_reason : null });
     return null;
   }
 
-  @callable({ verb: 'POST', params: [int('service_id'), object('vars', { default: {} })], description: 'Unsuspend a suspended service through its module (vars[use_module], true).' })
+  @callable({ returns: nothing(), vars: MODULE_VARS, verb: 'POST', params: [int('service_id'), object('vars', { default: {} })], description: 'Unsuspend a suspended service through its module (vars[use_module], true).' })
   async unsuspend(serviceId: number, vars: Record<string, unknown>) {
     await this.transitions().unsuspend(await requireService(this.ctx.db, this.ctx.companyId, serviceId), vars.use_module === undefined || truthy(vars.use_module));
     return null;
   }
 
-  @callable({ verb: 'POST', params: [int('service_id'), int('invoice_id', { default: null })], description: 'Tell the module a renewal was paid (the billing run does this when the renewal invoice is paid); with invoice_id, that renewal is marked processed.' })
+  @callable({ returns: nothing(), verb: 'POST', params: [int('service_id'), int('invoice_id', { default: null })], description: 'Tell the module a renewal was paid (the billing run does this when the renewal invoice is paid); with invoice_id, that renewal is marked processed.' })
   async renew(serviceId: number, invoiceId: number | null) {
     await this.transitions().renew(await requireService(this.ctx.db, this.ctx.companyId, serviceId));
     if (invoiceId !== null) await this.ctx.db.updateTable('service_invoices').set({ date_processed: this.now() }).where('service_id', '=', serviceId).where('invoice_id', '=', invoiceId).execute();
     return null;
   }
 
-  @callable({ verb: 'DELETE', params: [int('service_id'), bool('validate', { default: true })], description: 'Delete a pending or in_review service (others are canceled, never deleted).' })
+  @callable({ returns: nothing(), verb: 'DELETE', params: [int('service_id'), bool('validate', { default: true })], description: 'Delete a pending or in_review service (others are canceled, never deleted).' })
   async delete(serviceId: number, _validate: boolean) {
     const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
     if (!['pending', 'in_review'].includes(service.status)) throw TallyError.invalid({ status: { pending: 'Only pending services can be deleted; cancel this one instead.' } });
@@ -172,7 +209,7 @@ export class Services {
     return null;
   }
 
-  @callable({ verb: 'POST', params: [int('service_id'), int('client_id')], description: 'Give a service (and its addons) to another client of the company. Returns its id.' })
+  @callable({ returns: count({ description: 'The service id.' }), verb: 'POST', params: [int('service_id'), int('client_id')], description: 'Give a service (and its addons) to another client of the company. Returns its id.' })
   async move(serviceId: number, clientId: number) {
     await requireService(this.ctx.db, this.ctx.companyId, serviceId);
     const client = await this.ctx.db.selectFrom('clients').select('id').where('company_id', '=', this.ctx.companyId).where('id', '=', clientId).executeTakeFirst();
@@ -181,34 +218,34 @@ export class Services {
     return serviceId;
   }
 
-  @callable({ verb: 'GET', params: [int('parent_service_id'), string('status', { default: 'all' })], description: 'The addon services of a service.' })
+  @callable({ returns: SERVICES, verb: 'GET', params: [int('parent_service_id'), string('status', { default: 'all' })], description: 'The addon services of a service.' })
   async getAllChildren(parentId: number, status: string) {
     return presentServices(this.ctx.db, await this.filtered(null, status, true).where('services.parent_service_id', '=', parentId).orderBy('services.id').execute(), this.ctx.systemKey);
   }
 
-  @callable({ verb: 'GET', params: [int('parent_service_id'), string('status', { default: 'all' })], description: 'How many addon services a service has.' })
+  @callable({ returns: count(), verb: 'GET', params: [int('parent_service_id'), string('status', { default: 'all' })], description: 'How many addon services a service has.' })
   getAllChildrenCount(parentId: number, status: string) {
     return this.count(this.filtered(null, status, true).where('services.parent_service_id', '=', parentId));
   }
 
-  @callable({ verb: 'GET', params: [int('service_id'), string('status', { default: null })], description: 'Whether a service has addons (of a status).' })
+  @callable({ returns: yes(), verb: 'GET', params: [int('service_id'), string('status', { default: null })], description: 'Whether a service has addons (of a status).' })
   async hasChildren(serviceId: number, status: string | null) {
     return (await this.getAllChildrenCount(serviceId, status ?? 'all')) > 0;
   }
 
-  @callable({ verb: 'GET', params: [int('service_id')], description: 'Whether a service is an addon of another.' })
+  @callable({ returns: yes(), verb: 'GET', params: [int('service_id')], description: 'Whether a service is an addon of another.' })
   async hasParent(serviceId: number) {
     return (await requireService(this.ctx.db, this.ctx.companyId, serviceId)).parent_service_id !== null;
   }
 
-  @callable({ verb: 'GET', params: [int('service_id'), string('currency', { default: null })], description: 'What the next renewal costs (override price, else renewal price, times quantity), as a decimal string.' })
+  @callable({ returns: money(), verb: 'GET', params: [int('service_id'), string('currency', { default: null })], description: 'What the next renewal costs (override price, else renewal price, times quantity), as a decimal string.' })
   async getRenewalPrice(serviceId: number, currency: string | null) {
     const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
     if (currency !== null && currency !== serviceCurrency(service)) throw TallyError.invalid({ currency: { convert: `The service is billed in ${serviceCurrency(service)}.` } });
     return toStored(stored(service.override_price ?? service.price_renews ?? service.price).times(service.qty));
   }
 
-  @callable({ verb: 'GET', params: [string('last_renew_date'), int('term'), string('period')], description: 'The renew date term × period after a date, on the company\'s calendar (31 January + 1 month is the last day of February); false for one-time.' })
+  @callable({ returns: orFalse(timestamp()), verb: 'GET', params: [string('last_renew_date'), int('term'), string('period')], description: 'The renew date term × period after a date, on the company\'s calendar (31 January + 1 month is the last day of February); false for one-time.' })
   getNextRenewDate(lastRenewDate: string, term: number, period: string) {
     const from = parseTimestamp(lastRenewDate, this.ctx.timezone);
     if (!from) throw TallyError.invalid({ last_renew_date: { format: 'Please give a date as YYYY-MM-DD hh:mm:ss.' } });
@@ -217,15 +254,15 @@ export class Services {
     return nextRenewDate(formatUtc(from), term, period as Period, this.ctx.timezone) ?? false;
   }
 
-  @callable({ verb: 'GET', params: [int('service_id')], description: 'When the billing run will invoice the next renewal (renew date less the company\'s invoice days), or false.' })
+  @callable({ returns: orFalse(timestamp()), verb: 'GET', params: [int('service_id')], description: 'When the billing run will invoice the next renewal (renew date less the company\'s invoice days), or false.' })
   async getNextInvoiceDate(serviceId: number) {
     const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
     if (!service.date_renews || service.period === 'onetime') return false;
-    const settings = await readBillingSettings(this.ctx.db, this.ctx.companyId);
+    const settings = (await clientBillingSettings(this.ctx.db, this.ctx.companyId, service.client_id, this.ctx.systemKey)) as BillingSettings;
     return shiftDays(service.date_renews, -settings.invoiceDaysBeforeRenewal, this.ctx.timezone);
   }
 
-  @callable({ verb: 'POST', params: [int('service_id'), object('vars')], description: 'Add or replace service fields: vars[key], vars[value], vars[encrypted].' })
+  @callable({ returns: nothing(), vars: SERVICE_FIELD_INPUT, verb: 'POST', params: [int('service_id'), object('vars')], description: 'Add or replace service fields: vars[key], vars[value], vars[encrypted].' })
   async addField(serviceId: number, vars: Record<string, unknown>) {
     await requireService(this.ctx.db, this.ctx.companyId, serviceId);
     if (!isFieldKey(vars.key)) throw TallyError.invalid({ key: { format: 'A field key is a name of letters, digits and _ (module_service_id is the module\'s own).' } });
@@ -233,60 +270,21 @@ export class Services {
     return null;
   }
 
-  @callable({ verb: 'PUT', params: [int('service_id'), object('vars')], description: 'Change a service field (as addField).' })
+  @callable({ returns: nothing(), vars: SERVICE_FIELD_INPUT, verb: 'PUT', params: [int('service_id'), object('vars')], description: 'Change a service field (as addField).' })
   editField(serviceId: number, vars: Record<string, unknown>) {
     return this.addField(serviceId, vars);
   }
 
-  @callable({ verb: 'POST', params: [int('service_id'), list('vars')], description: 'Set several fields: vars[i][key], vars[i][value], vars[i][encrypted].' })
+  @callable({ returns: nothing(), vars: SERVICE_FIELD_INPUT, verb: 'POST', params: [int('service_id'), list('vars')], description: 'Set several fields: vars[i][key], vars[i][value], vars[i][encrypted].' })
   async setFields(serviceId: number, vars: unknown) {
     const items = Array.isArray(vars) ? vars : vars && typeof vars === 'object' ? Object.values(vars) : [];
     for (const item of items) await this.addField(serviceId, (item ?? {}) as Record<string, unknown>);
     return null;
   }
 
-  @callable({ verb: 'GET', description: 'The service statuses and their names.' })
+  @callable({ returns: LABELS, verb: 'GET', description: 'The service statuses and their names.' })
   getStatusTypes() {
     return STATUS_NAMES;
-  }
-
-  @callable({ verb: 'GET', description: 'Services the next billing run invoices (renewing within the invoice days).' })
-  async getAllRenewing() {
-    const settings = await readBillingSettings(this.ctx.db, this.ctx.companyId);
-    const until = shiftDays(this.now(), settings.invoiceDaysBeforeRenewal, this.ctx.timezone);
-    return this.present(renewingQuery(this.ctx.db, this.ctx.companyId, until, settings.invoiceSuspendedServices));
-  }
-
-  @callable({ verb: 'GET', description: 'Pending services whose first invoice is paid (the run provisions them).' })
-  getAllPaidPending() {
-    return this.present(paidPendingQuery(this.ctx.db, this.ctx.companyId));
-  }
-
-  @callable({ verb: 'GET', description: 'Services with a paid renewal the module has not been told about.' })
-  getAllRenewablePaid() {
-    return this.present(renewablePaidQuery(this.ctx.db, this.ctx.companyId));
-  }
-
-  @callable({ verb: 'GET', description: 'Active services with an invoice overdue past the suspension days (the run suspends them).' })
-  async getAllPendingSuspension() {
-    const settings = await readBillingSettings(this.ctx.db, this.ctx.companyId);
-    if (settings.suspendDaysAfterDue === null) return [];
-    return this.present(pendingSuspensionQuery(this.ctx.db, this.ctx.companyId, shiftDays(this.now(), -settings.suspendDaysAfterDue, this.ctx.timezone)));
-  }
-
-  @callable({ verb: 'GET', description: 'Services the run suspended that are now paid (the run unsuspends them).' })
-  async getAllPendingUnsuspension() {
-    const settings = await readBillingSettings(this.ctx.db, this.ctx.companyId);
-    return this.present(pendingUnsuspensionQuery(this.ctx.db, this.ctx.companyId, shiftDays(this.now(), -(settings.suspendDaysAfterDue ?? 0), this.ctx.timezone)));
-  }
-
-  @callable({ verb: 'GET', description: 'Services whose scheduled cancellation date has come (the run cancels them).' })
-  getAllPendingCancelation() {
-    return this.present(pendingCancelationQuery(this.ctx.db, this.ctx.companyId, this.now()));
-  }
-
-  private async present(query: { execute(): Promise<ServiceRow[]> }) {
-    return presentServices(this.ctx.db, await query.execute(), this.ctx.systemKey);
   }
 
   private async moveTo(service: ServiceRow, status: string, useModule: boolean): Promise<void> {
@@ -314,7 +312,13 @@ export class Services {
     return query;
   }
 
-  private async count(query: ReturnType<Services['filtered']>) {
+  private searched(query: string) {
+    const like = `%${query.replace(/[%_]/g, '')}%`;
+    return serviceQuery(this.ctx.db, this.ctx.companyId)
+      .where((eb) => eb.or([eb('packages.name', 'like', like), eb.exists(eb.selectFrom('service_fields').select('service_id').whereRef('service_fields.service_id', '=', 'services.id').where('service_fields.encrypted', '=', 0).where('service_fields.value', 'like', like))]));
+  }
+
+  private async count(query: ReturnType<Services['searched']>) {
     const row = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     return Number(row.count);
   }

@@ -44,7 +44,7 @@ export function automationCommand(out: (text: string) => void): Command {
         out('No billing run yet.');
         return;
       }
-      out(table(['company', 'task', 'status', 'started', 'finished', 'done', 'failed', 'message'], rows.map((r) => [r.company_id, r.task, r.status, r.date_started, r.date_finished ?? '-', r.processed, r.failed, (r.message ?? '').split('\n')[0]])));
+      out(table(['company', 'task', 'status', 'started', 'finished', 'done', 'failed', 'runs', 'by', 'message'], rows.map((r) => [r.company_id, r.task, r.status, r.date_started, r.date_finished ?? '-', r.processed, r.failed, r.runs, r.runner ?? '-', (r.message ?? '').split('\n')[0]])));
     });
   return command;
 }

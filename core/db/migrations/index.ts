@@ -6,6 +6,7 @@ import * as admin from './004_admin';
 import * as trust from './005_trust';
 import * as recurring from './008_recurring';
 import * as referenceModels from './007_reference_models';
+import * as billingReference from './009_billing_reference';
 
 /** Every migration, in order. Listed in code so a compiled build needs no migrations folder scan. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '005_trust': trust,
   '007_reference_models': referenceModels,
   '008_recurring': recurring,
+  '009_billing_reference': billingReference,
 };

@@ -6,6 +6,12 @@ export const invalidAccount = () => TallyError.invalid({ account_id: { exists: '
 /** Card brands as the reference names them. */
 export const CC_TYPES: Record<string, string> = { amex: 'American Express', visa: 'Visa', mc: 'MasterCard', other: 'Other' };
 
+/** Bank account types as the reference names them. */
+export const ACH_TYPES: Record<string, string> = { checking: 'Checking', savings: 'Savings' };
+
+/** `cc` or `ach`: the reference keeps them apart (getCc never answers a bank account). */
+export type AccountKind = 'cc' | 'ach';
+
 const COLUMNS = ['id', 'client_id', 'contact_id', 'type', 'first_name', 'last_name', 'gateway', 'reference_id', 'last4', 'card_type', 'expiration', 'currency', 'status', 'date_added'] as const;
 
 export function accountQuery(db: Tx, companyId: number) {
@@ -22,7 +28,7 @@ export function presentAccount(row: Row, autodebitAccountId: number | null) {
     contact_id: row.contact_id,
     account_type: row.type,
     type: row.card_type,
-    type_name: CC_TYPES[row.card_type ?? 'other'] ?? 'Other',
+    type_name: (row.type === 'ach' ? ACH_TYPES : CC_TYPES)[row.card_type ?? 'other'] ?? 'Other',
     first_name: row.first_name,
     last_name: row.last_name,
     last4: row.last4,

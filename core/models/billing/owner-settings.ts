@@ -23,6 +23,19 @@ export const settingKeyRule: Rule = {
 };
 export const settingKeyRules: RuleSet = { key: [settingKeyRule] };
 
+/**
+ * Values of the settings a client group or client may override (the billing settings) are checked
+ * as the company's are: a billing run never meets a value it cannot read. `field` names the
+ * parameter an error is reported under.
+ */
+export function overrideValueRules(values: Record<string, unknown>, field: (key: string) => string): RuleSet {
+  const checked = Object.entries(values).filter(([key]) => Object.prototype.hasOwnProperty.call(SETTINGS, key) && SETTINGS[key].overridable);
+  return Object.fromEntries(checked.map(([key, value]) => {
+    const problem = SETTINGS[key].check(value === null || value === undefined ? '' : String(value));
+    return [field(key), [{ code: 'format', message: `${key}: ${problem}`, check: () => problem === null }]];
+  }));
+}
+
 /** The settings an owner sets itself (decrypted), by key. */
 export async function ownSettings(db: Tx, owner: Owner, ownerId: number, systemKey: string): Promise<Map<string, SettingRecord>> {
   const rows = await db.selectFrom('owner_settings').select(['key', 'value', 'encrypted']).where('owner', '=', owner).where('owner_id', '=', ownerId).orderBy('key').execute();

@@ -5,7 +5,7 @@ import { assertValid } from '../../kernel/input-rules';
 import { any, int, object, string } from '../../kernel/parameter';
 import { formatUtc } from '../../kernel/timestamps';
 import { readOrder, ordered } from '../billing/ordering';
-import { effectiveSettings, setOwnSetting, setOwnSettings, settingKeyRules, settingKeysRules, unsetOwnSettings } from '../billing/owner-settings';
+import { effectiveSettings, setOwnSetting, setOwnSettings, overrideValueRules, settingKeyRules, settingKeysRules, unsetOwnSettings } from '../billing/owner-settings';
 import { pageOffset } from '../billing/values';
 import { findClient, invalidClient } from './client-store';
 import { invalidNote, noteAuthor, noteQuery, NOTE_ORDER, noteRules, noteValues, presentNote } from './client-notes';
@@ -53,7 +53,7 @@ export abstract class ClientSettingsAndNotes {
   @callable({ description: 'Set one of the client\'s own settings; encrypted (true) stores it with systemEncrypt.', verb: 'POST', params: [int('client_id'), string('key'), any('value'), any('encrypted', { default: null })], returns: nothing() })
   async setSetting(clientId: number, key: string, value: unknown, encrypted: unknown) {
     await this.client(clientId);
-    await assertValid({ key }, settingKeyRules);
+    await assertValid({ key, value }, { ...settingKeyRules, ...overrideValueRules({ [key]: value }, () => 'value') });
     await setOwnSetting(this.ctx.db, 'client', clientId, key, value, encrypted, this.ctx.systemKey);
     return null;
   }
@@ -61,7 +61,7 @@ export abstract class ClientSettingsAndNotes {
   @callable({ description: 'Set several of the client\'s own settings from vars[key]=value; value_keys (a list) limits which keys of vars are set.', verb: 'POST', params: [int('client_id'), object('vars'), any('value_keys', { default: null })], vars: SETTINGS_VARS, returns: nothing() })
   async setSettings(clientId: number, vars: Record<string, unknown>, valueKeys: unknown) {
     await this.client(clientId);
-    await assertValid(vars, settingKeysRules(vars));
+    await assertValid(vars, { ...settingKeysRules(vars), ...overrideValueRules(vars, (key) => `vars[${key}]`) });
     await setOwnSettings(this.ctx.db, 'client', clientId, vars, valueKeys, this.ctx.systemKey);
     return null;
   }

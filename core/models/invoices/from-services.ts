@@ -20,14 +20,14 @@ export interface FromServicesOptions {
   readonly now: string;
 }
 
-interface Line {
+export interface Line {
   description: string;
   amount: string;
   qty: number;
   tax: boolean;
 }
 
-interface Period {
+export interface Period {
   readonly serviceId: number;
   readonly start: string;
   readonly end: string | null;
@@ -46,6 +46,16 @@ interface Period {
  * take their discount as a line of their own; the package's taxable flag taxes the lines.
  */
 export async function invoiceServices(ctx: CallContext, calls: ModelCalls, clientId: number, services: readonly ServiceRow[], options: FromServicesOptions): Promise<number> {
+  const { lines, periods } = await serviceLines(ctx, clientId, services, options);
+  const invoiceId = (await calls.call(ctx, 'invoices', 'add', {
+    vars: { client_id: clientId, date_billed: `${options.now} UTC`, date_due: `${options.dueDate < options.now ? options.now : options.dueDate} UTC`, currency: options.currency, lines },
+  })) as number;
+  await recordPeriods(ctx, invoiceId, periods, options.renew);
+  return invoiceId;
+}
+
+/** The invoice lines that bill these services and the service periods they bill (invoices/appendServices adds them to an invoice). */
+export async function serviceLines(ctx: CallContext, clientId: number, services: readonly ServiceRow[], options: FromServicesOptions): Promise<{ lines: Line[]; periods: Period[] }> {
   const lines: Line[] = [];
   const periods: Period[] = [];
   for (const service of services) {
@@ -67,16 +77,18 @@ export async function invoiceServices(ctx: CallContext, calls: ModelCalls, clien
     }
     periods.push(period);
   }
-  const invoiceId = (await calls.call(ctx, 'invoices', 'add', {
-    vars: { client_id: clientId, date_billed: `${options.now} UTC`, date_due: `${options.dueDate < options.now ? options.now : options.dueDate} UTC`, currency: options.currency, lines },
-  })) as number;
+  return { lines, periods };
+}
+
+/** Records which invoice bills each service period (once: the key refuses a second), and moves renewing services on. */
+export async function recordPeriods(ctx: CallContext, invoiceId: number, periods: readonly Period[], renew: boolean): Promise<void> {
   try {
     await ctx.db.insertInto('service_invoices').values(periods.map((p) => ({ service_id: p.serviceId, period_start: p.start, period_end: p.end, invoice_id: invoiceId, kind: p.kind, date_processed: null }))).execute();
   } catch (error) {
     if (isUniqueViolation(error)) throw TallyError.invalid({ service_ids: { invoiced: 'A service period is already invoiced.' } });
     throw error;
   }
-  if (options.renew) {
+  if (renew) {
     // One update per distinct period (services of a client mostly renew together).
     const byPeriod = new Map<string, Period[]>();
     for (const p of periods) byPeriod.set(`${p.start}|${p.end}`, [...(byPeriod.get(`${p.start}|${p.end}`) ?? []), p]);
@@ -84,7 +96,6 @@ export async function invoiceServices(ctx: CallContext, calls: ModelCalls, clien
       await ctx.db.updateTable('services').set({ date_last_renewed: same[0].start, date_renews: same[0].end }).where('id', 'in', same.map((p) => p.serviceId)).execute();
     }
   }
-  return invoiceId;
 }
 
 function newPeriod(service: ServiceRow): Period {

@@ -25,7 +25,9 @@ export function schemaForParameter(p: ParameterSpec): JsonSchema {
   delete schema.description;
   // Declared fields or a format say more than the kind alone: the set's fields, the string's pattern.
   if (p.fields || p.format) {
-    Object.assign(schema, schemaForShape({ kind: p.kind, fields: p.fields, format: p.format, items: undefined }, 'in'));
+    // A list's declared fields are those of each of its items (`vars[0][key]`).
+    const listOfSets = p.kind === 'list' && p.fields;
+    Object.assign(schema, schemaForShape(listOfSets ? { kind: 'list', items: { kind: 'object', fields: p.fields } } : { kind: p.kind, fields: p.fields, format: p.format, items: undefined }, 'in'));
     if (p.fields) delete schema.additionalProperties;
     delete schema.description;
   }

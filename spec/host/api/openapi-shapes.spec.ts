@@ -2,10 +2,14 @@ import Ajv2020 from 'ajv/dist/2020';
 import { expect } from 'chai';
 import { OpenApiDocument } from '../../../host/api/openapi';
 import { Operation } from '../../../host/api/openapi/types';
+import { install, SHIPPED_EXTENSIONS } from '../../extensions/shipped';
 import { startTestServer, TestServer } from '../../support/test-server';
 
 /** The core models whose every method declares what it answers (and its `vars` fields, if any). */
-const DECLARED = ['users', 'api_keys', 'settings', 'companies', 'encryption', 'clients', 'client_groups', 'contacts', 'currencies', 'taxes', 'invoices', 'transactions'];
+const DECLARED = [
+  'users', 'api_keys', 'settings', 'companies', 'encryption', 'clients', 'client_groups', 'contacts', 'currencies', 'taxes', 'invoices', 'transactions',
+  'pricings', 'packages', 'package_groups', 'coupons', 'services', 'accounts', 'invoice_notices',
+];
 
 type Schema = Record<string, unknown>;
 
@@ -20,7 +24,7 @@ describe('OpenAPI: declared fields of vars and answers', () => {
   const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ extensionsDir: SHIPPED_EXTENSIONS });
     document = (await server.request('GET', '/api/openapi.json')).json;
   });
   after(() => server.close());
@@ -69,7 +73,8 @@ describe('OpenAPI: declared fields of vars and answers', () => {
         const vars = op.requestBody
           ? (bodySchema(op).properties as Record<string, Schema>).vars
           : (op.parameters.find((p) => 'name' in p && p.name === 'vars') as { schema: Schema } | undefined)?.schema;
-        if (vars) expect(vars.properties, `${path} names the fields of vars`).to.be.an('object').and.not.be.empty;
+        // A list of sets (services/setFields) names the fields of its items.
+        if (vars) expect(vars.properties ?? (vars.items as Schema | undefined)?.properties, `${path} names the fields of vars`).to.be.an('object').and.not.be.empty;
       }
     }
   });
@@ -186,6 +191,83 @@ describe('OpenAPI: declared fields of vars and answers', () => {
     await call('transactions', 'getCredit', { client_id: clientId, currency: 'GBP' });
     await call('invoices', 'void', { invoice_id: invoiceId });
     await call('taxes', 'delete', { tax_id: taxId });
+  });
+
+  it('describes what the recurring models answer, call by call, through a recurring walk-through', async () => {
+    const moduleId = await install(server, 'module_manager', 'vars[dir]=generic_server');
+    await install(server, 'gateway_manager', 'vars[dir]=test_card&vars[settings][secret_key]=test_shapes');
+    await server.request('POST', '/api/generic_server.servers/add.json', { body: 'vars[name]=One&vars[hostname]=one.example.com' });
+    const loose = await call('pricings', 'add', { vars: { term: 3, period: 'month', price: '25.00', currency: 'USD' } });
+    await call('pricings', 'edit', { pricing_id: loose, vars: { setup_fee: '1.00' } });
+    for (const method of ['getAll', 'getList', 'getListCount', 'getPeriods']) await call('pricings', method);
+    await call('pricings', 'get', { pricing_id: 999999 });
+    await call('pricings', 'formatTerm', { term: 3, period: 'month' });
+    await call('pricings', 'delete', { pricing_id: loose });
+    const groupId = await call('package_groups', 'add', { vars: { names: [{ lang: 'en_us', name: 'Hosting' }] } });
+    await call('package_groups', 'edit', { package_group_id: groupId, vars: { description: 'Web hosting' } });
+    for (const method of ['getAll', 'getTypes', 'getTypeCount']) await call('package_groups', method);
+    const packageId = await call('packages', 'add', { vars: { names: [{ lang: 'en_us', name: 'Basic' }], module_id: moduleId, meta: { plan: 'basic' }, pricing: [{ term: 1, period: 'month', price: '10.00', currency: 'USD' }], groups: [groupId], prorata_day: 1 } });
+    const pkg = (await call('packages', 'edit', { package_id: packageId, vars: { descriptions: [{ lang: 'en_us', text: 'A start' }] } })) as { pricing: Array<{ id: number }> };
+    const pricingId = pkg.pricing[0].id;
+    await call('package_groups', 'get', { package_group_id: groupId });
+    await call('packages', 'getByPricingId', { package_pricing_id: pricingId });
+    for (const method of ['getAll', 'getList', 'getListCount', 'getStatusTypes']) await call('packages', method);
+    await call('packages', 'search', { query: 'Bas' });
+    await call('packages', 'getAllPackagesByGroup', { package_group_id: groupId });
+    const couponId = await call('coupons', 'add', { vars: { code: 'TEN', packages: [packageId], amounts: [{ currency: 'USD', amount: '10', type: 'percent' }] } });
+    await call('coupons', 'edit', { coupon_id: couponId, vars: { max_qty: 5 } });
+    await call('coupons', 'getByCode', { code: 'TEN' });
+    await call('coupons', 'getForPackages', { coupon_id: couponId });
+    for (const method of ['getList', 'getListCount', 'getAmountTypes']) await call('coupons', method);
+    await call('coupons', 'getCouponAmounts', { coupon_id: couponId });
+    await call('coupons', 'incrementUsage', { coupon_id: couponId });
+    const clientId = await call('clients', 'add', { vars: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' } });
+    const cardId = await call('accounts', 'addCc', { vars: { client_id: clientId, number: '4242424242424242', expiration: '203012', security_code: '123', autodebit: true } });
+    await call('accounts', 'editCc', { account_id: cardId, vars: { first_name: 'Augusta' } });
+    await call('accounts', 'getCc', { account_id: cardId });
+    await call('accounts', 'getAllCcByClient', { client_id: clientId });
+    await call('accounts', 'getDebitAccount', { client_id: clientId });
+    const bankId = await call('accounts', 'addAch', { vars: { client_id: clientId, account: '000123456789', routing: '110000000' } });
+    await call('accounts', 'getAllAchByClient', { client_id: clientId, unverified: true });
+    await call('accounts', 'verifyAchDeposits', { account_id: bankId, vars: { first_deposit: '0.32', second_deposit: '0.45' } });
+    await call('accounts', 'getAch', { account_id: bankId });
+    await call('accounts', 'addDebitAccount', { client_id: clientId, vars: { account_id: bankId } });
+    for (const method of ['getCcTypes', 'getAchTypes', 'getTypes']) await call('accounts', method);
+    await call('accounts', 'deleteAch', { account_id: bankId });
+    const serviceId = await call('services', 'add', { vars: { pricing_id: pricingId, client_id: clientId, status: 'active', coupon_id: couponId, domain: 'ada.example.com' } });
+    const addonId = await call('services', 'add', { vars: { pricing_id: pricingId, client_id: clientId, parent_service_id: serviceId, domain: 'addon.example.com' } });
+    await call('services', 'edit', { service_id: serviceId, vars: { qty: 2 } });
+    await call('services', 'get', { service_id: serviceId });
+    await call('services', 'getList', { client_id: clientId, status: 'all' });
+    await call('services', 'getListCount', { status: 'all' });
+    await call('services', 'getAllByClient', { client_id: clientId });
+    await call('services', 'getStatusCount', { client_id: clientId });
+    await call('services', 'getSimpleList', { client_id: clientId });
+    await call('services', 'search', { query: 'ada' });
+    await call('services', 'getSearchCount', { query: 'ada' });
+    await call('services', 'getAll');
+    await call('services', 'getPricingInfo', { service_id: serviceId });
+    await call('services', 'getPackagePricing', { pricing_id: pricingId });
+    await call('services', 'getRenewalPrice', { service_id: serviceId });
+    await call('services', 'getNextRenewDate', { last_renew_date: '2027-01-31 00:00:00', term: 1, period: 'month' });
+    await call('services', 'getNextInvoiceDate', { service_id: serviceId });
+    await call('services', 'addField', { service_id: serviceId, vars: { key: 'note', value: 'vip' } });
+    await call('services', 'getAllChildren', { parent_service_id: serviceId });
+    await call('services', 'hasChildren', { service_id: serviceId });
+    await call('services', 'hasParent', { service_id: addonId });
+    const invoiceId = await call('invoices', 'createFromServices', { client_id: clientId, service_ids: [serviceId], currency: 'USD', due_date: '2030-01-01' });
+    await call('invoices', 'appendServices', { invoice_id: invoiceId, service_ids: [addonId] });
+    await call('invoices', 'createRenewalFromService', { service_id: serviceId });
+    await call('invoices', 'getAllWithService', { service_id: serviceId });
+    for (const method of ['getActions', 'getStatusTypes', 'getAllRenewing', 'getAllPaidPending', 'getAllRenewableUnpaid', 'getRenewableUnpaidCount', 'getPendingSuspensionList', 'getPendingCancelationCount']) await call('services', method);
+    await call('services', 'cancel', { service_id: serviceId, vars: { date_canceled: 'end_of_term' } });
+    await call('services', 'unCancel', { service_id: serviceId });
+    await call('services', 'suspend', { service_id: serviceId, vars: { suspension_reason: 'Spec' } });
+    await call('services', 'unsuspend', { service_id: serviceId });
+    await call('services', 'renew', { service_id: serviceId });
+    await call('services', 'move', { service_id: serviceId, client_id: clientId });
+    for (const method of ['getList', 'getListCount', 'getTypes']) await call('invoice_notices', method);
+    await call('invoice_notices', 'get', { notice_id: 1 });
   });
 
   it('is a check that can fail: an answer off its declared shape is refused', () => {

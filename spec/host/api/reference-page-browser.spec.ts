@@ -56,7 +56,7 @@ describe('the reference page in a browser', function () {
     expect(await page.locator('section.op:visible').evaluateAll((ops) => ops.map((o) => o.id))).to.deep.equal(['transactions.getCredit', 'transactions.getCreditedAmount', 'transactions.getCredits']);
     expect(await page.locator('#search-count').textContent()).to.equal(`3 of ${all} methods`);
     await search.fill('invoices date_due');
-    expect(await page.locator('section.op:visible').evaluateAll((ops) => ops.map((o) => o.id))).to.deep.equal(['invoices.add', 'invoices.edit', 'invoices.get', 'invoices.getAll', 'invoices.getList', 'invoices.search', 'invoices.void']);
+    expect(await page.locator('section.op:visible').evaluateAll((ops) => ops.map((o) => o.id))).to.deep.equal(['invoices.add', 'invoices.edit', 'invoices.get', 'invoices.getAll', 'invoices.getAllWithService', 'invoices.getList', 'invoices.search', 'invoices.void']);
     await search.fill('recovery_email');
     expect(await page.locator('section.op:visible').evaluateAll((ops) => ops.map((o) => o.id))).to.include.members(['users.add', 'users.get']);
     expect(await page.locator('nav li[data-model="invoices"]').isVisible()).to.equal(false);

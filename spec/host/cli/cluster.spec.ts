@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { ChildProcess, spawn } from 'node:child_process';
-import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { Installation } from '../../../core/installation';
+import { pids as pidsAt, until } from '../../support/cluster-probe';
 import { createTestDatabase, TestDatabase } from '../../support/test-database';
 
 const BIN = path.resolve(__dirname, '../../../../bin/tally.js');
@@ -14,6 +14,7 @@ describe('serve --workers N', function () {
   let primary: ChildProcess;
   let base: string;
   let headers: Record<string, string>;
+  const pids = () => pidsAt(base);
 
   before(async () => {
     database = await createTestDatabase();
@@ -81,38 +82,7 @@ describe('serve --workers N', function () {
     primary.kill('SIGTERM');
     expect(await exited).to.equal(0);
   });
-
-  /** The pid of the process answering on a new connection (fetch would reuse one and always reach the same process). */
-  function health(): Promise<number | null> {
-    return new Promise((resolve) => {
-      const req = http.get(`${base}/health`, { agent: false, timeout: 2000 }, (res) => {
-        let text = '';
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve(res.statusCode === 200 ? JSON.parse(text).pid : null));
-      });
-      req.on('error', () => resolve(null));
-      req.on('timeout', () => req.destroy());
-    });
-  }
-
-  async function pids(): Promise<Set<number>> {
-    const seen = new Set<number>();
-    for (let i = 0; i < 30 && seen.size < 2; i++) {
-      const pid = await health();
-      if (pid) seen.add(pid);
-    }
-    return seen;
-  }
 });
-
-async function until(check: () => Promise<boolean>, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('condition not met in time');
-}
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {

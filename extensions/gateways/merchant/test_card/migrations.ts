@@ -43,4 +43,26 @@ export const migrations: Record<string, ExtensionMigration> = {
       await db.schema.dropTable('test_card_tokens').ifExists().execute();
     },
   },
+  // Stored bank accounts (ACH): the outcome a test account stands for, its last four digits and
+  // its micro-deposit verification; never the account or routing number.
+  '003_bank_accounts': {
+    async up(db) {
+      await db.schema
+        .createTable('test_card_bank_accounts')
+        .addColumn('id', idType(db), (c) => c.primaryKey())
+        .addColumn('company_id', 'integer', (c) => c.notNull())
+        .addColumn('client_id', 'integer', (c) => c.notNull())
+        .addColumn('token', 'varchar(64)', (c) => c.notNull().unique())
+        .addColumn('last4', 'varchar(4)', (c) => c.notNull())
+        .addColumn('account_type', 'varchar(16)', (c) => c.notNull())
+        .addColumn('account_key', 'varchar(64)', (c) => c.notNull())
+        .addColumn('status', 'varchar(16)', (c) => c.notNull())
+        .addColumn('failed_attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('date_added', 'varchar(19)', (c) => c.notNull())
+        .execute();
+    },
+    async down(db) {
+      await db.schema.dropTable('test_card_bank_accounts').ifExists().execute();
+    },
+  },
 };

@@ -1,0 +1,96 @@
+import { allOptional, bool, inputs, int, listOf, mapOf, money, record, string, timestamp } from '../kernel/shape';
+
+/** The fields of services/* (see `@callable({ vars, returns })` in services.ts and services/service-queue-lists.ts). */
+
+const STATUSES = ['pending', 'in_review', 'active', 'suspended', 'canceled'];
+const PERIODS = ['day', 'week', 'month', 'year', 'onetime'];
+
+export const SERVICE_FIELD = record({ key: string(), value: string(), encrypted: int({ enum: [0, 1], description: '1: stored encrypted with the system key (answered decrypted).' }) });
+
+export const PACKAGE_PRICING = record({
+  id: int(),
+  term: int(),
+  period: string({ enum: PERIODS }),
+  price: money(),
+  price_renews: money(),
+  setup_fee: money(),
+  cancel_fee: money(),
+  currency: string({ format: 'currency' }),
+});
+
+export const SERVICE = record({
+  id: int(),
+  parent_service_id: int({ nullable: true, description: 'The service this one is an addon of.' }),
+  package_group_id: int({ nullable: true }),
+  pricing_id: int(),
+  client_id: int(),
+  module_row_id: int({ nullable: true, description: 'Always null: module server rows belong to the module.' }),
+  coupon_id: int({ nullable: true }),
+  qty: int(),
+  override_price: money({ nullable: true }),
+  override_currency: string({ format: 'currency', nullable: true }),
+  status: string({ enum: STATUSES }),
+  suspension_reason: string({ nullable: true }),
+  date_added: timestamp(),
+  date_renews: timestamp({ nullable: true, description: 'Null for one-time services.' }),
+  date_last_renewed: timestamp({ nullable: true }),
+  date_suspended: timestamp({ nullable: true }),
+  date_canceled: timestamp({ nullable: true, description: 'In the future: a scheduled cancellation.' }),
+  name: string({ description: 'The package\'s name.' }),
+  package: record({ id: int(), name: string(), module: string({ nullable: true }), taxable: int({ enum: [0, 1] }), prorata_day: int({ nullable: true }) }),
+  package_pricing: PACKAGE_PRICING,
+  fields: listOf(SERVICE_FIELD),
+});
+
+export const SERVICES = listOf(SERVICE);
+
+export const SIMPLE_SERVICES = listOf(record({ id: int(), client_id: int(), name: string(), status: string({ enum: STATUSES }), date_renews: timestamp({ nullable: true }) }));
+
+export const SERVICE_ADD = inputs({
+  pricing_id: int({ required: true, description: 'A pricing row of a package of the company.' }),
+  client_id: int({ required: true }),
+  status: string({ enum: ['pending', 'in_review', 'active'], description: 'Default pending.' }),
+  use_module: bool({ description: 'true (default): an active service is provisioned by the package\'s module now.' }),
+  qty: int({ description: 'Default 1.' }),
+  coupon_id: int(),
+  override_price: money({ description: 'With override_currency: the price instead of the pricing\'s.' }),
+  override_currency: string({ format: 'currency' }),
+  parent_service_id: int({ description: 'Makes it an addon of that service.' }),
+  date_added: timestamp({ description: 'Default now.' }),
+  date_renews: timestamp({ description: 'Default: the package\'s pro rata day, else one term after the start.' }),
+});
+
+export const SERVICE_EDIT = allOptional(SERVICE_ADD);
+
+export const MODULE_FIELDS_NOTE = 'Other keys are the module\'s fields (vars[domain] for generic_server).';
+
+export const SERVICE_FIELD_INPUT = inputs({ key: string({ required: true, example: 'domain' }), value: string({ example: 'example.com' }), encrypted: bool({ description: 'true: stored encrypted with the system key.' }) });
+
+export const CANCEL_VARS = inputs({
+  date_canceled: string({ description: 'end_of_term (at its renew date) or a future date schedules it; none or a past date cancels now.' }),
+  use_module: bool({ description: 'Default true.' }),
+});
+
+export const SUSPEND_VARS = inputs({ use_module: bool({ description: 'Default true.' }), suspension_reason: string() });
+
+export const UNCANCEL_VARS = inputs({ use_module: bool({ description: 'Accepted as the reference takes it; removing a scheduled cancellation needs no module.' }) });
+
+export const MODULE_VARS = inputs({ use_module: bool({ description: 'Default true.' }) });
+
+export const PRICING_INFO = record({
+  service_id: int(),
+  package_name: string(),
+  name: string({ description: 'The package name and its term, e.g. "Hosting (1 month)".' }),
+  qty: int(),
+  term: int(),
+  period: string({ enum: PERIODS }),
+  currency: string({ format: 'currency' }),
+  price: money({ description: 'What one unit costs now (override price, else the pricing\'s).' }),
+  price_renews: money({ description: 'What one unit costs at renewal.' }),
+  setup_fee: money(),
+  cancel_fee: money(),
+});
+
+export const PACKAGE_PRICING_INFO = record({ ...Object.fromEntries((PACKAGE_PRICING.fields ?? []).map((f) => [f.name, f])), package_id: int(), package_name: string() });
+
+export const LABELS = mapOf(string());
