@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Credential, TestServer } from '../../../support/test-server';
-import { addCard, addClient, addPackage, call, ok, recurringServer } from '../recurring/support';
+import { addInvoice } from '../billing/fixtures';
+import { addCard, addClient, addPackage, call, ok, recurringServer, runAt, setSettings } from '../recurring/support';
 import { secondCompany } from './support';
 
 /** Nothing a method answers when the record is not the caller's: absent, empty or none. */
@@ -28,6 +29,12 @@ describe('tenancy: recurring billing models', () => {
     mine.client = await addClient(server);
     mine.service = await ok(server, 'POST', 'services/add', { vars: { client_id: mine.client, pricing_id: mine.pricing, status: 'active', use_module: 'false' } });
     mine.account = await addCard(server, mine.client);
+    mine.ach = await ok(server, 'POST', 'accounts/addAch', { vars: { client_id: mine.client, account: '000123456789', routing: '110000000', type: 'checking' } });
+    // A payment reminder of company 1's, recorded by the billing run.
+    await setSettings(server, { notice1: '-5' });
+    await addInvoice(server, mine.client, { date_billed: '2027-02-01 00:00:00 UTC', date_due: '2027-02-10 00:00:00 UTC' });
+    await runAt(server, '2027-02-05 12:00:00');
+    mine.notice = (await ok(server, 'GET', 'invoice_notices/getList', { client_id: mine.client }))[0].id;
     ({ credential: other } = await secondCompany(server));
     theirs.client = await addClient(server, { email: 'theirs@example.com' }, other);
   });
@@ -46,6 +53,9 @@ describe('tenancy: recurring billing models', () => {
       ['services/hasParent', { service_id: mine.service }],
       ['accounts/getCc', { account_id: mine.account }],
       ['accounts/getDebitAccount', { client_id: mine.client }],
+      ['accounts/getAch', { account_id: mine.ach }],
+      ['invoice_notices/get', { notice_id: mine.notice }],
+      ['invoice_notices/getListCount', { client_id: mine.client, status: 'all' }],
     ];
     for (const [path, params] of reads) {
       const res = await call(server, 'GET', path, params, other);
@@ -63,6 +73,8 @@ describe('tenancy: recurring billing models', () => {
       ['services/getAllChildren', { parent_service_id: mine.service }],
       ['services/search', { query: 'Hosting' }],
       ['accounts/getAllCcByClient', { client_id: mine.client }],
+      ['accounts/getAllAchByClient', { client_id: mine.client }],
+      ['invoice_notices/getList', { status: 'all' }],
     ];
     for (const [path, params] of lists) {
       const res = await call(server, 'GET', path, params, other);
@@ -95,6 +107,11 @@ describe('tenancy: recurring billing models', () => {
       ['DELETE', 'accounts/deleteDebitAccount', { client_id: mine.client }],
       ['POST', 'accounts/addCc', { vars: { client_id: mine.client, number: '4242424242424242', expiration: '203012', security_code: '123' } }],
       ['POST', 'services/add', { vars: { client_id: mine.client, pricing_id: mine.pricing, status: 'pending' } }],
+      ['PUT', 'accounts/editAch', { account_id: mine.ach, vars: { first_name: 'Stolen' } }],
+      ['POST', 'accounts/verifyAchDeposits', { account_id: mine.ach, vars: { first_deposit: '0.32', second_deposit: '0.45' } }],
+      ['DELETE', 'accounts/deleteAch', { account_id: mine.ach }],
+      ['POST', 'accounts/addAch', { vars: { client_id: mine.client, account: '000123456789', routing: '110000000' } }],
+      ['PUT', 'invoice_notices/markSent', { notice_id: mine.notice }],
     ];
     for (const [verb, path, params] of writes) {
       const res = await call(server, verb, path, params, other);
@@ -112,6 +129,8 @@ describe('tenancy: recurring billing models', () => {
     expect(await ok(server, 'GET', 'accounts/getCc', { account_id: mine.account })).to.include({ first_name: 'Ada' });
     expect((await ok(server, 'GET', 'accounts/getDebitAccount', { client_id: mine.client })).id).to.equal(mine.account);
     expect(await ok(server, 'GET', 'accounts/getAllCcByClient', { client_id: mine.client })).to.have.length(1);
+    expect(await ok(server, 'GET', 'accounts/getAch', { account_id: mine.ach })).to.include({ first_name: 'Ada', status: 'unverified' });
+    expect(await ok(server, 'GET', 'invoice_notices/get', { notice_id: mine.notice })).to.include({ status: 'pending', date_sent: null });
   });
 
   it('another company\'s pricing, package, module, coupon or service cannot be borrowed into one\'s own records', async () => {
@@ -121,6 +140,7 @@ describe('tenancy: recurring billing models', () => {
       ['POST', 'packages/add', { vars: { names: [{ lang: 'en_us', name: 'Theirs' }], module_id: mine.module, pricing: [{ term: 1, period: 'month', price: '1', currency: 'USD' }] } }],
       ['POST', 'invoices/createFromServices', { client_id: theirs.client, service_ids: [mine.service], currency: 'USD', due_date: '2026-12-01' }],
     ];
+    const serviceBefore = await ok(server, 'GET', 'services/get', { service_id: mine.service });
     const ownPackage = await call(server, 'POST', 'packages/add', { vars: { names: [{ lang: 'en_us', name: 'Own' }], pricing: [{ term: 1, period: 'month', price: '1', currency: 'USD' }] } }, other);
     expect(ownPackage.status, ownPackage.text).to.equal(200);
     borrow.push(['PUT', 'packages/edit', { package_id: ownPackage.json.response, vars: { groups: [mine.group] } }]);
@@ -131,7 +151,7 @@ describe('tenancy: recurring billing models', () => {
     expect((await call(server, 'GET', 'services/getListCount', { client_id: theirs.client, status: 'all' }, other)).json.response).to.equal(0);
     expect((await call(server, 'GET', 'coupons/getList', {}, other)).json.response).to.deep.equal([]);
     expect((await call(server, 'GET', 'invoices/getList', { client_id: theirs.client, status: 'all' }, other)).json.response).to.deep.equal([]);
-    expect((await ok(server, 'GET', 'services/get', { service_id: mine.service })).date_last_renewed).to.equal(null);
+    expect(await ok(server, 'GET', 'services/get', { service_id: mine.service })).to.deep.equal(serviceBefore);
     expect((await ok(server, 'GET', 'package_groups/get', { package_group_id: mine.group })).packages).to.deep.equal([]);
   });
 });
