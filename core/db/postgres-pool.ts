@@ -1,4 +1,4 @@
-import { CompiledQuery, DatabaseConnection, PostgresDialect, PostgresDriver } from 'kysely';
+import { PostgresDialect, PostgresDriver, TransactionSettings } from 'kysely';
 import { Pool, PoolClient, PoolConfig } from 'pg';
 import { ColumnLimits } from './column-limits';
 import { GuardedDriver } from './guarded-driver';
@@ -42,25 +42,19 @@ export function resilientPostgresDialect(url: string, options: PoolOptions): Pos
 }
 
 /**
- * Read-only transactions without their BEGIN and COMMIT: two round trips of a one-statement GET
- * call's three (a profile of users/get put ~250 of 619 µs per call in their socket writes). Under READ
- * COMMITTED, the server's default and Tally's, a transaction gives each of its statements a
- * snapshot of its own, exactly as each statement alone gets in autocommit; and the session is
- * read-only, so writes are still refused. The two differ in nothing a read can see, except
- * `now()`, which Tally never asks the database. Under a stronger default isolation (an
- * operator's REPEATABLE READ, say) a transaction's statements share one snapshot, so there the
- * transaction is kept.
+ * Read-only READ COMMITTED transactions (calls to methods declared for GET, call-path.ts) without
+ * their BEGIN and COMMIT: two round trips of a one-statement GET call's three (a profile of
+ * users/get put ~250 of 619 µs per call in their socket writes). In READ COMMITTED each
+ * statement of a transaction takes a snapshot of its own, exactly as a statement alone does in
+ * autocommit, and the session is read-only, so the server still refuses every write. Nothing a
+ * read sees differs but `now()`, which Tally never asks the database. Other read-only
+ * transactions (an extension call's, which sets a transaction-local statement_timeout) keep
+ * their BEGIN and COMMIT, on the same read-only sessions.
  */
 function postgresReads(pool: Pool): ReadRoute {
-  let readCommitted: Promise<boolean> | undefined;
   return new (class extends PostgresDriver implements ReadRoute {
-    autocommit(connection: DatabaseConnection): Promise<boolean> {
-      readCommitted ??= connection
-        .executeQuery<{ default_transaction_isolation: string }>(CompiledQuery.raw('show default_transaction_isolation'))
-        .then(({ rows }) => rows[0]?.default_transaction_isolation === 'read committed');
-      // A failed look (the server went away) is looked again by the next call.
-      readCommitted.catch(() => (readCommitted = undefined));
-      return readCommitted;
+    autocommits(settings: TransactionSettings): boolean {
+      return settings.isolationLevel === 'read committed';
     }
   })({ pool });
 }

@@ -3,10 +3,10 @@ import { CompiledQuery, DatabaseConnection, Driver, QueryCompiler, QueryResult, 
 /** Where read-only transactions run, beside the connections that write. */
 export interface ReadRoute extends Driver {
   /**
-   * True when a read-only transaction on `connection` needs no BEGIN/COMMIT: each statement
-   * alone already reads what a statement of the transaction would (see postgres-pool.ts).
+   * True when a read-only transaction with these settings needs no BEGIN/COMMIT here: each of its
+   * statements alone reads what it would read inside it (see postgres-pool.ts).
    */
-  autocommit?(connection: DatabaseConnection): Promise<boolean>;
+  autocommits?(settings: TransactionSettings): boolean;
   /**
    * Runs a statement made outside any transaction when it only reads; undefined leaves it to the
    * connections that write (see sqlite-readers.ts).
@@ -67,13 +67,7 @@ export class ReadWriteRouter implements Driver {
   async beginTransaction(routed: RoutedConnection, settings: TransactionSettings): Promise<void> {
     const driver = settings.accessMode === 'read only' && this.reads ? this.reads : this.writes;
     const connection = await driver.acquireConnection();
-    let autocommit = false;
-    try {
-      autocommit = driver === this.reads && (await this.reads.autocommit?.(connection)) === true;
-    } catch (error) {
-      await driver.releaseConnection(connection);
-      throw error;
-    }
+    const autocommit = driver === this.reads && this.reads.autocommits?.(settings) === true;
     // Bound before BEGIN: should BEGIN fail, Kysely's release of `routed` gives the connection back.
     routed.bound = { driver, connection, autocommit };
     if (!autocommit) await driver.beginTransaction(connection, settings);
