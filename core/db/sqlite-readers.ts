@@ -25,7 +25,8 @@ export interface SqliteReadersOptions {
  *   BEGIN to COMMIT: their statements share one snapshot. Connections open on demand, up to `max`.
  * - A statement outside any transaction that only reads runs at once on one more connection kept
  *   for that (`loneRead`): better-sqlite3 is synchronous, so it is never busy when asked. Pragmas
- *   answer for the connection they run on, so they are left to the write connection.
+ *   answer for the connection they run on, and `begin` would open a transaction there, so both
+ *   are left to the write connection.
  * - Writes are refused twice: by the statement check below, with the message the write
  *   connection gives in a read-only transaction, and by SQLite itself (opened read-only).
  */
@@ -81,7 +82,8 @@ export class SqliteReaders implements ReadRoute {
     } catch {
       return undefined; // The write connection will say what is wrong with it (or run it: a table it just made, say).
     }
-    if (!statement.readonly || /^\s*pragma\b/i.test(query.sql)) return undefined;
+    // Only statements that answer rows: `begin` only reads too, but would leave this connection in a transaction.
+    if (!statement.reader || !statement.readonly || /^\s*pragma\b/i.test(query.sql)) return undefined;
     return this.lone.run(statement, query.parameters);
   }
 
