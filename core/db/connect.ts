@@ -34,8 +34,6 @@ export interface ConnectOptions {
   databaseTimeoutMs?: number;
   /** How long a call waits for SQLite's write connection, or for a read connection (TALLY_SQLITE_WAIT_MS). */
   sqliteWaitMs?: number;
-  /** SQLite: read-only transactions (GET calls) open at once, each on a read connection of its own; 0 runs them on the write connection. */
-  sqliteReaders?: number;
   /** How long a SQLite write waits for another process's lock on the file (TALLY_SQLITE_BUSY_MS). */
   sqliteBusyMs?: number;
   /** SQLite's `synchronous` pragma: FULL survives a power loss, NORMAL may lose the last commits (TALLY_SQLITE_SYNCHRONOUS). */
@@ -69,8 +67,7 @@ export function connect(url: string, options: ConnectOptions = {}): Connection {
   sqlite.pragma(`synchronous = ${options.sqliteSynchronous ?? config().sqliteSynchronous}`);
   const waits = { connectionMs: options.sqliteWaitMs ?? config().sqliteWaitMs, busyMs: options.sqliteBusyMs ?? config().sqliteBusyMs };
   // A `:memory:` database lives on its one connection: another connection would see another, empty one.
-  const readerCount = file === ':memory:' ? 0 : (options.sqliteReaders ?? SQLITE_READERS);
-  const readers = readerCount > 0 ? new SqliteReaders(file, { max: readerCount, waitMs: waits.connectionMs, busyMs: waits.busyMs }) : undefined;
+  const readers = file === ':memory:' ? undefined : new SqliteReaders(file, { max: SQLITE_READERS, waitMs: waits.connectionMs, busyMs: waits.busyMs });
   const dialect = new FairSqliteDialect(sqlite, waits, new ColumnLimits('sqlite'), readers);
   return { db: new Kysely<Database>({ dialect, plugins }), dialect: 'sqlite', where: path.resolve(file) };
 }

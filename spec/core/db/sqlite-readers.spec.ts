@@ -136,6 +136,23 @@ describe('SQLite read connections', () => {
       expect(await readOnly(db).execute((trx) => companies(trx as unknown as Db))).to.equal(3);
     }));
 
+  it('serve more read-only transactions than there are read connections, in turns, each whole', () =>
+    withDatabase(path.join(dir, 'turns.sqlite'), async (db) => {
+      await addCompany(db);
+      const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
+      // Ten at once, each holding its connection across a pause: four run, six wait their turn.
+      const seen = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          readOnly(db).execute(async (trx) => {
+            const first = await companies(trx as unknown as Db);
+            await pause();
+            return [first, await companies(trx as unknown as Db)];
+          }),
+        ),
+      );
+      expect(seen).to.deep.equal(Array(10).fill([1, 1]));
+    }));
+
   it('refuse a write in a read-only transaction and keep nothing of it', () =>
     withDatabase(path.join(dir, 'refuse.sqlite'), async (db) => {
       const refused = await readOnly(db)
