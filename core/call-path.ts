@@ -69,10 +69,13 @@ export async function runCall(installation: Installation, request: CallRequest):
 }
 
 /**
- * Methods declared for GET only read: their transaction is read-only (PostgreSQL enforces it;
- * on SQLite it begins without taking the write lock, which costs most of a short call).
+ * Methods declared for GET only read: their transaction is read-only and READ COMMITTED (each
+ * statement reads what was committed before it). It runs on read connections: on SQLite beside
+ * the write connection, so it never waits behind a write transaction; on PostgreSQL in read-only
+ * sessions, statement by statement without BEGIN and COMMIT, which READ COMMITTED makes
+ * equivalent (core/db/read-write-router.ts). Both refuse a write.
  */
 function transactionFor(installation: Installation, spec: CallableSpec) {
   const transaction = installation.db.transaction();
-  return spec.verb === 'GET' ? transaction.setAccessMode('read only') : transaction;
+  return spec.verb === 'GET' ? transaction.setAccessMode('read only').setIsolationLevel('read committed') : transaction;
 }

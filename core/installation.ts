@@ -21,7 +21,7 @@ export interface InstallationOptions extends ConnectOptions {
   databaseUrl?: string;
   /** How long settings and credentials are cached per process (ms); changes show within this time. */
   cacheTtlMs?: number;
-  /** How long a call waits for SQLite's single connection; defaults to TALLY_SQLITE_WAIT_MS. */
+  /** How long a call waits for SQLite's write connection (a GET call for a read connection); defaults to TALLY_SQLITE_WAIT_MS. */
   sqliteWaitMs?: number;
 }
 

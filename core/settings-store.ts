@@ -19,7 +19,7 @@ export class SettingsStore {
     private readonly ttlMs = 1000,
   ) {}
 
-  /** @param tx inside a call, its transaction: on SQLite a read past it would wait for the connection it holds. */
+  /** @param tx inside a call, its transaction: a read past it does not see the call's own writes. */
   async get(companyId: number, key: string, tx: Tx = this.db): Promise<string> {
     const values = await this.load(companyId, tx);
     return values.get(key) ?? SETTINGS[key]?.default ?? '';

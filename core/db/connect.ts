@@ -5,9 +5,17 @@ import { Kysely } from 'kysely';
 import { config } from '../config';
 import { ColumnLimits } from './column-limits';
 import { FairSqliteDialect } from './fair-sqlite-dialect';
+import { SqliteReaders } from './sqlite-readers';
 import { resilientPostgresDialect } from './postgres-pool';
 import { Database } from './schema';
 import { WideIdComparisons } from './wide-id-comparisons';
+
+/**
+ * Read connections per process. Each holds one GET call from BEGIN to COMMIT (better-sqlite3 runs
+ * one statement at a time, so more would only let more calls sit between their statements) and
+ * costs a page cache of its own.
+ */
+const SQLITE_READERS = 4;
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -24,7 +32,7 @@ export interface ConnectOptions {
   pool?: number;
   /** PostgreSQL: the longest wait to connect and the longest statement (DATABASE_TIMEOUT_MS). */
   databaseTimeoutMs?: number;
-  /** How long a call waits for SQLite's single connection (TALLY_SQLITE_WAIT_MS). */
+  /** How long a call waits for SQLite's write connection, or for a read connection (TALLY_SQLITE_WAIT_MS). */
   sqliteWaitMs?: number;
   /** How long a SQLite write waits for another process's lock on the file (TALLY_SQLITE_BUSY_MS). */
   sqliteBusyMs?: number;
@@ -58,6 +66,8 @@ export function connect(url: string, options: ConnectOptions = {}): Connection {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`synchronous = ${options.sqliteSynchronous ?? config().sqliteSynchronous}`);
   const waits = { connectionMs: options.sqliteWaitMs ?? config().sqliteWaitMs, busyMs: options.sqliteBusyMs ?? config().sqliteBusyMs };
-  const dialect = new FairSqliteDialect(sqlite, waits, new ColumnLimits('sqlite'));
+  // A `:memory:` database lives on its one connection: another connection would see another, empty one.
+  const readers = file === ':memory:' ? undefined : new SqliteReaders(file, { max: SQLITE_READERS, waitMs: waits.connectionMs, busyMs: waits.busyMs });
+  const dialect = new FairSqliteDialect(sqlite, waits, new ColumnLimits('sqlite'), readers);
   return { db: new Kysely<Database>({ dialect, plugins }), dialect: 'sqlite', where: path.resolve(file) };
 }

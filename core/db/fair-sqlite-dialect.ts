@@ -1,25 +1,29 @@
 import type { Database as SQLiteDatabase } from 'better-sqlite3';
-import { CompiledQuery, DatabaseConnection, Driver, SqliteDialect, SqliteDialectConfig, SqliteDriver, TransactionSettings } from 'kysely';
+import { CompiledQuery, DatabaseConnection, Driver, QueryResult, SqliteDialect, SqliteDialectConfig, SqliteDriver, TransactionSettings } from 'kysely';
 import { ColumnLimits } from './column-limits';
+import { turnDue } from './event-loop-turns';
+import { FairQueue } from './fair-queue';
 import { GuardedDriver } from './guarded-driver';
+import { ReadWriteRouter } from './read-write-router';
+import { retryWhileBusy } from './sqlite-busy';
+import { SqliteReaders } from './sqlite-readers';
 import { TransactionMode, withStatementCache } from './sqlite-statement-cache';
 
 export interface SqliteWaits {
-  /** How long a call waits for this process's single connection (TALLY_SQLITE_WAIT_MS). */
+  /** How long a call waits for this process's write connection, or for a read connection (TALLY_SQLITE_WAIT_MS). */
   readonly connectionMs: number;
   /** How long a write waits for another process's lock on the file (TALLY_SQLITE_BUSY_MS). */
   readonly busyMs: number;
 }
 
 /**
- * SQLite has one connection, so every call waits its turn for it. Kysely's own lock wakes every
- * waiter on each release and all but one go back to sleep: with N calls in flight that is N
- * wake-ups per query, which under load cost more than the queries. This driver hands the
- * connection to the next waiter in arrival order: one wake-up per hand-off, and first come,
- * first served, so no call starves.
+ * SQLite has one write connection, so every write transaction (and every statement outside a
+ * transaction that writes) waits its turn for it, in arrival order (fair-queue.ts).
  */
 class FairSqliteDriver extends SqliteDriver {
   private connection?: DatabaseConnection;
+  private readonly queue: FairQueue<void>;
+  private busy = false;
 
   constructor(
     config: SqliteDialectConfig,
@@ -28,10 +32,8 @@ class FairSqliteDriver extends SqliteDriver {
     private readonly sqlite: SQLiteDatabase,
   ) {
     super(config);
+    this.queue = new FairQueue(waits.connectionMs, 'the SQLite write connection');
   }
-
-  private readonly waiting: Array<() => void> = [];
-  private busy = false;
 
   override async init(): Promise<void> {
     await super.init();
@@ -40,62 +42,37 @@ class FairSqliteDriver extends SqliteDriver {
     const execute = this.connection.executeQuery.bind(this.connection);
     // Outside a transaction (BEGIN IMMEDIATE itself, or a lone statement) a locked file is waited
     // out here; inside one the lock is already ours.
-    this.connection.executeQuery = (query) => (this.sqlite.inTransaction ? execute(query) : this.whileLocked(() => execute(query)));
+    const run = (query: CompiledQuery) => (this.sqlite.inTransaction ? execute(query) : this.whileLocked(() => execute(query)));
+    this.connection.executeQuery = <R>(query: CompiledQuery) => {
+      const turn = turnDue();
+      return (turn ? turn.then(() => run(query)) : run(query)) as Promise<QueryResult<R>>;
+    };
   }
 
   /**
-   * The connection runs with busy_timeout 0: better-sqlite3 is synchronous, so SQLite's own wait
-   * for a lock held by another process would stop the whole event loop (every call, /health, the
-   * admin area) for as long as the lock is held. Instead a statement refused with SQLITE_BUSY is
-   * tried again after a short pause, with the connection handed to the calls waiting for it in
-   * the meantime (reads go on: WAL readers need no lock). Past the bound the SQLITE_BUSY stands,
-   * and the call answers 503.
+   * Another process's write lock is waited out without blocking the event loop (sqlite-busy.ts),
+   * with the connection handed to the calls waiting for it in the meantime.
    */
-  private async whileLocked<T>(work: () => Promise<T>): Promise<T> {
-    const started = Date.now();
-    for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
-      try {
-        return await work();
-      } catch (error) {
-        if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() - started + pause > this.waits.busyMs) throw error;
-      }
+  private whileLocked<T>(work: () => Promise<T>): Promise<T> {
+    return retryWhileBusy(work, this.waits.busyMs, async (ms) => {
       await this.releaseConnection();
-      await new Promise((resolve) => setTimeout(resolve, pause * (0.5 + Math.random())));
+      await new Promise((resolve) => setTimeout(resolve, ms));
       await this.acquireConnection();
-    }
+    });
   }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
-    if (this.busy) await this.waitForTurn();
+    if (this.busy) await this.queue.wait();
     this.busy = true;
     return this.connection!;
-  }
-
-  /**
-   * A wait is bounded: a query a model sends through the installation's database instead of its
-   * call's transaction (`ctx.db`) waits for the connection that very transaction holds, and would
-   * otherwise wait forever, stalling every call behind it.
-   */
-  private waitForTurn(): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const turn = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        this.waiting.splice(this.waiting.indexOf(turn), 1);
-        reject(new Error(`Waited ${this.waits.connectionMs} ms for the SQLite connection. A query inside a call must use the call's transaction (ctx.db).`));
-      }, this.waits.connectionMs);
-      this.waiting.push(turn);
-    });
   }
 
   /**
    * IMMEDIATE takes the write lock when the call starts, not at its first write: two processes
    * sharing the file then wait their turn at the start (see whileLocked) instead of one failing
    * with SQLITE_BUSY halfway.
-   * A read-only transaction takes no lock up front, and the statement cache refuses writes in it,
-   * as PostgreSQL does.
+   * A read-only transaction runs here only without read connections (`:memory:`): it takes no
+   * lock up front, and the statement cache refuses writes in it, as PostgreSQL does.
    */
   // @ts-expect-error SqliteDriver declares beginTransaction without the settings every Driver receives.
   override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -117,13 +94,16 @@ class FairSqliteDriver extends SqliteDriver {
   }
 
   override async releaseConnection(): Promise<void> {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.busy = false;
+    if (!this.queue.handOver()) this.busy = false;
   }
 }
 
-/** SQLite through better-sqlite3, with cached statements and the fair, mode-aware driver above. */
+/**
+ * SQLite through better-sqlite3: one write connection with cached statements and the fair,
+ * mode-aware driver above, and, for a file, read connections for read-only transactions and
+ * lone reads (sqlite-readers.ts). A `:memory:` database exists only on its one connection, so
+ * there everything runs on it.
+ */
 export class FairSqliteDialect extends SqliteDialect {
   private readonly mode: TransactionMode;
   private readonly config: SqliteDialectConfig;
@@ -132,6 +112,7 @@ export class FairSqliteDialect extends SqliteDialect {
     private readonly sqlite: SQLiteDatabase,
     private readonly waits: SqliteWaits,
     private readonly limits: ColumnLimits,
+    private readonly readers?: SqliteReaders,
   ) {
     const mode = { readOnly: false };
     const config = { database: withStatementCache(sqlite, mode) };
@@ -141,6 +122,7 @@ export class FairSqliteDialect extends SqliteDialect {
   }
 
   override createDriver(): Driver {
-    return new GuardedDriver(new FairSqliteDriver(this.config, this.mode, this.waits, this.sqlite), this.limits);
+    const writer = new FairSqliteDriver(this.config, this.mode, this.waits, this.sqlite);
+    return new GuardedDriver(new ReadWriteRouter(writer, this.readers), this.limits);
   }
 }

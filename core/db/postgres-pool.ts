@@ -1,7 +1,8 @@
-import { PostgresDialect } from 'kysely';
-import { Pool, PoolClient } from 'pg';
+import { PostgresDialect, PostgresDriver, TransactionSettings } from 'kysely';
+import { Pool, PoolClient, PoolConfig } from 'pg';
 import { ColumnLimits } from './column-limits';
 import { GuardedDriver } from './guarded-driver';
+import { ReadRoute, ReadWriteRouter } from './read-write-router';
 
 export interface PoolOptions {
   readonly max: number;
@@ -11,7 +12,7 @@ export interface PoolOptions {
 }
 
 /**
- * PostgreSQL through a pool that survives the server going away: a restart, a failover, an
+ * PostgreSQL through pools that survive the server going away: a restart, a failover, an
  * outage or an administrator's pg_terminate_backend.
  *
  * - pg reports a lost connection as an 'error' event on the pool (an idle connection) or on the
@@ -24,8 +25,41 @@ export interface PoolOptions {
  *   than handed to the next call with the lost query still on it.
  * - Nothing to reconnect by hand: the pool opens new connections as calls need them, so calls
  *   succeed again as soon as the server accepts connections.
+ *
+ * Two pools of `max` connections each: one for writes and statements outside transactions, one
+ * of read-only sessions for read-only transactions (calls to methods declared for GET; see
+ * postgresReads below).
  */
 export function resilientPostgresDialect(url: string, options: PoolOptions): PostgresDialect {
+  const writes = resilientPool(url, options);
+  // The server refuses every write in these sessions (SQLSTATE 25006), whatever the statement.
+  const reads = resilientPool(url, options, { options: '-c default_transaction_read_only=on' });
+  return new (class extends PostgresDialect {
+    override createDriver() {
+      return new GuardedDriver(new ReadWriteRouter(super.createDriver(), postgresReads(reads)), options.limits);
+    }
+  })({ pool: writes });
+}
+
+/**
+ * Read-only READ COMMITTED transactions (calls to methods declared for GET, call-path.ts) without
+ * their BEGIN and COMMIT: two round trips of a one-statement GET call's three (a profile of
+ * users/get put ~250 of 619 µs per call in their socket writes). In READ COMMITTED each
+ * statement of a transaction takes a snapshot of its own, exactly as a statement alone does in
+ * autocommit, and the session is read-only, so the server still refuses every write. Nothing a
+ * read sees differs but `now()`, which Tally never asks the database. Other read-only
+ * transactions (an extension call's, which sets a transaction-local statement_timeout) keep
+ * their BEGIN and COMMIT, on the same read-only sessions.
+ */
+function postgresReads(pool: Pool): ReadRoute {
+  return new (class extends PostgresDriver implements ReadRoute {
+    autocommits(settings: TransactionSettings): boolean {
+      return settings.isolationLevel === 'read committed';
+    }
+  })({ pool });
+}
+
+function resilientPool(url: string, options: PoolOptions, extra: PoolConfig = {}): Pool {
   const pool = new Pool({
     connectionString: url,
     max: options.max,
@@ -33,17 +67,14 @@ export function resilientPostgresDialect(url: string, options: PoolOptions): Pos
     statement_timeout: options.timeoutMs,
     query_timeout: options.timeoutMs + 2000,
     keepAlive: true,
+    ...extra,
   });
   pool.on('error', () => undefined);
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
     closeOnQueryTimeout(client);
   });
-  return new (class extends PostgresDialect {
-    override createDriver() {
-      return new GuardedDriver(super.createDriver(), options.limits);
-    }
-  })({ pool });
+  return pool;
 }
 
 function closeOnQueryTimeout(client: PoolClient): void {
