@@ -6,6 +6,7 @@ import { migrateToLatest } from './db/migrate';
 import { Db, Tx } from './db/schema';
 import { Caller, CredentialVerifier } from './credentials';
 import { CallContext } from './kernel/call-context';
+import { CallScope } from './kernel/call-scope';
 import { classEntry, ModelEntry } from './kernel/model-entry';
 import { allModels, findModel, registerModel, resolveModelMethod } from './kernel/model-container';
 import { ModelCalls } from './kernel/model-calls';
@@ -122,11 +123,9 @@ export class Installation {
     this.closers.push(closer);
   }
 
-  /** The container one call's models are resolved in: the call's context over the installation's services. */
-  scope(context: CallContext): DependencyContainer {
-    const scope = this.container.createChildContainer();
-    scope.registerInstance(CallContext, context);
-    return scope;
+  /** What one call's models are resolved in: the call's context over the installation's services. */
+  scope(context: CallContext): CallScope {
+    return new CallScope(this.container, context);
   }
 
   /** First start: the system key and a default company. Idempotent, and safe when processes race. */
