@@ -27,7 +27,7 @@ export interface InstallationOptions extends ConnectOptions {
 }
 
 /** How a call is carried, beyond who makes it (see CallRequest). */
-export type CallOptions = Partial<Pick<CallRequest, 'via' | 'verb' | 'address' | 'within'>>;
+export type CallOptions = Partial<Pick<CallRequest, 'via' | 'verb' | 'address' | 'within' | 'beforeCommit'>>;
 
 /**
  * The installation: its database, its models (in its container) and how a call is run. No HTTP
