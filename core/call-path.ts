@@ -63,7 +63,10 @@ export async function runCall(installation: Installation, request: CallRequest):
     const available = await entry.availableTo(request.caller.companyId, installation.scope(contextFor(request.within?.db ?? installation.db)));
     if (!available) throw new TallyError('forbidden');
   }
-  for (const authorise of installation.authorisers) await authorise({ request, entry, spec });
+  for (const authorise of installation.authorisers) {
+    const pending = authorise({ request, entry, spec });
+    if (pending) await pending;
+  }
   const params = typeof request.params === 'function' ? await request.params() : request.params;
   const args = bindArguments(spec, params);
   const invoke = async (db: Tx) => {
