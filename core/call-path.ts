@@ -27,6 +27,11 @@ export interface CallRequest {
    * transaction, as the named extension; it is checked like any other call.
    */
   readonly within?: { readonly db: Tx; readonly extension?: string };
+  /**
+   * Work that must commit with the call (its audit row): run in the call's transaction once the
+   * method has returned, so a call that fails or rolls back leaves none of it.
+   */
+  readonly beforeCommit?: (db: Tx) => Promise<void>;
 }
 
 /** What an authoriser sees: the request and what it resolved to. */
@@ -58,10 +63,17 @@ export async function runCall(installation: Installation, request: CallRequest):
     const available = await entry.availableTo(request.caller.companyId, installation.scope(contextFor(request.within?.db ?? installation.db)));
     if (!available) throw new TallyError('forbidden');
   }
-  for (const authorise of installation.authorisers) await authorise({ request, entry, spec });
+  for (const authorise of installation.authorisers) {
+    const pending = authorise({ request, entry, spec });
+    if (pending) await pending;
+  }
   const params = typeof request.params === 'function' ? await request.params() : request.params;
   const args = bindArguments(spec, params);
-  const invoke = (db: Tx) => entry.invoke(spec.method, args, installation.scope(contextFor(db)));
+  const invoke = async (db: Tx) => {
+    const result = await entry.invoke(spec.method, args, installation.scope(contextFor(db)));
+    if (request.beforeCommit) await request.beforeCommit(db);
+    return result;
+  };
   if (request.within) return invoke(request.within.db);
   if (entry.ownsTransactions) return invoke(installation.db);
   // A serialization failure or deadlock means another call won; the whole call is run again.

@@ -25,6 +25,13 @@ export class SettingsStore {
     return values.get(key) ?? SETTINGS[key]?.default ?? '';
   }
 
+  /** The value as cached, when the cache is fresh; undefined when it would have to be read. */
+  cached(companyId: number, key: string): string | undefined {
+    const hit = this.cache.get(companyId);
+    if (!hit || Date.now() - hit.loadedAt >= this.ttlMs) return undefined;
+    return hit.values.get(key) ?? SETTINGS[key]?.default ?? '';
+  }
+
   async system(key: string, tx: Tx = this.db): Promise<string> {
     return this.get(SYSTEM_COMPANY, key, tx);
   }

@@ -54,12 +54,6 @@ export function createApp(installation: Installation, logger: Logger, options: A
   const api = ApiCallCounter.forInstallation(installation).wrap(apiMiddleware(installation, logger, policy));
   const admin = adminArea(installation, logger);
   const docs = docsMiddleware(installation);
-  // A 503 (maintenance, the database unavailable) tells clients when to try again (docs/api-errors.md).
-  app.use(async (ctx, next) => {
-    await next();
-    if (ctx.status === 503 && !ctx.response.get('Retry-After')) ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
-  });
-
   const router = new Router();
   router.get('/health', health);
   router.get('/ready', readiness(installation));
@@ -68,7 +62,7 @@ export function createApp(installation: Installation, logger: Logger, options: A
   router.register(CALL_PATHS, ['OPTIONS'], preflight(policy.allowedOrigins), { pathAsRegExp: true });
   router.all(['/admin', '/admin/*page'], admin);
 
-  app.use(methodNotAllowedInContract);
+  app.use(answeredInContract);
   app.use(router.routes());
   app.use(router.allowedMethods());
   // Koa would print every client disconnect as an error; those are normal for a server.
@@ -81,12 +75,16 @@ export function createApp(installation: Installation, logger: Logger, options: A
 const isApiPath = (path: string) => CALL_PATHS.test(path) || DOCS_PATHS.includes(path);
 
 /**
- * allowedMethods() answers a verb no route takes with an empty 405 (501 for a verb the router does
- * not know at all, 200 for OPTIONS): on the API each is the contract's 405, in JSON. A call's
- * `Allow` is the four verbs of the contract (HEAD is not one), the reference's GET and HEAD.
+ * What every answer gets once the routes have made it (one middleware for both, as each is a hop
+ * on every call):
+ * - A 503 (maintenance, the database unavailable) tells clients when to try again (docs/api-errors.md).
+ * - allowedMethods() answers a verb no route takes with an empty 405 (501 for a verb the router
+ *   does not know at all, 200 for OPTIONS): on the API each is the contract's 405, in JSON. A
+ *   call's `Allow` is the four verbs of the contract (HEAD is not one), the reference's GET and HEAD.
  */
-async function methodNotAllowedInContract(ctx: Koa.Context, next: Koa.Next): Promise<void> {
+async function answeredInContract(ctx: Koa.Context, next: Koa.Next): Promise<void> {
   await next();
+  if (ctx.status === 503 && !ctx.response.get('Retry-After')) ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
   const refused = ctx.status === 405 || ctx.status === 501 || (ctx.method === 'OPTIONS' && ctx.status === 200);
   if (!refused || (ctx.body && ctx.status !== 200) || !isApiPath(ctx.path)) return;
   const error = new TallyError('method_not_allowed');

@@ -1,14 +1,14 @@
-import { DependencyContainer } from 'tsyringe';
 import type { CallOptions } from '../installation';
 import type { Caller } from '../credentials';
 import { CallContext } from './call-context';
+import type { CallScope } from './call-scope';
 import { ModelEntry } from './model-entry';
 
 /** The part of the installation ModelCalls needs (core/kernel does not depend on the class). */
 export interface CallRunner {
   call(model: string, method: string, params: Record<string, unknown>, caller: Caller, options?: CallOptions): Promise<unknown>;
   model(name: string): ModelEntry | undefined;
-  scope(context: CallContext): DependencyContainer;
+  scope(context: CallContext): CallScope;
 }
 
 /**

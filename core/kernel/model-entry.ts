@@ -1,5 +1,5 @@
-import { DependencyContainer } from 'tsyringe';
 import { callablesOf, CallableSpec } from './callable';
+import type { CallScope } from './call-scope';
 import { modelNameOf } from './model';
 
 /** A model as the API sees it: core class or extension proxy alike. */
@@ -9,10 +9,10 @@ export interface ModelEntry {
   readonly callables: ReadonlyMap<string, CallableSpec>;
   /** Every method the model has, callable or not (403 versus 404). */
   readonly members: ReadonlySet<string>;
-  /** Runs the method with bound arguments inside the call's container (its transaction, its company). */
-  invoke(method: string, args: unknown[], scope: DependencyContainer): Promise<unknown>;
+  /** Runs the method with bound arguments inside the call's scope (its transaction, its company). */
+  invoke(method: string, args: unknown[], scope: CallScope): Promise<unknown>;
   /** Extension models answer 403 to companies that have not installed and enabled them. */
-  availableTo?(companyId: number, scope: DependencyContainer): Promise<boolean>;
+  availableTo?(companyId: number, scope: CallScope): Promise<boolean>;
   /**
    * True for what runs extension code (an extension's models, the extension managers): the call
    * path invokes it outside any transaction and it makes its database work atomic itself, through

@@ -54,7 +54,7 @@ export class Invoices extends InvoiceQueries {
     const client = rules.client!;
     const currency = String(vars.currency);
     const lines = readLines(vars.lines);
-    const totals = await totalFor(this.ctx.db, this.ctx.companyId, client, currency, lines);
+    const totals = await totalFor(this.ctx.db, this.ctx.companyId, client, currency, lines, rules.currency);
     const status = typeof vars.status === 'string' ? vars.status : 'active';
     const now = formatUtc(new Date());
     const row = await this.ctx.db

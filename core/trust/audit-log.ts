@@ -20,6 +20,8 @@ export interface AuditEntry {
  * The audit log: one row per write call and admin action, with who, what, when, from where and the
  * outcome, and the names of the parameters given — never their values (passwords, keys and card
  * data travel as parameters). Rows older than the retention are deleted, at most once an hour.
+ * A write call's row can be written inside the call's own transaction (`within`), so it commits
+ * with what it records and costs no commit of its own.
  */
 export class AuditLog {
   private lastSweep = 0;
@@ -29,8 +31,9 @@ export class AuditLog {
     private readonly retentionDays: number,
   ) {}
 
-  async record(entry: AuditEntry, now = Date.now()): Promise<void> {
-    await this.db
+  /** @param within the call's transaction (then the caller runs `sweepIfDue` once it has committed). */
+  async record(entry: AuditEntry, now = Date.now(), within?: TrustDb): Promise<void> {
+    await (within ?? this.db)
       .insertInto('audit_log')
       .values({
         at: formatUtc(new Date(now)),
@@ -46,10 +49,14 @@ export class AuditLog {
         params: parameterNames(entry.params).join(',').slice(0, 4000),
       })
       .execute();
-    if (now - this.lastSweep > 3_600_000) {
-      this.lastSweep = now;
-      await this.db.deleteFrom('audit_log').where('at', '<', formatUtc(new Date(now - this.retentionDays * 86_400_000))).execute();
-    }
+    if (!within) await this.sweepIfDue(now);
+  }
+
+  /** Deletes rows past the retention, at most once an hour; never inside a call's transaction, which it would lengthen. */
+  async sweepIfDue(now = Date.now()): Promise<void> {
+    if (now - this.lastSweep <= 3_600_000) return;
+    this.lastSweep = now;
+    await this.db.deleteFrom('audit_log').where('at', '<', formatUtc(new Date(now - this.retentionDays * 86_400_000))).execute();
   }
 }
 

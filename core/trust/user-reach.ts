@@ -24,6 +24,7 @@ export function reachableBy(companyId: number): Expression<SqlBool> {
 
 /** The filter for a call: none for the installation, `reachableBy` for a company credential. */
 export function usersFilter(ctx: CallContext) {
-  const filter = reachableBy(ctx.companyId);
-  return <Q extends { where(f: Expression<SqlBool>): Q }>(query: Q): Q => (ctx.installationWide ? query : query.where(filter));
+  // Built on first use: a users model is made for every users/* call, and most use their own query.
+  let filter: Expression<SqlBool> | undefined;
+  return <Q extends { where(f: Expression<SqlBool>): Q }>(query: Q): Q => (ctx.installationWide ? query : query.where((filter ??= reachableBy(ctx.companyId))));
 }

@@ -23,7 +23,7 @@ export function apiMiddleware(installation: Installation, logger: Logger, policy
     const requestId = requestIdFor(ctx.headers['x-request-id']);
     ctx.set('Request-Id', requestId);
     ctx.set('Cache-Control', 'no-store');
-    ctx.set(corsHeaders(ctx.headers, policy.allowedOrigins));
+    if (ctx.headers.origin !== undefined) ctx.set(corsHeaders(ctx.headers, policy.allowedOrigins));
     const idempotencyKey = ctx.headers['idempotency-key'];
     const answer = await dispatch(installation, {
       verb,
@@ -34,7 +34,7 @@ export function apiMiddleware(installation: Installation, logger: Logger, policy
       requestId,
       idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
       // Not ctx.origin: in this Koa version it echoes the Origin header.
-      crossSite: isCrossSite(ctx.headers, `${ctx.protocol}://${ctx.host}`, policy.allowedOrigins),
+      crossSite: isCrossSite(ctx.headers, () => `${ctx.protocol}://${ctx.host}`, policy.allowedOrigins),
       params: async () => {
         if (verb === 'POST' || verb === 'PUT') return readBodyParameters(ctx);
         if (await carriesBody(ctx)) {
@@ -54,6 +54,8 @@ export function apiMiddleware(installation: Installation, logger: Logger, policy
     if (answer.headers) ctx.set(answer.headers);
     if (answer.status === 405) ctx.set('Allow', VERBS.join(', '));
     if (answer.status === 401) ctx.set('WWW-Authenticate', 'Basic realm="Tally API", charset="UTF-8"');
+    // The line is built only for a logger that writes it (failures always are).
+    if (!answer.failure && !logger.isLevelEnabled('info')) return;
     const entry = {
       model: answer.route?.model,
       method: answer.route?.method,

@@ -7,9 +7,10 @@ import Koa from 'koa';
  * refused unless their origin is configured as allowed. A foreign `Origin`, or (for requests that
  * carry none) `Sec-Fetch-Site: cross-site`, marks them. Programs (curl, the SDK) send neither.
  */
-export function isCrossSite(headers: IncomingHttpHeaders, ownOrigin: string, allowed: readonly string[]): boolean {
+export function isCrossSite(headers: IncomingHttpHeaders, ownOrigin: () => string, allowed: readonly string[]): boolean {
   const origin = headers.origin;
-  if (origin !== undefined) return origin !== ownOrigin && !allowed.includes(origin);
+  // The own origin only when there is one to compare: reading it parses the proxy headers.
+  if (origin !== undefined) return origin !== ownOrigin() && !allowed.includes(origin);
   return headers['sec-fetch-site'] === 'cross-site';
 }
 

@@ -1,8 +1,11 @@
 import { actsForInstallation, Caller } from '../../core/credentials';
+import { Tx } from '../../core/db/schema';
 import { Installation } from '../../core/installation';
 import { resolveModelMethod } from '../../core/kernel/model-container';
 import { TallyError } from '../../core/kernel/tally-error';
+import { AuditEntry } from '../../core/trust/audit-log';
 import { CallGuard } from '../../core/trust/call-guard';
+import { trustDb } from '../../core/trust/trust-tables';
 import { GivenCredentials } from './credentials-from-headers';
 import { defaultFormat, Format } from './formats';
 import { guardedCall, outcomeOf } from './guarded-run';
@@ -48,6 +51,8 @@ interface Progress {
   /** Set once the call entered the one call path (everything before it is the transport's). */
   called?: boolean;
   params: Record<string, unknown>;
+  /** Its audit row was written in the call's transaction (meaningful once the call succeeded: it committed). */
+  auditedInCall?: boolean;
 }
 
 /**
@@ -56,31 +61,56 @@ interface Progress {
  * credentials, which must be able to end it) → the one call path: model and method (404/403),
  * authorisers (the credential's scope: 403), parameters (400), Idempotency-Key (409, or the
  * stored answer), the call (400/500) → 200. Every call of a method not declared GET is audited,
- * whatever its answer.
+ * whatever its answer: a successful one in its own transaction (the row commits with the write,
+ * and the write costs one commit, not two), any other once it has been answered.
  */
 export async function dispatch(installation: Installation, call: ApiCall): Promise<ApiAnswer> {
   const guard = CallGuard.of(installation);
   const progress: Progress = { params: {} };
   const answer = await answerCall(guard, installation, call, progress);
+  const entry = auditEntry(installation, call, progress, answer.status);
+  if (!entry) return answer;
+  const committed = progress.auditedInCall && answer.status === 200;
+  // The answer stands whether or not its audit row could be written; the failure is logged.
+  const write = committed ? guard.audit.sweepIfDue() : guard.audit.record(entry);
+  const failed = await write.then(() => undefined, (error: unknown) => error);
+  return failed && !answer.failure ? { ...answer, failure: failed } : answer;
+}
+
+/** The audit row of a call that entered the call path with a method not declared GET; null for any other. */
+function auditEntry(installation: Installation, call: ApiCall, progress: Progress, status: number): AuditEntry | null {
   const { route, caller } = progress;
-  if (!progress.called || !route || !caller) return answer;
+  if (!progress.called || !route || !caller) return null;
   const resolution = resolveModelMethod(installation.container, route.model, route.method);
-  if (!resolution.found || resolution.spec.verb === 'GET') return answer;
-  const entry = {
+  if (!resolution.found || resolution.spec.verb === 'GET') return null;
+  return {
     companyId: caller.companyId,
     actor: caller.user,
     credentialId: caller.grant?.credentialId,
     model: resolution.entry.name,
     method: resolution.spec.method,
     verb: call.verb,
-    status: answer.status,
+    status,
     requestId: call.requestId ?? '',
     address: call.address ?? 'local',
     params: progress.params,
   };
-  // The answer stands whether or not its audit row could be written; the failure is logged.
-  const failed = await guard.audit.record(entry).then(() => undefined, (error: unknown) => error);
-  return failed && !answer.failure ? { ...answer, failure: failed } : answer;
+}
+
+/**
+ * Writes a succeeding call's audit row in its transaction, as its last statement. Should that
+ * insert fail, the row is left to `dispatch` to write after the answer, as for a failed call.
+ */
+function auditBeforeCommit(guard: CallGuard, installation: Installation, call: ApiCall, progress: Progress) {
+  return async (db: Tx): Promise<void> => {
+    progress.auditedInCall = false;
+    const entry = auditEntry(installation, call, progress, 200);
+    if (!entry) return;
+    await guard.audit.record(entry, Date.now(), trustDb(db)).then(
+      () => (progress.auditedInCall = true),
+      () => undefined,
+    );
+  };
 }
 
 async function answerCall(guard: CallGuard, installation: Installation, call: ApiCall, progress: Progress): Promise<ApiAnswer> {
@@ -92,7 +122,7 @@ async function answerCall(guard: CallGuard, installation: Installation, call: Ap
     await guard.throttle(caller);
     if (!actsForInstallation(caller) && (await installation.inMaintenance())) throw new TallyError('maintenance');
     progress.called = true;
-    const ran = await guardedCall(guard, installation, route, call, caller, progress);
+    const ran = await guardedCall(guard, installation, route, call, caller, progress, auditBeforeCommit(guard, installation, call, progress));
     return { format: route.format, root: route.model, route, caller, ...ran };
   } catch (thrown) {
     const format = thrown instanceof RouteError ? thrown.format : progress.route?.format ?? defaultFormat;

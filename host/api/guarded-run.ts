@@ -1,5 +1,5 @@
 import { Caller } from '../../core/credentials';
-import { Installation } from '../../core/installation';
+import { CallOptions, Installation } from '../../core/installation';
 import { TallyError } from '../../core/kernel/tally-error';
 import { CallGuard } from '../../core/trust/call-guard';
 import { fingerprint, validIdempotencyKey } from '../../core/trust/idempotency';
@@ -29,7 +29,15 @@ class Replay extends Error {
  * A 5xx or 429 is not stored (its transaction rolled back, nothing happened), so retrying with the
  * same key runs the call again.
  */
-export async function guardedCall(guard: CallGuard, installation: Installation, route: Route, call: ApiCall, caller: Caller, seen: { params: Record<string, unknown> }): Promise<RunOutcome> {
+export async function guardedCall(
+  guard: CallGuard,
+  installation: Installation,
+  route: Route,
+  call: ApiCall,
+  caller: Caller,
+  seen: { params: Record<string, unknown>; auditedInCall?: boolean },
+  beforeCommit?: CallOptions['beforeCommit'],
+): Promise<RunOutcome> {
   const key = call.idempotencyKey;
   let claimed = false;
   const params = async () => {
@@ -47,9 +55,11 @@ export async function guardedCall(guard: CallGuard, installation: Installation, 
   };
   let outcome: RunOutcome;
   try {
-    const response = await installation.call(route.model, route.method, params, caller, { via: call.via, verb: call.verb, address: call.address });
+    const response = await installation.call(route.model, route.method, params, caller, { via: call.via, verb: call.verb, address: call.address, beforeCommit });
     outcome = { status: 200, body: { response: response ?? null } };
   } catch (thrown) {
+    // Whatever ran before commit was rolled back with the call.
+    seen.auditedInCall = false;
     if (thrown instanceof Replay) return thrown.outcome;
     outcome = outcomeOf(thrown);
   }

@@ -1,7 +1,7 @@
-import { DependencyContainer } from 'tsyringe';
 import { config } from '../../core/config';
 import { Db } from '../../core/db/schema';
 import { CallContext } from '../../core/kernel/call-context';
+import type { CallScope } from '../../core/kernel/call-scope';
 import { ModelEntry } from '../../core/kernel/model-entry';
 import { ExtensionInfo } from '../../core/models/extension-managers/catalog';
 import { DirectSession } from './capabilities/direct-session';
@@ -17,7 +17,7 @@ export interface ProxyWiring {
   /** The per-call deadline: no statement of the call may run longer (PostgreSQL's statement_timeout). */
   readonly deadlineMs: number;
   /** Whether the company has the extension installed and enabled. */
-  enabledFor(companyId: number, scope: DependencyContainer): Promise<boolean>;
+  enabledFor(companyId: number, scope: CallScope): Promise<boolean>;
   /** How the host answers the sandbox's requests during this call. */
   serve(ctx: CallContext, session: ExtensionSession): (request: Exclude<HostRequest, { kind: 'log' }>) => Promise<unknown>;
 }

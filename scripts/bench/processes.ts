@@ -27,10 +27,14 @@ export async function withProcess<T>(child: ChildProcess, port: number, work: ()
   }
 }
 
-/** Like withProcess, and also answers the CPU time (µs) the process and its children spent in `work`. */
-export async function withProcessCpu<T>(child: ChildProcess, port: number, work: () => Promise<T>): Promise<{ result: T; cpuUs?: number }> {
+/**
+ * Like withProcess, and also answers the CPU time (µs) the process and its children spent in
+ * `work`; `warmUp` runs first, unmeasured.
+ */
+export async function withProcessCpu<T>(child: ChildProcess, port: number, work: () => Promise<T>, warmUp?: () => Promise<unknown>): Promise<{ result: T; cpuUs?: number }> {
   let before: number | undefined;
   return withProcess(child, port, async () => {
+    if (warmUp) await warmUp();
     before = cpuOfTree(child.pid!);
     const result = await work();
     const after = cpuOfTree(child.pid!);

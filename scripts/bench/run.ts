@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { billingTargets, measureBillingRun } from './billing-run';
 import { measureExtensionCall } from './extension-call';
 import { createFixture, Fixture } from './fixture';
-import { load, LoadResult } from './load';
+import { load, LoadOptions, LoadResult } from './load';
 import { freePort, startBare, startTally, withProcess, withProcessCpu } from './processes';
 import { Scenario, scenarios } from './scenarios';
 import { measureTrustCost } from './trust-cost';
@@ -24,7 +24,10 @@ const TARGETS: Target[] = [
  * `npm run bench`: every scenario through the full Tally host next to a bare Koa route doing the
  * same database work, measured in the same run on the same machine and reported as a ratio
  * (machines here are noisy: absolute numbers mean little, the ratio does). Rounds alternate
- * baseline and Tally. BENCH_SECONDS (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS
+ * baseline and Tally. Each server first takes BENCH_WARMUP_SECONDS (default 2) of the same load,
+ * unmeasured: a fresh process spends its first thousands of requests compiling (V8's JIT), more so
+ * the larger its code, and that is not what a long-running server costs per request (0 measures
+ * from the first request). BENCH_SECONDS (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS
  * (default 10) tune it; BENCH_POSTGRES_URL names the PostgreSQL server (skipped when unreachable).
  * Then the billing run over BENCH_BILLING_SERVICES renewing services (scripts/bench/billing-run.ts).
  */
@@ -54,10 +57,12 @@ async function measure(scenario: Scenario, target: Target, fixture: Fixture): Pr
   const tally: Measured[] = [];
   for (let round = 0; round < rounds; round++) {
     const barePort = await freePort();
-    bare.push(await withProcessCpu(startBare(fixture.databaseUrl, barePort, target.processes), barePort, () => load(scenario.bare(fixture, `http://127.0.0.1:${barePort}`))));
+    const bareLoad = scenario.bare(fixture, `http://127.0.0.1:${barePort}`);
+    bare.push(await withProcessCpu(startBare(fixture.databaseUrl, barePort, target.processes), barePort, () => load(bareLoad), warmUp(bareLoad)));
     const tallyPort = await freePort();
     const env = { TALLY_WORKERS: String(target.processes) };
-    tally.push(await withProcessCpu(startTally(fixture.databaseUrl, tallyPort, env), tallyPort, () => load(scenario.tally(fixture, `http://127.0.0.1:${tallyPort}`))));
+    const tallyLoad = scenario.tally(fixture, `http://127.0.0.1:${tallyPort}`);
+    tally.push(await withProcessCpu(startTally(fixture.databaseUrl, tallyPort, env), tallyPort, () => load(tallyLoad), warmUp(tallyLoad)));
   }
   report(`${scenario.name} (${target.label})`, bare, tally);
 }
@@ -92,13 +97,20 @@ async function measureSynchronous(): Promise<void> {
       for (const mode of ['NORMAL', 'FULL'] as const) {
         const port = await freePort();
         const server = startTally(fixture.databaseUrl, port, { TALLY_SQLITE_SYNCHRONOUS: mode });
-        runs[mode].push(await withProcessCpu(server, port, () => load(scenario.tally(fixture, `http://127.0.0.1:${port}`))));
+        const options = scenario.tally(fixture, `http://127.0.0.1:${port}`);
+        runs[mode].push(await withProcessCpu(server, port, () => load(options), warmUp(options)));
       }
     }
   } finally {
     await fixture.cleanup();
   }
   report(`${scenario.name} on SQLite: synchronous=FULL (the default) against NORMAL`, runs.NORMAL, runs.FULL, ['NORMAL', 'FULL']);
+}
+
+/** The unmeasured load a server takes before its figures count (BENCH_WARMUP_SECONDS), if any. */
+function warmUp(options: LoadOptions): (() => Promise<unknown>) | undefined {
+  const seconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+  return seconds > 0 ? () => load({ ...options, seconds }) : undefined;
 }
 
 interface Measured {

@@ -56,6 +56,8 @@ export function deliveryList(value: unknown): string[] {
 export class InvoiceRules {
   /** The client found while checking client_id, so the add need not read it again. */
   client: Awaited<ReturnType<typeof findClient>>;
+  /** Likewise the currency found while checking currency. */
+  currency: Awaited<ReturnType<typeof findCurrency>>;
 
   constructor(
     private readonly db: Tx,
@@ -116,7 +118,14 @@ export class InvoiceRules {
     return [
       { code: 'length', message: MESSAGES.currencyLength, check: (v) => typeof v === 'string' && v.length === 3, final: true },
       { code: 'format', message: MESSAGES.currencyFormat, check: (v) => /^[A-Z]{3}$/.test(v), final: true },
-      { code: 'exists', message: MESSAGES.currencyExists, check: async (v) => !!(await findCurrency(this.db, this.companyId, v)) },
+      {
+        code: 'exists',
+        message: MESSAGES.currencyExists,
+        check: async (v) => {
+          this.currency = await findCurrency(this.db, this.companyId, v);
+          return !!this.currency;
+        },
+      },
     ];
   }
 

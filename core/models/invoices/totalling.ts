@@ -2,6 +2,8 @@ import { Tx } from '../../db/schema';
 import { TallyError } from '../../kernel/tally-error';
 import { applicableTaxes, Location } from '../billing/applicable-taxes';
 import { findCurrency } from '../currencies';
+
+type Currency = Awaited<ReturnType<typeof findCurrency>>;
 import { MESSAGES } from './invoice-rules';
 import { LineInput } from './lines';
 import { computeTotals, Totals } from './totals';
@@ -9,10 +11,10 @@ import { computeTotals, Totals } from './totals';
 /**
  * Totals lines for a client in a currency: the client's taxes (from its address) on the taxable
  * lines, rounded to the currency's precision. A negative total is refused: credits are given as
- * payments, not as invoices.
+ * payments, not as invoices. `known`: the currency as this transaction already read it.
  */
-export async function totalFor(db: Tx, companyId: number, client: Location, currencyCode: string, lines: readonly LineInput[]): Promise<Totals> {
-  const currency = await findCurrency(db, companyId, currencyCode);
+export async function totalFor(db: Tx, companyId: number, client: Location, currencyCode: string, lines: readonly LineInput[], known?: Currency): Promise<Totals> {
+  const currency = known?.code === currencyCode ? known : await findCurrency(db, companyId, currencyCode);
   // Checked by the rules already; only a currencies/delete racing this call gets here.
   if (!currency) throw TallyError.invalid({ currency: { exists: MESSAGES.currencyExists } });
   const rules = lines.some((l) => l.taxable) ? await applicableTaxes(db, companyId, client) : [];

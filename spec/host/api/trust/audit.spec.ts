@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { startTestServer, TestServer } from '../../../support/test-server';
 import { AdminClient } from '../../admin/support/admin-client';
 import { createStaffMember } from '../../../../host/admin/staff-accounts';
-import { call, form } from '../billing/fixtures';
+import { addClient, call, form, invoiceVars } from '../billing/fixtures';
 import { secondCompany } from './support';
 
 describe('audit log', () => {
@@ -49,6 +49,22 @@ describe('audit log', () => {
     const [companies, clients] = [await audit({ model: 'companies' }), await audit({ model: 'clients' })];
     expect(companies[0]).to.include({ method: 'add', status: 403 });
     expect(clients[0]).to.include({ method: 'add', status: 400 });
+  });
+
+  it('records each write exactly once: a success with what it wrote, a failure after its work rolled back', async () => {
+    const rowsFor = (requestId: string) => audit({ model: 'invoices' }).then((rows) => rows.filter((r) => r.request_id === requestId));
+    const written = async (requestId: string, vars: Record<string, unknown>) => {
+      const res = await server.request('POST', '/api/invoices/add.json', { body: form({ vars }), headers: { 'X-Request-Id': requestId } });
+      return { status: res.status, rows: await rowsFor(requestId) };
+    };
+    const clientId = await addClient(server);
+    const added = await written('req-audit-once-ok', invoiceVars(clientId));
+    expect(added.status).to.equal(200);
+    expect(added.rows.map((r) => r.status)).to.deep.equal([200]);
+    // Refused inside the method, in the call's transaction: its row is written after the rollback.
+    const refused = await written('req-audit-once-bad', invoiceVars(clientId, { currency: 'XXX' }));
+    expect(refused.status).to.equal(400);
+    expect(refused.rows.map((r) => r.status)).to.deep.equal([400]);
   });
 
   it('filters by company, credential, model and time', async () => {
