@@ -3,7 +3,7 @@ import { TallyError } from '../kernel/tally-error';
 import { BillingSettings } from './billing-settings';
 import { CompanyScope } from './company-scope';
 import { Leases, SLICES } from './leases';
-import { UnitBatch, UnitBody, UnitResult } from './unit-batch';
+import { BulkBody, UnitBatch, UnitBody, UnitResult } from './unit-batch';
 
 /** What one task of one company's run is given. */
 export interface TaskRun {
@@ -43,7 +43,7 @@ export interface Task {
 /** Concurrent lanes per process on PostgreSQL (its pool has 10 connections by default). */
 const LANES = 4;
 
-export async function sliced<T extends { client_id: number }>(run: TaskRun, task: string, fetch: () => Promise<T[]>, handle: (rows: T[], unit: Unit) => Promise<void>, options: { passes?: number; batchSize?: number } = {}): Promise<TaskOutcome> {
+export async function sliced<T extends { client_id: number }>(run: TaskRun, task: string, fetch: () => Promise<T[]>, handle: (rows: T[], unit: Unit) => Promise<void>, options: SlicedOptions = {}): Promise<TaskOutcome> {
   const outcome: TaskOutcome = { processed: 0, failed: 0, messages: [] };
   const scope = await CompanyScope.open(run.installation, run.companyId);
   let done = 0;
@@ -71,12 +71,14 @@ export async function sliced<T extends { client_id: number }>(run: TaskRun, task
             if (outcome.messages.length < 20) outcome.messages.push(`${label}: ${describe(result)}`);
           }
         };
-        const batch = new UnitBatch(scope, postgres ? 1 : options.batchSize ?? 20, tally, () => run.afterUnit?.(task, ++done));
+        // Without a bulk body, PostgreSQL commits unit by unit (each holds the invoice counter, say, to its commit).
+        const size = postgres && !options.bulk ? 1 : options.batchSize ?? 20;
+        const batch = new UnitBatch(scope, size, tally, () => run.afterUnit?.(task, ++done), options.bulk);
         let sinceExtend = 0;
         try {
-          await handle(bySlice.get(slice)!, async (label, body) => {
+          await handle(bySlice.get(slice)!, async (label, body, payload) => {
             if (stopped) throw new Error('The run stopped.');
-            await batch.add(label, body);
+            await batch.add(label, body, payload);
             if (++sinceExtend >= 200) {
               sinceExtend = 0;
               await batch.flush();
@@ -99,8 +101,21 @@ export async function sliced<T extends { client_id: number }>(run: TaskRun, task
   return outcome;
 }
 
-/** Runs one unit; `body` answers whether it did something (false: nothing was left to do). */
-export type Unit = (label: string, body: UnitBody) => Promise<void>;
+/**
+ * Runs one unit; `body` answers whether it did something (false: nothing was left to do). With a
+ * bulk body, `payload` is what that body is given for the unit; `body` is the unit's own way, for
+ * what the bulk body leaves.
+ */
+export type Unit = (label: string, body: UnitBody, payload?: unknown) => Promise<void>;
+
+export interface SlicedOptions {
+  /** How many times the list is fetched again while work gets done. */
+  passes?: number;
+  /** Units per transaction. */
+  batchSize?: number;
+  /** Does a batch's units at once (see UnitBatch). */
+  bulk?: BulkBody;
+}
 
 function describe(error: TallyError): string {
   const details = error.errors ? Object.values(error.errors).flatMap((e) => Object.values(e)) : [];

@@ -11,6 +11,13 @@ export type UnitBody = (ctx: CallContext, calls: ModelCalls) => Promise<boolean>
 /** What became of a unit: done (true), nothing to do (false), or refused with a 400. */
 export type UnitResult = boolean | TallyError;
 
+/**
+ * Does the work of a batch's units at once (set-based statements instead of each unit's own), from
+ * the payloads they were queued with: answers each unit's result, or undefined for a unit left to
+ * its own body. Refused with a 400, it is undone and every unit runs its own body instead.
+ */
+export type BulkBody = (ctx: CallContext, calls: ModelCalls, payloads: readonly unknown[]) => Promise<ReadonlyArray<boolean | undefined>>;
+
 /** Thrown out of a transaction to roll back a unit that was alone in it. */
 class Refused extends Error {
   constructor(readonly error: TallyError) {
@@ -27,17 +34,18 @@ class Refused extends Error {
  * there rolls the uncommitted batch back, as a crash would.
  */
 export class UnitBatch {
-  private queue: Array<{ label: string; body: UnitBody }> = [];
+  private queue: Array<{ label: string; body: UnitBody; payload?: unknown }> = [];
 
   constructor(
     private readonly scope: CompanyScope,
     private readonly size: number,
     private readonly tally: (label: string, result: UnitResult) => void,
     private readonly afterUnit: () => void,
+    private readonly bulk?: BulkBody,
   ) {}
 
-  async add(label: string, body: UnitBody): Promise<void> {
-    this.queue.push({ label, body });
+  async add(label: string, body: UnitBody, payload?: unknown): Promise<void> {
+    this.queue.push({ label, body, payload });
     if (this.queue.length >= this.size) await this.flush();
   }
 
@@ -54,11 +62,14 @@ export class UnitBatch {
     units.forEach((unit, i) => this.tally(unit.label, results[i]));
   }
 
-  private async runAll(units: ReadonlyArray<{ body: UnitBody }>, ctx: CallContext): Promise<UnitResult[]> {
+  private async runAll(units: ReadonlyArray<{ body: UnitBody; payload?: unknown }>, ctx: CallContext): Promise<UnitResult[]> {
+    const done = this.bulk ? await this.runBulk(this.bulk, units, ctx) : [];
     const results: UnitResult[] = [];
     for (let i = 0; i < units.length; i++) {
-      // Alone in its transaction, a unit needs no savepoint: a refusal rolls the transaction back.
-      if (units.length === 1) {
+      if (done[i] !== undefined) {
+        results.push(done[i]!);
+      } else if (units.length === 1 && !this.bulk) {
+        // Alone in its transaction, a unit needs no savepoint: a refusal rolls the transaction back.
         try {
           results.push(await units[i].body(ctx, this.scope.calls));
         } catch (error) {
@@ -79,6 +90,20 @@ export class UnitBatch {
       this.afterUnit();
     }
     return results;
+  }
+
+  /** The bulk body in a savepoint of its own: refused, it is undone and leaves every unit to its body. */
+  private async runBulk(bulk: BulkBody, units: ReadonlyArray<{ payload?: unknown }>, ctx: CallContext): Promise<ReadonlyArray<boolean | undefined>> {
+    await sql`savepoint bulk`.execute(ctx.db);
+    try {
+      const done = await bulk(ctx, this.scope.calls, units.map((u) => u.payload));
+      await sql`release savepoint bulk`.execute(ctx.db);
+      return done;
+    } catch (error) {
+      if (!refusal(error)) throw error;
+      await sql`rollback to savepoint bulk`.execute(ctx.db);
+      return [];
+    }
   }
 }
 

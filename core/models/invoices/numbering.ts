@@ -16,7 +16,16 @@ const COUNTER = 'invoice';
  * next invoice jump to it; lowering it never reuses a number).
  */
 export async function allocateInvoiceNumber(db: Tx, companyId: number, start: number): Promise<number> {
-  const advanced = await advance(db, companyId, start);
+  return allocateInvoiceNumbers(db, companyId, start, 1);
+}
+
+/**
+ * `count` consecutive numbers at once (the billing run numbers a batch of invoices in one
+ * statement); answers the first. Taken, like one number, inside the caller's transaction and just
+ * before its commit, for exactly the invoices that commit with it: still no gap and no repeat.
+ */
+export async function allocateInvoiceNumbers(db: Tx, companyId: number, start: number, count: number): Promise<number> {
+  const advanced = await advance(db, companyId, start, count);
   if (advanced !== undefined) return advanced;
   // First invoice of the company: create the counter, continuing after any invoice already
   // numbered (imported data), then advance it. Two first calls racing both insert: one does nothing.
@@ -31,21 +40,22 @@ export async function allocateInvoiceNumber(db: Tx, companyId: number, start: nu
     )
     .onConflict((oc) => oc.columns(['company_id', 'name']).doNothing())
     .execute();
-  const value = await advance(db, companyId, start);
+  const value = await advance(db, companyId, start, count);
   if (value === undefined) throw new Error(`The invoice counter of company ${companyId} could not be created`);
   return value;
 }
 
-async function advance(db: Tx, companyId: number, start: number): Promise<number | undefined> {
+/** Moves the counter on by `count` (from `start` at the least); answers the first number taken. */
+async function advance(db: Tx, companyId: number, start: number, count: number): Promise<number | undefined> {
   const row = await db
     .updateTable('company_counters')
-    .set({ value: sql`case when value + 1 < ${start} then ${start} else value + 1 end` })
+    .set({ value: sql`case when value + 1 < ${start} then ${start + count - 1} else value + ${count} end` })
     .where('company_id', '=', companyId)
     .where('name', '=', COUNTER)
     .returning('value')
     .executeTakeFirst();
   // bigint: pg answers it as a string.
-  return row ? Number(row.value) : undefined;
+  return row ? Number(row.value) - count + 1 : undefined;
 }
 
 /** The number as shown: the invoice_format setting with `{num}` replaced, e.g. `INV-{num}` → `INV-1042`. */
