@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { withRetries } from '../db/retryable';
+import { untilWritten } from './run-retries';
 import { CallContext } from '../kernel/call-context';
 import { ModelCalls } from '../kernel/model-calls';
 import { TallyError } from '../kernel/tally-error';
@@ -54,7 +54,7 @@ export class UnitBatch {
     if (!units.length) return;
     let results: UnitResult[];
     try {
-      results = await withRetries(() => this.scope.db.transaction().execute((trx) => this.runAll(units, this.scope.context(trx))), 8);
+      results = await untilWritten(() => this.scope.db.transaction().execute((trx) => this.runAll(units, this.scope.context(trx))));
     } catch (error) {
       if (!(error instanceof Refused)) throw error;
       results = [error.error];
