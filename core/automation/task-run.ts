@@ -32,16 +32,22 @@ export interface Task {
 }
 
 /**
+ * Concurrent lanes per process on PostgreSQL (its pool has 10 connections by default): while one
+ * lane waits for the server, another computes. Measured on 2 cores over 100,000 renewals: 2 lanes
+ * left one process waiting on round trips (18-20 s), 4 kept it busy (12 s).
+ */
+const LANES = 4;
+
+/**
  * Deals the task's work out in slices by client and does each slice whose lease this process gets:
  * `fetch` lists what is to do (one query for the company), `handle` runs a slice's rows through
  * `unit`, one unit of work as the company. Units run in batches (UnitBatch): a unit refused with a
  * 400 (a module's error, a period another run invoiced first) is rolled back alone, counted as
  * failed, and the run goes on; anything else rolls the batch back and stops the run (the next run
- * resumes). With `passes` > 1
- * the list is fetched again while work gets done (a service far behind renews once per pass).
+ * resumes). With a bulk body, a batch's units are first done together (see UnitBatch). With
+ * `passes` > 1 the list is fetched again while work gets done (a service far behind renews once
+ * per pass).
  */
-/** Concurrent lanes per process on PostgreSQL (its pool has 10 connections by default). */
-const LANES = 4;
 
 export async function sliced<T extends { client_id: number }>(run: TaskRun, task: string, fetch: () => Promise<T[]>, handle: (rows: T[], unit: Unit) => Promise<void>, options: SlicedOptions = {}): Promise<TaskOutcome> {
   const outcome: TaskOutcome = { processed: 0, failed: 0, messages: [] };
@@ -58,8 +64,8 @@ export async function sliced<T extends { client_id: number }>(run: TaskRun, task
     const slices = [...bySlice.keys()].sort((a, b) => a - b);
     let stopped = false;
     // PostgreSQL serves several connections: lanes work on different slices (different clients)
-    // at once, committing each unit so the company's invoice counter is held only briefly.
-    // SQLite has one connection: one lane, batches of units per commit.
+    // at once; without a bulk body each unit commits alone, so the company's invoice counter is
+    // held only briefly. SQLite has one connection: one lane, batches of units per commit.
     const postgres = run.installation.connection.dialect === 'postgres';
     const lane = async () => {
       for (let slice = slices.shift(); slice !== undefined && !stopped; slice = slices.shift()) {

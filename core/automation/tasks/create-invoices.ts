@@ -10,6 +10,9 @@ import { sliced, Task, TaskRun } from '../task-run';
 /** A service far behind renews once per pass, until its renew date is past the window. */
 const MAX_PASSES = 24;
 
+/** A service as the task lists it: what groups it, and the renew date it was listed with. */
+type Listed = Pick<ServiceRow, 'id' | 'client_id' | 'date_renews' | 'override_currency' | 'currency'>;
+
 /** Invoices per transaction: few enough that one batch is short, enough that commits are rare. */
 const BATCH = 50;
 
@@ -28,9 +31,15 @@ export const createInvoices: Task = {
   title: 'Create renewal invoices',
   run: (run: TaskRun) => {
     const until = shiftDays(run.now, run.settings.invoiceDaysBeforeRenewal, run.settings.timezone);
-    const fetch = () => renewingQuery(run.installation.db, run.companyId, until, run.settings.invoiceSuspendedServices).orderBy('services.client_id').orderBy('services.id').execute();
+    // Only what groups the services: each batch reads its services again, whole, in its transaction.
+    const fetch = () => renewingQuery(run.installation.db, run.companyId, until, run.settings.invoiceSuspendedServices)
+      .clearSelect()
+      .select(['services.id', 'services.client_id', 'services.date_renews', 'services.override_currency', 'pricings.currency'])
+      .orderBy('services.client_id')
+      .orderBy('services.id')
+      .execute();
     const bulk = async (ctx: CallContext, _calls: ModelCalls, payloads: readonly unknown[]) => {
-      const groups = payloads as ReadonlyArray<readonly ServiceRow[]>;
+      const groups = payloads as ReadonlyArray<readonly Listed[]>;
       const current = await currentServices(ctx, groups);
       const fresh = groups.map((group) => freshOf(group, current));
       const requests = fresh.filter((f) => f.length).map((f) => request(f, run.now));
@@ -53,7 +62,7 @@ export const createInvoices: Task = {
 };
 
 /** The groups' services as they are now, read inside the transaction: another run may have renewed them meanwhile. */
-async function currentServices(ctx: CallContext, groups: ReadonlyArray<readonly ServiceRow[]>): Promise<Map<number, ServiceRow>> {
+async function currentServices(ctx: CallContext, groups: ReadonlyArray<readonly Listed[]>): Promise<Map<number, ServiceRow>> {
   // By client, through the services' client index: given a list of ids, SQLite's planner prefers
   // to scan the company's services (a run's cost grew with the square of its size).
   const clientIds = [...new Set(groups.map((g) => g[0].client_id))];
@@ -66,7 +75,7 @@ async function currentServices(ctx: CallContext, groups: ReadonlyArray<readonly 
 }
 
 /** The services of a group still due as they were listed, as they are now, in id order. */
-function freshOf(group: readonly ServiceRow[], current: ReadonlyMap<number, ServiceRow>): ServiceRow[] {
+function freshOf(group: readonly Listed[], current: ReadonlyMap<number, ServiceRow>): ServiceRow[] {
   return group
     .map((s) => current.get(s.id))
     .filter((c, i): c is ServiceRow => c !== undefined && c.date_renews === group[i].date_renews)
@@ -80,9 +89,9 @@ function request(fresh: ServiceRow[], now: string): ServiceInvoiceRequest {
 }
 
 /** Services of one client and currency together, or each alone. */
-function groups(services: readonly ServiceRow[], together: boolean): ServiceRow[][] {
+function groups(services: readonly Listed[], together: boolean): Listed[][] {
   if (!together) return services.map((s) => [s]);
-  const byKey = new Map<string, ServiceRow[]>();
+  const byKey = new Map<string, Listed[]>();
   for (const s of services) {
     const key = `${s.client_id}/${serviceCurrency(s)}`;
     if (!byKey.has(key)) byKey.set(key, []);

@@ -1,4 +1,5 @@
 import { isUniqueViolation } from '../../db/errors';
+import { insertRows } from '../../db/bulk-insert';
 import { Tx } from '../../db/schema';
 import { CallContext } from '../../kernel/call-context';
 import { ModelCalls } from '../../kernel/model-calls';
@@ -102,12 +103,14 @@ export function dueDateOf(options: FromServicesOptions): string {
 export async function recordPeriods(db: Tx, invoices: ReadonlyArray<{ invoiceId: number; periods: readonly Period[] }>): Promise<void> {
   const rows = invoices.flatMap(({ invoiceId, periods }) => periods.map((p) => ({ service_id: p.serviceId, period_start: p.start, period_end: p.end, invoice_id: invoiceId, kind: p.kind, date_processed: null })));
   try {
-    for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) await db.insertInto('service_invoices').values(rows.slice(at, at + ROWS_PER_INSERT)).execute();
+    await insertRows(db, 'service_invoices', PERIOD_COLUMNS, rows);
   } catch (error) {
     if (isUniqueViolation(error)) throw TallyError.invalid({ service_ids: { invoiced: 'A service period is already invoiced.' } });
     throw error;
   }
 }
+
+const PERIOD_COLUMNS = { service_id: 'integer', period_start: 'text', period_end: 'text', invoice_id: 'integer', kind: 'text', date_processed: 'text' };
 
 /** Renewed services move on to the end of the period billed: one update per distinct period (services mostly renew together). */
 export async function moveRenewDates(db: Tx, periods: readonly Period[]): Promise<void> {

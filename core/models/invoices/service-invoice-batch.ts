@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { insertRows } from '../../db/bulk-insert';
 import { CallContext } from '../../kernel/call-context';
 import { is } from '../../kernel/input-rules';
-import { toStored, ZERO } from '../../kernel/money';
+import { Amount, toStored, ZERO } from '../../kernel/money';
 import { TallyError } from '../../kernel/tally-error';
 import { formatUtc, parseTimestamp } from '../../kernel/timestamps';
 import { SETTINGS } from '../../settings-catalogue';
@@ -11,8 +11,8 @@ import { clientQuery } from '../clients/client-store';
 import { CouponBook } from '../coupons/coupon-discount';
 import { ServiceRow } from '../services/service-store';
 import { draftServiceInvoice, dueDateOf, FromServicesOptions, Line, moveRenewDates, Period, recordPeriods, ROWS_PER_INSERT } from './from-services';
-import { LineInput, parseAmount, parseQuantity, readLines } from './lines';
-import { allocateInvoiceNumbers, formatInvoiceNumber } from './numbering';
+import { LineInput, readLines } from './lines';
+import { numberInvoices } from './numbering';
 import { closedDate } from './settlement';
 import { computeTotals, storedTotals, Totals } from './totals';
 
@@ -80,11 +80,12 @@ export async function invoiceServiceBatch(ctx: CallContext, settings: SettingsSt
     const draft = drafts[index];
     const client = clientById.get(request.clientId);
     const precision = precisionOf.get(request.options.currency);
-    if (!draft || !client || precision === undefined || !/^[A-Z]{3}$/.test(request.options.currency) || !draft.lines.length || !draft.lines.every(complete)) return;
+    if (!draft || !client || precision === undefined || !/^[A-Z]{3}$/.test(request.options.currency) || !draft.lines.length) return;
     const billed = time(`${request.options.now} UTC`);
     const due = time(`${dueDateOf(request.options)} UTC`);
     if (!billed || !due || due < billed) return;
     const lines = readLines(draft.lines);
+    if (!lines.every((line, i) => complete(draft.lines[i], line))) return;
     const totals = computeTotals(lines, lines.some((l) => l.taxable) ? taxesFor(taxRows, client) : [], precision);
     if (totals.total.isNegative()) return;
     prepared.push({ index, clientId: request.clientId, currency: request.options.currency, lines, totals, billed, due, periods: draft.periods, renew: request.options.renew });
@@ -98,14 +99,15 @@ export async function invoiceServiceBatch(ctx: CallContext, settings: SettingsSt
   await moveRenewDates(db, prepared.filter((p) => p.renew).flatMap((p) => p.periods));
   // Numbered last, as invoices/add numbers: other writers of the company's invoices queue on the
   // counter from here to the caller's commit.
-  await numberInvoices(ctx, settings, ids);
+  await numberInOrder(ctx, settings, ids);
   prepared.forEach((p, i) => (answer[p.index] = ids[i]));
   return answer;
 }
 
-/** What invoices/add's line rules ask of a line (its description, quantity and amount), and no NUL (refused on binding). */
-function complete(line: Line): boolean {
-  return is.present(line.description) && !line.description.includes('\u0000') && !!parseQuantity(line.qty)?.greaterThan(0) && parseAmount(line.amount) !== null;
+/** What invoices/add's line rules ask of a line as given and as read (its description, quantity and amount), and no NUL (refused on binding). */
+function complete(given: Line, read: LineInput): boolean {
+  const [qty, amount] = [read.qty as Amount | null, read.amount as Amount | null];
+  return is.present(given.description) && !given.description.includes('\u0000') && qty !== null && qty.greaterThan(0) && amount !== null;
 }
 
 /** The invoices' rows, inserted in order; answers their ids in that order. */
@@ -151,29 +153,20 @@ async function insertLinesAndTaxes(ctx: CallContext, prepared: readonly Prepared
   const taxes = prepared.flatMap((p, i) =>
     p.totals.taxes.map((t) => ({ invoice_id: ids[i], tax_id: t.id, level: t.level, name: t.name, rate: toStored(t.rate), type: t.type, amount: toStored(t.amount) })),
   );
-  for (let at = 0; at < lines.length; at += ROWS_PER_INSERT) await ctx.db.insertInto('invoice_lines').values(lines.slice(at, at + ROWS_PER_INSERT)).execute();
-  for (let at = 0; at < taxes.length; at += ROWS_PER_INSERT) await ctx.db.insertInto('invoice_taxes').values(taxes.slice(at, at + ROWS_PER_INSERT)).execute();
+  await insertRows(ctx.db, 'invoice_lines', LINE_COLUMNS, lines);
+  await insertRows(ctx.db, 'invoice_taxes', TAX_COLUMNS, taxes);
 }
 
+const LINE_COLUMNS = { line_order: 'integer', description: 'text', qty: 'numeric', amount: 'numeric', taxable: 'integer', service_id: 'integer', invoice_id: 'integer' };
+const TAX_COLUMNS = { invoice_id: 'integer', tax_id: 'integer', level: 'integer', name: 'text', rate: 'numeric', type: 'text', amount: 'numeric' };
+
 /** One block of the company's invoice numbers, given to the invoices in id order. */
-async function numberInvoices(ctx: CallContext, settings: SettingsStore, ids: readonly number[]): Promise<void> {
+async function numberInOrder(ctx: CallContext, settings: SettingsStore, ids: readonly number[]): Promise<void> {
   // Read through the caller's transaction: the store's own connection would wait on it (SQLite has one).
   const stored = await settings.read(ctx.companyId, ctx.db);
   const format = stored.get('invoice_format') ?? SETTINGS.invoice_format.default;
   const start = stored.get('invoice_start') ?? SETTINGS.invoice_start.default;
-  const first = await allocateInvoiceNumbers(ctx.db, ctx.companyId, Number(start) || 1, ids.length);
-  for (let at = 0; at < ids.length; at += ROWS_PER_INSERT) {
-    const slice = ids.slice(at, at + ROWS_PER_INSERT);
-    const value = (i: number) => first + at + i;
-    // Typed casts: PostgreSQL cannot tell a parameter's type from a CASE branch alone.
-    const values = sql.join(slice.map((id, i) => sql`when ${id} then cast(${value(i)} as bigint)`), sql` `);
-    const texts = sql.join(slice.map((id, i) => sql`when ${id} then cast(${formatInvoiceNumber(format, value(i))} as varchar(255))`), sql` `);
-    await ctx.db
-      .updateTable('invoices')
-      .set({ number_value: sql`case ${sql.ref('id')} ${values} end`, number: sql`case ${sql.ref('id')} ${texts} end` })
-      .where('id', 'in', slice)
-      .execute();
-  }
+  await numberInvoices(ctx.db, ctx.companyId, Number(start) || 1, format, ids);
 }
 
 /** A function of one text argument that computes each answer once. */
