@@ -10,8 +10,9 @@ const RUN_AT = '2031-01-12 09:00:00';
  * must be the invoice invoices/createFromServices makes for the same services: two clients with
  * the same address hold the same services (taxed and not, two currencies, an override price, a
  * quantity, a renewal price, recurring and one-time coupons); one's renewals are invoiced through
- * the API, the other's by the run, and their invoices compared field by field. A currency deleted
- * since the services were bought is refused by both, and the run goes on with the other clients.
+ * the API, the other's by the run, and their invoices compared field by field; numbers continue
+ * the API's from a raised invoice_start. A currency deleted since the services were bought is
+ * refused by both, and the run goes on with the other clients.
  */
 describe('recurring billing: the run invoices renewals as invoices/createFromServices does', function () {
   this.timeout(120_000);
@@ -73,6 +74,8 @@ describe('recurring billing: the run invoices renewals as invoices/createFromSer
     }
     expect(refusals).to.deep.equal(Array(twins.length).fill('CHF: {"currency":{"exists":"The currency is not one of the company\'s currencies (see currencies/getList)."}}'));
 
+    // Raised now, invoice_start is where the run's block of numbers starts (as for invoices/add).
+    await setSettings(server, { invoice_start: '100' });
     const [report] = await runAt(server, RUN_AT, { tasks: ['create_invoice'] });
     expect(report.processed).to.equal(twins.length * 2);
     // Every client's francs (the API's twins' too: their renewal is still due), once a pass.
@@ -80,19 +83,22 @@ describe('recurring billing: the run invoices renewals as invoices/createFromSer
     expect(new Set(refused)).to.deep.equal(new Set(twins.flatMap((t) => [String(t.byApi), String(t.byRun)])));
     expect(report.failed).to.equal(report.messages.length);
 
-    const numbers = new Set<string>();
+    const numbers = { api: new Set<string>(), run: new Set<string>() };
     for (const twin of twins) {
       const [api, run] = [await invoicesOf(server, twin.byApi), await invoicesOf(server, twin.byRun)];
       expect(run).to.have.length(2);
       expect(await comparables(run)).to.deep.equal(await comparables(api));
-      for (const invoice of [...api, ...run]) numbers.add(invoice.id_code);
+      for (const invoice of api) numbers.api.add(invoice.id_code);
+      for (const invoice of run) numbers.run.add(invoice.id_code);
       for (const { byApi, byRun } of twin.services) {
         const [a, b] = [await serviceOf(server, byApi), await serviceOf(server, byRun)];
         expect({ renews: b.date_renews, last: b.date_last_renewed }).to.deep.equal({ renews: a.date_renews, last: a.date_last_renewed });
       }
     }
     // One sequence for the API's invoices and the run's: no number twice, none skipped.
-    expect([...numbers].sort()).to.deep.equal(Array.from({ length: twins.length * 4 }, (_, i) => `R-${i + 1}`).sort());
+    const sequence = (from: number, count: number) => Array.from({ length: count }, (_, i) => `R-${from + i}`).sort();
+    expect([...numbers.api].sort()).to.deep.equal(sequence(1, twins.length * 2));
+    expect([...numbers.run].sort()).to.deep.equal(sequence(100, twins.length * 2));
   });
 
   async function comparables(invoices: Array<{ id: number }>) {
