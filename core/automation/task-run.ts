@@ -53,10 +53,16 @@ export async function sliced<T extends { client_id: number }>(run: TaskRun, task
   const outcome: TaskOutcome = { processed: 0, failed: 0, messages: [] };
   const scope = await CompanyScope.open(run.installation, run.companyId);
   let done = 0;
+  const postgres = run.installation.connection.dialect === 'postgres';
+  // SQLite lets one process write at a time, and all of a batch's work is inside its write: two
+  // processes taking turns batch by batch only add the hand-overs (measured: 100,000 renewals in
+  // 24 s against 15 s with one). One slice there: the process holding it does the task, another
+  // finds it taken (and takes it over if the holder dies, once its lease expires).
+  const sliceCount = postgres ? SLICES : 1;
   for (let pass = 0; pass < (options.passes ?? 1); pass++) {
     const bySlice = new Map<number, T[]>();
     for (const row of await fetch()) {
-      const slice = row.client_id % SLICES;
+      const slice = row.client_id % sliceCount;
       if (!bySlice.has(slice)) bySlice.set(slice, []);
       bySlice.get(slice)!.push(row);
     }
@@ -66,7 +72,6 @@ export async function sliced<T extends { client_id: number }>(run: TaskRun, task
     // PostgreSQL serves several connections: lanes work on different slices (different clients)
     // at once; without a bulk body each unit commits alone, so the company's invoice counter is
     // held only briefly. SQLite has one connection: one lane, batches of units per commit.
-    const postgres = run.installation.connection.dialect === 'postgres';
     const lane = async () => {
       for (let slice = slices.shift(); slice !== undefined && !stopped; slice = slices.shift()) {
         if (!(await run.leases.claim(run.companyId, task, slice, run.now))) continue;
