@@ -1,4 +1,4 @@
-import { withRetries } from '../db/retryable';
+import { untilWritten } from './run-retries';
 import { Installation } from '../installation';
 import { CallContext } from '../kernel/call-context';
 import { ModelCalls } from '../kernel/model-calls';
@@ -14,7 +14,7 @@ export const AUTOMATION_CALLER = 'automation';
  */
 export async function asCompany<T>(installation: Installation, companyId: number, work: (ctx: CallContext, calls: ModelCalls) => Promise<T>): Promise<T> {
   const scope = await CompanyScope.open(installation, companyId);
-  return withRetries(() => installation.db.transaction().execute((trx) => work(scope.context(trx), scope.calls)), 8);
+  return untilWritten(() => installation.db.transaction().execute((trx) => work(scope.context(trx), scope.calls)));
 }
 
 /** A company's call context parts, read once for a task: its database, time zone, system key, model calls. */

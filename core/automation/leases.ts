@@ -1,6 +1,6 @@
 import { Db } from '../db/schema';
 import { isUniqueViolation } from '../db/errors';
-import { withRetries } from '../db/retryable';
+import { untilWritten } from './run-retries';
 import { toStoredUtc } from '../models/services/renew-dates';
 import { DateTime } from 'luxon';
 
@@ -26,7 +26,7 @@ export class Leases {
   /** Takes the lease when it is free or expired at `nowUtc`; true when this owner now holds it. */
   claim(companyId: number, task: string, slice: number, nowUtc: string): Promise<boolean> {
     // Each lease write is a statement of its own: on SQLite it waits for another process's batch.
-    return withRetries(() => this.tryClaim(companyId, task, slice, nowUtc), 8);
+    return untilWritten(() => this.tryClaim(companyId, task, slice, nowUtc));
   }
 
   private async tryClaim(companyId: number, task: string, slice: number, nowUtc: string): Promise<boolean> {
@@ -51,20 +51,20 @@ export class Leases {
 
   /** Extends a held lease (long slices); false when another process has taken it over meanwhile. */
   async extend(companyId: number, task: string, slice: number, nowUtc: string): Promise<boolean> {
-    const result = await withRetries(() => this.db
+    const result = await untilWritten(() => this.db
       .updateTable('automation_leases')
       .set({ lease_until: later(nowUtc, this.ttlSeconds) })
       .where('company_id', '=', companyId)
       .where('task', '=', task)
       .where('slice', '=', slice)
       .where('owner', '=', this.owner)
-      .executeTakeFirst(), 8);
+      .executeTakeFirst());
     return Number(result.numUpdatedRows) === 1;
   }
 
   /** Lets go of a finished slice. */
   async release(companyId: number, task: string, slice: number): Promise<void> {
     // The epoch, not the run's clock: a run with an earlier clock may take the slice at once.
-    await withRetries(() => this.db.updateTable('automation_leases').set({ lease_until: '1970-01-01 00:00:00' }).where('company_id', '=', companyId).where('task', '=', task).where('slice', '=', slice).where('owner', '=', this.owner).execute(), 8);
+    await untilWritten(() => this.db.updateTable('automation_leases').set({ lease_until: '1970-01-01 00:00:00' }).where('company_id', '=', companyId).where('task', '=', task).where('slice', '=', slice).where('owner', '=', this.owner).execute());
   }
 }

@@ -30,25 +30,31 @@ const TARGETS: Target[] = [
  * from the first request). BENCH_SECONDS (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS
  * (default 10) tune it; BENCH_POSTGRES_URL names the PostgreSQL server (skipped when unreachable).
  * Then the billing run over BENCH_BILLING_SERVICES renewing services (scripts/bench/billing-run.ts).
+ * BENCH_ONLY=billing measures the billing run alone.
  */
 async function main(): Promise<void> {
   const postgresUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const postgres = await reachable(postgresUrl);
   if (!postgres) console.log(`PostgreSQL is not reachable at ${postgresUrl}: measuring SQLite only.`);
+  if (process.env.BENCH_ONLY !== 'billing') await measureHost(postgres ? postgresUrl : null);
+  // The billing run is measured on its own (wall time of the whole run), not against a baseline.
+  console.log('');
+  for (const target of billingTargets(postgres ? postgresUrl : null)) await measureBillingRun(target);
+}
+
+/** The host's scenarios against bare Koa, the sandbox's latency, synchronous=FULL, the trust checks. */
+async function measureHost(postgresUrl: string | null): Promise<void> {
   await measureSandbox();
   await measureSynchronous();
   await measureTrustCost();
-  for (const target of TARGETS.filter((t) => postgres || !t.postgres)) {
-    const fixture = await createFixture(target.postgres ? postgresUrl : undefined);
+  for (const target of TARGETS.filter((t) => postgresUrl || !t.postgres)) {
+    const fixture = await createFixture(target.postgres ? postgresUrl! : undefined);
     try {
       for (const scenario of scenarios) await measure(scenario, target, fixture);
     } finally {
       await fixture.cleanup();
     }
   }
-  // The billing run is measured on its own (wall time of the whole run), not against a baseline.
-  console.log('');
-  for (const target of billingTargets(postgres ? postgresUrl : null)) await measureBillingRun(target);
 }
 
 async function measure(scenario: Scenario, target: Target, fixture: Fixture): Promise<void> {

@@ -1,4 +1,7 @@
+import { CallContext } from '../../kernel/call-context';
+import { ModelCalls } from '../../kernel/model-calls';
 import { invoiceServices } from '../../models/invoices/from-services';
+import { invoiceServiceBatch, ServiceInvoiceRequest } from '../../models/invoices/service-invoice-batch';
 import { serviceCurrency, serviceQuery, ServiceRow } from '../../models/services/service-store';
 import { renewingQuery } from '../../models/services/service-queues';
 import { shiftDays } from '../run-clock';
@@ -7,11 +10,20 @@ import { sliced, Task, TaskRun } from '../task-run';
 /** A service far behind renews once per pass, until its renew date is past the window. */
 const MAX_PASSES = 24;
 
+/** A service as the task lists it: what groups it, and the renew date it was listed with. */
+type Listed = Pick<ServiceRow, 'id' | 'client_id' | 'date_renews' | 'override_currency' | 'currency'>;
+
+/** Invoices per transaction: few enough that one batch is short, enough that commits are rare. */
+const BATCH = 50;
+
 /**
  * Create Invoice: every service renewing within the company's "invoice days before renewal" gets
  * its renewal invoiced — one invoice per client and currency when "invoice services together",
  * else one per service — due on the renew date. The service period's unique key makes a second
  * or concurrent run's attempt fail harmlessly; the renew date moving on makes it find nothing.
+ *
+ * A batch of clients' invoices is written at once (invoiceServiceBatch); an invoice that batch
+ * leaves (one invoices/add would refuse) goes through invoiceServices on its own, as the API's.
  */
 export const createInvoices: Task = {
   name: 'create_invoice',
@@ -19,30 +31,71 @@ export const createInvoices: Task = {
   title: 'Create renewal invoices',
   run: (run: TaskRun) => {
     const until = shiftDays(run.now, run.settings.invoiceDaysBeforeRenewal, run.settings.timezone);
-    const fetch = () => renewingQuery(run.installation.db, run.companyId, until, run.settings.invoiceSuspendedServices).orderBy('services.client_id').orderBy('services.id').execute();
+    // Only what groups the services: each batch reads its services again, whole, in its transaction.
+    const fetch = () => renewingQuery(run.installation.db, run.companyId, until, run.settings.invoiceSuspendedServices)
+      .clearSelect()
+      .select(['services.id', 'services.client_id', 'services.date_renews', 'services.override_currency', 'pricings.currency'])
+      .orderBy('services.client_id')
+      .orderBy('services.id')
+      .execute();
+    const bulk = async (ctx: CallContext, _calls: ModelCalls, payloads: readonly unknown[]) => {
+      const groups = payloads as ReadonlyArray<readonly Listed[]>;
+      const current = await currentServices(ctx, groups);
+      const fresh = groups.map((group) => freshOf(group, current));
+      const requests = fresh.filter((f) => f.length).map((f) => request(f, run.now));
+      const ids = await invoiceServiceBatch(ctx, run.installation.settings, requests);
+      let next = 0;
+      return fresh.map((f) => (f.length ? (ids[next++] === null ? undefined : true) : false));
+    };
     return sliced(run, 'create_invoice', fetch, async (due, unit) => {
       for (const group of groups(due, run.settings.invoiceServicesTogether)) {
         await unit(`client ${group[0].client_id}`, async (ctx, calls) => {
-          // Read again inside the transaction: another run may have renewed these meanwhile.
-          const current = await serviceQuery(ctx.db, ctx.companyId).where('services.id', 'in', group.map((s) => s.id)).orderBy('services.id').execute();
-          const fresh = current.filter((c) => group.some((s) => s.id === c.id && s.date_renews === c.date_renews));
+          const fresh = freshOf(group, await currentServices(ctx, [group]));
           if (!fresh.length) return false;
-          const dueDate = fresh.map((s) => s.date_renews!).sort()[0];
-          await invoiceServices(ctx, calls, fresh[0].client_id, fresh, { currency: serviceCurrency(fresh[0]), dueDate, allowProRata: false, renew: true, termCycles: 1, now: run.now });
+          const { clientId, services, options } = request(fresh, run.now);
+          await invoiceServices(ctx, calls, clientId, services, options);
           return true;
-        });
+        }, group);
       }
-    }, { passes: MAX_PASSES, batchSize: 20 });
+    }, { passes: MAX_PASSES, batchSize: BATCH, bulk });
   },
 };
 
+/** The groups' services as they are now, read inside the transaction: another run may have renewed them meanwhile. */
+async function currentServices(ctx: CallContext, groups: ReadonlyArray<readonly Listed[]>): Promise<Map<number, ServiceRow>> {
+  // By client, through the services' client index: given a list of ids, SQLite's planner prefers
+  // to scan the company's services (a run's cost grew with the square of its size).
+  const clientIds = [...new Set(groups.map((g) => g[0].client_id))];
+  const rows = await serviceQuery(ctx.db, ctx.companyId).where('services.client_id', 'in', clientIds).execute();
+  const current = new Map(rows.map((r) => [r.id, r]));
+  // A service moved to another client since the list was read is found by its id.
+  const moved = groups.flatMap((g) => g.map((s) => s.id)).filter((id) => !current.has(id));
+  if (moved.length) for (const r of await serviceQuery(ctx.db, ctx.companyId).where('services.id', 'in', moved).execute()) current.set(r.id, r);
+  return current;
+}
+
+/** The services of a group still due as they were listed, as they are now, in id order. */
+function freshOf(group: readonly Listed[], current: ReadonlyMap<number, ServiceRow>): ServiceRow[] {
+  return group
+    .map((s) => current.get(s.id))
+    .filter((c, i): c is ServiceRow => c !== undefined && c.date_renews === group[i].date_renews)
+    .sort((a, b) => a.id - b.id);
+}
+
+/** The renewal invoice of fresh services of one client, due on the earliest renew date. */
+function request(fresh: ServiceRow[], now: string): ServiceInvoiceRequest {
+  const dueDate = fresh.map((s) => s.date_renews!).sort()[0];
+  return { clientId: fresh[0].client_id, services: fresh, options: { currency: serviceCurrency(fresh[0]), dueDate, allowProRata: false, renew: true, termCycles: 1, now } };
+}
+
 /** Services of one client and currency together, or each alone. */
-function groups(services: readonly ServiceRow[], together: boolean): ServiceRow[][] {
+function groups(services: readonly Listed[], together: boolean): Listed[][] {
   if (!together) return services.map((s) => [s]);
-  const byKey = new Map<string, ServiceRow[]>();
+  const byKey = new Map<string, Listed[]>();
   for (const s of services) {
     const key = `${s.client_id}/${serviceCurrency(s)}`;
-    byKey.set(key, [...(byKey.get(key) ?? []), s]);
+    if (!byKey.has(key)) byKey.set(key, []);
+    byKey.get(key)!.push(s);
   }
   return [...byKey.values()];
 }

@@ -13,13 +13,22 @@ export interface Location {
  * country, else everywhere. A client without a country pays only taxes that apply everywhere.
  */
 export async function applicableTaxes(db: Tx, companyId: number, where: Location): Promise<TaxRule[]> {
-  const rows = await db
+  return taxesFor(await activeTaxes(db, companyId), where);
+}
+
+/** The company's active taxes, in id order: what taxesFor chooses from (read once for many clients). */
+export function activeTaxes(db: Tx, companyId: number) {
+  return db
     .selectFrom('taxes')
     .select(['id', 'level', 'name', 'rate', 'type', 'country', 'state'])
     .where('company_id', '=', companyId)
     .where('status', '=', 'active')
     .orderBy('id')
     .execute();
+}
+
+/** The taxes of `activeTaxes` a client at `where` pays, one per level. */
+export function taxesFor(rows: Awaited<ReturnType<typeof activeTaxes>>, where: Location): TaxRule[] {
   const best = new Map<number, { row: (typeof rows)[number]; score: number }>();
   for (const row of rows) {
     const score = matchScore(row, where);

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { Tx } from '../../db/schema';
+import { isPostgres } from '../billing/for-update';
 
 const COUNTER = 'invoice';
 
@@ -16,10 +17,71 @@ const COUNTER = 'invoice';
  * next invoice jump to it; lowering it never reuses a number).
  */
 export async function allocateInvoiceNumber(db: Tx, companyId: number, start: number): Promise<number> {
-  const advanced = await advance(db, companyId, start);
+  return allocateInvoiceNumbers(db, companyId, start, 1);
+}
+
+/**
+ * `count` consecutive numbers at once (the billing run numbers a batch of invoices in one
+ * statement); answers the first. Taken, like one number, inside the caller's transaction and just
+ * before its commit, for exactly the invoices that commit with it: still no gap and no repeat.
+ */
+export async function allocateInvoiceNumbers(db: Tx, companyId: number, start: number, count: number): Promise<number> {
+  const advanced = await advance(db, companyId, start, count);
   if (advanced !== undefined) return advanced;
-  // First invoice of the company: create the counter, continuing after any invoice already
-  // numbered (imported data), then advance it. Two first calls racing both insert: one does nothing.
+  await createCounter(db, companyId);
+  const value = await advance(db, companyId, start, count);
+  if (value === undefined) throw new Error(`The invoice counter of company ${companyId} could not be created`);
+  return value;
+}
+
+/**
+ * Numbers invoices just written (ids in the order they are to be numbered) with one block of the
+ * company's numbers, inside the caller's transaction and as its last write: the counter's row is
+ * then held only until the commit that follows. On PostgreSQL the block is taken and given in one
+ * statement, so a batch holds the counter for one round trip and the commit, not three.
+ */
+export async function numberInvoices(db: Tx, companyId: number, start: number, format: string, ids: readonly number[]): Promise<void> {
+  if (!ids.length) return;
+  if (!isPostgres(db)) {
+    const first = await allocateInvoiceNumbers(db, companyId, start, ids.length);
+    await setNumbers(db, ids, first, format);
+    return;
+  }
+  const count = ids.length;
+  const given = () => sql`
+    with block as (
+      update company_counters set value = case when value + 1 < ${start} then ${start + count - 1} else value + ${count} end
+      where company_id = ${companyId} and name = ${COUNTER}
+      returning value - ${count} + 1 as first
+    )
+    update invoices set number_value = block.first + given.ord - 1, number = replace(${format}, '{num}', cast(block.first + given.ord - 1 as text))
+    from block, unnest(cast(${ids} as integer[])) with ordinality as given(id, ord)
+    where invoices.id = given.id`.execute(db);
+  if (Number((await given()).numAffectedRows) === count) return;
+  await createCounter(db, companyId);
+  if (Number((await given()).numAffectedRows) !== count) throw new Error(`The invoices of company ${companyId} could not be numbered`);
+}
+
+/** number_value and number of each invoice, `first` on for the ids in order (SQLite). */
+async function setNumbers(db: Tx, ids: readonly number[], first: number, format: string): Promise<void> {
+  for (let at = 0; at < ids.length; at += 500) {
+    const slice = ids.slice(at, at + 500);
+    const value = (i: number) => first + at + i;
+    const values = sql.join(slice.map((id, i) => sql`when ${id} then ${value(i)}`), sql` `);
+    const texts = sql.join(slice.map((id, i) => sql`when ${id} then ${formatInvoiceNumber(format, value(i))}`), sql` `);
+    await db
+      .updateTable('invoices')
+      .set({ number_value: sql`case ${sql.ref('id')} ${values} end`, number: sql`case ${sql.ref('id')} ${texts} end` })
+      .where('id', 'in', slice)
+      .execute();
+  }
+}
+
+/**
+ * The company's first invoice: its counter, continuing after any invoice already numbered
+ * (imported data). Two first calls racing both insert: one does nothing.
+ */
+async function createCounter(db: Tx, companyId: number): Promise<void> {
   await db
     .insertInto('company_counters')
     .columns(['company_id', 'name', 'value'])
@@ -31,21 +93,19 @@ export async function allocateInvoiceNumber(db: Tx, companyId: number, start: nu
     )
     .onConflict((oc) => oc.columns(['company_id', 'name']).doNothing())
     .execute();
-  const value = await advance(db, companyId, start);
-  if (value === undefined) throw new Error(`The invoice counter of company ${companyId} could not be created`);
-  return value;
 }
 
-async function advance(db: Tx, companyId: number, start: number): Promise<number | undefined> {
+/** Moves the counter on by `count` (from `start` at the least); answers the first number taken. */
+async function advance(db: Tx, companyId: number, start: number, count: number): Promise<number | undefined> {
   const row = await db
     .updateTable('company_counters')
-    .set({ value: sql`case when value + 1 < ${start} then ${start} else value + 1 end` })
+    .set({ value: sql`case when value + 1 < ${start} then ${start + count - 1} else value + ${count} end` })
     .where('company_id', '=', companyId)
     .where('name', '=', COUNTER)
     .returning('value')
     .executeTakeFirst();
   // bigint: pg answers it as a string.
-  return row ? Number(row.value) : undefined;
+  return row ? Number(row.value) - count + 1 : undefined;
 }
 
 /** The number as shown: the invoice_format setting with `{num}` replaced, e.g. `INV-{num}` → `INV-1042`. */

@@ -3,7 +3,8 @@ import { ModelCalls } from '../../kernel/model-calls';
 import { TallyError } from '../../kernel/tally-error';
 import { formatUtc } from '../../kernel/timestamps';
 import { requireService, serviceCurrency, serviceQuery } from '../services/service-store';
-import { invoiceServices, recordPeriods, serviceLines } from './from-services';
+import { CouponBook } from '../coupons/coupon-discount';
+import { draftServiceInvoice, invoiceServices, recordPeriods } from './from-services';
 import { filteredInvoices } from './invoice-filters';
 import { presentSummary } from './invoice-store';
 
@@ -36,10 +37,11 @@ export async function appendServices(ctx: CallContext, calls: ModelCalls, invoic
   const services = await serviceQuery(ctx.db, ctx.companyId).where('services.id', 'in', ids).orderBy('services.id').execute();
   if (services.length !== ids.length) throw TallyError.invalid({ service_ids: { exists: 'Invalid service ID.' } });
   const now = formatUtc(new Date());
-  const { lines, periods } = await serviceLines(ctx, invoice.client_id, services, { currency: invoice.currency, dueDate: now, allowProRata: true, renew: false, termCycles: 1, now });
+  const coupons = await CouponBook.load(ctx.db, services.map((s) => s.coupon_id));
+  const { lines, periods } = draftServiceInvoice(ctx.timezone, invoice.client_id, services, { currency: invoice.currency, dueDate: now, allowProRata: true, renew: false, termCycles: 1, now }, coupons);
   // invoices/edit adds lines without an id and keeps the others; it re-totals and re-taxes the invoice.
   await calls.call(ctx, 'invoices', 'edit', { invoice_id: invoiceId, vars: { lines } });
-  await recordPeriods(ctx, invoiceId, periods, false);
+  await recordPeriods(ctx.db, [{ invoiceId, periods }]);
   return invoiceId;
 }
 

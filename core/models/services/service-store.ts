@@ -42,7 +42,7 @@ export async function requireService(db: Tx, companyId: number, serviceId: numbe
 }
 
 /** The currency a service is billed in: its override, else its pricing's. */
-export function serviceCurrency(row: ServiceRow): string {
+export function serviceCurrency(row: Pick<ServiceRow, 'override_currency' | 'currency'>): string {
   return row.override_currency ?? row.currency;
 }
 

@@ -1,4 +1,7 @@
+import SQLite from 'better-sqlite3';
 import { expect } from 'chai';
+import { runBilling } from '../../../../core/automation/billing-run';
+import { Installation } from '../../../../core/installation';
 import { runCli } from '../../../support/cli';
 import { TestServer } from '../../../support/test-server';
 import { addCard, addClient, addPackage, ok, recurringServer, runAt, setSettings } from './support';
@@ -55,6 +58,27 @@ describe('recurring billing: the run is safe to repeat, to run twice at once and
     expect(charges).to.have.length(CLIENTS);
     const attempts = await db().selectFrom('autodebit_attempts').selectAll().execute();
     expect(attempts.map((r) => r.status)).to.deep.equal(Array(CLIENTS).fill('approved'));
+  });
+
+  it('on SQLite, a run waits while another process holds the file, past the bound where an API call gives up', async function () {
+    if (/^postgres/.test(server.database.url)) this.skip();
+    // A connection of its own is another process to SQLite; an API call on it answers 503 after 100 ms.
+    const other = await Installation.open({ databaseUrl: server.database.url, sqliteBusyMs: 100 });
+    const holder = new SQLite(server.database.url);
+    try {
+      holder.exec('begin immediate');
+      const started = Date.now();
+      const run = runBilling(other, { now: '2027-03-30 09:30:00', tasks: ['create_invoice'] });
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      holder.exec('commit');
+      const [report] = await run;
+      expect(report.task).to.equal('create_invoice');
+      expect(Date.now() - started).to.be.at.least(1500);
+    } finally {
+      if (holder.inTransaction) holder.exec('rollback');
+      holder.close();
+      await other.close();
+    }
   });
 
   it('a run repeated finds nothing left to do', async () => {
