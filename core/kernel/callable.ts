@@ -10,6 +10,8 @@ export interface CallableSpec {
   readonly verb?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** The shape of what the method answers (inside `response`); undeclared, any value. */
   readonly returns?: Shape;
+  /** Named like a lifecycle hook on purpose: see CallableOptions. */
+  readonly namedLikeHook?: boolean;
 }
 
 export interface CallableOptions {
@@ -20,6 +22,11 @@ export interface CallableOptions {
   vars?: readonly Field[];
   /** The shape of what the method answers. */
   returns?: Shape;
+  /**
+   * A method named like a lifecycle hook (install, uninstall, upgrade) that is an API method of its
+   * own, such as the managers' upgrade(id) of the reference: callable only with this said outright.
+   */
+  namedLikeHook?: boolean;
 }
 
 /**
@@ -38,6 +45,7 @@ export function callable(options: CallableOptions = {}): MethodDecorator {
       description: options.description,
       verb: options.verb,
       returns: options.returns,
+      ...(options.namedLikeHook ? { namedLikeHook: true } : {}),
     });
     Reflect.defineMetadata(CALLABLES_KEY, callables, owner);
   };

@@ -59,18 +59,23 @@ export function resolveModelMethod(container: DependencyContainer, model: string
   const name = memberNamed(entry, method);
   if (!name) return { found: false, reason: 'no-method' };
   const spec = entry.callables.get(name);
-  if (!spec || isHidden(name)) return { found: false, reason: 'not-callable' };
+  if (!spec || isHidden(name, spec)) return { found: false, reason: 'not-callable' };
   return { found: true, entry, spec };
 }
 
 const PHP_MAGIC = ['__construct', '__destruct', '__call', '__callstatic', '__get', '__set', '__isset', '__unset', '__sleep', '__wakeup', '__serialize', '__unserialize', '__tostring', '__invoke', '__set_state', '__clone', '__debuginfo'];
 /** Members every model has, in PHP as here: answered 403 whether or not this model declares them. */
 const ALWAYS_PRESENT = new Set(['constructor', ...PHP_MAGIC]);
-const HIDDEN = new Set(['install', 'uninstall', 'upgrade', ...ALWAYS_PRESENT]);
+const LIFECYCLE_HOOKS = new Set(['install', 'uninstall', 'upgrade']);
 
-/** Underscore-prefixed members, lifecycle hooks and magic names are never callable, even if decorated by mistake. */
-function isHidden(method: string): boolean {
-  return method.startsWith('_') || HIDDEN.has(method.toLowerCase());
+/**
+ * Underscore-prefixed members, lifecycle hooks and magic names are never callable, even if decorated
+ * by mistake. A method named like a hook is callable only when its declaration says `namedLikeHook`
+ * (the managers' upgrade(id), which upgrades an extension, is no hook of the manager itself).
+ */
+function isHidden(method: string, spec: CallableSpec): boolean {
+  const lower = method.toLowerCase();
+  return method.startsWith('_') || ALWAYS_PRESENT.has(lower) || (LIFECYCLE_HOOKS.has(lower) && !spec.namedLikeHook);
 }
 
 const lowerCaseIndex = new WeakMap<ModelEntry, Map<string, string>>();

@@ -25,6 +25,7 @@ export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['POST /admin/settings/extensions/install', extensionAction('install')],
   ['POST /admin/settings/extensions/enable', extensionAction('enable')],
   ['POST /admin/settings/extensions/disable', extensionAction('disable')],
+  ['POST /admin/settings/extensions/upgrade', extensionAction('upgrade')],
   ['POST /admin/settings/extensions/uninstall', extensionAction('uninstall')],
   ['POST /admin/settings/extensions/settings', extensionAction('settings')],
 ]);

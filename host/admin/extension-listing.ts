@@ -10,6 +10,10 @@ export interface ListedExtension {
   readonly kind: string | null;
   readonly version: string | null;
   readonly installed_version: string | null;
+  /** Installed, and its manager's upgrade would run new migrations or record a new version. */
+  readonly upgradable: boolean;
+  /** Its migrations not yet run, which an upgrade runs. */
+  readonly pending_migrations: readonly string[];
   readonly description: string | null;
   readonly authors: ReadonlyArray<{ name: string; url?: string }>;
   readonly status: string;

@@ -25,7 +25,7 @@ interface Enabled {
 
 /**
  * The host's extension runtime as the managers and the proxies see it: what was discovered (and
- * why some did not load), install and uninstall inside the manager's transaction, and which
+ * why some did not load), install, upgrade and uninstall inside the manager's transaction, and which
  * extensions each company has enabled, cached for `ttlMs` like settings and credentials.
  */
 export class HostCatalog extends ExtensionCatalog {
@@ -46,14 +46,21 @@ export class HostCatalog extends ExtensionCatalog {
 
   override async install(type: ExtensionType, name: string, ctx: CallContext): Promise<void> {
     const entry = this.loaded(type, name);
-    const applied = new Set(await this.applied(name, ctx));
-    const pending = entry.migrations.filter((m) => !applied.has(m));
-    if (pending.length) {
-      await this.runTask(entry, { kind: 'migrate', direction: 'up', names: pending }, ctx);
-      const now = formatUtc(new Date());
-      await ctx.db.insertInto('extensions_migrations').values(pending.map((migration) => ({ extension: name, migration, date_run: now }))).execute();
-    }
+    await this.migrateUp(entry, ctx);
     await this.runTask(entry, { kind: 'hook', hook: 'install' }, ctx);
+  }
+
+  override async upgrade(type: ExtensionType, name: string, ctx: CallContext, from: string, to: string): Promise<void> {
+    const entry = this.loaded(type, name);
+    await this.migrateUp(entry, ctx);
+    await this.runTask(entry, { kind: 'hook', hook: 'upgrade', from, to }, ctx);
+  }
+
+  override async pendingMigrations(type: ExtensionType, name: string, ctx: CallContext): Promise<string[]> {
+    const entry = this.entries.find((e) => e.info.type === type && e.info.name === name);
+    if (!entry?.worker || !entry.migrations.length) return [];
+    const applied = new Set(await this.applied(name, ctx));
+    return entry.migrations.filter((m) => !applied.has(m));
   }
 
   override async uninstall(type: ExtensionType, name: string, ctx: CallContext, dropTables: boolean): Promise<void> {
@@ -87,6 +94,17 @@ export class HostCatalog extends ExtensionCatalog {
     const entry = this.entries.find((e) => e.info.type === type && e.info.name === name);
     if (!entry?.worker) throw new Error(`The ${type} ${name} is not loaded.`);
     return entry as Required<CatalogEntry>;
+  }
+
+  /** Runs and records the migrations no company's install or upgrade has run yet (the tables are shared). */
+  private async migrateUp(entry: Required<CatalogEntry>, ctx: CallContext): Promise<void> {
+    const name = entry.info.name;
+    const applied = new Set(await this.applied(name, ctx));
+    const pending = entry.migrations.filter((m) => !applied.has(m));
+    if (!pending.length) return;
+    await this.runTask(entry, { kind: 'migrate', direction: 'up', names: pending }, ctx);
+    const now = formatUtc(new Date());
+    await ctx.db.insertInto('extensions_migrations').values(pending.map((migration) => ({ extension: name, migration, date_run: now }))).execute();
   }
 
   private async applied(name: string, ctx: CallContext): Promise<string[]> {

@@ -36,7 +36,9 @@ export interface CallInfo {
 export type Task =
   | { kind: 'call'; model: string; method: string; args: unknown[] }
   | { kind: 'migrate'; direction: 'up' | 'down'; names: string[] }
-  | { kind: 'hook'; hook: 'install' | 'uninstall' };
+  | { kind: 'hook'; hook: 'install' | 'uninstall' }
+  /** `from` is the version the company had installed, `to` the one in the extensions directory. */
+  | { kind: 'hook'; hook: 'upgrade'; from: string; to: string };
 
 /** A failure crossing the boundary: a catalogued TallyError, or anything else (a 500). */
 export type WireError = { tally: true; code: string; errors?: FieldErrors; response?: string } | { tally: false; message: string };

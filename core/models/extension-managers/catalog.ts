@@ -71,6 +71,19 @@ export class ExtensionCatalog {
     throw new Error(`No extension runtime is loaded, so the ${type} ${name} cannot be uninstalled.`);
   }
 
+  /**
+   * Runs the extension's migrations not yet run (once for the installation), then its upgrade hook
+   * with the company's recorded version and the one in the directory, inside the call's transaction.
+   */
+  async upgrade(type: ExtensionType, name: string, _ctx: CallContext, _from: string, _to: string): Promise<void> {
+    throw new Error(`No extension runtime is loaded, so the ${type} ${name} cannot be upgraded.`);
+  }
+
+  /** Its migrations that have not run yet: a new version's, which the next upgrade (or install) runs. */
+  async pendingMigrations(_type: ExtensionType, _name: string, _ctx: CallContext): Promise<string[]> {
+    return [];
+  }
+
   /** Drops what the runtime remembers about a company's installed extensions (after a change). */
   forget(_companyId: number): void {}
 }

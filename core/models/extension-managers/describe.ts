@@ -2,8 +2,17 @@ import { ExtensionCapabilities, ExtensionInfo } from './catalog';
 import { InstallRecord } from './install-records';
 import { publicSettings } from './settings-codec';
 
-/** An installed extension as `get` answers it: never the value of a secret setting. */
-export function describeInstalled(row: InstallRecord, info: ExtensionInfo | undefined) {
+/**
+ * Whether `upgrade` has something to do for an installed extension: migrations of a newer version
+ * that have not run, or a version in the directory other than the one the company's row records.
+ * One that does not load cannot be upgraded until it does.
+ */
+export function isUpgradable(row: InstallRecord, info: ExtensionInfo | undefined, pending: readonly string[]): boolean {
+  return !!info?.loaded && (pending.length > 0 || (info.version ?? '') !== row.version);
+}
+
+/** An installed extension as `get` answers it: never the value of a secret setting. `pending`: its migrations not yet run. */
+export function describeInstalled(row: InstallRecord, info: ExtensionInfo | undefined, pending: readonly string[]) {
   const { settings, secrets_set } = publicSettings(row.settings, info?.settings ?? {});
   return {
     id: row.id,
@@ -11,6 +20,9 @@ export function describeInstalled(row: InstallRecord, info: ExtensionInfo | unde
     name: info?.title ?? row.name,
     version: row.version,
     available_version: info?.version ?? null,
+    /** True when `upgrade` would run new migrations or record a new version. */
+    upgradable: isUpgradable(row, info, pending),
+    pending_migrations: [...pending],
     status: row.status,
     settings,
     secrets_set,
@@ -23,8 +35,8 @@ export function describeInstalled(row: InstallRecord, info: ExtensionInfo | unde
   };
 }
 
-/** One line of `getAll`: every discovered extension, installed for the company or not. */
-export function describeListed(info: ExtensionInfo, row: InstallRecord | undefined) {
+/** One line of `getAll`: every discovered extension, installed for the company or not (`pending` only matters when installed). */
+export function describeListed(info: ExtensionInfo, row: InstallRecord | undefined, pending: readonly string[]) {
   return {
     id: row?.id ?? null,
     dir: info.name,
@@ -32,6 +44,9 @@ export function describeListed(info: ExtensionInfo, row: InstallRecord | undefin
     kind: info.kind,
     version: info.version,
     installed_version: row?.version ?? null,
+    /** Installed, and `upgrade` would run new migrations or record the version above. */
+    upgradable: row ? isUpgradable(row, info, pending) : false,
+    pending_migrations: row ? [...pending] : [],
     description: info.description,
     authors: info.authors,
     depends: info.depends,

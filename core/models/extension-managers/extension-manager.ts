@@ -4,13 +4,14 @@ import { TallyError } from '../../kernel/tally-error';
 import { formatUtc } from '../../kernel/timestamps';
 import { isUniqueViolation } from '../../db/errors';
 import { ExtensionCatalog, ExtensionInfo, ExtensionType } from './catalog';
-import { describeInstalled, describeListed } from './describe';
+import { describeInstalled, describeListed, isUpgradable } from './describe';
 import { InstallRecord, InstallRecords } from './install-records';
 import { decodeSettings, encodeSettings, mergeSettings } from './settings-codec';
 
 /**
  * Per-company lifecycle of one type of extension: add (install: migrations, then the install
- * hook), edit (settings), enable, disable, delete (uninstall), get, getAll. The three managers
+ * hook), edit (settings), enable, disable, upgrade (a new version's migrations, then the upgrade
+ * hook), delete (uninstall), get, getAll. The three managers
  * differ only in their type; their callables are declared in manager-callables.ts.
  */
 // The decorator makes TypeScript record the constructor's parameter types, which the managers inherit.
@@ -89,16 +90,52 @@ export abstract class ExtensionManager {
     return null;
   }
 
+  /**
+   * Brings the company's installation up to the version in the extensions directory: the migrations
+   * no company has run yet (the tables are shared, so another company's upgrade may have run them),
+   * then the upgrade hook as this company, then the new version on this company's row only. With
+   * nothing to do (same version, no pending migration) nothing runs and it still succeeds.
+   */
+  async upgrade(id: number) {
+    const row = await this.existing(id);
+    const info = this.catalog.find(this.type, row.name);
+    if (!info?.loaded) {
+      const why = info ? `it fails to load: ${info.error}` : 'its directory is no longer in the extensions directory';
+      throw TallyError.invalid({ [this.idName]: { loaded: `The ${this.type} "${row.name}" cannot be upgraded while ${why}.` } });
+    }
+    if (!isUpgradable(row, info, await this.pending(row.name))) return null;
+    const version = info.version ?? '';
+    await this.catalog.upgrade(this.type, row.name, this.ctx, row.version, version);
+    await this.records.update(id, { version });
+    return null;
+  }
+
   async get(id: number) {
     const row = await this.records.byId(this.type, id);
-    return row ? describeInstalled(row, this.catalog.find(this.type, row.name)) : (false as const);
+    return row ? this.describeRow(row) : (false as const);
   }
 
   async getAll() {
     const rows = (await this.records.all()).filter((r) => r.type === this.type);
     const listed = this.catalog.list().filter((e) => e.type === this.type);
     const missing = rows.filter((r) => !listed.some((e) => e.name === r.name));
-    return [...listed.map((info) => describeListed(info, rows.find((r) => r.name === info.name))), ...missing.map((r) => describeInstalled(r, undefined))];
+    const installed = await Promise.all(
+      listed.map(async (info) => {
+        const row = rows.find((r) => r.name === info.name);
+        return describeListed(info, row, row ? await this.pending(info.name) : []);
+      }),
+    );
+    return [...installed, ...missing.map((r) => describeInstalled(r, undefined, []))];
+  }
+
+  /** An installed row as the API answers it, with whether an upgrade has something to do. */
+  protected async describeRow(row: InstallRecord) {
+    return describeInstalled(row, this.catalog.find(this.type, row.name), await this.pending(row.name));
+  }
+
+  /** The extension's migrations that have not run yet (a newer version's). */
+  protected pending(name: string): Promise<string[]> {
+    return this.catalog.pendingMigrations(this.type, name, this.ctx);
   }
 
   protected get idName(): string {

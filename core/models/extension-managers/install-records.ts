@@ -29,7 +29,7 @@ export class InstallRecords {
     return row.id;
   }
 
-  async update(id: number, changes: Partial<Pick<InstallRecord, 'status' | 'settings'>>): Promise<void> {
+  async update(id: number, changes: Partial<Pick<InstallRecord, 'status' | 'settings' | 'version'>>): Promise<void> {
     await this.db.updateTable('extensions_installed').set(changes).where('id', '=', id).where('company_id', '=', this.companyId).execute();
   }
 

@@ -1,5 +1,6 @@
 import { callable } from '../../kernel/callable';
 import { bool, int, object, string } from '../../kernel/parameter';
+import { nothing } from '../../kernel/shape';
 import { ExtensionType } from './catalog';
 
 /**
@@ -20,9 +21,16 @@ export function declareManagerCallables(managerClass: Function, type: ExtensionT
   declare('edit', { verb: 'PUT', params: [id, object('vars')], description: `Change an installed ${type}'s vars[settings] (secret ones are stored encrypted).` });
   declare('enable', { verb: 'PUT', params: [id], description: `Let the company call the ${type}'s models again.` });
   declare('disable', { verb: 'PUT', params: [id], description: `Keep the ${type} installed but answer 403 to calls of its models.` });
+  declare('upgrade', {
+    verb: 'PUT',
+    params: [id],
+    returns: nothing(),
+    namedLikeHook: true,
+    description: `Bring an installed ${type} up to the version in the extensions directory: its migrations not yet run (once for the installation), then its upgrade hook for the caller's company, then the new version on the company's row. Nothing runs when there is nothing to upgrade (get answers upgradable: false), and it still succeeds. A failing migration or hook keeps nothing.`,
+  });
   declare('delete', { verb: 'DELETE', params: [id], description: `Uninstall the ${type}: its uninstall hook runs, and its tables are dropped when no other company has it.` });
   const getParams = type === 'plugin' ? [id, bool('detailed', { default: false }), companyId] : type === 'module' ? [id, bool('rows', { default: true }), bool('groups', { default: true })] : [id];
-  declare('get', { verb: 'GET', params: getParams, description: `One installed ${type}, or false. Secret settings are listed in secrets_set, never shown.` });
+  declare('get', { verb: 'GET', params: getParams, description: `One installed ${type}, or false. Secret settings are listed in secrets_set, never shown. upgradable is true when upgrade has something to do: pending_migrations (a newer version's) or available_version differing from version.` });
   const allParams =
     type === 'plugin'
       ? [int('company_id', { default: null }), object('order', { default: { name: 'asc' } })]

@@ -1,6 +1,6 @@
 import { injectable } from 'tsyringe';
 import { ExtensionManager } from './extension-manager';
-import { describeInstalled, describeListed } from './describe';
+import { describeListed } from './describe';
 import { InstallRecords } from './install-records';
 
 /**
@@ -19,7 +19,7 @@ export abstract class ReferenceManager extends ExtensionManager {
   /** The extensions of this type the caller's company has installed. */
   async getInstalled() {
     const rows = (await this.installRecords().all()).filter((r) => r.type === this.type);
-    return rows.map((row) => describeInstalled(row, this.catalog.find(this.type, row.name)));
+    return Promise.all(rows.map((row) => this.describeRow(row)));
   }
 
   /** The extensions of this type that load and the company has not installed. */
@@ -28,14 +28,14 @@ export abstract class ReferenceManager extends ExtensionManager {
     return this.catalog
       .list()
       .filter((e) => e.type === this.type && e.loaded && !installed.has(e.name))
-      .map((info) => describeListed(info, undefined));
+      .map((info) => describeListed(info, undefined, []));
   }
 
   /** The company's installations of the extension in directory `name` (a list, as the reference answers). */
   async getByName(name: string, companyId: number | null = null) {
     if (!this.ownCompany(companyId)) return [];
     const row = await this.installRecords().byName(this.type, name);
-    return row ? [describeInstalled(row, this.catalog.find(this.type, row.name))] : [];
+    return row ? [await this.describeRow(row)] : [];
   }
 
   async isInstalledName(name: string, companyId: number | null = null) {

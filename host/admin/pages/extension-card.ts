@@ -21,10 +21,12 @@ export function extensionCard(request: AdminRequest, e: ListedExtension): SafeHt
   ${e.description ? html`<p>${e.description}</p>` : ''}
   ${asksFor(e)}
   ${e.error ? notice('error', html`<strong>Load error:</strong> ${e.error}`) : ''}
+  ${e.upgradable ? upgradeNotice(e) : ''}
   ${!installed && e.loaded && !hasSettings ? html`<div class="actions">${button('install', 'Install')}</div>` : ''}
   ${!installed && e.loaded && hasSettings ? settingsForm(request, e, 'install', hidden('install'), 'Install') : ''}
   ${installed
     ? html`<div class="actions">
+    ${e.upgradable ? button('upgrade', 'Upgrade') : ''}
     ${e.status === 'enabled' ? button('disable', 'Disable', 'secondary') : button('enable', 'Enable')}
     ${button('uninstall', 'Uninstall', 'danger', `Uninstall ${e.name} for ${request.company.name}? Its uninstall step runs, and its data is removed when no other company uses it.`)}
   </div>`
@@ -32,6 +34,15 @@ export function extensionCard(request: AdminRequest, e: ListedExtension): SafeHt
   ${installed && hasSettings ? settingsForm(request, e, 'settings', hidden('settings'), 'Save settings') : ''}
 </article>
 </li>`;
+}
+
+/** What Upgrade would do: the version it records and the migrations it runs. */
+function upgradeNotice(e: ListedExtension): SafeHtml {
+  const versions = e.installed_version !== e.version ? html`version ${e.installed_version ?? 'unknown'} is installed, ${e.version ?? 'unknown'} is available` : html`version ${e.version ?? 'unknown'}`;
+  const migrations = e.pending_migrations.length
+    ? html`; upgrading runs ${e.pending_migrations.length === 1 ? 'the migration' : 'the migrations'} ${e.pending_migrations.map((m, i) => html`${i ? ', ' : ''}<span class="mono">${m}</span>`)}`
+    : '';
+  return notice('warn', html`<strong>Upgrade available:</strong> ${versions}${migrations}.`);
 }
 
 /** The manifest's settings as form fields; secret ones are never filled in, and blank keeps what is stored. */

@@ -9,7 +9,7 @@ import { extensionCard } from './extension-card';
 
 const PATH = '/admin/settings/extensions';
 const HEADINGS: Record<ExtensionType, string> = { plugin: 'Plugins', module: 'Modules', gateway: 'Gateways' };
-const DONE: Record<string, string> = { install: 'installed', enable: 'enabled', disable: 'disabled', uninstall: 'uninstalled', settings: 'saved' };
+const DONE: Record<string, string> = { install: 'installed', enable: 'enabled', disable: 'disabled', upgrade: 'upgraded', uninstall: 'uninstalled', settings: 'saved' };
 
 /** Settings → Extensions: every discovered plugin, module and gateway, and its state for the company. */
 export const showExtensions: PageHandler = async (request) => {

@@ -51,7 +51,7 @@ export class CallJournal implements ExtensionSession {
     if (write) await this.writer();
     return this.inSnapshot(async (trx) => {
       const result = await trx.executeQuery(query);
-      if (write) this.written.push({ query, fingerprint: fingerprint(result) });
+      if (write) this.written.push({ query, fingerprint: fingerprint(query, result) });
       return result;
     });
   }
@@ -93,13 +93,19 @@ export class CallJournal implements ExtensionSession {
 
   private async replay(trx: Transaction<Database>): Promise<void> {
     for (const w of this.written) {
-      if (fingerprint(await trx.executeQuery(w.query)) !== w.fingerprint) throw new JournalConflict('Another call changed the rows this call wrote; it runs again.');
+      if (fingerprint(w.query, await trx.executeQuery(w.query)) !== w.fingerprint) throw new JournalConflict('Another call changed the rows this call wrote; it runs again.');
     }
   }
 }
 
-function fingerprint(result: QueryResult<unknown>): string {
-  return JSON.stringify([result.rows, result.numAffectedRows, result.insertId], (_, v) => (typeof v === 'bigint' ? v.toString() : v));
+/**
+ * What a write answered. Only an insert's id is its own: for any other statement SQLite reports the
+ * connection's last inserted rowid, left by whatever ran before (an earlier snapshot's rolled-back
+ * insert), so a migration's CREATE TABLE replayed after an insert would look changed.
+ */
+function fingerprint(query: CompiledQuery<UnknownRow>, result: QueryResult<unknown>): string {
+  const insertId = query.query.kind === 'InsertQueryNode' ? result.insertId : null;
+  return JSON.stringify([result.rows, result.numAffectedRows, insertId], (_, v) => (typeof v === 'bigint' ? v.toString() : v));
 }
 
 const turns = new WeakMap<Db, Map<string, Promise<void>>>();

@@ -66,7 +66,8 @@ async function perform(extension: ExtensionModule, task: Task, ctx: ExtensionCon
     }
     return null;
   }
-  await extension[task.hook]?.(ctx);
+  if (task.hook === 'upgrade') await extension.upgrade?.(ctx, task.from, task.to);
+  else await extension[task.hook]?.(ctx);
   return null;
 }
 

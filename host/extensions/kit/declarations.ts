@@ -17,6 +17,8 @@ export interface ExtensionModule {
   readonly migrations: Map<string, ExtensionMigration>;
   readonly install?: (ctx: unknown) => unknown;
   readonly uninstall?: (ctx: unknown) => unknown;
+  /** After a new version's migrations, for each company that upgrades: (ctx, from, to) versions. */
+  readonly upgrade?: (ctx: unknown, from: string, to: string) => unknown;
 }
 
 const NAME = /^[a-z][a-z0-9_]{0,63}$/;
@@ -25,7 +27,7 @@ const KINDS: readonly ParameterKind[] = ['int', 'string', 'bool', 'object', 'lis
 /**
  * Reads what an extension's entry module exports: `models` (name → class, or plain object, with a
  * `callable` map of method → { params, description, verb }), optional `migrations` (name → { up,
- * down }, run in name order) and `install`/`uninstall` hooks. Throws an Error naming the mistake.
+ * down }, run in name order) and `install`/`uninstall`/`upgrade` hooks. Throws an Error naming the mistake.
  */
 export function readExtensionModule(exported: any): ExtensionModule {
   const mod = exported?.models === undefined && exported?.default ? exported.default : exported;
@@ -51,10 +53,10 @@ export function readExtensionModule(exported: any): ExtensionModule {
     if (typeof (migration as ExtensionMigration)?.up !== 'function') throw new Error(`The migration "${name}" must have an up(db) function.`);
     migrations.set(name, migration as ExtensionMigration);
   }
-  for (const hook of ['install', 'uninstall']) {
+  for (const hook of ['install', 'uninstall', 'upgrade']) {
     if (mod[hook] !== undefined && typeof mod[hook] !== 'function') throw new Error(`\`${hook}\` must be a function.`);
   }
-  return { models, descriptors, migrations, install: mod.install, uninstall: mod.uninstall };
+  return { models, descriptors, migrations, install: mod.install, uninstall: mod.uninstall, upgrade: mod.upgrade };
 }
 
 function readCallable(model: string, method: string, spec: any, fn: unknown): CallableSpec {

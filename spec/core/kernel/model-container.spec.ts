@@ -25,6 +25,16 @@ class Widgets {
   async install() {
     return 'a lifecycle hook is never callable';
   }
+
+  @callable()
+  async uninstall() {
+    return 'decorated, but not said to be named like a hook on purpose';
+  }
+
+  @callable({ namedLikeHook: true })
+  async upgrade() {
+    return 'an API method of that name, as the managers\' upgrade(id)';
+  }
 }
 
 @model('Spec_Other')
@@ -73,6 +83,8 @@ describe('models in the container', () => {
     expect(reason('spec_widgets', 'HELPER')).to.equal('not-callable');
     expect(reason('spec_widgets', '_secret')).to.equal('not-callable');
     expect(reason('spec_widgets', 'install')).to.equal('not-callable');
+    expect(reason('spec_widgets', 'UNINSTALL')).to.equal('not-callable');
+    expect(reason('spec_widgets', 'upgrade')).to.equal('found');
     expect(reason('spec_widgets', 'constructor')).to.equal('not-callable');
     // Every PHP class has these, so the reference answers 403 for them on any model.
     for (const magic of ['__construct', '__CONSTRUCT', '__get', '__toString', '__destruct']) expect(reason('spec_other', magic)).to.equal('not-callable');

@@ -158,6 +158,29 @@ describe('admin pages over HTTP', () => {
       expect(systemDecrypt((await stored()).api_secret, systemKey)).to.equal('sk_live_very_secret');
     });
 
+    it('shows an installed extension older than its directory as upgradable, and upgrades it with its CSRF-checked button', async () => {
+      await staff.get('/admin/settings/extensions');
+      await staff.post('/admin/settings/extensions/install', { company_id: '1', type: 'plugin', dir: 'greeter' });
+      const row = () => server.installation.db.selectFrom('extensions_installed').select(['id', 'version']).where('name', '=', 'greeter').executeTakeFirstOrThrow();
+      const id = String((await row()).id);
+      const card = (page: string) => page.slice(page.indexOf('id="ext-plugin-greeter"'), page.indexOf('</article>', page.indexOf('id="ext-plugin-greeter"')));
+      expect(card((await staff.get('/admin/settings/extensions')).text)).not.to.contain('Upgrade');
+      // As a company that installed 0.9.0 sees it once 1.0.0 is in the extensions directory.
+      await server.installation.db.updateTable('extensions_installed').set({ version: '0.9.0' }).where('id', '=', Number(id)).execute();
+      const older = card((await staff.get('/admin/settings/extensions')).text);
+      expect(older).to.contain('Upgrade available').and.contain('version 0.9.0 is installed, 1.0.0 is available');
+      expect(older).to.contain('action="/admin/settings/extensions/upgrade"').and.contain('aria-label="Upgrade Greeter"');
+      expect((await staff.post('/admin/settings/extensions/upgrade', { _csrf: null, company_id: '1', type: 'plugin', dir: 'greeter', id })).status).to.equal(403);
+      expect((await row()).version).to.equal('0.9.0');
+      const done = await staff.post('/admin/settings/extensions/upgrade', { company_id: '1', type: 'plugin', dir: 'greeter', id });
+      expect(done.status).to.equal(303);
+      expect((await row()).version).to.equal('1.0.0');
+      const page = await staff.get(done.location!);
+      expect(page.text).to.contain('The plugin has been upgraded.');
+      expect(card(page.text)).not.to.contain('Upgrade');
+      await staff.post('/admin/settings/extensions/uninstall', { company_id: '1', type: 'plugin', dir: 'greeter', id });
+    });
+
     it('refuses to install an extension that failed to load, with its reason', async () => {
       await staff.get('/admin/settings/extensions');
       const res = await staff.post('/admin/settings/extensions/install', { company_id: '1', type: 'plugin', dir: 'broken' });

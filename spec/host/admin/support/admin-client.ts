@@ -82,6 +82,7 @@ export const STAFF_POSTS = [
   '/admin/settings/extensions/install',
   '/admin/settings/extensions/enable',
   '/admin/settings/extensions/disable',
+  '/admin/settings/extensions/upgrade',
   '/admin/settings/extensions/uninstall',
   '/admin/settings/extensions/settings',
 ];
