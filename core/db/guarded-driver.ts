@@ -27,17 +27,12 @@ export class GuardedDriver implements Driver {
     if (!this.guarded.has(connection)) {
       this.guarded.add(connection);
       const execute = connection.executeQuery.bind(connection);
-      // Every statement of every call passes here: one promise, not two async frames around it.
-      connection.executeQuery = <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
-        let running: Promise<QueryResult<R>>;
-        try {
+      connection.executeQuery = <R>(query: CompiledQuery): Promise<QueryResult<R>> =>
+        guard(async () => {
           const checking = this.limits.check(query, connection);
-          running = checking ? checking.then(() => execute<R>(query)) : execute<R>(query);
-        } catch (error) {
-          return Promise.reject(unavailableAs503(error));
-        }
-        return running.catch(rethrowAs503);
-      };
+          if (checking) await checking;
+          return execute<R>(query);
+        });
     }
     return connection;
   }
@@ -81,10 +76,6 @@ export function unavailableAs503(error: unknown): unknown {
   const translated = new TallyError('database_unavailable');
   (translated as { cause?: unknown }).cause = error;
   return translated;
-}
-
-function rethrowAs503(error: unknown): never {
-  throw unavailableAs503(error);
 }
 
 async function guard<T>(work: () => Promise<T>): Promise<T> {
