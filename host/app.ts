@@ -63,13 +63,26 @@ export function createApp(installation: Installation, logger: Logger, options: A
   router.all(['/admin', '/admin/*page'], admin);
 
   app.use(answeredInContract);
-  app.use(router.routes());
+  app.use(callsFirst(api, router.routes() as Koa.Middleware));
   app.use(router.allowedMethods());
   // Koa would print every client disconnect as an error; those are normal for a server.
   app.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') logger.error({ err: error }, 'http error');
   });
   return app;
+}
+
+const CALL_VERBS: ReadonlySet<string> = new Set(VERBS);
+
+/**
+ * API calls, the hot path, go straight to `api`: the route table would send them there too, but
+ * only after matching every route and composing a middleware chain per request. Everything else
+ * (HEAD and OPTIONS on a call's path included) goes through the router, so 405 and Allow stay
+ * its allowedMethods()' and answeredInContract's. `api` reads ctx.path only, none of the
+ * router's ctx.params or ctx.matched.
+ */
+function callsFirst(api: Koa.Middleware, routes: Koa.Middleware): Koa.Middleware {
+  return (ctx, next) => (CALL_VERBS.has(ctx.method) && CALL_PATHS.test(ctx.path) ? api(ctx, next) : routes(ctx, next));
 }
 
 const isApiPath = (path: string) => CALL_PATHS.test(path) || DOCS_PATHS.includes(path);

@@ -56,12 +56,15 @@ export class SqliteReaders implements ReadRoute {
     return opened;
   }
 
-  async beginTransaction(connection: SqliteReadConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin'));
+  // BEGIN and COMMIT run on statements the connection prepared once: every GET call sends both,
+  // and the way of any other statement (a CompiledQuery, a cache lookup, the read-only check) is
+  // work they do not need.
+  beginTransaction(connection: SqliteReadConnection): Promise<void> {
+    return connection.run<void>(connection.begin, NO_PARAMETERS).then(ended);
   }
 
-  async commitTransaction(connection: SqliteReadConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('commit'));
+  commitTransaction(connection: SqliteReadConnection): Promise<void> {
+    return connection.run<void>(connection.commit, NO_PARAMETERS).then(ended);
   }
 
   async rollbackTransaction(connection: SqliteReadConnection): Promise<void> {
@@ -106,12 +109,16 @@ export class SqliteReaders implements ReadRoute {
 /** One read-only connection and its own prepared statements. */
 class SqliteReadConnection implements DatabaseConnection {
   readonly statement: (sql: string) => Statement;
+  readonly begin: Statement;
+  readonly commit: Statement;
 
   constructor(
     readonly sqlite: SQLite.Database,
     private readonly busyMs: number,
   ) {
     this.statement = statementCache(sqlite);
+    this.begin = sqlite.prepare('begin');
+    this.commit = sqlite.prepare('commit');
   }
 
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
@@ -140,6 +147,10 @@ class SqliteReadConnection implements DatabaseConnection {
     }
   }
 }
+
+const NO_PARAMETERS: readonly unknown[] = [];
+
+function ended(): void {}
 
 function resultOf<R>(statement: Statement, parameters: readonly unknown[]): QueryResult<R> {
   if (statement.reader) return { rows: statement.all(parameters) as R[] };
