@@ -8,6 +8,7 @@ import { bool as yes, int as id, listOf, nothing, orFalse } from '../kernel/shap
 import { TallyError } from '../kernel/tally-error';
 import { ACCOUNT, CC_ADD, DEBIT_ACCOUNT, LABELS, NAME_EDIT } from './accounts.fields';
 import { AchAccounts } from './accounts/ach-accounts';
+import { requireClientId } from './clients/client-store';
 import { contactOf, findAccount, forgetAccount, gatewayOffering, keepAccount, listAccounts, renameAccount, requireAccount } from './accounts/account-ops';
 import { autodebitAccountOf, CC_TYPES, invalidAccount, setAutodebitAccount } from './accounts/account-store';
 
@@ -103,10 +104,9 @@ export class Accounts extends AchAccounts {
 
   @callable({ verb: 'DELETE', params: [int('client_id')], returns: yes(), description: 'Stop debiting the client automatically.' })
   async deleteDebitAccount(clientId: number) {
-    // Another company's client is no client here: refused as the writes beside it are, not a "true" that did nothing.
-    const client = await this.ctx.db.selectFrom('clients').select('id').where('company_id', '=', this.ctx.companyId).where('id', '=', clientId).executeTakeFirst();
-    if (!client) throw TallyError.invalid({ client_id: { exists: 'Invalid client ID.' } });
-    await this.ctx.db.deleteFrom('client_autodebit').where('client_id', '=', client.id).execute();
+    // Refused as the writes beside it are, not a "true" that did nothing.
+    await requireClientId(this.ctx.db, this.ctx.companyId, clientId);
+    await this.ctx.db.deleteFrom('client_autodebit').where('client_id', '=', clientId).execute();
     return true;
   }
 

@@ -6,6 +6,7 @@ import { model } from '../kernel/model';
 import { stored, toStored } from '../kernel/money';
 import { any, bool, int, list, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
+import { requireClientId } from './clients/client-store';
 import { formatUtc, parseTimestamp } from '../kernel/timestamps';
 import { clientBillingSettings } from '../automation/billing-profiles';
 import { BillingSettings } from '../automation/billing-settings';
@@ -212,8 +213,7 @@ export class Services extends ServiceQueueLists {
   @callable({ returns: count({ description: 'The service id.' }), verb: 'POST', params: [int('service_id'), int('client_id')], description: 'Give a service (and its addons) to another client of the company. Returns its id.' })
   async move(serviceId: number, clientId: number) {
     await requireService(this.ctx.db, this.ctx.companyId, serviceId);
-    const client = await this.ctx.db.selectFrom('clients').select('id').where('company_id', '=', this.ctx.companyId).where('id', '=', clientId).executeTakeFirst();
-    if (!client) throw TallyError.invalid({ client_id: { exists: 'Invalid client ID.' } });
+    await requireClientId(this.ctx.db, this.ctx.companyId, clientId);
     await this.ctx.db.updateTable('services').set({ client_id: clientId }).where('company_id', '=', this.ctx.companyId).where((eb) => eb.or([eb('id', '=', serviceId), eb('parent_service_id', '=', serviceId)])).execute();
     return serviceId;
   }

@@ -71,6 +71,13 @@ export async function findClient(db: Tx, companyId: number, clientId: number) {
 
 export const invalidClient = () => TallyError.invalid({ client_id: { exists: 'Invalid client ID.' } });
 
+/** The id of a client of the company, or the 400 `client_id.exists` (another company's client is no client here). */
+export async function requireClientId(db: Tx, companyId: number, clientId: number): Promise<number> {
+  const row = await db.selectFrom('clients').select('id').where('company_id', '=', companyId).where('id', '=', clientId).executeTakeFirst();
+  if (!row) throw invalidClient();
+  return row.id;
+}
+
 /** Free-text search over the display number, names, company and email (case-insensitive). */
 export function matching<Q extends { where(...args: any[]): Q }>(query: Q, text: string): Q {
   const like = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

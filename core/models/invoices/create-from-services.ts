@@ -1,6 +1,7 @@
 import { CallContext } from '../../kernel/call-context';
 import { ModelCalls } from '../../kernel/model-calls';
 import { TallyError } from '../../kernel/tally-error';
+import { requireClientId } from '../clients/client-store';
 import { formatUtc, parseTimestamp } from '../../kernel/timestamps';
 import { serviceQuery } from '../services/service-store';
 import { invoiceServices } from './from-services';
@@ -28,8 +29,7 @@ export async function createFromServices(ctx: CallContext, calls: ModelCalls, ar
   const unique = [...new Set(ids)];
   const services = await serviceQuery(ctx.db, ctx.companyId).where('services.id', 'in', unique).orderBy('services.id').execute();
   if (services.length !== unique.length) throw TallyError.invalid({ service_ids: { exists: 'Invalid service ID.' } });
-  const client = await ctx.db.selectFrom('clients').select('id').where('company_id', '=', ctx.companyId).where('id', '=', args.clientId).executeTakeFirst();
-  if (!client) throw TallyError.invalid({ client_id: { exists: 'Invalid client ID.' } });
+  await requireClientId(ctx.db, ctx.companyId, args.clientId);
   return invoiceServices(ctx, calls, args.clientId, services, {
     currency: args.currency.toUpperCase(),
     dueDate: formatUtc(due!),
