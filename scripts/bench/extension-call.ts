@@ -1,5 +1,11 @@
 import http from 'node:http';
 
+/**
+ * The sandbox may add at most twice what an extension call added before it was a security
+ * boundary (149 µs at p50, measured when the sandbox was specified): 298 µs.
+ */
+export const SANDBOX_TARGET_US = 2 * 149;
+
 export interface ExtensionCallOptions {
   /** The running Tally, e.g. `http://127.0.0.1:8080`. */
   baseUrl: string;
@@ -17,7 +23,7 @@ export interface ExtensionCallFigures {
   /** POST encryption/systemHash: the same-shaped call on a core model. */
   readonly coreP50Us: number;
   readonly coreP99Us: number;
-  /** What the sandbox adds at p50 (the target is under 100 µs). */
+  /** What the sandbox adds at p50: at most SANDBOX_TARGET_US. */
   readonly addedP50Us: number;
   readonly samples: number;
 }
