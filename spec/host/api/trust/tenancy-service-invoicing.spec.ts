@@ -37,7 +37,7 @@ describe('tenancy: service invoicing, queues and billing settings', () => {
     mine.invoice = await addInvoice(server, mine.client, { date_billed: '2027-02-01 00:00:00 UTC', date_due: '2027-02-10 00:00:00 UTC' });
     mine.group = await ok(server, 'POST', 'client_groups/add', { vars: { name: 'Resellers' } });
     await ok(server, 'PUT', 'clients/edit', { client_id: mine.client, vars: { client_group_id: mine.group } });
-    await ok(server, 'POST', 'client_groups/setSetting', { client_group_id: mine.group, key: 'invoice_days_before_renewal', value: '9' });
+    await ok(server, 'POST', 'client_groups/setSetting', { client_group_id: mine.group, key: 'inv_days_before_renewal', value: '9' });
     ({ credential: other } = await secondCompany(server));
     theirs.client = await addClient(server, { email: 'theirs@example.com' }, other);
     theirs.invoice = await addInvoice(server, theirs.client, { date_billed: '2027-02-01 00:00:00 UTC', date_due: '2027-02-10 00:00:00 UTC' }, other);
@@ -68,8 +68,8 @@ describe('tenancy: service invoicing, queues and billing settings', () => {
       ['services/getAll', { filters: { package_id: mine.package } }, { filters: { package_id: MISSING } }],
       ['services/getNextInvoiceDate', { service_id: mine.service }, { service_id: MISSING }],
       ['client_groups/getSettings', { client_group_id: mine.group }, { client_group_id: MISSING }],
-      ['client_groups/getSetting', { client_group_id: mine.group, key: 'invoice_days_before_renewal' }, { client_group_id: MISSING, key: 'invoice_days_before_renewal' }],
-      ['clients/getSetting', { client_id: mine.client, key: 'invoice_days_before_renewal' }, { client_id: MISSING, key: 'invoice_days_before_renewal' }],
+      ['client_groups/getSetting', { client_group_id: mine.group, key: 'inv_days_before_renewal' }, { client_group_id: MISSING, key: 'inv_days_before_renewal' }],
+      ['clients/getSetting', { client_id: mine.client, key: 'inv_days_before_renewal' }, { client_id: MISSING, key: 'inv_days_before_renewal' }],
     ];
     for (const [path, theirsOf, missing] of pairs) {
       const res = await call(server, 'GET', path, theirsOf, other);
@@ -95,9 +95,9 @@ describe('tenancy: service invoicing, queues and billing settings', () => {
       ['POST', 'invoices/appendServices', { invoice_id: theirs.invoice, service_ids: [mine.pending] }, { invoice_id: theirs.invoice, service_ids: [MISSING] }],
       ['POST', 'invoices/appendServices', { invoice_id: mine.invoice, service_ids: [theirs.service] }, { invoice_id: MISSING, service_ids: [theirs.service] }],
       ['POST', 'invoices/createFromServices', { client_id: theirs.client, service_ids: [mine.pending], currency: 'USD', due_date: '2027-03-01' }, { client_id: theirs.client, service_ids: [MISSING], currency: 'USD', due_date: '2027-03-01' }],
-      ['POST', 'client_groups/setSetting', { client_group_id: mine.group, key: 'invoice_days_before_renewal', value: '1' }, { client_group_id: MISSING, key: 'invoice_days_before_renewal', value: '1' }],
+      ['POST', 'client_groups/setSetting', { client_group_id: mine.group, key: 'inv_days_before_renewal', value: '1' }, { client_group_id: MISSING, key: 'inv_days_before_renewal', value: '1' }],
       ['POST', 'client_groups/setSettings', { client_group_id: mine.group, vars: { autodebit: 'false' } }, { client_group_id: MISSING, vars: { autodebit: 'false' } }],
-      ['DELETE', 'client_groups/unsetSetting', { client_group_id: mine.group, key: 'invoice_days_before_renewal' }, { client_group_id: MISSING, key: 'invoice_days_before_renewal' }],
+      ['DELETE', 'client_groups/unsetSetting', { client_group_id: mine.group, key: 'inv_days_before_renewal' }, { client_group_id: MISSING, key: 'inv_days_before_renewal' }],
       ['POST', 'clients/setSetting', { client_id: mine.client, key: 'autodebit', value: 'false' }, { client_id: MISSING, key: 'autodebit', value: 'false' }],
       ['POST', 'clients/setSettings', { client_id: mine.client, vars: { autodebit: 'false' } }, { client_id: MISSING, vars: { autodebit: 'false' } }],
       ['PUT', 'clients/edit', { client_id: theirs.client, vars: { client_group_id: mine.group } }, { client_id: theirs.client, vars: { client_group_id: MISSING } }],
@@ -121,7 +121,7 @@ describe('tenancy: service invoicing, queues and billing settings', () => {
     const writes: Array<[string, Record<string, unknown>]> = [
       ['invoices/createRenewalFromService', { service_id: mine.service }],
       ['invoices/appendServices', { invoice_id: mine.invoice, service_ids: [mine.pending] }],
-      ['client_groups/setSetting', { client_group_id: mine.group, key: 'invoice_days_before_renewal', value: '1' }],
+      ['client_groups/setSetting', { client_group_id: mine.group, key: 'inv_days_before_renewal', value: '1' }],
       ['clients/setSetting', { client_id: mine.client, key: 'autodebit', value: 'false' }],
       ['invoice_notices/markSent', { notice_id: 1 }],
       ['accounts/addAch', { vars: { client_id: mine.client, account: '000123456789', routing: '110000000' } }],
