@@ -103,6 +103,19 @@ describe('malformed input to the recurring models\' new methods', function () {
     expect([...statuses.keys()]).to.include.members([200, 400]);
   });
 
+  it('addAch and addCc refuse a vars[contact_id] they cannot read instead of storing the account on the client\'s primary contact', async () => {
+    const before = await ok(server, 'GET', 'accounts/getAllAchByClient', { client_id: ids.client, unverified: 'true' });
+    for (const contactId of ['abc', '99999999999', '1.5', ['1'], '-1']) {
+      const ach = await call(server, 'POST', 'accounts/addAch', { vars: { contact_id: contactId, client_id: ids.client, account: '000123456789', routing: '110000000' } });
+      expect(ach.status, `${JSON.stringify(contactId)}: ${ach.text}`).to.equal(400);
+      expect(ach.json.errors).to.have.property('contact_id');
+      const card = await call(server, 'POST', 'accounts/addCc', { vars: { contact_id: contactId, client_id: ids.client, number: '4242424242424242', expiration: '203012', security_code: '123' } });
+      expect(card.status, `${JSON.stringify(contactId)}: ${card.text}`).to.equal(400);
+    }
+    expect(await ok(server, 'GET', 'accounts/getAllAchByClient', { client_id: ids.client, unverified: 'true' })).to.deep.equal(before);
+    expect(await ok(server, 'POST', 'accounts/addAch', { vars: { contact_id: ids.contact, account: '000123456789', routing: '110000000' } })).to.be.a('number');
+  });
+
   it('verifyAchDeposits: every malformed deposit is a clear 400 and does not use up the account\'s tries (a list was read as an amount)', async () => {
     const account = await ok(server, 'POST', 'accounts/addAch', { vars: { client_id: ids.client, account: '000123456789', routing: '110000000' } });
     for (const [what, given] of variants({ vars: { first_deposit: '0.32', second_deposit: '0.45' } })) {
