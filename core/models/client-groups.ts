@@ -6,7 +6,7 @@ import { model } from '../kernel/model';
 import { any, bool, int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { ordered, readOrder } from './billing/ordering';
-import { effectiveSettings, ownSettings, setOwnSetting, setOwnSettings, overrideValueRules, settingKeyRules, settingKeysRules, unsetOwnSettings } from './billing/owner-settings';
+import { effectiveSettings, ownSettings, setOwnSetting, setOwnSettings, overrideValueRules, ownSettingsRules, settingKeyRules, unsetOwnSettings } from './billing/owner-settings';
 import { optionalText, pageOffset } from './billing/values';
 import { defaultGroupId, findGroup, groupQuery, invalidGroup } from './client-groups/group-store';
 import { int as count, listOf, nothing, orFalse } from '../kernel/shape';
@@ -111,7 +111,7 @@ export class ClientGroups {
   @callable({ description: 'Set several of the group\'s settings from vars[key]=value; value_keys (a list) limits which keys are set.', verb: 'POST', params: [int('client_group_id'), object('vars'), any('value_keys', { default: null })], vars: SETTINGS_VARS, returns: nothing() })
   async setSettings(groupId: number, vars: Record<string, unknown>, valueKeys: unknown) {
     await this.group(groupId);
-    await assertValid(vars, { ...settingKeysRules(vars), ...overrideValueRules(vars, (key) => `vars[${key}]`) });
+    await assertValid(vars, ownSettingsRules(vars, (key) => `vars[${key}]`));
     await setOwnSettings(this.ctx.db, 'client_group', groupId, vars, valueKeys, this.ctx.systemKey);
     return null;
   }

@@ -8,7 +8,7 @@ import { TallyError } from '../kernel/tally-error';
 import { formatUtc } from '../kernel/timestamps';
 import { CONTACT_FIELDS, contactRules, contactValues, userExists } from './billing/contact-fields';
 import { ordered, readFilters, readOrder } from './billing/ordering';
-import { setOwnSettings, valuesOf } from './billing/owner-settings';
+import { ownSettingsRules, setOwnSettings, valuesOf } from './billing/owner-settings';
 import { optionalText, pageOffset, wholeNumber } from './billing/values';
 import { clientGroupExists, defaultGroupId } from './client-groups/group-store';
 import { CLIENT_ORDER, CLIENT_STATUSES, clientQuery, findClient, matching, presentClient } from './clients/client-store';
@@ -114,12 +114,14 @@ export class Clients extends ClientCustomFields {
     verb: 'POST',
     params: [object('vars', { default: {} })], vars: CLIENT_CREATE, returns: CLIENT})
   async create(vars: Record<string, unknown>) {
-    await assertValid(vars, { ...contactRules(false), ...this.clientRules() });
+    // vars[settings] is checked as clients/setSettings checks it: a billing value the run cannot read is refused here too.
+    const settings = vars.settings && typeof vars.settings === 'object' ? (vars.settings as Record<string, unknown>) : {};
+    await assertValid(vars, { ...contactRules(false), ...this.clientRules(), ...ownSettingsRules(settings, (key) => `settings[${key}]`) });
     // The login is made by users/add itself, with its rules and messages (username.unique, ...).
     const login = { username: vars.username, new_password: vars.new_password, confirm_password: vars.confirm_password, recovery_email: vars.recovery_email };
     const userId = (await this.calls.call(this.ctx, 'users', 'add', { vars: JSON.parse(JSON.stringify(login)) })) as number;
     const clientId = await this.add({ ...vars, user_id: userId });
-    if (vars.settings && typeof vars.settings === 'object') await setOwnSettings(this.ctx.db, 'client', clientId, vars.settings as Record<string, unknown>, null, this.ctx.systemKey);
+    await setOwnSettings(this.ctx.db, 'client', clientId, settings, null, this.ctx.systemKey);
     await this.setCustomValues(clientId, vars.custom);
     return this.get(clientId, false);
   }

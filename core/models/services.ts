@@ -128,12 +128,17 @@ export class Services extends ServiceQueueLists {
     returns: SERVICES,
     verb: 'GET',
     params: [object('order_by', { default: { date_added: 'DESC' } }), bool('children', { default: true }), object('filters', { default: [] }), object('formatted_filters', { default: [] })],
-    description: 'Every service of the company, newest first; filters[client_id], filters[status] (as getList; default all), filters[package_id]; children=false leaves out addons. formatted_filters is accepted and unused.',
+    description: 'Every service of the company, newest first; filters[client_id], filters[status] (as getList; default all), filters[package_id] (a filter given that is not a whole number, or a status given as a list, is a 400); children=false leaves out addons. formatted_filters is accepted and unused.',
   })
   async getAll(_orderBy: unknown, children: boolean, filters: unknown, _formattedFilters: unknown) {
     const f = (filters && typeof filters === 'object' && !Array.isArray(filters) ? filters : {}) as Record<string, unknown>;
-    let query = this.filtered(is.integer(f.client_id) ? Number(f.client_id) : null, typeof f.status === 'string' && f.status ? f.status : 'all', children);
-    if (is.integer(f.package_id)) query = query.where('packages.id', '=', Number(f.package_id));
+    // A filter given but unreadable is refused: dropped, it would widen the list to every client's services.
+    const errors: Record<string, Record<string, string>> = {};
+    for (const key of ['client_id', 'package_id']) if (is.present(f[key]) && !is.integer(f[key])) errors[`filters[${key}]`] = { format: `filters[${key}] must be a whole number from -2147483648 to 2147483647.` };
+    if (is.present(f.status) && typeof f.status !== 'string') errors['filters[status]'] = { format: 'filters[status] must be a single status.' };
+    if (Object.keys(errors).length) throw TallyError.invalid(errors);
+    let query = this.filtered(is.present(f.client_id) ? Number(f.client_id) : null, typeof f.status === 'string' && f.status ? f.status : 'all', children);
+    if (is.present(f.package_id)) query = query.where('packages.id', '=', Number(f.package_id));
     return presentServices(this.ctx.db, await query.orderBy('services.date_added', 'desc').orderBy('services.id', 'desc').execute(), this.ctx.systemKey);
   }
 

@@ -170,9 +170,11 @@ export class Users {
   async auth(username: string, vars: Record<string, unknown>, type: string) {
     const given = typeof vars.username === 'string' ? vars.username : username;
     if (given !== username || typeof vars.password !== 'string' || !AUTH_TYPES.includes(type as never)) return false;
-    // Attempts per username are limited in the database, so every process counts the same ones.
+    // Attempts per username are limited in the database, so every process counts the same ones; per
+    // company, as a login is reached only by its company: counted installation-wide, another company
+    // sending wrong passwords for a username it learned locked the owner's application out of users/auth.
     const lockouts = new Lockouts(this.policy);
-    const who = [subject.authUsername(username)];
+    const who = [subject.authUsername(this.ctx.companyId, username)];
     const wait = await lockouts.lockedFor(this.db, who);
     if (wait > 0) throw new RetryLater(wait);
     const user = await this.reach(this.db.selectFrom('users').select(['id', 'password']).where('username', '=', username)).executeTakeFirst();

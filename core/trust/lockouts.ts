@@ -16,7 +16,8 @@ export const subject = {
   apiUser: (user: string) => `api-user:${user.slice(0, 64)}`,
   apiUserAt: (user: string, address: string) => `api-user:${user.slice(0, 64)}@${address.slice(0, 64)}`,
   apiAddress: (address: string) => `api-ip:${address.slice(0, 64)}`,
-  authUsername: (username: string) => `auth-user:${username.trim().toLowerCase().slice(0, 255)}`,
+  /** Per company: only credentials that reach a login can try its password, so another company's failures never lock it. */
+  authUsername: (companyId: number, username: string) => `auth-user:${companyId}:${username.trim().toLowerCase().slice(0, 255)}`,
 };
 
 /**

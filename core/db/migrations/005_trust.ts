@@ -27,7 +27,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('trust_lockouts')
-    /** `api-user:<user>` (or `api-user:<user>@<address>`), `api-ip:<address>` or `auth-user:<username>`. */
+    /** `api-user:<user>` (or `api-user:<user>@<address>`), `api-ip:<address>` or `auth-user:<company id>:<username>`. */
     .addColumn('subject', 'varchar(300)', (c) => c.primaryKey())
     .addColumn('window_start', 'bigint', (c) => c.notNull())
     .addColumn('failures', 'integer', (c) => c.notNull())

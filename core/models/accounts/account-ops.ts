@@ -13,7 +13,8 @@ export type Narrow = (q: ReturnType<typeof accountQuery>) => ReturnType<typeof a
 /** The contact of vars[contact_id], or the primary contact of vars[client_id], of the caller's company. */
 export async function contactOf(ctx: CallContext, vars: Record<string, unknown>) {
   let query = ctx.db.selectFrom('contacts').innerJoin('clients', 'clients.id', 'contacts.client_id').select(['contacts.id', 'contacts.client_id', 'contacts.first_name', 'contacts.last_name']).where('clients.company_id', '=', ctx.companyId);
-  if (is.integer(vars.contact_id)) query = query.where('contacts.id', '=', Number(vars.contact_id));
+  // A contact_id given but unreadable is refused, not replaced by the client's primary contact.
+  if (is.present(vars.contact_id)) query = query.where('contacts.id', '=', is.integer(vars.contact_id) ? Number(vars.contact_id) : 0);
   else if (is.integer(vars.client_id)) query = query.where('contacts.client_id', '=', Number(vars.client_id)).where('contacts.contact_type', '=', 'primary');
   else throw TallyError.invalid({ contact_id: { exists: 'Invalid contact ID.' } });
   const contact = await query.executeTakeFirst();

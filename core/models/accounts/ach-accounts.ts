@@ -100,7 +100,11 @@ export abstract class AchAccounts {
     const account = await requireAccount(this.ctx, accountId, 'ach');
     const errors: Record<string, Record<string, string>> = {};
     if (account.status !== 'unverified') errors.account_id = { verified: account.status === 'active' ? 'The bank account is already verified.' : 'The bank account is no longer in use.' };
-    for (const key of ['first_deposit', 'second_deposit']) if (!is.present(vars[key])) errors[key] = { empty: 'Please enter both deposits.' };
+    for (const key of ['first_deposit', 'second_deposit']) {
+      if (!is.present(vars[key])) errors[key] = { empty: 'Please enter both deposits.' };
+      // A list or set is not an amount: read as text it became one ([32] is "32") and used up a try.
+      else if (typeof vars[key] !== 'string' && typeof vars[key] !== 'number') errors[key] = { format: 'Give each deposit as one amount: 0.32 or 32.' };
+    }
     if (!errors.account_id && !(await this.calls.available(this.ctx, `${account.gateway}.tokens`, 'verifyDeposits'))) errors.gateway = { exists: `The gateway "${account.gateway}" is not installed and enabled, or does not verify bank accounts.` };
     if (Object.keys(errors).length) throw TallyError.invalid(errors);
     const answer = (await this.calls.call(this.ctx, `${account.gateway}.tokens`, 'verifyDeposits', {

@@ -94,7 +94,12 @@ export async function unsetOwnSettings(db: Tx, owner: Owner, ownerId: number, ke
   await query.execute();
 }
 
-/** Keys of setSettings vars checked like setSetting's key. */
-export function settingKeysRules(vars: Record<string, unknown>): RuleSet {
-  return Object.fromEntries(Object.keys(vars).map((key) => [`vars[${key}]`, [{ ...settingKeyRule, check: () => settingKeyRule.check(key, vars) }]]));
+/** Keys of setSettings vars checked like setSetting's key; `field` names the parameter an error is reported under. */
+export function settingKeysRules(vars: Record<string, unknown>, field: (key: string) => string = (key) => `vars[${key}]`): RuleSet {
+  return Object.fromEntries(Object.keys(vars).map((key) => [field(key), [{ ...settingKeyRule, check: () => settingKeyRule.check(key, vars) }]]));
+}
+
+/** Keys and billing values of settings a client or group sets, checked as setSettings checks them. */
+export function ownSettingsRules(values: Record<string, unknown>, field: (key: string) => string): RuleSet {
+  return { ...settingKeysRules(values, field), ...overrideValueRules(values, field) };
 }

@@ -5,7 +5,7 @@ import { assertValid } from '../../kernel/input-rules';
 import { any, int, object, string } from '../../kernel/parameter';
 import { formatUtc } from '../../kernel/timestamps';
 import { readOrder, ordered } from '../billing/ordering';
-import { effectiveSettings, setOwnSetting, setOwnSettings, overrideValueRules, settingKeyRules, settingKeysRules, unsetOwnSettings } from '../billing/owner-settings';
+import { effectiveSettings, setOwnSetting, setOwnSettings, overrideValueRules, ownSettingsRules, settingKeyRules, unsetOwnSettings } from '../billing/owner-settings';
 import { pageOffset } from '../billing/values';
 import { findClient, invalidClient } from './client-store';
 import { invalidNote, noteAuthor, noteQuery, NOTE_ORDER, noteRules, noteValues, presentNote } from './client-notes';
@@ -61,7 +61,7 @@ export abstract class ClientSettingsAndNotes {
   @callable({ description: 'Set several of the client\'s own settings from vars[key]=value; value_keys (a list) limits which keys of vars are set.', verb: 'POST', params: [int('client_id'), object('vars'), any('value_keys', { default: null })], vars: SETTINGS_VARS, returns: nothing() })
   async setSettings(clientId: number, vars: Record<string, unknown>, valueKeys: unknown) {
     await this.client(clientId);
-    await assertValid(vars, { ...settingKeysRules(vars), ...overrideValueRules(vars, (key) => `vars[${key}]`) });
+    await assertValid(vars, ownSettingsRules(vars, (key) => `vars[${key}]`));
     await setOwnSettings(this.ctx.db, 'client', clientId, vars, valueKeys, this.ctx.systemKey);
     return null;
   }

@@ -13,7 +13,9 @@ export function isUpgradable(row: InstallRecord, info: ExtensionInfo | undefined
 
 /** An installed extension as `get` answers it: never the value of a secret setting. `pending`: its migrations not yet run. */
 export function describeInstalled(row: InstallRecord, info: ExtensionInfo | undefined, pending: readonly string[]) {
-  const { settings, secrets_set } = publicSettings(row.settings, info?.settings ?? {});
+  // Without a loaded manifest (its directory gone, or it fails to load) nothing says which stored
+  // values are secret: all are kept back, as secrets are, rather than shown as plain settings.
+  const { settings, secrets_set } = publicSettings(row.settings, info?.loaded ? info.settings : null);
   return {
     id: row.id,
     dir: row.name,

@@ -104,6 +104,12 @@ export abstract class ExtensionManager {
       throw TallyError.invalid({ [this.idName]: { loaded: `The ${this.type} "${row.name}" cannot be upgraded while ${why}.` } });
     }
     if (!isUpgradable(row, info, await this.pending(row.name))) return null;
+    // As add: a new version that needs another extension runs only where that one is installed.
+    const installed = new Set((await this.records.all()).map((r) => r.name));
+    const missing = info.depends.filter((d) => !installed.has(d));
+    if (missing.length) {
+      throw TallyError.invalid({ [this.idName]: { depends: `Version ${info.version} of the ${this.type} "${row.name}" needs ${missing.map((d) => `"${d}"`).join(', ')} installed first.` } });
+    }
     const version = info.version ?? '';
     await this.catalog.upgrade(this.type, row.name, this.ctx, row.version, version);
     await this.records.update(id, { version });

@@ -26,7 +26,7 @@ export function declareManagerCallables(managerClass: Function, type: ExtensionT
     params: [id],
     returns: nothing(),
     namedLikeHook: true,
-    description: `Bring an installed ${type} up to the version in the extensions directory: its migrations not yet run (once for the installation), then its upgrade hook for the caller's company, then the new version on the company's row. Nothing runs when there is nothing to upgrade (get answers upgradable: false), and it still succeeds. A failing migration or hook keeps nothing.`,
+    description: `Bring an installed ${type} up to the version in the extensions directory: its migrations not yet run (once for the installation), then its upgrade hook for the caller's company, then the new version on the company's row. Nothing runs when there is nothing to upgrade (get answers upgradable: false), and it still succeeds. A new version that needs an extension the company has not installed is refused (400 depends). A failing migration or hook keeps nothing.`,
   });
   declare('delete', { verb: 'DELETE', params: [id], description: `Uninstall the ${type}: its uninstall hook runs, and its tables are dropped when no other company has it.` });
   const getParams = type === 'plugin' ? [id, bool('detailed', { default: false }), companyId] : type === 'module' ? [id, bool('rows', { default: true }), bool('groups', { default: true })] : [id];

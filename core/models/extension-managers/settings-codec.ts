@@ -50,12 +50,15 @@ export function decodeSettings(text: string, declared: Declared, systemKey: stri
   return values;
 }
 
-/** What the API shows: plain settings, and only whether each secret is set, never its value. */
-export function publicSettings(text: string, declared: Declared): { settings: SettingValues; secrets_set: string[] } {
+/**
+ * What the API shows: plain settings, and only whether each secret is set, never its value.
+ * `declared` null (the declarations are unknown): every value is treated as a secret.
+ */
+export function publicSettings(text: string, declared: Declared | null): { settings: SettingValues; secrets_set: string[] } {
   const settings: SettingValues = {};
   const secretsSet: string[] = [];
   for (const [key, value] of Object.entries(parse(text))) {
-    if (!declared[key]?.secret) settings[key] = value;
+    if (declared && !declared[key]?.secret) settings[key] = value;
     else if (value !== '') secretsSet.push(key);
   }
   return { settings, secrets_set: secretsSet };

@@ -54,6 +54,9 @@ function extensionsAt(later: boolean): ExtensionsDir {
   shipped('plugin', 'brittle', later ? { version: '1.1.0', second: true, failing: true } : { version: '1.0.0' });
   // Only the version changes: an upgrade records it and runs no migration.
   shipped('plugin', 'plain', { version: later ? '1.0.1' : '1.0.0' });
+  // Its later version needs the plugin helper, which no company installs.
+  shipped('plugin', 'helper', { version: '1.0.0' });
+  dir.add('plugins/needy', ...book('needy', later ? { version: '1.1.0', second: true } : { version: '1.0.0' }, later ? { depends: ['helper'] } : {}));
   return dir;
 }
 
@@ -85,7 +88,7 @@ describe('extensions: the managers upgrade an installed extension to a new versi
     const company = (await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Elsewhere', auth: server.installationCredential })).json.response;
     other = await server.credentialFor(company);
     for (const [who, auth] of [['one', server.credential], ['two', other]] as const) {
-      for (const [type, name] of [['plugin', 'journal'], ['module', 'gauge'], ['gateway', 'till'], ['plugin', 'brittle'], ['plugin', 'plain']]) {
+      for (const [type, name] of [['plugin', 'journal'], ['module', 'gauge'], ['gateway', 'till'], ['plugin', 'brittle'], ['plugin', 'plain'], ['plugin', 'needy']]) {
         const added = await server.request('POST', `/api/${type}_manager/add.json`, { body: `vars[dir]=${name}`, auth });
         expect(added.status, added.text).to.equal(200);
         ids.set(`${who}:${type}:${name}`, added.json.response);
@@ -164,6 +167,20 @@ describe('extensions: the managers upgrade an installed extension to a new versi
     expect((await get(later, 'plugin', id)).json.response).to.include({ version: '1.0.0', upgradable: true });
     expect((await upgrade('plugin', id)).status).to.equal(200);
     expect((await get(later, 'plugin', id)).json.response).to.include({ version: '1.0.1', upgradable: false });
+  });
+
+  it('refuses a version that needs an extension the company has not installed, as add does, keeping nothing', async () => {
+    const id = idOf('one', 'plugin', 'needy');
+    const refused = await upgrade('plugin', id);
+    expect(refused.status, refused.text).to.equal(400);
+    expect(refused.json.errors.plugin_id.depends).to.contain('"helper"');
+    expect(await tables()).not.to.include('needy_notes');
+    expect(await migrationsOf('needy')).to.deep.equal(['001_entries']);
+    expect((await get(later, 'plugin', id)).json.response).to.include({ version: '1.0.0', upgradable: true });
+    const helper = await later.request('POST', '/api/plugin_manager/add.json', { body: 'vars[dir]=helper' });
+    expect(helper.status, helper.text).to.equal(200);
+    expect((await upgrade('plugin', id)).status).to.equal(200);
+    expect((await get(later, 'plugin', id)).json.response).to.include({ version: '1.1.0', upgradable: false });
   });
 
   it('keeps nothing when a migration fails: no table, no record, the old version, still upgradable', async () => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { callable, ExtensionContext, int, object, TallyError } from '../../../../host/extensions/kit';
+import { clientIdOf } from './client-id';
 import { cardDigits, checkCard, passesLuhn, TEST_CARDS, UNKNOWN_CARD } from './test-cards';
 
 /**
@@ -18,6 +19,7 @@ export class Cards {
   async charge(vars: Record<string, unknown>) {
     const key = (await this.ctx.settings()).secret_key ?? '';
     if (!key.startsWith('test_')) throw TallyError.invalid({ secret_key: { test_mode: 'This gateway only runs in test mode: set a secret key starting with test_.' } });
+    const clientId = clientIdOf(vars);
     const digits = cardDigits(vars.card_number);
     checkCard(vars, digits, passesLuhn);
     const card = TEST_CARDS[digits] ?? UNKNOWN_CARD;
@@ -30,7 +32,7 @@ export class Cards {
     const reason = card.outcome === 'declined' ? card.reason : null;
     const row = await this.ctx.db
       .insertInto('test_card_charges')
-      .values({ company_id: this.ctx.companyId, client_id: Number(vars.client_id), amount: String(vars.amount), currency: String(vars.currency), last4: digits.slice(-4), status: card.outcome, reason, transaction_id: transactionId, date_added: this.ctx.now() })
+      .values({ company_id: this.ctx.companyId, client_id: clientId, amount: String(vars.amount), currency: String(vars.currency), last4: digits.slice(-4), status: card.outcome, reason, transaction_id: transactionId, date_added: this.ctx.now() })
       .returning('id')
       .executeTakeFirstOrThrow();
     return { charge_id: row.id, status: card.outcome, reason, message: card.outcome === 'declined' ? card.message : 'Approved.', transaction_id: transactionId };

@@ -43,7 +43,8 @@ export function checkBankAccount(vars: Record<string, unknown>, account: string,
 
 /** An amount in dollars (`0.32`) or cents (`32`) as whole cents; null when it is neither. */
 export function depositCents(value: unknown): number | null {
-  const text = String(value ?? '').trim();
+  if (typeof value !== 'string' && typeof value !== 'number') return null;
+  const text = String(value).trim();
   if (/^\d{1,2}$/.test(text)) return Number(text);
   if (/^0?\.\d{2}$/.test(text)) return Math.round(Number(text) * 100);
   return null;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { callable, ExtensionContext, object, string, TallyError } from '../../../../host/extensions/kit';
+import { clientIdOf } from './client-id';
 import { bankDigits, checkBankAccount, DEPOSIT_ATTEMPTS, depositCents, TEST_BANK_ACCOUNTS, TEST_DEPOSITS, UNKNOWN_BANK_ACCOUNT } from './test-bank-accounts';
 import { cardBrand, cardDigits, checkCard, passesLuhn, TEST_CARDS, UNKNOWN_CARD } from './test-cards';
 
@@ -20,6 +21,7 @@ export class Tokens {
   @callable({ verb: 'POST', params: [object('vars')], description: 'Store a card for vars[client_id]: vars[card_number], vars[exp_month], vars[exp_year], vars[cvv]. Answers { reference_id (the token), last4, type (visa, mc, amex, other), expiration (yyyymm) }.' })
   async store(vars: Record<string, unknown>) {
     await this.requireTestMode();
+    const clientId = clientIdOf(vars);
     const digits = cardDigits(vars.card_number);
     checkCard(vars, digits, passesLuhn);
     const card = TEST_CARDS[digits] ?? UNKNOWN_CARD;
@@ -28,7 +30,7 @@ export class Tokens {
     const brand = cardBrand(digits);
     await this.ctx.db
       .insertInto('test_card_tokens')
-      .values({ company_id: this.ctx.companyId, client_id: Number(vars.client_id), token, last4: digits.slice(-4), brand, expiration, card_key: card.outcome === 'approved' ? 'approved' : card.reason, status: 'active', date_added: this.ctx.now() })
+      .values({ company_id: this.ctx.companyId, client_id: clientId, token, last4: digits.slice(-4), brand, expiration, card_key: card.outcome === 'approved' ? 'approved' : card.reason, status: 'active', date_added: this.ctx.now() })
       .execute();
     return { reference_id: token, last4: digits.slice(-4), type: brand, expiration };
   }
@@ -36,6 +38,7 @@ export class Tokens {
   @callable({ verb: 'POST', params: [object('vars')], description: 'Store a bank account for vars[client_id]: vars[account_number], vars[routing_number], vars[account_type] (checking, savings; checking). Two micro-deposits are "sent" to it (in test mode always 0.32 and 0.45): it can be charged once verifyDeposits confirms them. Answers { reference_id (the token), last4, type, verification (pending) }.' })
   async storeAch(vars: Record<string, unknown>) {
     await this.requireTestMode();
+    const clientId = clientIdOf(vars);
     const account = bankDigits(vars.account_number);
     checkBankAccount(vars, account, bankDigits(vars.routing_number));
     const outcome = TEST_BANK_ACCOUNTS[account] ?? UNKNOWN_BANK_ACCOUNT;
@@ -43,7 +46,7 @@ export class Tokens {
     const type = vars.account_type === undefined ? 'checking' : String(vars.account_type);
     await this.ctx.db
       .insertInto('test_card_bank_accounts')
-      .values({ company_id: this.ctx.companyId, client_id: Number(vars.client_id), token, last4: account.slice(-4), account_type: type, account_key: outcome.outcome === 'approved' ? 'approved' : outcome.reason, status: 'unverified', failed_attempts: 0, date_added: this.ctx.now() })
+      .values({ company_id: this.ctx.companyId, client_id: clientId, token, last4: account.slice(-4), account_type: type, account_key: outcome.outcome === 'approved' ? 'approved' : outcome.reason, status: 'unverified', failed_attempts: 0, date_added: this.ctx.now() })
       .execute();
     return { reference_id: token, last4: account.slice(-4), type, verification: 'pending' };
   }

@@ -51,6 +51,28 @@ describe('recurring billing: billing settings per client group', () => {
     expect(await ok(server, 'GET', 'clients/getSetting', { client_id: plainClient, key: 'language' })).to.not.include({ level: 'client' });
   });
 
+  it('clients/create checks vars[settings] as setSettings does: nothing of a refused sign-up is kept', async () => {
+    // It stored them unchecked: getSetting showed the client's value while the run ignored it.
+    const signUp = (n: number, settings: Record<string, unknown>) =>
+      call(server, 'POST', 'clients/create', { vars: { username: `signup${n}`, new_password: 'secret12', confirm_password: 'secret12', first_name: 'Sign', last_name: 'Up', email: `signup${n}@example.com`, settings } });
+    const clients = await ok(server, 'GET', 'clients/getListCount', { status: 'active' });
+    const refused: Array<[Record<string, unknown>, string]> = [
+      [{ autodebit_attempts: 'abc' }, 'settings[autodebit_attempts]'],
+      [{ inv_days_before_renewal: '99999', language: 'en_us' }, 'settings[inv_days_before_renewal]'],
+      [{ notice1: 'tomorrow' }, 'settings[notice1]'],
+      [{ 'bad key!': '1' }, 'settings[bad key!]'],
+    ];
+    for (const [i, [settings, field]] of refused.entries()) {
+      const res = await signUp(i, settings);
+      expect(res.status, res.text).to.equal(400);
+      expect(res.json.errors, res.text).to.have.property(field);
+    }
+    expect(await ok(server, 'GET', 'clients/getListCount', { status: 'active' })).to.equal(clients);
+    expect((await call(server, 'GET', 'users/getByUsername', { username: 'signup0' })).json.response).to.equal(false);
+    const created = await ok(server, 'POST', 'clients/create', { vars: { username: 'signup-ok', new_password: 'secret12', confirm_password: 'secret12', first_name: 'Sign', last_name: 'Up', email: 'signup-ok@example.com', settings: { inv_days_before_renewal: '5', language: 'en_us' } } });
+    expect(await ok(server, 'GET', 'clients/getSetting', { client_id: created.id, key: 'inv_days_before_renewal' })).to.include({ value: '5', level: 'client' });
+  });
+
   it('dates the next invoice by the client\'s own settings', async () => {
     expect(await ok(server, 'GET', 'services/getNextInvoiceDate', { service_id: services[plainClient][0] })).to.equal('2027-01-29 00:00:00');
     expect(await ok(server, 'GET', 'services/getNextInvoiceDate', { service_id: services[earlyClient][0] })).to.equal('2027-01-22 00:00:00');

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { CredentialVerifier } from '../../../../core/credentials';
 import { startTestServer, TestServer } from '../../../support/test-server';
 import { call } from '../billing/fixtures';
-import { secondProcess, SecondProcess } from './support';
+import { secondCompany, secondProcess, SecondProcess } from './support';
 
 const LIMITS = { lockoutAttempts: 3, addressAttempts: 6 };
 
@@ -71,6 +71,18 @@ describe('abuse limits: lock-outs shared by every process, rate limit, timing', 
       expect(res.status).to.equal(429);
       expect(Number(res.headers.get('retry-after'))).to.be.greaterThan(0);
     }
+  });
+
+  it('users/auth: another company\'s wrong passwords for a username do not lock its owner out', async () => {
+    const userId = (await call(server, 'POST', 'users/add', { vars: { username: 'hopper', new_password: 'right-pass', confirm_password: 'right-pass' } })).json.response;
+    await call(server, 'POST', 'clients/add', { vars: { first_name: 'G', last_name: 'H', email: 'h@example.com', user_id: userId } });
+    const { credential: stranger } = await secondCompany(server);
+    const attempt = (password: string, auth = server.credential) =>
+      server.request('POST', '/api/users/auth.json', { auth, body: new URLSearchParams({ username: 'hopper', 'vars[username]': 'hopper', 'vars[password]': password }).toString() });
+    // Company 2 reaches no such login: it is answered false, whatever the password, and then locked out itself.
+    for (let i = 0; i < LIMITS.lockoutAttempts; i++) expect((await attempt(i ? 'wrong' : 'right-pass', stranger)).json).to.deep.equal({ response: false });
+    expect((await attempt('right-pass', stranger)).status).to.equal(429);
+    expect((await attempt('right-pass')).json).to.deep.equal({ response: true });
   });
 
   it('rate limit: calls per credential per minute over both processes; 429 with Retry-After beyond it; other credentials unaffected', async function () {

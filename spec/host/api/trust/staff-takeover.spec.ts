@@ -36,6 +36,17 @@ describe('staff identities: no company credential reaches them', () => {
       }
       const auth1 = await call(server, 'POST', 'users/auth', { username: 'boss', vars: { username: 'boss', password: 'boss-password-1' }, type: 'staff' }, auth);
       expect(auth1.json.response).to.equal(false);
+      // The look-ups by name and address answer a staff identity as one that does not exist.
+      for (const [path, params, missing] of [
+        ['users/getByUsername', { username: 'boss' }, { username: 'nobody-here' }],
+        ['users/getByUsername', { username: 'clerk' }, { username: 'nobody-here' }],
+        ['users/getByEmail', { email: 'boss@example.com' }, { email: 'nobody@example.com' }],
+        ['users/getAllByEmail', { email: 'clerk@example.com' }, { email: 'nobody@example.com' }],
+      ] as const) {
+        const res = await call(server, 'GET', path, params, auth);
+        expect({ status: res.status, body: res.json }, path).to.deep.equal({ status: 200, body: (await call(server, 'GET', path, missing, auth)).json });
+        expect(res.text, path).not.to.contain('boss').and.not.to.contain('clerk');
+      }
       const list = await call(server, 'GET', 'users/getList', {}, auth);
       expect(list.text).not.to.contain('boss').and.not.to.contain('clerk');
     });
