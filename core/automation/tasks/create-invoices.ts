@@ -28,6 +28,7 @@ const BATCH = 50;
 export const createInvoices: Task = {
   name: 'create_invoice',
   kind: 'daily',
+  callsExtensions: false,
   title: 'Create renewal invoices',
   run: (run: TaskRun) => {
     const until = shiftDays(run.now, run.settings.invoiceDaysBeforeRenewal, run.settings.timezone);
