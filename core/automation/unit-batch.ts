@@ -22,9 +22,10 @@ export type BulkBody = (ctx: CallContext, calls: ModelCalls, payloads: readonly 
 export interface BulkDone {
   readonly results: ReadonlyArray<boolean | undefined>;
   /**
-   * The outcome of a last statement the body sent without waiting for it (numberInvoices): the
-   * batch commits at once, queued behind it, and then waits for it — a failure means the database
-   * rolled the transaction back, and the batch fails (or is run again) with that error.
+   * The outcome of a last statement the body sent without waiting for it (numberInvoices, on
+   * PostgreSQL): the batch commits at once, queued behind it, and then waits for it. PostgreSQL
+   * aborts a transaction at a failed statement, so a failure means the COMMIT rolled it back: the
+   * batch fails (or is run again) with that error.
    */
   readonly lastWrite?: Promise<void>;
 }
