@@ -23,6 +23,12 @@ export interface BillingRunOptions {
   owner?: string;
   /** See TaskRun.afterUnit. */
   afterUnit?: (task: string, done: number) => void;
+  /**
+   * Starts the extension runtime (modules, gateways) when it is not running yet: called once,
+   * before the first task that calls extensions. A run from cron that only invoices then never
+   * pays for starting the sandboxes.
+   */
+  loadExtensions?: () => Promise<void>;
 }
 
 export interface TaskReport extends TaskOutcome {
@@ -46,6 +52,7 @@ export async function runBilling(installation: Installation, options: BillingRun
   let companies = installation.db.selectFrom('companies').select('id').orderBy('id');
   if (options.companyId !== undefined) companies = companies.where('id', '=', options.companyId);
   const reports: TaskReport[] = [];
+  let extensions: Promise<void> | undefined;
   for (const { id: companyId } of await companies.execute()) {
     const profiles = await billingProfiles(installation.db, companyId, await installation.settings.system('system_key'));
     const settings = profiles[0].settings;
@@ -53,6 +60,7 @@ export async function runBilling(installation: Installation, options: BillingRun
     const localClock = localDateTime(now, settings.timezone);
     for (const task of tasks) {
       if (options.dueOnly && task.kind === 'daily' && !(await dueToday(installation, companyId, task.name, today, localClock >= `${today} ${settings.automationTime}`))) continue;
+      if (task.callsExtensions && options.loadExtensions) await (extensions ??= options.loadExtensions());
       const started = Date.now();
       await recordStart(installation.db, companyId, task.name, today, now);
       const outcome: TaskOutcome = { processed: 0, failed: 0, messages: [] };

@@ -32,6 +32,8 @@ export interface Task {
   /** Daily tasks run once a (company-local) day from the scheduler; interval tasks on every tick. */
   readonly kind: 'daily' | 'interval';
   readonly title: string;
+  /** Whether the task calls modules or gateways: a run loads the extension runtime only for such tasks. */
+  readonly callsExtensions: boolean;
   run(run: TaskRun): Promise<TaskOutcome>;
 }
 

@@ -17,7 +17,18 @@ export type UnitResult = boolean | TallyError;
  * its own body. Refused with a 400, the transaction is rolled back and run again with every unit
  * on its own body (no savepoint around the bulk body: two round trips fewer for every batch).
  */
-export type BulkBody = (ctx: CallContext, calls: ModelCalls, payloads: readonly unknown[]) => Promise<ReadonlyArray<boolean | undefined>>;
+export type BulkBody = (ctx: CallContext, calls: ModelCalls, payloads: readonly unknown[]) => Promise<BulkDone>;
+
+export interface BulkDone {
+  readonly results: ReadonlyArray<boolean | undefined>;
+  /**
+   * The outcome of a last statement the body sent without waiting for it (numberInvoices, on
+   * PostgreSQL): the batch commits at once, queued behind it, and then waits for it. PostgreSQL
+   * aborts a transaction at a failed statement, so a failure means the COMMIT rolled it back: the
+   * batch fails (or is run again) with that error.
+   */
+  readonly lastWrite?: Promise<void>;
+}
 
 /** Thrown out of a transaction to roll back a unit that was alone in it. */
 class Refused extends Error {
@@ -58,7 +69,13 @@ export class UnitBatch {
     const units = this.queue.splice(0);
     if (!units.length) return;
     let results: UnitResult[];
-    const run = (bulk: BulkBody | undefined) => untilWritten(() => this.scope.db.transaction().execute((trx) => this.runAll(units, this.scope.context(trx), bulk)));
+    const run = (bulk: BulkBody | undefined) =>
+      untilWritten(async () => {
+        const lastWrites: Array<Promise<void>> = [];
+        const answers = await this.scope.db.transaction().execute((trx) => this.runAll(units, this.scope.context(trx), bulk, lastWrites));
+        await Promise.all(lastWrites);
+        return answers;
+      });
     try {
       results = await run(this.bulk).catch((error) => (error instanceof BulkRefused ? run(undefined) : Promise.reject(error)));
     } catch (error) {
@@ -68,8 +85,14 @@ export class UnitBatch {
     units.forEach((unit, i) => this.tally(unit.label, results[i]));
   }
 
-  private async runAll(units: ReadonlyArray<{ body: UnitBody; payload?: unknown }>, ctx: CallContext, bulk: BulkBody | undefined): Promise<UnitResult[]> {
-    const done = bulk ? await this.runBulk(bulk, units, ctx) : [];
+  private async runAll(units: ReadonlyArray<{ body: UnitBody; payload?: unknown }>, ctx: CallContext, bulk: BulkBody | undefined, lastWrites: Array<Promise<void>>): Promise<UnitResult[]> {
+    const bulkDone = bulk ? await this.runBulk(bulk, units, ctx) : undefined;
+    const done = bulkDone?.results ?? [];
+    if (bulkDone?.lastWrite) {
+      // Units left to their own bodies write after it: it has to have gone through first.
+      if (units.some((_, i) => done[i] === undefined)) await bulkDone.lastWrite;
+      else lastWrites.push(bulkDone.lastWrite);
+    }
     const results: UnitResult[] = [];
     for (let i = 0; i < units.length; i++) {
       if (done[i] !== undefined) {
@@ -98,7 +121,7 @@ export class UnitBatch {
     return results;
   }
 
-  private async runBulk(bulk: BulkBody, units: ReadonlyArray<{ payload?: unknown }>, ctx: CallContext): Promise<ReadonlyArray<boolean | undefined>> {
+  private async runBulk(bulk: BulkBody, units: ReadonlyArray<{ payload?: unknown }>, ctx: CallContext): Promise<BulkDone> {
     try {
       return await bulk(ctx, this.scope.calls, units.map((u) => u.payload));
     } catch (error) {

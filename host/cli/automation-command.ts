@@ -6,7 +6,6 @@ import { TASKS } from '../../core/automation/tasks';
 import { config } from '../../core/config';
 import { TallyError } from '../../core/kernel/tally-error';
 import { formatUtc, parseTimestamp } from '../../core/kernel/timestamps';
-import { loadExtensions } from '../extensions/load-extensions';
 import { parseId, withInstallation } from './api-keys-command';
 
 /**
@@ -27,10 +26,14 @@ export function automationCommand(out: (text: string) => void): Command {
       const unknown = (options.task ?? []).filter((name) => !TASKS.some((t) => t.name === name));
       if (unknown.length) throw TallyError.invalid({ task: { exists: `No such task: ${unknown.join(', ')}. Tasks: ${TASKS.map((t) => t.name).join(', ')}.` } });
       const reports = await withInstallation(async (installation) => {
-        // Modules and gateways run in the extension runtime; its warnings go to stderr.
-        const logger = pino({ level: config().logLevel === 'info' ? 'warn' : config().logLevel }, pino.destination(2));
-        await loadExtensions(installation, { logger });
-        return runBilling(installation, { now: now ? formatUtc(now) : undefined, companyId: options.company, tasks: options.task });
+        // Modules and gateways run in the extension runtime, started (and its code loaded) only
+        // for a task that calls them: `--task create_invoice` from cron starts no sandbox. Its
+        // warnings go to stderr.
+        const loadExtensions = async () => {
+          const logger = pino({ level: config().logLevel === 'info' ? 'warn' : config().logLevel }, pino.destination(2));
+          await (await import('../extensions/load-extensions')).loadExtensions(installation, { logger });
+        };
+        return runBilling(installation, { now: now ? formatUtc(now) : undefined, companyId: options.company, tasks: options.task, loadExtensions });
       });
       out(formatReports(reports));
     });

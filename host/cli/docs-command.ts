@@ -3,10 +3,7 @@ import { config } from '../../core/config';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { DependencyContainer } from 'tsyringe';
-import { buildOpenApiDocument, documentedCalls } from '../api/openapi';
-import { loadExtensions } from '../extensions/load-extensions';
 import { createLogger } from '../logger';
-import { renderReferencePage } from '../api/openapi/reference-page';
 import { withInstallation } from './api-keys-command';
 
 export interface WrittenDocs {
@@ -16,6 +13,8 @@ export interface WrittenDocs {
 
 /** Writes `openapi.json` and `index.html` (the browsable page, linking to it) into `dir`. */
 export async function writeApiDocs(container: DependencyContainer, dir: string, serverUrl?: string): Promise<WrittenDocs> {
+  // Loaded here rather than with the CLI, which every command (a cron billing run, say) loads.
+  const [{ buildOpenApiDocument, documentedCalls }, { renderReferencePage }] = await Promise.all([import('../api/openapi'), import('../api/openapi/reference-page')]);
   const document = buildOpenApiDocument(container, { serverUrl });
   await fs.mkdir(dir, { recursive: true });
   const files = [path.join(dir, 'openapi.json'), path.join(dir, 'index.html')];
@@ -37,6 +36,7 @@ export function docsCommand(out: (text: string) => void): Command {
     .action(async (options: { out: string; server?: string }) => {
       if (options.server !== undefined && !/^https?:\/\/[^\s]+$/.test(options.server)) throw new Error(`--server must be an http(s) URL, not "${options.server}".`);
       const written = await withInstallation(async (installation) => {
+        const { loadExtensions } = await import('../extensions/load-extensions');
         await loadExtensions(installation, { logger: createLogger(config().logLevel === 'info' ? 'warn' : config().logLevel) });
         return writeApiDocs(installation.container, options.out, options.server);
       });

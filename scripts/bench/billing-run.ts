@@ -15,38 +15,66 @@ export interface BillingTarget {
   readonly processes: number;
 }
 
+interface Round {
+  readonly seconds: number;
+  readonly cpuSeconds: number;
+  readonly load: number;
+}
+
 /**
  * The billing run's Create Invoice task over BENCH_BILLING_SERVICES renewing services (default
- * 100,000) held by a tenth as many clients, run by `processes` concurrent `tally automation run`
- * processes (as cron on several machines would): wall time for the whole run, from the processes'
- * start to the last one's exit, and services invoiced per second. Goal: the whole run under 60 s.
- * BENCH_BILLING_ROUNDS runs (default 1) on fresh fixtures: the median and the spread. The CPU the
- * processes used and the machine's load are printed too: on a shared machine the wall time moves
- * with the neighbours, the CPU far less.
+ * 100,000) held by a tenth as many clients, run by each target's number of concurrent `tally
+ * automation run` processes (as cron on several machines would): wall time for the whole run, from
+ * the processes' start to the last one's exit, and services invoiced per second. Goal: the whole
+ * run under 60 s. BENCH_BILLING_ROUNDS rounds (default 1) on fresh fixtures: in each, every target
+ * once, the order reversed from one round to the next, so that the neighbours' load on a shared
+ * machine falls on all targets alike; then each target's median and spread and, for a database
+ * measured with 1 and 2 processes, the median of the rounds' ratios of their wall times. The CPU
+ * the processes used and the machine's load are printed too: the wall time moves with the
+ * neighbours, the CPU far less.
  */
-export async function measureBillingRun(target: BillingTarget, services = Number(process.env.BENCH_BILLING_SERVICES ?? 100_000)): Promise<void> {
-  const clients = Math.max(1, Math.round(services / 10));
-  const rounds: Array<{ seconds: number; cpuSeconds: number; load: number }> = [];
-  for (let round = 0; round < Number(process.env.BENCH_BILLING_ROUNDS ?? 1); round++) {
-    const database = await createScratchDatabase(target.postgresUrl, 'tally_bench_billing');
-    try {
-      await seedRenewals(database.url, clients, services);
-      const [started, cpuBefore] = [Date.now(), childrenCpuSeconds()];
-      await Promise.all(Array.from({ length: target.processes }, () => runProcess(database.url)));
-      const seconds = (Date.now() - started) / 1000;
-      const { periods, invoices } = await countInvoiced(database.url);
-      if (periods !== services) throw new Error(`billing run, ${target.label}: WRONG: ${periods} periods invoiced for ${services} services`);
-      rounds.push({ seconds, cpuSeconds: childrenCpuSeconds() - cpuBefore, load: os.loadavg()[0] });
-      console.log(`billing run, ${target.label}: ${services} services of ${clients} clients -> ${invoices} invoices in ${seconds.toFixed(1)} s = ${(services / seconds).toFixed(0)} services invoiced/s (processes' CPU ${rounds.at(-1)!.cpuSeconds.toFixed(1)} s, load ${rounds.at(-1)!.load.toFixed(1)})`);
-    } finally {
-      await database.drop();
-    }
+export async function measureBillingRuns(targets: readonly BillingTarget[], services = Number(process.env.BENCH_BILLING_SERVICES ?? 100_000)): Promise<void> {
+  const rounds = new Map<BillingTarget, Round[]>(targets.map((t) => [t, []]));
+  const count = Number(process.env.BENCH_BILLING_ROUNDS ?? 1);
+  for (let round = 0; round < count; round++) {
+    for (const target of round % 2 ? [...targets].reverse() : targets) rounds.get(target)!.push(await measureOnce(target, services));
   }
-  if (rounds.length > 1) {
-    const seconds = rounds.map((r) => r.seconds).sort((a, b) => a - b);
-    const median = seconds[Math.floor(seconds.length / 2)];
-    console.log(`  median ${median.toFixed(1)} s = ${(services / median).toFixed(0)} services/s (${seconds[0].toFixed(1)}-${seconds.at(-1)!.toFixed(1)} s over ${rounds.length} rounds) ${median < 60 ? 'under 60 s' : 'OVER 60 s'}`);
-  } else console.log(`  ${rounds[0].seconds < 60 ? 'under 60 s' : 'OVER 60 s'}`);
+  console.log('');
+  for (const target of targets) {
+    const seconds = rounds.get(target)!.map((r) => r.seconds);
+    const median = medianOf(seconds);
+    const spread = count > 1 ? ` (${Math.min(...seconds).toFixed(1)}-${Math.max(...seconds).toFixed(1)} s over ${count} rounds; CPU ${medianOf(rounds.get(target)!.map((r) => r.cpuSeconds)).toFixed(1)} s, load ${medianOf(rounds.get(target)!.map((r) => r.load)).toFixed(1)}, medians)` : '';
+    console.log(`billing run, ${target.label}: ${count > 1 ? 'median ' : ''}${median.toFixed(1)} s = ${(services / median).toFixed(0)} services/s${spread} ${median < 60 ? 'under 60 s' : 'OVER 60 s'}`);
+  }
+  for (const one of targets.filter((t) => t.processes === 1)) {
+    const two = targets.find((t) => t.processes === 2 && t.postgresUrl === one.postgresUrl);
+    if (!two) continue;
+    const ratios = rounds.get(two)!.map((r, i) => r.seconds / rounds.get(one)![i].seconds);
+    console.log(`billing run, ${two.label} against 1: ${medianOf(ratios).toFixed(2)}x the wall time, median of the rounds (${ratios.map((r) => r.toFixed(2)).join(', ')})`);
+  }
+}
+
+async function measureOnce(target: BillingTarget, services: number): Promise<Round> {
+  const clients = Math.max(1, Math.round(services / 10));
+  const database = await createScratchDatabase(target.postgresUrl, 'tally_bench_billing');
+  try {
+    await seedRenewals(database.url, clients, services);
+    const [started, cpuBefore] = [Date.now(), childrenCpuSeconds()];
+    await Promise.all(Array.from({ length: target.processes }, () => runProcess(database.url)));
+    const seconds = (Date.now() - started) / 1000;
+    const { periods, invoices } = await countInvoiced(database.url);
+    if (periods !== services) throw new Error(`billing run, ${target.label}: WRONG: ${periods} periods invoiced for ${services} services`);
+    const round = { seconds, cpuSeconds: childrenCpuSeconds() - cpuBefore, load: os.loadavg()[0] };
+    console.log(`billing run, ${target.label}: ${services} services of ${clients} clients -> ${invoices} invoices in ${seconds.toFixed(1)} s = ${(services / seconds).toFixed(0)} services invoiced/s (processes' CPU ${round.cpuSeconds.toFixed(1)} s, load ${round.load.toFixed(1)})`);
+    return round;
+  } finally {
+    await database.drop();
+  }
+}
+
+function medianOf(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
 }
 
 /** CPU (s) of this process's children that have ended, from /proc (0 where there is none). */
@@ -81,7 +109,7 @@ export function billingTargets(postgresUrl: string | null): BillingTarget[] {
 /** `node dist/scripts/bench/billing-run.js`: only this measurement, on each target. */
 if (require.main === module) {
   (async () => {
-    for (const target of billingTargets(process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test')) await measureBillingRun(target);
+    await measureBillingRuns(billingTargets(process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test'));
   })().catch((error) => {
     console.error(error);
     process.exit(1);

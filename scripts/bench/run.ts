@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Client } from 'pg';
-import { billingTargets, measureBillingRun } from './billing-run';
+import { billingTargets, measureBillingRuns } from './billing-run';
 import { measureExtensionCall, SANDBOX_TARGET_US } from './extension-call';
 import { createFixture, Fixture } from './fixture';
 import { load, LoadOptions, LoadResult } from './load';
@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   if (process.env.BENCH_ONLY !== 'billing') await measureHost(postgres ? postgresUrl : null);
   // The billing run is measured on its own (wall time of the whole run), not against a baseline.
   console.log('');
-  for (const target of billingTargets(postgres ? postgresUrl : null)) await measureBillingRun(target);
+  await measureBillingRuns(billingTargets(postgres ? postgresUrl : null));
 }
 
 /** The host's scenarios against bare Koa, the sandbox's latency, synchronous=FULL, the trust checks. */

@@ -10,6 +10,7 @@ import { sliced, Task, TaskRun } from '../task-run';
 export const applyCredits: Task = {
   name: 'apply_credits',
   kind: 'interval',
+  callsExtensions: false,
   title: 'Apply loose credits to open invoices',
   run: (run: TaskRun) => {
     const fetch = async () => !run.settings.autoApplyCredits ? [] : run.installation.db

@@ -18,6 +18,7 @@ import { sliced, Task, TaskRun } from '../task-run';
 export const autodebit: Task = {
   name: 'autodebit',
   kind: 'daily',
+  callsExtensions: true,
   title: 'Auto debit open invoices',
   run: (run: TaskRun) => {
     const day = localDate(run.now, run.settings.timezone);

@@ -1,10 +1,12 @@
 import { CallContext } from '../../kernel/call-context';
 import { ModelCalls } from '../../kernel/model-calls';
 import { invoiceServices } from '../../models/invoices/from-services';
+import { ensureInvoiceCounter } from '../../models/invoices/numbering';
 import { invoiceServiceBatch, ServiceInvoiceRequest } from '../../models/invoices/service-invoice-batch';
 import { serviceCurrency, serviceQuery, ServiceRow } from '../../models/services/service-store';
 import { renewingQuery } from '../../models/services/service-queues';
 import { shiftDays } from '../run-clock';
+import { untilWritten } from '../run-retries';
 import { sliced, Task, TaskRun } from '../task-run';
 
 /** A service far behind renews once per pass, until its renew date is past the window. */
@@ -28,8 +30,9 @@ const BATCH = 50;
 export const createInvoices: Task = {
   name: 'create_invoice',
   kind: 'daily',
+  callsExtensions: false,
   title: 'Create renewal invoices',
-  run: (run: TaskRun) => {
+  run: async (run: TaskRun) => {
     const until = shiftDays(run.now, run.settings.invoiceDaysBeforeRenewal, run.settings.timezone);
     // Only what groups the services: each batch reads its services again, whole, in its transaction.
     const fetch = () => renewingQuery(run.installation.db, run.companyId, until, run.settings.invoiceSuspendedServices)
@@ -43,10 +46,12 @@ export const createInvoices: Task = {
       const current = await currentServices(ctx, groups);
       const fresh = groups.map((group) => freshOf(group, current));
       const requests = fresh.filter((f) => f.length).map((f) => request(f, run.now));
-      const ids = await invoiceServiceBatch(ctx, run.installation.settings, requests);
+      const { ids, numbered } = await invoiceServiceBatch(ctx, run.installation.settings, requests);
       let next = 0;
-      return fresh.map((f) => (f.length ? (ids[next++] === null ? undefined : true) : false));
+      return { results: fresh.map((f) => (f.length ? (ids[next++] === null ? undefined : true) : false)), lastWrite: numbered };
     };
+    // The batches number their invoices without waiting for the statement (numberInvoices): the counter has to be there.
+    await untilWritten(() => ensureInvoiceCounter(run.installation.db, run.companyId));
     return sliced(run, 'create_invoice', fetch, async (due, unit) => {
       for (const group of groups(due, run.settings.invoiceServicesTogether)) {
         await unit(`client ${group[0].client_id}`, async (ctx, calls) => {

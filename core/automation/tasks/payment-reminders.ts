@@ -27,6 +27,7 @@ interface Due {
 export const paymentReminders: Task = {
   name: 'payment_reminders',
   kind: 'daily',
+  callsExtensions: false,
   title: 'Record payment reminders',
   run: (run: TaskRun) => {
     const fetch = async () => {

@@ -33,6 +33,8 @@ function serviceTask(spec: ServiceTaskSpec): Task {
     name: spec.name,
     title: spec.title,
     kind: spec.kind,
+    // Every service transition goes through the package's module.
+    callsExtensions: true,
     async run(run: TaskRun): Promise<TaskOutcome> {
       if (!spec.queue(run.installation.db, run)) return { processed: 0, failed: 0, messages: [] };
       const fetch = () => spec.queue(run.installation.db, run)!.orderBy('services.id').execute();

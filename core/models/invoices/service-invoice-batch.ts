@@ -47,8 +47,12 @@ interface Prepared {
  *
  * A request any of those checks would refuse is not written: its place in the answer is null, and
  * the caller sends it through invoiceServices, which refuses it exactly as the API does.
+ *
+ * `numbered` is the numbering's outcome (see numberInvoices): on PostgreSQL still in flight when
+ * this answers. The caller is to commit without another statement first, then wait for it and
+ * throw its error if it has one (the transaction was then rolled back).
  */
-export async function invoiceServiceBatch(ctx: CallContext, settings: SettingsStore, requests: readonly ServiceInvoiceRequest[]): Promise<Array<number | null>> {
+export async function invoiceServiceBatch(ctx: CallContext, settings: SettingsStore, requests: readonly ServiceInvoiceRequest[]): Promise<{ ids: Array<number | null>; numbered: Promise<void> }> {
   const db = ctx.db;
   const coupons = await CouponBook.load(db, requests.flatMap((r) => r.services.map((s) => s.coupon_id)));
   const drafts: Array<ServiceInvoiceDraft | null> = [];
@@ -62,7 +66,7 @@ export async function invoiceServiceBatch(ctx: CallContext, settings: SettingsSt
     }
   }
   const wanted = requests.filter((_, i) => drafts[i]);
-  if (!wanted.length) return requests.map(() => null);
+  if (!wanted.length) return { ids: requests.map(() => null), numbered: Promise.resolve() };
   const currencyCodes = [...new Set(wanted.map((r) => r.options.currency))];
   const taxable = drafts.some((d) => d?.lines.some((l) => l.tax));
   const [clients, currencies, taxRows] = await Promise.all([
@@ -94,7 +98,7 @@ export async function invoiceServiceBatch(ctx: CallContext, settings: SettingsSt
     prepared.push({ index, clientId: request.clientId, currency: request.options.currency, lines, totals, billed, due, periods: draft.periods, renew: request.options.renew });
   }
   const answer: Array<number | null> = requests.map(() => null);
-  if (!prepared.length) return answer;
+  if (!prepared.length) return { ids: answer, numbered: Promise.resolve() };
 
   const ids = await insertInvoices(ctx, prepared);
   await insertLinesAndTaxes(ctx, prepared, ids);
@@ -102,9 +106,9 @@ export async function invoiceServiceBatch(ctx: CallContext, settings: SettingsSt
   await moveRenewDates(db, prepared.filter((p) => p.renew).flatMap((p) => p.periods));
   // Numbered last, as invoices/add numbers: other writers of the company's invoices queue on the
   // counter from here to the caller's commit.
-  await numberInOrder(ctx, settings, ids);
+  const { outcome } = await numberInOrder(ctx, settings, ids);
   prepared.forEach((p, i) => (answer[p.index] = ids[i]));
-  return answer;
+  return { ids: answer, numbered: outcome };
 }
 
 /**
@@ -173,12 +177,12 @@ const LINE_COLUMNS = { line_order: 'integer', description: 'text', qty: 'numeric
 const TAX_COLUMNS = { invoice_id: 'integer', tax_id: 'integer', level: 'integer', name: 'text', rate: 'numeric', type: 'text', amount: 'numeric' };
 
 /** One block of the company's invoice numbers, given to the invoices in id order. */
-async function numberInOrder(ctx: CallContext, settings: SettingsStore, ids: readonly number[]): Promise<void> {
+async function numberInOrder(ctx: CallContext, settings: SettingsStore, ids: readonly number[]): Promise<{ outcome: Promise<void> }> {
   // Read through the caller's transaction: the store's own connection would wait on it (SQLite has one).
   const stored = await settings.read(ctx.companyId, ctx.db);
   const format = stored.get('invoice_format') ?? SETTINGS.invoice_format.default;
   const start = stored.get('invoice_start') ?? SETTINGS.invoice_start.default;
-  await numberInvoices(ctx.db, ctx.companyId, Number(start) || 1, format, ids);
+  return numberInvoices(ctx.db, ctx.companyId, Number(start) || 1, format, ids);
 }
 
 /** A function of one text argument that computes each answer once. */
