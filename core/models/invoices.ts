@@ -27,6 +27,9 @@ import { totalFor } from './invoices/totalling';
 import { bool as boolShape, int as count, nothing } from '../kernel/shape';
 import { INVOICE, INVOICE_ADD, INVOICE_EDIT, INVOICE_SUMMARIES } from './invoices.fields';
 
+/** What numbering reads, fresh in the call's transaction (a change to either applies to the next invoice). */
+const NUMBERING_SETTINGS = ['invoice_format', 'invoice_start'] as const;
+
 /**
  * Invoices of the caller's company, with the reference's signatures and record shape (reading
  * methods in invoices/invoice-queries.ts). Numbers are given when an invoice stops being a draft,
@@ -207,7 +210,7 @@ export class Invoices extends InvoiceQueries {
 
   private async nextNumber(): Promise<{ value: number; text: string }> {
     // Read through the call's transaction: the store's own connection would wait on it (SQLite has one).
-    const settings = await this.settings.read(this.ctx.companyId, this.ctx.db);
+    const settings = await this.settings.read(this.ctx.companyId, this.ctx.db, NUMBERING_SETTINGS);
     const format = settings.get('invoice_format') ?? SETTINGS.invoice_format.default;
     const start = settings.get('invoice_start') ?? SETTINGS.invoice_start.default;
     const value = await allocateInvoiceNumber(this.ctx.db, this.ctx.companyId, Number(start) || 1);

@@ -69,6 +69,20 @@ export async function findClient(db: Tx, companyId: number, clientId: number) {
   return row && presentClient(row);
 }
 
+/**
+ * Where a client of the company is, for its taxes (its primary contact's country and state, null
+ * without one), or undefined: what billing a client needs, without the rest of findClient's record.
+ */
+export function findClientLocation(db: Tx, companyId: number, clientId: number) {
+  return db
+    .selectFrom('clients')
+    .leftJoin('contacts', (join) => join.onRef('contacts.client_id', '=', 'clients.id').on('contacts.contact_type', '=', 'primary'))
+    .select(['clients.id', 'contacts.country', 'contacts.state'])
+    .where('clients.company_id', '=', companyId)
+    .where('clients.id', '=', clientId)
+    .executeTakeFirst();
+}
+
 export const invalidClient = () => TallyError.invalid({ client_id: { exists: 'Invalid client ID.' } });
 
 /** The id of a client of the company, or the 400 `client_id.exists` (another company's client is no client here). */

@@ -2,7 +2,7 @@ import { Tx } from '../../db/schema';
 import { is, Rule, RuleSet } from '../../kernel/input-rules';
 import { parseTimestamp } from '../../kernel/timestamps';
 import { findCurrency } from '../currencies';
-import { findClient } from '../clients';
+import { findClientLocation } from '../clients/client-store';
 import { wholeNumber } from '../billing/values';
 import { lineList, parseAmount, parseQuantity } from './lines';
 
@@ -54,8 +54,8 @@ export function deliveryList(value: unknown): string[] {
  * `vars[lines]` is (it then replaces every line, so each given line must be complete).
  */
 export class InvoiceRules {
-  /** The client found while checking client_id, so the add need not read it again. */
-  client: Awaited<ReturnType<typeof findClient>>;
+  /** The client found while checking client_id (its id and location), so the add need not read it again. */
+  client: Awaited<ReturnType<typeof findClientLocation>>;
   /** Likewise the currency found while checking currency. */
   currency: Awaited<ReturnType<typeof findCurrency>>;
 
@@ -91,9 +91,16 @@ export class InvoiceRules {
     };
   }
 
+  /** Each text read once: a date is checked, compared with another and then stored. */
+  private readonly times = new Map<string, Date | null>();
+
   /** A timestamp of `vars`, read in the company's timezone when it names none. */
   time(value: unknown): Date | null {
-    return typeof value === 'string' ? parseTimestamp(value, this.timezone) : null;
+    if (typeof value !== 'string') return null;
+    let time = this.times.get(value);
+    if (time === undefined) this.times.set(value, (time = parseTimestamp(value, this.timezone)));
+    // A copy: a caller may change its Date without changing what the next caller reads.
+    return time && new Date(time.getTime());
   }
 
   private dueOnOrAfterBilled(due: unknown, billed: unknown): boolean {
@@ -108,7 +115,7 @@ export class InvoiceRules {
       message: MESSAGES.client,
       check: async (v) => {
         const id = wholeNumber(v);
-        this.client = id === null ? undefined : await findClient(this.db, this.companyId, id);
+        this.client = id === null ? undefined : await findClientLocation(this.db, this.companyId, id);
         return !!this.client;
       },
     };
