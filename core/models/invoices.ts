@@ -56,7 +56,7 @@ export class Invoices extends InvoiceQueries {
     await assertValid(vars, rules.ruleSet(vars, false));
     const client = rules.client!;
     const currency = String(vars.currency);
-    const lines = readLines(vars.lines);
+    const lines = readLines(vars.lines, rules);
     const totals = await totalFor(this.ctx.db, this.ctx.companyId, client, currency, lines, rules.currency);
     const status = typeof vars.status === 'string' ? vars.status : 'active';
     const now = formatUtc(new Date());
