@@ -2,6 +2,7 @@ import { PostgresDialect, PostgresDriver, TransactionSettings } from 'kysely';
 import { Pool, PoolClient, PoolConfig } from 'pg';
 import { ColumnLimits } from './column-limits';
 import { GuardedDriver } from './guarded-driver';
+import { preparedName } from './prepared-statements';
 import { ReadRoute, ReadWriteRouter } from './read-write-router';
 
 export interface PoolOptions {
@@ -72,15 +73,21 @@ function resilientPool(url: string, options: PoolOptions, extra: PoolConfig = {}
   pool.on('error', () => undefined);
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
-    closeOnQueryTimeout(client);
+    wrapQuery(client);
   });
   return pool;
 }
 
-function closeOnQueryTimeout(client: PoolClient): void {
+/**
+ * Every statement of a client: a statement kept prepared (prepared-statements.ts) is sent by its
+ * name, and a client whose statement timed out on the client side is closed.
+ */
+function wrapQuery(client: PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   (client as { query: unknown }).query = (...args: unknown[]) => {
-    const result = query(...args);
+    const [text, values] = args;
+    const name = typeof text === 'string' && Array.isArray(values) ? preparedName(text) : undefined;
+    const result = name ? query({ name, text, values }) : query(...args);
     if (result instanceof Promise) {
       result.catch((error: Error) => {
         if (/Query read timeout/.test(error?.message)) (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();

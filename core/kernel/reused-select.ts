@@ -1,5 +1,6 @@
 import { CompiledQuery, KyselyPlugin } from 'kysely';
 import { Tx } from '../db/schema';
+import { keepPrepared } from '../db/prepared-statements';
 import { beyondInt32 } from '../db/wide-id-comparisons';
 
 /** Where a value goes: built into the query in its place, found again among the compiled parameters. */
@@ -27,7 +28,8 @@ type Value = number | string;
  * plugins see it then); each call only swaps its values into the parameters. A value the plugins
  * would rewrite (a whole number beyond 32 bits: core/db/wide-id-comparisons.ts) is run through a
  * freshly built query instead, so every call gets the SQL it would have got without reuse.
- * Selects only: ColumnLimits checks the values of writes in the query's tree.
+ * Selects only: ColumnLimits checks the values of writes in the query's tree. On PostgreSQL the
+ * statement is also kept prepared on each connection (core/db/prepared-statements.ts).
  */
 export function reusedSelect<V extends Value[], R>(build: (db: Tx, ...values: V) => { compile(): CompiledQuery<R>; execute(): Promise<R[]> }) {
   // Per database (its dialect's adapter), then per list of plugins: a few entries at most.
@@ -42,6 +44,7 @@ export function reusedSelect<V extends Value[], R>(build: (db: Tx, ...values: V)
       const compiled = build(db, ...(slots as unknown as V)).compile();
       if (compiled.query.kind !== 'SelectQueryNode') throw new Error('reusedSelect takes selects only');
       const sources = compiled.parameters.map((p) => (p instanceof Slot ? p.index : -1));
+      keepPrepared(compiled.sql);
       template = { plugins: [...plugins], compiled, sources };
       known.push(template);
     }
