@@ -45,11 +45,9 @@ export class SettingsStore {
     this.cache.delete(companyId);
   }
 
-  /** Fresh from the database, bypassing the cache (listing settings, tests); only `keys` when given. */
-  async read(companyId: number, tx: Tx = this.db, keys?: readonly string[]): Promise<Map<string, string>> {
-    let query = tx.selectFrom('settings').select(['key', 'value']).where('company_id', '=', companyId);
-    if (keys) query = query.where('key', 'in', keys);
-    const rows = await query.execute();
+  /** Fresh from the database, bypassing the cache (listing settings, tests). */
+  async read(companyId: number, tx: Tx = this.db): Promise<Map<string, string>> {
+    const rows = await tx.selectFrom('settings').select(['key', 'value']).where('company_id', '=', companyId).execute();
     return new Map(rows.map((r) => [r.key, r.value]));
   }
 

@@ -34,7 +34,8 @@ export class ColumnLimits {
   check(query: CompiledQuery, connection: DatabaseConnection): Promise<void> | undefined {
     const node = query.query as OperationNode;
     if (isSchemaChange(node, query.sql)) this.tables = undefined;
-    const writes = writtenValues(node);
+    const plan = plans.get(node);
+    const writes = plan ? plannedValues(plan, query.parameters) : writtenValues(node);
     return writes ? this.checkWrites(writes, connection) : undefined;
   }
 
@@ -124,6 +125,36 @@ function writtenValues(node: OperationNode): Writes | null {
     return { table: tableName(table), values };
   }
   return null;
+}
+
+/** A written column and where its value is: a parameter of the compiled query, or a constant of its tree. */
+type PlannedColumn = { readonly column: string; readonly parameter: number } | { readonly column: string; readonly parameter: -1; readonly value: unknown };
+
+interface WritePlan {
+  readonly table: string;
+  readonly columns: readonly PlannedColumn[];
+}
+
+/** Templates compiled once and run with other parameters (reused-write.ts), by their tree. */
+const plans = new WeakMap<OperationNode, WritePlan>();
+
+/**
+ * Reads a write compiled once with stand-in objects for its values (reused-write.ts): the query's
+ * tree keeps the stand-ins, so each later run is checked on its own parameters, found where the
+ * stand-ins were compiled. A constant of the query is checked as it is.
+ */
+export function planWrites(template: CompiledQuery): void {
+  const writes = writtenValues(template.query as OperationNode);
+  if (!writes) return;
+  const columns = writes.values.map(([column, value]): PlannedColumn => {
+    const parameter = value !== null && typeof value === 'object' ? template.parameters.indexOf(value) : -1;
+    return parameter >= 0 ? { column, parameter } : { column, parameter: -1, value };
+  });
+  plans.set(template.query, { table: writes.table, columns });
+}
+
+function plannedValues(plan: WritePlan, parameters: readonly unknown[]): Writes {
+  return { table: plan.table, values: plan.columns.map((c) => [c.column, c.parameter === -1 ? (c as { value: unknown }).value : parameters[c.parameter]]) };
 }
 
 function literal(node: OperationNode): unknown {
