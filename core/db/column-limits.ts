@@ -28,28 +28,27 @@ export class ColumnLimits {
   constructor(private readonly dialect: DialectName) {}
 
   /**
-   * Rejects with the 400 when an insert or update in `query` writes a value its column cannot
-   * hold. Answers undefined at once, without a promise, for every other query (the hot path).
+   * Throws (or, while the limits are first read, rejects with) the 400 when an insert or update in
+   * `query` writes a value its column cannot hold. Answers undefined at once, without a promise,
+   * for every other query and for a write to a table whose limits are known (the hot path).
    */
   check(query: CompiledQuery, connection: DatabaseConnection): Promise<void> | undefined {
     const node = query.query as OperationNode;
     if (isSchemaChange(node, query.sql)) this.tables = undefined;
     const plan = plans.get(node);
     const writes = plan ? plannedValues(plan, query.parameters) : writtenValues(node);
-    return writes ? this.checkWrites(writes, connection) : undefined;
+    if (!writes) return undefined;
+    const known = this.tables?.get(writes.table);
+    if (known) return refuseBeyond(known, writes);
+    return this.checkWrites(writes, connection);
   }
 
   private async checkWrites(writes: Writes, connection: DatabaseConnection): Promise<void> {
     let columns = (await this.load(connection)).get(writes.table);
     if (!columns) columns = (await this.load(connection, true)).get(writes.table);
-    if (!columns) return;
-    const errors: FieldErrors = {};
-    for (const [column, value] of writes.values) {
-      const problem = refusal(columns.get(column), value);
-      if (problem) errors[column] = problem;
-    }
-    if (Object.keys(errors).length) throw TallyError.invalid(errors);
+    if (columns) refuseBeyond(columns, writes);
   }
+
 
   private async load(connection: DatabaseConnection, again = false): Promise<Map<string, Map<string, Limit>>> {
     if (this.tables && !again) return this.tables;
@@ -75,6 +74,17 @@ export class ColumnLimits {
     if (type === 'text' || type.startsWith('char')) return { kind: 'text' };
     return { kind: 'other' };
   }
+}
+
+/** Throws the 400 naming every written column whose value its limit refuses. */
+function refuseBeyond(columns: Map<string, Limit>, writes: Writes): undefined {
+  let errors: FieldErrors | undefined;
+  for (const [column, value] of writes.values) {
+    const problem = refusal(columns.get(column), value);
+    if (problem) (errors ??= {})[column] = problem;
+  }
+  if (errors) throw TallyError.invalid(errors);
+  return undefined;
 }
 
 function refusal(limit: Limit | undefined, value: unknown): Record<string, string> | null {
