@@ -26,35 +26,17 @@ const SUMMARY = [
 ] as const;
 
 /** Every column a new invoice is written with (the hot path's insert, compiled once). */
-const NEW_INVOICE_COLUMNS = [
-  'company_id',
-  'client_id',
-  'number_value',
-  'number',
-  'status',
-  'currency',
-  'subtotal',
-  'tax',
-  'total',
-  'paid',
-  'date_billed',
-  'date_due',
-  'date_closed',
-  'date_autodebit',
-  'note_public',
-  'note_private',
-  'date_added',
-] as const;
+const INSERTED_COLUMNS = ['company_id', 'client_id', 'number_value', 'number', 'status', 'currency', 'subtotal', 'tax', 'total', 'paid', 'date_billed', 'date_due', 'date_closed', 'date_autodebit', 'note_public', 'note_private', 'date_added'] as const;
 
-export type NewInvoice = Required<Pick<Insertable<InvoicesTable>, (typeof NEW_INVOICE_COLUMNS)[number]>>;
+export type NewInvoice = Required<Pick<Insertable<InvoicesTable>, (typeof INSERTED_COLUMNS)[number]>>;
 
 const invoiceInsert = reusedWrite<{ id: number }>((db, values) =>
-  db.insertInto('invoices').values(rowsOf(NEW_INVOICE_COLUMNS, values) as never).returning('id'),
+  db.insertInto('invoices').values(rowsOf(INSERTED_COLUMNS, values) as never).returning('id'),
 );
 
 /** Inserts an invoice; answers its id. */
 export async function insertInvoice(db: Tx, invoice: NewInvoice): Promise<number> {
-  const { rows } = await invoiceInsert(db, valuesOf(NEW_INVOICE_COLUMNS, [invoice as Record<(typeof NEW_INVOICE_COLUMNS)[number], WriteValue>]));
+  const { rows } = await invoiceInsert(db, valuesOf(INSERTED_COLUMNS, [invoice as Record<(typeof INSERTED_COLUMNS)[number], WriteValue>]));
   return rows[0].id;
 }
 
