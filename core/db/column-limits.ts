@@ -28,27 +28,27 @@ export class ColumnLimits {
   constructor(private readonly dialect: DialectName) {}
 
   /**
-   * Rejects with the 400 when an insert or update in `query` writes a value its column cannot
-   * hold. Answers undefined at once, without a promise, for every other query (the hot path).
+   * Throws (or, while the limits are first read, rejects with) the 400 when an insert or update in
+   * `query` writes a value its column cannot hold. Answers undefined at once, without a promise,
+   * for every other query and for a write to a table whose limits are known (the hot path).
    */
   check(query: CompiledQuery, connection: DatabaseConnection): Promise<void> | undefined {
     const node = query.query as OperationNode;
     if (isSchemaChange(node, query.sql)) this.tables = undefined;
-    const writes = writtenValues(node);
-    return writes ? this.checkWrites(writes, connection) : undefined;
+    const plan = plans.get(node);
+    const writes = plan ? plannedValues(plan, query.parameters) : writtenValues(node);
+    if (!writes) return undefined;
+    const known = this.tables?.get(writes.table);
+    if (known) return refuseBeyond(known, writes);
+    return this.checkWrites(writes, connection);
   }
 
   private async checkWrites(writes: Writes, connection: DatabaseConnection): Promise<void> {
     let columns = (await this.load(connection)).get(writes.table);
     if (!columns) columns = (await this.load(connection, true)).get(writes.table);
-    if (!columns) return;
-    const errors: FieldErrors = {};
-    for (const [column, value] of writes.values) {
-      const problem = refusal(columns.get(column), value);
-      if (problem) errors[column] = problem;
-    }
-    if (Object.keys(errors).length) throw TallyError.invalid(errors);
+    if (columns) refuseBeyond(columns, writes);
   }
+
 
   private async load(connection: DatabaseConnection, again = false): Promise<Map<string, Map<string, Limit>>> {
     if (this.tables && !again) return this.tables;
@@ -74,6 +74,17 @@ export class ColumnLimits {
     if (type === 'text' || type.startsWith('char')) return { kind: 'text' };
     return { kind: 'other' };
   }
+}
+
+/** Throws the 400 naming every written column whose value its limit refuses. */
+function refuseBeyond(columns: Map<string, Limit>, writes: Writes): undefined {
+  let errors: FieldErrors | undefined;
+  for (const [column, value] of writes.values) {
+    const problem = refusal(columns.get(column), value);
+    if (problem) (errors ??= {})[column] = problem;
+  }
+  if (errors) throw TallyError.invalid(errors);
+  return undefined;
 }
 
 function refusal(limit: Limit | undefined, value: unknown): Record<string, string> | null {
@@ -124,6 +135,36 @@ function writtenValues(node: OperationNode): Writes | null {
     return { table: tableName(table), values };
   }
   return null;
+}
+
+/** A written column and where its value is: a parameter of the compiled query, or a constant of its tree. */
+type PlannedColumn = { readonly column: string; readonly parameter: number } | { readonly column: string; readonly parameter: -1; readonly value: unknown };
+
+interface WritePlan {
+  readonly table: string;
+  readonly columns: readonly PlannedColumn[];
+}
+
+/** Templates compiled once and run with other parameters (reused-write.ts), by their tree. */
+const plans = new WeakMap<OperationNode, WritePlan>();
+
+/**
+ * Reads a write compiled once with stand-in objects for its values (reused-write.ts): the query's
+ * tree keeps the stand-ins, so each later run is checked on its own parameters, found where the
+ * stand-ins were compiled. A constant of the query is checked as it is.
+ */
+export function planWrites(template: CompiledQuery): void {
+  const writes = writtenValues(template.query as OperationNode);
+  if (!writes) return;
+  const columns = writes.values.map(([column, value]): PlannedColumn => {
+    const parameter = value !== null && typeof value === 'object' ? template.parameters.indexOf(value) : -1;
+    return parameter >= 0 ? { column, parameter } : { column, parameter: -1, value };
+  });
+  plans.set(template.query, { table: writes.table, columns });
+}
+
+function plannedValues(plan: WritePlan, parameters: readonly unknown[]): Writes {
+  return { table: plan.table, values: plan.columns.map((c) => [c.column, c.parameter === -1 ? (c as { value: unknown }).value : parameters[c.parameter]]) };
 }
 
 function literal(node: OperationNode): unknown {

@@ -96,9 +96,24 @@ function toBool(value: unknown, name: string): Coerced {
 
 /** The paths (`vars[notes]`) under a parameter whose text, or whose key, holds a NUL character. */
 function nulPaths(value: unknown, path: string): string[] {
+  // Nearly every request holds none: a walk that builds no path names answers that first.
+  return holdsNul(value) ? nulPathsIn(value, path) : [];
+}
+
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (value === null || typeof value !== 'object') return false;
+  for (const key in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+    if (key.includes('\u0000') || holdsNul((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
+function nulPathsIn(value: unknown, path: string): string[] {
   if (typeof value === 'string') return value.includes('\u0000') ? [path] : [];
   if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([key, item]) => (key.includes('\u0000') ? [`${path}[${key}]`] : nulPaths(item, `${path}[${key}]`)));
+  return Object.entries(value).flatMap(([key, item]) => (key.includes('\u0000') ? [`${path}[${key}]`] : nulPathsIn(item, `${path}[${key}]`)));
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -37,9 +37,11 @@ export function parseDecimal(input: unknown, maxIntegerDigits = MAX_INPUT_INTEGE
   } else if (typeof input === 'string') text = input.trim();
   else return null;
   if (!DECIMAL_TEXT.test(text)) return null;
-  const value = new Money(text);
-  if (value.abs().trunc().toFixed(0).replace(/^0$/, '').length > maxIntegerDigits) return null;
-  return value;
+  // The whole part's digits, counted in the text (it matched DECIMAL_TEXT): without sign, fraction and leading zeros.
+  const point = text.indexOf('.');
+  const whole = (point < 0 ? text : text.slice(0, point)).replace(/^[+-]?0*/, '');
+  if (whole.length > maxIntegerDigits) return null;
+  return new Money(text);
 }
 
 /** An amount read back from storage (always a decimal string written by `toStored`, or a numeric). */

@@ -2,6 +2,7 @@ import { isUniqueViolation } from '../db/errors';
 import { Tx } from '../db/schema';
 import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
+import { reusedSelect } from '../kernel/reused-select';
 import { assertValid, is, RuleSet } from '../kernel/input-rules';
 import { model } from '../kernel/model';
 import { Money, parseDecimal, stored, toStored } from '../kernel/money';
@@ -38,9 +39,12 @@ export async function seedCurrencies(db: Tx, companyId: number): Promise<void> {
 }
 
 /** One currency of one company, or undefined. */
-export function findCurrency(db: Tx, companyId: number, code: string) {
-  return db.selectFrom('currencies').select(COLUMNS).where('company_id', '=', companyId).where('code', '=', code).executeTakeFirst();
+export async function findCurrency(db: Tx, companyId: number, code: string) {
+  const [row] = await currencyByCode(db, companyId, code);
+  return row as typeof row | undefined;
 }
+
+const currencyByCode = reusedSelect((db: Tx, companyId: number, code: string) => db.selectFrom('currencies').select(COLUMNS).where('company_id', '=', companyId).where('code', '=', code));
 
 /**
  * The currencies a company bills in, keyed by code and company as in the reference system: code,

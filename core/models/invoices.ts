@@ -9,16 +9,14 @@ import { appendServices, createRenewalFromService, invoicesWithService } from '.
 import { TallyError } from '../kernel/tally-error';
 import { ZERO } from '../kernel/money';
 import { formatUtc } from '../kernel/timestamps';
-import { SETTINGS } from '../settings-catalogue';
-import { SettingsStore } from '../settings-store';
 import { optionalText, wholeNumber } from './billing/values';
 import { mergeInvoices, splitInvoice } from './invoices/merging';
 import { InvoiceEditor, voidInvoice } from './invoices/invoice-editor';
 import { deliveryList, InvoiceRules } from './invoices/invoice-rules';
 import { InvoiceQueries } from './invoices/invoice-queries';
-import { writeDelivery, writeLinesAndTaxes } from './invoices/invoice-store';
+import { insertInvoice, writeDelivery, writeLinesAndTaxes } from './invoices/invoice-store';
 import { readLines } from './invoices/lines';
-import { allocateInvoiceNumber, formatInvoiceNumber } from './invoices/numbering';
+import { allocateInvoiceNumber, formatInvoiceNumber, numberingSettings, setInvoiceNumber } from './invoices/numbering';
 import { closedDate } from './invoices/settlement';
 import { storedTotals } from './invoices/totals';
 import { invalidInvoice, lockInvoice } from './invoices/invoice-lock';
@@ -37,7 +35,6 @@ import { INVOICE, INVOICE_ADD, INVOICE_EDIT, INVOICE_SUMMARIES } from './invoice
 export class Invoices extends InvoiceQueries {
   constructor(
     ctx: CallContext,
-    private readonly settings: SettingsStore,
     private readonly calls: ModelCalls,
   ) {
     super(ctx);
@@ -53,40 +50,36 @@ export class Invoices extends InvoiceQueries {
     await assertValid(vars, rules.ruleSet(vars, false));
     const client = rules.client!;
     const currency = String(vars.currency);
-    const lines = readLines(vars.lines);
+    const lines = readLines(vars.lines, rules);
     const totals = await totalFor(this.ctx.db, this.ctx.companyId, client, currency, lines, rules.currency);
     const status = typeof vars.status === 'string' ? vars.status : 'active';
     const now = formatUtc(new Date());
-    const row = await this.ctx.db
-      .insertInto('invoices')
-      .values({
-        company_id: this.ctx.companyId,
-        client_id: client.id,
-        number_value: null,
-        number: null,
-        status,
-        currency,
-        ...storedTotals(totals),
-        paid: '0.0000',
-        date_billed: formatUtc(rules.time(vars.date_billed)!),
-        date_due: formatUtc(rules.time(vars.date_due)!),
-        date_closed: closedDate(status, totals.total, ZERO, null, now),
-        date_autodebit: optionalText(vars.date_autodebit) === null ? null : formatUtc(rules.time(vars.date_autodebit)!),
-        note_public: optionalText(vars.note_public),
-        note_private: optionalText(vars.note_private),
-        date_added: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await writeLinesAndTaxes(this.ctx.db, row.id, lines, totals, true);
-    await writeDelivery(this.ctx.db, row.id, deliveryList(vars.delivery), true);
+    const invoiceId = await insertInvoice(this.ctx.db, {
+      company_id: this.ctx.companyId,
+      client_id: client.id,
+      number_value: null,
+      number: null,
+      status,
+      currency,
+      ...storedTotals(totals),
+      paid: '0.0000',
+      date_billed: formatUtc(rules.time(vars.date_billed)!),
+      date_due: formatUtc(rules.time(vars.date_due)!),
+      date_closed: closedDate(status, totals.total, ZERO, null, now),
+      date_autodebit: optionalText(vars.date_autodebit) === null ? null : formatUtc(rules.time(vars.date_autodebit)!),
+      note_public: optionalText(vars.note_public),
+      note_private: optionalText(vars.note_private),
+      date_added: now,
+    });
+    await writeLinesAndTaxes(this.ctx.db, invoiceId, lines, totals, true);
+    await writeDelivery(this.ctx.db, invoiceId, deliveryList(vars.delivery), true);
     // Numbered last: concurrent adds of a company queue on the counter's row lock from here to
     // their commit, so the less work after it, the more invoices per second a company can add.
     if (status !== 'draft') {
       const number = await this.nextNumber();
-      await this.ctx.db.updateTable('invoices').set({ number_value: number.value, number: number.text }).where('id', '=', row.id).execute();
+      await setInvoiceNumber(this.ctx.db, invoiceId, number.value, number.text);
     }
-    return row.id;
+    return invoiceId;
   }
 
   @callable({
@@ -207,9 +200,7 @@ export class Invoices extends InvoiceQueries {
 
   private async nextNumber(): Promise<{ value: number; text: string }> {
     // Read through the call's transaction: the store's own connection would wait on it (SQLite has one).
-    const settings = await this.settings.read(this.ctx.companyId, this.ctx.db);
-    const format = settings.get('invoice_format') ?? SETTINGS.invoice_format.default;
-    const start = settings.get('invoice_start') ?? SETTINGS.invoice_start.default;
+    const { format, start } = await numberingSettings(this.ctx.db, this.ctx.companyId);
     const value = await allocateInvoiceNumber(this.ctx.db, this.ctx.companyId, Number(start) || 1);
     return { value, text: formatInvoiceNumber(format, value) };
   }

@@ -1,5 +1,7 @@
 import { formatUtc } from '../kernel/timestamps';
-import { TrustDb } from './trust-tables';
+import { reusedWrite, rowsOf } from '../db/reused-write';
+import { Tx } from '../db/schema';
+import { TrustDb, trustDb } from './trust-tables';
 
 export interface AuditEntry {
   readonly companyId: number | null;
@@ -33,22 +35,19 @@ export class AuditLog {
 
   /** @param within the call's transaction (then the caller runs `sweepIfDue` once it has committed). */
   async record(entry: AuditEntry, now = Date.now(), within?: TrustDb): Promise<void> {
-    await (within ?? this.db)
-      .insertInto('audit_log')
-      .values({
-        at: formatUtc(new Date(now)),
-        company_id: entry.companyId,
-        actor: entry.actor.slice(0, 300),
-        credential_id: entry.credentialId ?? null,
-        model: entry.model.slice(0, 255),
-        method: entry.method.slice(0, 255),
-        verb: entry.verb.slice(0, 8),
-        status: entry.status,
-        request_id: entry.requestId.slice(0, 100),
-        address: entry.address.slice(0, 64),
-        params: parameterNames(entry.params).join(',').slice(0, 4000),
-      })
-      .execute();
+    await auditInsert((within ?? this.db) as unknown as Tx, [
+      formatUtc(new Date(now)),
+      entry.companyId,
+      entry.actor.slice(0, 300),
+      entry.credentialId ?? null,
+      entry.model.slice(0, 255),
+      entry.method.slice(0, 255),
+      entry.verb.slice(0, 8),
+      entry.status,
+      entry.requestId.slice(0, 100),
+      entry.address.slice(0, 64),
+      parameterNames(entry.params).join(',').slice(0, 4000),
+    ]);
     if (!within) await this.sweepIfDue(now);
   }
 
@@ -59,6 +58,11 @@ export class AuditLog {
     await this.db.deleteFrom('audit_log').where('at', '<', formatUtc(new Date(now - this.retentionDays * 86_400_000))).execute();
   }
 }
+
+const AUDIT_COLUMNS = ['at', 'company_id', 'actor', 'credential_id', 'model', 'method', 'verb', 'status', 'request_id', 'address', 'params'] as const;
+
+/** Every write call adds a row: compiled once (values in AUDIT_COLUMNS' order). */
+const auditInsert = reusedWrite((db, values) => trustDb(db).insertInto('audit_log').values(rowsOf(AUDIT_COLUMNS, values) as never));
 
 /** `vars[lines][0][amount]`-style names of everything given, down to two levels; lists count once. */
 export function parameterNames(params: Record<string, unknown>, prefix = '', depth = 0): string[] {

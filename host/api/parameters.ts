@@ -80,6 +80,7 @@ function splitName(name: string, report = name): string[] {
 /** Form decoding, strictly: `+` is a space, and bad `%` escapes or UTF-8 are errors, not U+FFFD. */
 function decode(text: string): string | null {
   if (LONE_SURROGATE.test(text)) return null;
+  if (text.indexOf('%') < 0 && text.indexOf('+') < 0) return text;
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {
@@ -102,7 +103,7 @@ interface Node {
  * `[]` mixed with explicit keys (`a[]=1&a[0]=2`: PHP overwrites, qs appends), and lists over the
  * limit.
  */
-function place(root: Node, name: string, parts: string[], value: string): void {
+function place(root: Node, name: string, parts: readonly string[], value: string): void {
   let node = root;
   for (let i = 0; i < parts.length; i++) {
     const segment = parts[i];
@@ -161,14 +162,38 @@ export function parseQueryString(raw: string): Record<string, unknown> {
   for (const piece of pieces) {
     const eq = piece.indexOf('=');
     const rawName = eq < 0 ? piece : piece.slice(0, eq);
-    const name = decode(rawName);
-    if (name === null) fail(rawName, 'format', MSG.encoding);
+    const name = nameOf(rawName);
     const value = decode(eq < 0 ? '' : piece.slice(eq + 1));
-    if (value === null) fail(name, 'format', MSG.encoding);
-    if (name === '') continue; // `=x` names nothing; PHP drops it too
-    place(root, name, splitName(name), value);
+    if (value === null) fail(name.text, 'format', MSG.encoding);
+    if (name.text === '') continue; // `=x` names nothing; PHP drops it too
+    place(root, name.text, name.parts, value);
   }
   return materialize(root, true) as Record<string, unknown>;
+}
+
+interface ParsedName {
+  readonly text: string;
+  readonly parts: readonly string[];
+}
+
+/**
+ * Names checked before, by their text as sent: a client sends the same few dozen names on every
+ * call (`vars%5Blines%5D%5B0%5D%5Bamount%5D`), and decoding and splitting each anew was a tenth of
+ * an invoices/add. Only names that passed every check are kept, and at most NAMES_KEPT of them, so
+ * a client sending endless new names costs a lookup each and evicts nothing anyone relies on.
+ */
+const NAMES_KEPT = 2000;
+const checkedNames = new Map<string, ParsedName>();
+
+function nameOf(rawName: string): ParsedName {
+  const known = checkedNames.get(rawName);
+  if (known) return known;
+  const text = decode(rawName);
+  if (text === null) fail(rawName, 'format', MSG.encoding);
+  const name = { text, parts: text === '' ? [] : splitName(text) };
+  if (checkedNames.size >= NAMES_KEPT) checkedNames.delete(checkedNames.keys().next().value as string);
+  checkedNames.set(rawName, name);
+  return name;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -30,13 +30,21 @@ const TARGETS: Target[] = [
  * from the first request). BENCH_SECONDS (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS
  * (default 10) tune it; BENCH_POSTGRES_URL names the PostgreSQL server (skipped when unreachable).
  * Then the billing run over BENCH_BILLING_SERVICES renewing services (scripts/bench/billing-run.ts).
- * BENCH_ONLY=billing measures the billing run alone.
+ * BENCH_ONLY=billing measures the billing run alone; BENCH_ONLY=<scenario> (a name's start, such as
+ * `invoices/add`) measures that scenario alone against its baseline, on every target.
  */
 async function main(): Promise<void> {
   const postgresUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const postgres = await reachable(postgresUrl);
   if (!postgres) console.log(`PostgreSQL is not reachable at ${postgresUrl}: measuring SQLite only.`);
-  if (process.env.BENCH_ONLY !== 'billing') await measureHost(postgres ? postgresUrl : null);
+  const only = process.env.BENCH_ONLY;
+  if (only && only !== 'billing') {
+    const chosen = scenarios.filter((s) => s.name.startsWith(only));
+    if (!chosen.length) throw new Error(`BENCH_ONLY=${only} names no scenario: billing, or one of ${scenarios.map((s) => s.name).join(', ')}`);
+    await measureScenarios(chosen, postgres ? postgresUrl : null);
+    return;
+  }
+  if (only !== 'billing') await measureHost(postgres ? postgresUrl : null);
   // The billing run is measured on its own (wall time of the whole run), not against a baseline.
   console.log('');
   await measureBillingRuns(billingTargets(postgres ? postgresUrl : null));
@@ -47,10 +55,15 @@ async function measureHost(postgresUrl: string | null): Promise<void> {
   await measureSandbox();
   await measureSynchronous();
   await measureTrustCost();
+  await measureScenarios(scenarios, postgresUrl);
+}
+
+/** Each scenario against its baseline on every target (PostgreSQL's when `postgresUrl`). */
+async function measureScenarios(chosen: Scenario[], postgresUrl: string | null): Promise<void> {
   for (const target of TARGETS.filter((t) => postgresUrl || !t.postgres)) {
     const fixture = await createFixture(target.postgres ? postgresUrl! : undefined);
     try {
-      for (const scenario of scenarios) await measure(scenario, target, fixture);
+      for (const scenario of chosen) await measure(scenario, target, fixture);
     } finally {
       await fixture.cleanup();
     }

@@ -1,5 +1,6 @@
 import { Tx } from '../../db/schema';
 import { stored } from '../../kernel/money';
+import { reusedSelect } from '../../kernel/reused-select';
 import { TaxRule } from '../invoices/totals';
 
 export interface Location {
@@ -17,15 +18,14 @@ export async function applicableTaxes(db: Tx, companyId: number, where: Location
 }
 
 /** The company's active taxes, in id order: what taxesFor chooses from (read once for many clients). */
-export function activeTaxes(db: Tx, companyId: number) {
-  return db
+export const activeTaxes = reusedSelect((db: Tx, companyId: number) =>
+  db
     .selectFrom('taxes')
     .select(['id', 'level', 'name', 'rate', 'type', 'country', 'state'])
     .where('company_id', '=', companyId)
     .where('status', '=', 'active')
-    .orderBy('id')
-    .execute();
-}
+    .orderBy('id'),
+);
 
 /** The taxes of `activeTaxes` a client at `where` pays, one per level. */
 export function taxesFor(rows: Awaited<ReturnType<typeof activeTaxes>>, where: Location): TaxRule[] {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { Tx } from '../../db/schema';
+import { reusedSelect } from '../../kernel/reused-select';
 import { TallyError } from '../../kernel/tally-error';
 import { CONTACT_COLUMNS } from '../billing/contact-fields';
 
@@ -68,6 +69,24 @@ export async function findClient(db: Tx, companyId: number, clientId: number) {
   const row = await clientQuery(db, companyId).where('clients.id', '=', clientId).executeTakeFirst();
   return row && presentClient(row);
 }
+
+/**
+ * Where a client of the company is, for its taxes (its primary contact's country and state, null
+ * without one), or undefined: what billing a client needs, without the rest of findClient's record.
+ */
+export async function findClientLocation(db: Tx, companyId: number, clientId: number) {
+  const [row] = await clientLocation(db, companyId, clientId);
+  return row as typeof row | undefined;
+}
+
+const clientLocation = reusedSelect((db: Tx, companyId: number, clientId: number) =>
+  db
+    .selectFrom('clients')
+    .leftJoin('contacts', (join) => join.onRef('contacts.client_id', '=', 'clients.id').on('contacts.contact_type', '=', 'primary'))
+    .select(['clients.id', 'contacts.country', 'contacts.state'])
+    .where('clients.company_id', '=', companyId)
+    .where('clients.id', '=', clientId),
+);
 
 export const invalidClient = () => TallyError.invalid({ client_id: { exists: 'Invalid client ID.' } });
 

@@ -5,7 +5,7 @@ import { FieldErrors } from '../../kernel/errors';
 import { assertValid } from '../../kernel/input-rules';
 import { TallyError } from '../../kernel/tally-error';
 import { formatUtc } from '../../kernel/timestamps';
-import { findClient } from '../clients';
+import { findClientLocation } from '../clients/client-store';
 import { LockedInvoice, lockInvoice } from './invoice-lock';
 import { deliveryList, InvoiceRules } from './invoice-rules';
 import { storedLines, writeDelivery, writeLinesAndTaxes } from './invoice-store';
@@ -62,7 +62,7 @@ export class InvoiceEditor {
     if (vars.date_due !== undefined) changes.date_due = formatUtc(rules.time(vars.date_due)!);
     let total = invoice.total;
     if (vars.lines !== undefined || vars.client_id !== undefined || vars.currency !== undefined) {
-      const client = rules.client ?? (await findClient(db, this.ctx.companyId, invoice.client_id))!;
+      const client = rules.client ?? (await findClientLocation(db, this.ctx.companyId, invoice.client_id))!;
       const currency = typeof vars.currency === 'string' ? vars.currency : invoice.currency;
       const stored = await storedLines(db, invoiceId);
       const lines = vars.lines !== undefined ? mergeLineEdits(stored, vars.lines) : stored;

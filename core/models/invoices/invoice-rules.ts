@@ -2,9 +2,10 @@ import { Tx } from '../../db/schema';
 import { is, Rule, RuleSet } from '../../kernel/input-rules';
 import { parseTimestamp } from '../../kernel/timestamps';
 import { findCurrency } from '../currencies';
-import { findClient } from '../clients';
+import { findClientLocation } from '../clients/client-store';
 import { wholeNumber } from '../billing/values';
-import { lineList, parseAmount, parseQuantity } from './lines';
+import { Amount } from '../../kernel/money';
+import { LineReader, lineList, parseAmount, parseQuantity } from './lines';
 
 export const INVOICE_STATUSES = ['active', 'draft', 'proforma', 'void'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -53,9 +54,9 @@ export function deliveryList(value: unknown): string[] {
  * For an edit (`editing`), every field is checked only when given, and the line rules only when
  * `vars[lines]` is (it then replaces every line, so each given line must be complete).
  */
-export class InvoiceRules {
-  /** The client found while checking client_id, so the add need not read it again. */
-  client: Awaited<ReturnType<typeof findClient>>;
+export class InvoiceRules implements LineReader {
+  /** The client found while checking client_id (its id and location), so the add need not read it again. */
+  client: Awaited<ReturnType<typeof findClientLocation>>;
   /** Likewise the currency found while checking currency. */
   currency: Awaited<ReturnType<typeof findCurrency>>;
 
@@ -91,9 +92,28 @@ export class InvoiceRules {
     };
   }
 
+  /** Each text read once: a date is checked, compared with another and then stored. */
+  private readonly times = new Map<string, Date | null>();
+
+  /** Each line's quantity and amount read once: checked here, then stored (readLines with these rules). */
+  private readonly quantities = new Map<unknown, Amount | null>();
+  private readonly amounts = new Map<unknown, Amount | null>();
+
+  quantity(value: unknown): Amount | null {
+    return remembered(this.quantities, value, parseQuantity);
+  }
+
+  amount(value: unknown): Amount | null {
+    return remembered(this.amounts, value, parseAmount);
+  }
+
   /** A timestamp of `vars`, read in the company's timezone when it names none. */
   time(value: unknown): Date | null {
-    return typeof value === 'string' ? parseTimestamp(value, this.timezone) : null;
+    if (typeof value !== 'string') return null;
+    let time = this.times.get(value);
+    if (time === undefined) this.times.set(value, (time = parseTimestamp(value, this.timezone)));
+    // A copy: a caller may change its Date without changing what the next caller reads.
+    return time && new Date(time.getTime());
   }
 
   private dueOnOrAfterBilled(due: unknown, billed: unknown): boolean {
@@ -108,7 +128,7 @@ export class InvoiceRules {
       message: MESSAGES.client,
       check: async (v) => {
         const id = wholeNumber(v);
-        this.client = id === null ? undefined : await findClient(this.db, this.companyId, id);
+        this.client = id === null ? undefined : await findClientLocation(this.db, this.companyId, id);
         return !!this.client;
       },
     };
@@ -133,10 +153,18 @@ export class InvoiceRules {
     return {
       'lines[][service_id]': { ifSet: true, rules: [serviceRule] },
       'lines[][description]': [{ code: 'empty', message: MESSAGES.description, check: is.present }],
-      'lines[][qty]': { ifSet: true, rules: [{ code: 'minimum', message: MESSAGES.qty, check: (v) => !!parseQuantity(v)?.greaterThan(0) }] },
+      'lines[][qty]': { ifSet: true, rules: [{ code: 'minimum', message: MESSAGES.qty, check: (v) => !!this.quantity(v)?.greaterThan(0) }] },
       // A missing list is reported once, as lines[0][description]; a given line needs its amount.
-      'lines[][amount]': [{ code: 'format', message: MESSAGES.amount, check: (v, all) => lineList(all.lines).length === 0 || parseAmount(v) !== null }],
+      'lines[][amount]': [{ code: 'format', message: MESSAGES.amount, check: (v, all) => lineList(all.lines).length === 0 || this.amount(v) !== null }],
       'lines[][tax]': { ifSet: true, rules: [{ code: 'format', message: MESSAGES.tax, check: (v) => typeof v === 'boolean' || BOOLEAN_TEXT.includes(String(v).trim().toLowerCase()) }] },
     };
   }
+}
+
+/** `parse(value)`, read once per primitive value (Decimals are immutable, so one may be shared). */
+function remembered(seen: Map<unknown, Amount | null>, value: unknown, parse: (value: unknown) => Amount | null): Amount | null {
+  if (value !== null && typeof value === 'object') return parse(value);
+  let parsed = seen.get(value);
+  if (parsed === undefined) seen.set(value, (parsed = parse(value)));
+  return parsed;
 }

@@ -1,4 +1,6 @@
-import { Tx } from '../../db/schema';
+import { Insertable } from 'kysely';
+import { reusedWrite, rowsOf, valuesOf, WriteValue } from '../../db/reused-write';
+import { InvoicesTable, Tx } from '../../db/schema';
 import { stored, toStored } from '../../kernel/money';
 import { LineInput } from './lines';
 import { Totals } from './totals';
@@ -22,6 +24,37 @@ const SUMMARY = [
   'note_public',
   'note_private',
 ] as const;
+
+/** Every column a new invoice is written with (the hot path's insert, compiled once). */
+const INSERTED_COLUMNS = ['company_id', 'client_id', 'number_value', 'number', 'status', 'currency', 'subtotal', 'tax', 'total', 'paid', 'date_billed', 'date_due', 'date_closed', 'date_autodebit', 'note_public', 'note_private', 'date_added'] as const;
+
+export type NewInvoice = Required<Pick<Insertable<InvoicesTable>, (typeof INSERTED_COLUMNS)[number]>>;
+
+const invoiceInsert = reusedWrite<{ id: number }>((db, values) =>
+  db.insertInto('invoices').values(rowsOf(INSERTED_COLUMNS, values) as never).returning('id'),
+);
+
+/** Inserts an invoice; answers its id. */
+export async function insertInvoice(db: Tx, invoice: NewInvoice): Promise<number> {
+  const { rows } = await invoiceInsert(db, valuesOf(INSERTED_COLUMNS, [invoice as Record<(typeof INSERTED_COLUMNS)[number], WriteValue>]));
+  return rows[0].id;
+}
+
+const LINE_COLUMNS = ['invoice_id', 'line_order', 'description', 'qty', 'amount', 'taxable', 'service_id'] as const;
+const TAX_COLUMNS = ['invoice_id', 'tax_id', 'level', 'name', 'rate', 'type', 'amount'] as const;
+const DELIVERY_COLUMNS = ['invoice_id', 'method', 'date_sent'] as const;
+
+/** Each number of lines, taxes or delivery methods is an insert of its own shape: compiled once per shape. */
+const linesInsert = reusedWrite((db, values) => db.insertInto('invoice_lines').values(rowsOf(LINE_COLUMNS, values) as never), { varying: true });
+const taxesInsert = reusedWrite((db, values) => db.insertInto('invoice_taxes').values(rowsOf(TAX_COLUMNS, values) as never), { varying: true });
+const deliveryInsert = reusedWrite(
+  (db, values) =>
+    db
+      .insertInto('invoice_delivery')
+      .values(rowsOf(DELIVERY_COLUMNS, values) as never)
+      .onConflict((oc) => oc.columns(['invoice_id', 'method']).doNothing()),
+  { varying: true },
+);
 
 /** The invoices of one company, for reading: another company's invoice is never found. */
 export function invoiceQuery(db: Tx, companyId: number) {
@@ -116,18 +149,16 @@ export async function writeLinesAndTaxes(db: Tx, invoiceId: number, lines: reado
     await removal.execute();
     await db.deleteFrom('invoice_taxes').where('invoice_id', '=', invoiceId).execute();
   }
-  const fresh: Array<Record<string, unknown>> = [];
+  const fresh: Array<Record<(typeof LINE_COLUMNS)[number], WriteValue>> = [];
   for (const [i, line] of lines.entries()) {
     const values = { line_order: i, description: line.description, qty: toStored(line.qty), amount: toStored(line.amount), taxable: line.taxable ? 1 : 0, service_id: line.serviceId ?? null };
     if (line.id !== undefined) await db.updateTable('invoice_lines').set(values).where('id', '=', line.id).where('invoice_id', '=', invoiceId).execute();
     else fresh.push({ ...values, invoice_id: invoiceId });
   }
-  if (fresh.length) await db.insertInto('invoice_lines').values(fresh as never).execute();
+  if (fresh.length) await linesInsert(db, valuesOf(LINE_COLUMNS, fresh));
   if (totals.taxes.length) {
-    await db
-      .insertInto('invoice_taxes')
-      .values(totals.taxes.map((t) => ({ invoice_id: invoiceId, tax_id: t.id, level: t.level, name: t.name, rate: toStored(t.rate), type: t.type, amount: toStored(t.amount) })))
-      .execute();
+    const taxes = totals.taxes.map((t) => ({ invoice_id: invoiceId, tax_id: t.id, level: t.level, name: t.name, rate: toStored(t.rate), type: t.type, amount: toStored(t.amount) }));
+    await taxesInsert(db, valuesOf(TAX_COLUMNS, taxes));
   }
 }
 
@@ -139,13 +170,7 @@ export async function writeDelivery(db: Tx, invoiceId: number, methods: readonly
     if (wanted.length) removal = removal.where('method', 'not in', wanted);
     await removal.execute();
   }
-  if (wanted.length) {
-    await db
-      .insertInto('invoice_delivery')
-      .values(wanted.map((method) => ({ invoice_id: invoiceId, method, date_sent: null })))
-      .onConflict((oc) => oc.columns(['invoice_id', 'method']).doNothing())
-      .execute();
-  }
+  if (wanted.length) await deliveryInsert(db, valuesOf(DELIVERY_COLUMNS, wanted.map((method) => ({ invoice_id: invoiceId, method, date_sent: null }))));
 }
 
 /** The stored lines of an invoice, with their ids, to merge an edit into or re-total. */

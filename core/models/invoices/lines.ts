@@ -40,12 +40,20 @@ export function lineList(value: unknown): Record<string, unknown>[] {
   return items.map((item) => (item && typeof item === 'object' ? (item as Record<string, unknown>) : {}));
 }
 
+/** How a line's quantity and amount are read: parseQuantity and parseAmount, or the same remembered (InvoiceRules). */
+export interface LineReader {
+  quantity(value: unknown): Amount | null;
+  amount(value: unknown): Amount | null;
+}
+
+const FRESH: LineReader = { quantity: parseQuantity, amount: parseAmount };
+
 /** The validated lines of `vars`, ready to total and store. */
-export function readLines(value: unknown): LineInput[] {
+export function readLines(value: unknown, read: LineReader = FRESH): LineInput[] {
   return lineList(value).map((line) => ({
     description: String(line.description).trim(),
-    qty: parseQuantity(line.qty)!,
-    amount: parseAmount(line.amount)!,
+    qty: read.quantity(line.qty)!,
+    amount: read.amount(line.amount)!,
     taxable: truthy(line.tax),
     serviceId: null,
   }));

@@ -1,5 +1,8 @@
 import { sql } from 'kysely';
+import { reusedWrite } from '../../db/reused-write';
 import { Tx } from '../../db/schema';
+import { reusedSelect } from '../../kernel/reused-select';
+import { SETTINGS } from '../../settings-catalogue';
 import { isPostgres } from '../billing/for-update';
 
 const COUNTER = 'invoice';
@@ -118,17 +121,47 @@ async function createCounter(db: Tx, companyId: number): Promise<void> {
     .execute();
 }
 
+/** values: start, the last number of a block taken from start, count, company id. */
+const counterAdvance = reusedWrite<{ value: number | string }>((db, [start, last, count, companyId]) =>
+  db
+    .updateTable('company_counters')
+    .set({ value: sql`case when value + 1 < ${start} then ${last} else value + ${count} end` })
+    .where('company_id', '=', companyId as number)
+    .where('name', '=', COUNTER)
+    .returning('value'),
+);
+
 /** Moves the counter on by `count` (from `start` at the least); answers the first number taken. */
 async function advance(db: Tx, companyId: number, start: number, count: number): Promise<number | undefined> {
-  const row = await db
-    .updateTable('company_counters')
-    .set({ value: sql`case when value + 1 < ${start} then ${start + count - 1} else value + ${count} end` })
-    .where('company_id', '=', companyId)
-    .where('name', '=', COUNTER)
-    .returning('value')
-    .executeTakeFirst();
+  const { rows } = await counterAdvance(db, [start, start + count - 1, count, companyId]);
   // bigint: pg answers it as a string.
-  return row ? Number(row.value) - count + 1 : undefined;
+  return rows[0] ? Number(rows[0].value) - count + 1 : undefined;
+}
+
+const numberingRows = reusedSelect((db: Tx, companyId: number) =>
+  db.selectFrom('settings').select(['key', 'value']).where('company_id', '=', companyId).where('key', 'in', ['invoice_format', 'invoice_start']),
+);
+
+/**
+ * The company's invoice_format and invoice_start settings, read in the caller's transaction on
+ * every call (never from a cache: a change applies to the very next invoice, in every process).
+ */
+export async function numberingSettings(db: Tx, companyId: number): Promise<{ format: string; start: string }> {
+  const rows = await numberingRows(db, companyId);
+  const value = (key: string) => rows.find((r) => r.key === key)?.value;
+  return { format: value('invoice_format') ?? SETTINGS.invoice_format.default, start: value('invoice_start') ?? SETTINGS.invoice_start.default };
+}
+
+const numberUpdate = reusedWrite((db, [value, text, invoiceId]) =>
+  db
+    .updateTable('invoices')
+    .set({ number_value: value, number: text as string })
+    .where('id', '=', invoiceId as number),
+);
+
+/** Gives an invoice its number (value and text). */
+export async function setInvoiceNumber(db: Tx, invoiceId: number, value: number, text: string): Promise<void> {
+  await numberUpdate(db, [value, text, invoiceId]);
 }
 
 /** The number as shown: the invoice_format setting with `{num}` replaced, e.g. `INV-{num}` → `INV-1042`. */

@@ -56,6 +56,22 @@ describe('money', () => {
     expect(parseDecimal(0.1)!.toString()).to.equal('0.1');
   });
 
+  it('holds the whole part to maxIntegerDigits, leading zeros and signs not counted, as the value\'s own digits would', () => {
+    const texts = fc
+      .tuple(fc.constantFrom('', '+', '-'), fc.stringMatching(/^0{0,3}$/), fc.stringMatching(/^[0-9]{0,15}$/), fc.option(fc.stringMatching(/^[0-9]{0,5}$/)))
+      .map(([sign, zeros, whole, fraction]) => `${sign}${zeros}${whole}${fraction === null ? '' : `.${fraction}`}`)
+      .filter((text) => /\d/.test(text));
+    fc.assert(
+      fc.property(texts, fc.integer({ min: 1, max: 14 }), (text, digits) => {
+        const wholeDigits = new Money(text).abs().trunc().toFixed(0).replace(/^0$/, '').length;
+        expect(parseDecimal(text, digits) !== null, text).to.equal(wholeDigits <= digits);
+      }),
+    );
+    expect(parseDecimal('000999999999999.5')!.toString()).to.equal('999999999999.5');
+    expect(parseDecimal('-0000.25')!.toString()).to.equal('-0.25');
+    expect(parseDecimal('1234567', 6)).to.equal(null);
+  });
+
   it('rounds half away from zero to any precision, like the oracle', () => {
     fc.assert(
       fc.property(amounts, precisions, ({ scaled, text }, p) => {

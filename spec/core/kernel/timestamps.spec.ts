@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { DateTime } from 'luxon';
 import { formatUtc, isValidZone, parseTimestamp } from '../../../core/kernel/timestamps';
 
 const NY = 'America/New_York';
@@ -13,6 +14,14 @@ describe('timestamps', () => {
     it('writes YYYY-MM-DD hh:mm:ss in UTC, zero-padded, 24-hour', () => {
       expect(formatUtc(new Date(Date.UTC(2021, 0, 2, 3, 4, 5)))).to.equal('2021-01-02 03:04:05');
       expect(formatUtc(new Date(Date.UTC(2021, 11, 31, 23, 59, 59, 999)))).to.equal('2021-12-31 23:59:59');
+    });
+
+    it('writes what luxon\'s yyyy-MM-dd HH:mm:ss in UTC writes, across years, leap days and far-off dates', () => {
+      const luxon = (d: Date) => DateTime.fromJSDate(d, { zone: 'utc' }).toFormat('yyyy-MM-dd HH:mm:ss');
+      const dates = [Date.UTC(2024, 1, 29, 0, 0, 0), Date.UTC(1970, 0, 1), Date.UTC(9999, 11, 31, 23, 59, 59), -1, 8.64e15, -8.64e15];
+      for (const year of [-1, 0, 5, 99, 999, 1000, 10000, 275759]) dates.push(new Date(Date.UTC(2000, 6, 4, 5, 6, 7)).setUTCFullYear(year));
+      for (let i = 0; i < 500; i++) dates.push(Math.round((Math.random() - 0.5) * 2 * 8.64e15));
+      for (const time of dates) expect(formatUtc(new Date(time)), String(time)).to.equal(luxon(new Date(time)));
     });
 
     it('refuses an invalid Date', () => {

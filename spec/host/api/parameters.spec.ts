@@ -126,6 +126,22 @@ describe('parameters', () => {
       expect(Array.isArray(parsed.c)).to.equal(true);
     });
 
+    it('reads a name it has seen before the same way, and refuses a refused name every time (names are remembered once checked)', () => {
+      const query = 'vars%5Blines%5D%5B0%5D%5Bamount%5D=1.5&vars%5Blines%5D%5B1%5D%5Bamount%5D=2&vars%5Bcurrency%5D=USD';
+      const first = parseQueryString(query);
+      const again = parseQueryString(query);
+      expect(again).to.deep.equal(first).and.to.deep.equal({ vars: { lines: [{ amount: '1.5' }, { amount: '2' }], currency: 'USD' } });
+      expect(again.vars).not.to.equal(first.vars);
+      for (let i = 0; i < 2; i++) {
+        expect(refusal(() => parseQueryString('a%5B__proto__%5D=1'))).to.deep.equal(['a[__proto__]', 'valid']);
+        expect(refusal(() => parseQueryString('a[b=1'))).to.deep.equal(['a[b', 'format']);
+        expect(refusal(() => parseQueryString('n%FF=1'))).to.deep.equal(['n%FF', 'format']);
+      }
+      // A name remembered alone still conflicts with a container of the same name in one request.
+      expect(parseQueryString('a=1')).to.deep.equal({ a: '1' });
+      expect(refusal(() => parseQueryString('a=1&a[x]=2'))).to.deep.equal(['a[x]', 'format']);
+    });
+
     it('refuses prototype names anywhere in a name with valid', () => {
       const names = ['__proto__[x]=1', 'a[__proto__][x]=1', 'constructor[prototype][x]=1', 'a[constructor]=1',
         'a[b][prototype]=1', 'toString=1', 'a[hasOwnProperty]=1', '__pro%74o__[x]=1', 'a%5B__proto__%5D=1'];
