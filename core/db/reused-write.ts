@@ -1,26 +1,9 @@
-import { CompiledQuery, KyselyPlugin, QueryResult } from 'kysely';
+import { CompiledQuery, QueryResult } from 'kysely';
 import { planWrites } from './column-limits';
 import { keepPrepared } from './prepared-statements';
+import { compileTemplate, perDatabase, QueryTemplate, withValues } from './query-template';
 import { Tx } from './schema';
 import { beyondInt32 } from './wide-id-comparisons';
-
-/** Where a value goes: built into the query in its place, found again among the compiled parameters. */
-class Slot {
-  constructor(readonly index: number) {}
-}
-
-interface Template {
-  readonly compiled: CompiledQuery;
-  /** For each parameter: the index of the value it takes, or -1 for a constant of the query. */
-  readonly sources: readonly number[];
-}
-
-interface Templates {
-  /** The plugins they were compiled with (a transaction copies its database's list, so compared by item). */
-  readonly plugins: readonly KyselyPlugin[];
-  /** By the number of values. */
-  readonly byArity: Map<number, Template>;
-}
 
 /** What a write is built of: one value per written column or compared id, never undefined (Kysely would drop the column). */
 export type WriteValue = number | string | null;
@@ -49,27 +32,21 @@ const VARYING_SHAPES = 64;
  * Writes only: reads have core/kernel/reused-select.ts.
  */
 export function reusedWrite<R>(build: (db: Tx, values: readonly WriteValue[]) => { compile(): CompiledQuery<R> }, options: ReusedWriteOptions = {}) {
-  // Per database (its dialect's adapter), then per list of plugins: a few entries at most.
-  const known = new WeakMap<object, Templates[]>();
-  const templateFor = (db: Tx, arity: number): Template => {
-    const { adapter, plugins } = db.getExecutor();
-    let lists = known.get(adapter);
-    if (!lists) known.set(adapter, (lists = []));
-    let templates = lists.find((t) => t.plugins.length === plugins.length && t.plugins.every((p, i) => p === plugins[i]));
-    if (!templates) lists.push((templates = { plugins: [...plugins], byArity: new Map() }));
-    let template = templates.byArity.get(arity);
+  // Per database and list of plugins, then by the number of values.
+  const byArity = perDatabase(() => new Map<number, QueryTemplate>());
+  const templateFor = (db: Tx, arity: number): QueryTemplate => {
+    const templates = byArity(db);
+    let template = templates.get(arity);
     if (!template) {
-      const slots = Array.from({ length: arity }, (_, i) => new Slot(i));
-      const compiled = build(db, slots as unknown as WriteValue[]).compile();
+      template = compileTemplate(arity, (slots) => build(db, slots as unknown as WriteValue[]).compile());
+      const { compiled, sources } = template;
       if (compiled.query.kind !== 'InsertQueryNode' && compiled.query.kind !== 'UpdateQueryNode') throw new Error('reusedWrite takes inserts and updates only');
-      const sources = compiled.parameters.map((p) => (p instanceof Slot ? p.index : -1));
       const placed = new Set(sources.filter((s) => s !== -1)).size;
       if (placed !== arity) throw new Error(`reusedWrite: the query placed ${placed} of its ${arity} values as parameters`);
       planWrites(compiled);
       if (!options.varying) keepPrepared(compiled.sql);
-      if (options.varying && templates.byArity.size >= VARYING_SHAPES) templates.byArity.delete(templates.byArity.keys().next().value as number);
-      template = { compiled, sources };
-      templates.byArity.set(arity, template);
+      if (options.varying && templates.size >= VARYING_SHAPES) templates.delete(templates.keys().next().value as number);
+      templates.set(arity, template);
     }
     return template;
   };
@@ -77,9 +54,7 @@ export function reusedWrite<R>(build: (db: Tx, values: readonly WriteValue[]) =>
     if (values.some((v) => (v !== null && typeof v !== 'number' && typeof v !== 'string') || beyondInt32(v))) {
       return db.executeQuery<R>(build(db, values).compile());
     }
-    const { compiled, sources } = templateFor(db, values.length);
-    const parameters = sources.map((source, i) => (source === -1 ? compiled.parameters[i] : values[source]));
-    return db.executeQuery<R>({ query: compiled.query, queryId: compiled.queryId, sql: compiled.sql, parameters });
+    return db.executeQuery<R>(withValues(templateFor(db, values.length), values) as CompiledQuery<R>);
   };
 }
 

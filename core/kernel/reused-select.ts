@@ -1,20 +1,8 @@
-import { CompiledQuery, KyselyPlugin } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import { Tx } from '../db/schema';
 import { keepPrepared } from '../db/prepared-statements';
+import { compileTemplate, perDatabase, QueryTemplate, withValues } from '../db/query-template';
 import { beyondInt32 } from '../db/wide-id-comparisons';
-
-/** Where a value goes: built into the query in its place, found again among the compiled parameters. */
-class Slot {
-  constructor(readonly index: number) {}
-}
-
-interface Template {
-  /** The plugins it was compiled with (a transaction copies its database's list, so compared by item). */
-  readonly plugins: readonly KyselyPlugin[];
-  readonly compiled: CompiledQuery;
-  /** For each parameter: the index of the value it takes, or -1 for a constant of the query. */
-  readonly sources: readonly number[];
-}
 
 /** What a select is built of: whole numbers and text, never a list (its placeholders would vary with its length). */
 type Value = number | string;
@@ -32,29 +20,20 @@ type Value = number | string;
  * statement is also kept prepared on each connection (core/db/prepared-statements.ts).
  */
 export function reusedSelect<V extends Value[], R>(build: (db: Tx, ...values: V) => { compile(): CompiledQuery<R>; execute(): Promise<R[]> }) {
-  // Per database (its dialect's adapter), then per list of plugins: a few entries at most.
-  const templates = new WeakMap<object, Template[]>();
-  const templateFor = (db: Tx, arity: number): Template => {
-    const { adapter, plugins } = db.getExecutor();
-    let known = templates.get(adapter);
-    if (!known) templates.set(adapter, (known = []));
-    let template = known.find((t) => t.plugins.length === plugins.length && t.plugins.every((p, i) => p === plugins[i]));
-    if (!template) {
-      const slots = Array.from({ length: arity }, (_, i) => new Slot(i));
-      const compiled = build(db, ...(slots as unknown as V)).compile();
-      if (compiled.query.kind !== 'SelectQueryNode') throw new Error('reusedSelect takes selects only');
-      const sources = compiled.parameters.map((p) => (p instanceof Slot ? p.index : -1));
-      keepPrepared(compiled.sql);
-      template = { plugins: [...plugins], compiled, sources };
-      known.push(template);
+  const held = perDatabase((): { template?: QueryTemplate } => ({}));
+  const templateFor = (db: Tx, arity: number): QueryTemplate => {
+    const slot = held(db);
+    if (!slot.template) {
+      const template = compileTemplate(arity, (slots) => build(db, ...(slots as unknown as V)).compile());
+      if (template.compiled.query.kind !== 'SelectQueryNode') throw new Error('reusedSelect takes selects only');
+      keepPrepared(template.compiled.sql);
+      slot.template = template;
     }
-    return template;
+    return slot.template;
   };
   return async (db: Tx, ...values: V): Promise<R[]> => {
     if (values.some((v) => (typeof v !== 'number' && typeof v !== 'string') || beyondInt32(v))) return build(db, ...values).execute();
-    const { compiled, sources } = templateFor(db, values.length);
-    const parameters = sources.map((source, i) => (source === -1 ? compiled.parameters[i] : values[source]));
-    const result = await db.executeQuery<R>({ query: compiled.query, queryId: compiled.queryId, sql: compiled.sql, parameters });
+    const result = await db.executeQuery<R>(withValues(templateFor(db, values.length), values));
     return result.rows;
   };
 }
