@@ -5,7 +5,7 @@ import { CallContext } from '../../kernel/call-context';
 import { callable } from '../../kernel/callable';
 import { stored, sum, toStored } from '../../kernel/money';
 import { bool, int, object, string } from '../../kernel/parameter';
-import { systemHash } from '../../kernel/system-cipher';
+import { purposeMac } from '../../kernel/system-cipher';
 import { applicableTaxes } from '../billing/applicable-taxes';
 import { ordered, readOrder } from '../billing/ordering';
 import { pageOffset } from '../billing/values';
@@ -107,11 +107,12 @@ export abstract class InvoiceQueries {
     return (await this.summary(invoiceId))?.date_autodebit ?? false;
   }
 
-  @callable({ description: 'A token that lets a client pay this invoice without logging in (an HMAC of the client and invoice keyed by the system key); 400 invoice_id.exists unless the invoice is the client\'s, of the caller\'s company.', verb: 'GET', params: [int('client_id'), int('invoice_id')], returns: text() })
+  @callable({ description: 'A token that lets a client pay this invoice without logging in (an HMAC of the company, client and invoice under a key derived from the system key); 400 invoice_id.exists unless the invoice is the client\'s, of the caller\'s company.', verb: 'GET', params: [int('client_id'), int('invoice_id')], returns: text() })
   async createPayHash(clientId: number, invoiceId: number) {
     // The system key is the installation's, so a token is good in every company: minted for any
     // ids, one company could make the token that opens another company's invoice (or one of a
-    // later id) on that company's pay page.
+    // later id) on that company's pay page. For the same reason the token is not systemHash's
+    // HMAC, which any company can have computed for any text.
     if (!(await this.payable(clientId, invoiceId))) throw invalidInvoice();
     return this.payHash(clientId, invoiceId);
   }
@@ -124,7 +125,7 @@ export abstract class InvoiceQueries {
   }
 
   private payHash(clientId: number, invoiceId: number): string {
-    return systemHash(`pay:c=${clientId}|i=${invoiceId}`, this.ctx.systemKey).slice(0, 32);
+    return purposeMac('tally pay token', `pay:co=${this.ctx.companyId}|c=${clientId}|i=${invoiceId}`, this.ctx.systemKey).slice(0, 32);
   }
 
   /** Whether the invoice is one of the caller's company's, of that client. */

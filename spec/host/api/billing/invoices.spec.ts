@@ -301,5 +301,18 @@ describe('invoices over HTTP', () => {
       expect(await ok(server, 'GET', 'invoices/verifyPayHash', { client_id: clientId, invoice_id: invoiceId, hash: token }, other.auth)).to.equal(false);
       expect(await ok(server, 'GET', 'invoices/verifyPayHash', { client_id: neighbour, invoice_id: invoiceId, hash: token })).to.equal(false);
     });
+
+    it("cannot be made with encryption/systemHash, which any company may call with the same system key", async () => {
+      const invoiceId = await addInvoice(server, clientId);
+      const other = await newCompany(server, 'Pay token hasher');
+      const token = await ok(server, 'GET', 'invoices/createPayHash', { client_id: clientId, invoice_id: invoiceId });
+      for (const value of [`pay:c=${clientId}|i=${invoiceId}`, `pay:co=1|c=${clientId}|i=${invoiceId}`]) {
+        for (const algorithm of ['sha256', 'sha512', 'md5']) {
+          const made = String(await ok(server, 'POST', 'encryption/systemHash', { value, algorithm }, other.auth)).slice(0, 32);
+          expect(made, `${algorithm}(${value})`).to.not.equal(token);
+          expect(await ok(server, 'GET', 'invoices/verifyPayHash', { client_id: clientId, invoice_id: invoiceId, hash: made }), `${algorithm}(${value})`).to.equal(false);
+        }
+      }
+    });
   });
 });
