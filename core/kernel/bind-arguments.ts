@@ -2,6 +2,7 @@ import { CallableSpec } from './callable';
 import { DEFAULT_VALUE_TEXT, FieldErrors } from './errors';
 import { INT32_MAX, INT32_MIN } from './input-rules';
 import { ParameterSpec } from './parameter';
+import { Shape } from './shape';
 import { TallyError } from './tally-error';
 
 /**
@@ -20,6 +21,18 @@ export function bindArguments(spec: CallableSpec, params: Record<string, unknown
     for (const path of nulPaths(value, name)) {
       errors[path] = { format: 'The value may not contain NUL characters.' };
       holdingNul.add(name);
+    }
+  }
+  // A text field the method declares (vars[first_name], vars[lines][0][description]) given a list
+  // or a set: the models wrote String() of it, so "x,y" or "[object Object]" became the record.
+  // Named as the models name their fields' errors: first_name, lines[0][description].
+  for (const p of spec.params) {
+    const given = params[p.name];
+    if (!p.fields || holdingNul.has(p.name) || given === null || typeof given !== 'object') continue;
+    const fields = new Map(p.fields.map((f) => [f.name, f]));
+    for (const [key, item] of Object.entries(given)) {
+      const field = fields.get(key);
+      if (field) for (const path of setsInText(item, field, key)) errors[path] = { format: 'The value must be a single value, not a list or set.' };
     }
   }
   let defaultMissing = false;
@@ -114,6 +127,23 @@ function nulPathsIn(value: unknown, path: string): string[] {
   if (typeof value === 'string') return value.includes('\u0000') ? [path] : [];
   if (value === null || typeof value !== 'object') return [];
   return Object.entries(value).flatMap(([key, item]) => (key.includes('\u0000') ? [`${path}[${key}]`] : nulPathsIn(item, `${path}[${key}]`)));
+}
+
+/** The paths under a value where its declared shape is text but the value a list or a set. */
+function setsInText(value: unknown, shape: Shape, path: string): string[] {
+  if (value === null || typeof value !== 'object') return [];
+  if (shape.kind === 'string') return [path];
+  const entries = Object.entries(value);
+  if (shape.kind === 'list' && shape.items) return entries.flatMap(([key, item]) => setsInText(item, shape.items!, `${path}[${key}]`));
+  if (shape.kind === 'object' && shape.fields) {
+    const fields = new Map(shape.fields.map((f) => [f.name, f]));
+    return entries.flatMap(([key, item]) => {
+      const field = fields.get(key);
+      return field ? setsInText(item, field, `${path}[${key}]`) : [];
+    });
+  }
+  if (shape.kind === 'object' && shape.values) return entries.flatMap(([key, item]) => setsInText(item, shape.values!, `${path}[${key}]`));
+  return [];
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, getHashes, randomBytes } from 'crypto';
+import { createCipheriv, createDecipheriv, createHmac, getHashes, hkdfSync, randomBytes } from 'crypto';
 import { TallyError } from './tally-error';
 
 /**
@@ -65,6 +65,17 @@ export function systemHash(value: string, systemKey: string, algorithm = 'sha256
     throw TallyError.invalid({ algorithm: { valid: `The algorithm must be one of: ${[...AVAILABLE].join(', ')}.` } });
   }
   return createHmac(algorithm, systemKey).update(value, 'utf8').digest('hex');
+}
+
+/**
+ * An HMAC for one of Tally's own purposes (a pay token), under a key derived from the system key
+ * for that purpose alone (HKDF, the purpose as salt). encryption/systemHash answers the HMAC under
+ * the system key itself of any text, to every company, so a token made that way could be made by
+ * any caller of any company; no systemHash answer is this key or a MAC under it.
+ */
+export function purposeMac(purpose: string, value: string, systemKey: string): string {
+  const key = Buffer.from(hkdfSync('sha256', systemKey, purpose, '', 32));
+  return createHmac('sha256', key).update(value, 'utf8').digest('hex');
 }
 
 /** A fresh system key: 32 random bytes as 64 lowercase hex characters. */

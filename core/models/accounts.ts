@@ -9,7 +9,7 @@ import { TallyError } from '../kernel/tally-error';
 import { ACCOUNT, CC_ADD, DEBIT_ACCOUNT, LABELS, NAME_EDIT } from './accounts.fields';
 import { AchAccounts } from './accounts/ach-accounts';
 import { requireClientId } from './clients/client-store';
-import { contactOf, findAccount, forgetAccount, gatewayOffering, keepAccount, listAccounts, renameAccount, requireAccount } from './accounts/account-ops';
+import { accountCurrency, contactOf, findAccount, forgetAccount, gatewayOffering, keepAccount, listAccounts, renameAccount, requireAccount } from './accounts/account-ops';
 import { autodebitAccountOf, CC_TYPES, invalidAccount, setAutodebitAccount } from './accounts/account-store';
 
 /**
@@ -39,13 +39,14 @@ export class Accounts extends AchAccounts {
     const errors: Record<string, Record<string, string>> = {};
     if (!/^\d{6}$/.test(expiration)) errors.expiration = { format: 'The expiration must be given as yyyymm.' };
     if (!is.present(vars.number)) errors.number = { empty: 'Please enter the card number.' };
+    const currency = await accountCurrency(this.ctx, vars, errors);
     if (!gateway) errors.gateway = { exists: `The merchant gateway "${String(vars.gateway ?? 'test_card')}" is not installed and enabled, or cannot store cards.` };
     if (Object.keys(errors).length) throw TallyError.invalid(errors);
     const stored = (await this.calls.call(this.ctx, `${gateway}.tokens`, 'store', {
       vars: { client_id: contact.client_id, card_number: vars.number, exp_year: expiration.slice(0, 4), exp_month: expiration.slice(4), cvv: vars.security_code },
     })) as { reference_id: string; last4: string; type: string; expiration: string };
     return keepAccount(this.ctx, contact, vars, {
-      type: 'cc', gateway: gateway!, reference_id: stored.reference_id, last4: stored.last4, card_type: CC_TYPES[stored.type] ? stored.type : 'other', expiration: stored.expiration ?? expiration, status: 'active',
+      type: 'cc', gateway: gateway!, reference_id: stored.reference_id, last4: stored.last4, card_type: CC_TYPES[stored.type] ? stored.type : 'other', expiration: stored.expiration ?? expiration, status: 'active', currency,
     });
   }
 

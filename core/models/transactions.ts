@@ -86,7 +86,7 @@ export class Transactions extends TransactionQueries {
     const transaction = await lockTransaction(db, this.ctx.companyId, transactionId);
     const committed = transaction.refunded.plus(sum((await applications(db, transactionId)).map((a) => stored(a.amount))));
     await assertValid(vars, {
-      ...linkRules(db, this.ctx.companyId),
+      ...linkRules(db, this.ctx.companyId, transaction.client_id),
       amount: { ifSet: true, rules: [...amountRules(), { code: 'applied', message: 'The amount cannot be less than what the transaction has applied and refunded.', check: (v) => parseDecimal(v)!.gte(committed) }] },
       date_added: paymentRules(db, this.ctx.companyId, this.ctx.timezone).date_added,
       type: paymentRules(db, this.ctx.companyId, this.ctx.timezone).type,

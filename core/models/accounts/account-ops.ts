@@ -4,6 +4,8 @@ import { ModelCalls } from '../../kernel/model-calls';
 import { TallyError } from '../../kernel/tally-error';
 import { formatUtc } from '../../kernel/timestamps';
 import { truthy } from '../billing/values';
+import { findCurrency } from '../currencies';
+import { MESSAGES } from '../invoices/invoice-rules';
 import { accountQuery, AccountKind, autodebitAccountOf, invalidAccount, presentAccount, setAutodebitAccount } from './account-store';
 
 /** What cards and bank accounts share: whose they are, how they are stored, listed and forgotten. */
@@ -22,6 +24,22 @@ export async function contactOf(ctx: CallContext, vars: Record<string, unknown>)
   return contact;
 }
 
+/**
+ * vars[currency] of a new account: none when not given, else one of the company's currencies
+ * (any letter case), as an invoice's or a payment's. It was kept cut to three letters
+ * (EURO as EUR), a list as none and any code as given, so the account named a currency the
+ * company does not bill in.
+ */
+export async function accountCurrency(ctx: CallContext, vars: Record<string, unknown>, errors: Record<string, Record<string, string>>): Promise<string | null> {
+  const value = vars.currency;
+  if (value === undefined || value === null || value === '') return null;
+  const code = typeof value === 'string' ? value.toUpperCase() : '';
+  if (code.length !== 3) errors.currency = { length: MESSAGES.currencyLength };
+  else if (!/^[A-Z]{3}$/.test(code)) errors.currency = { format: MESSAGES.currencyFormat };
+  else if (!(await findCurrency(ctx.db, ctx.companyId, code))) errors.currency = { exists: MESSAGES.currencyExists };
+  return code;
+}
+
 /** vars[gateway] (default test_card) when it offers `method` on its tokens model; else null. */
 export async function gatewayOffering(ctx: CallContext, calls: ModelCalls, vars: Record<string, unknown>, method: string): Promise<string | null> {
   const gateway = typeof vars.gateway === 'string' && vars.gateway ? vars.gateway : 'test_card';
@@ -33,7 +51,7 @@ export async function keepAccount(
   ctx: CallContext,
   contact: Awaited<ReturnType<typeof contactOf>>,
   vars: Record<string, unknown>,
-  kept: { type: AccountKind; gateway: string; reference_id: string; last4: string; card_type: string; expiration: string | null; status: string },
+  kept: { type: AccountKind; gateway: string; reference_id: string; last4: string; card_type: string; expiration: string | null; status: string; currency: string | null },
 ): Promise<number> {
   const row = await ctx.db
     .insertInto('accounts')
@@ -43,7 +61,6 @@ export async function keepAccount(
       contact_id: contact.id,
       first_name: is.present(vars.first_name) ? String(vars.first_name).trim().slice(0, 255) : contact.first_name,
       last_name: is.present(vars.last_name) ? String(vars.last_name).trim().slice(0, 255) : contact.last_name,
-      currency: typeof vars.currency === 'string' ? vars.currency.toUpperCase().slice(0, 3) : null,
       date_added: formatUtc(new Date()),
       ...kept,
       reference_id: String(kept.reference_id),

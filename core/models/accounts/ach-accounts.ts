@@ -8,7 +8,7 @@ import { bool as yes, listOf, nothing, orFalse, int as id } from '../../kernel/s
 import { TallyError } from '../../kernel/tally-error';
 import { ACCOUNT, ACH_ADD, DEPOSITS, LABELS, NAME_EDIT } from '../accounts.fields';
 import { ACH_TYPES } from './account-store';
-import { contactOf, findAccount, forgetAccount, gatewayOffering, keepAccount, listAccounts, renameAccount, requireAccount } from './account-ops';
+import { accountCurrency, contactOf, findAccount, forgetAccount, gatewayOffering, keepAccount, listAccounts, renameAccount, requireAccount } from './account-ops';
 
 /**
  * Bank accounts (ACH), the half of the reference's Accounts model beside cards. A bank account is
@@ -40,6 +40,7 @@ export abstract class AchAccounts {
     if (!is.present(vars.account)) errors.account = { empty: 'Please enter the bank account number.' };
     if (!is.present(vars.routing)) errors.routing = { empty: 'Please enter the routing number.' };
     if (!ACH_TYPES[type]) errors.type = { format: 'The account type must be checking or savings.' };
+    const currency = await accountCurrency(this.ctx, vars, errors);
     if (!gateway) errors.gateway = { exists: `The merchant gateway "${String(vars.gateway ?? 'test_card')}" is not installed and enabled, or cannot store bank accounts.` };
     if (Object.keys(errors).length) throw TallyError.invalid(errors);
     const stored = (await this.calls.call(this.ctx, `${gateway}.tokens`, 'storeAch', {
@@ -47,7 +48,7 @@ export abstract class AchAccounts {
     })) as { reference_id: string; last4: string; type?: string; verification?: string };
     return keepAccount(this.ctx, contact, vars, {
       type: 'ach', gateway: gateway!, reference_id: stored.reference_id, last4: stored.last4, card_type: ACH_TYPES[stored.type ?? ''] ? stored.type! : type, expiration: null,
-      status: stored.verification === 'pending' ? 'unverified' : 'active',
+      status: stored.verification === 'pending' ? 'unverified' : 'active', currency,
     });
   }
 

@@ -5,13 +5,14 @@ import { CallContext } from '../../kernel/call-context';
 import { callable } from '../../kernel/callable';
 import { stored, sum, toStored } from '../../kernel/money';
 import { bool, int, object, string } from '../../kernel/parameter';
-import { systemHash } from '../../kernel/system-cipher';
+import { purposeMac } from '../../kernel/system-cipher';
 import { applicableTaxes } from '../billing/applicable-taxes';
 import { ordered, readOrder } from '../billing/ordering';
 import { pageOffset } from '../billing/values';
 import { findClient, invalidClient } from '../clients/client-store';
 import { filteredInvoices, INVOICE_ORDER, searchInvoices } from './invoice-filters';
 import { DELIVERY_METHODS } from './invoice-rules';
+import { invalidInvoice } from './invoice-lock';
 import { invoiceQuery, presentSummary, readInvoice, readLineItems } from './invoice-store';
 import { any as anyShape, bool as boolShape, int as count, listOf, mapOf, money, orFalse, string as text, timestamp } from '../../kernel/shape';
 import { INVOICE, INVOICE_SUMMARIES, LINE_ITEM, TAX_RULES } from '../invoices.fields';
@@ -106,16 +107,31 @@ export abstract class InvoiceQueries {
     return (await this.summary(invoiceId))?.date_autodebit ?? false;
   }
 
-  @callable({ description: 'A token that lets a client pay this invoice without logging in (an HMAC of the client and invoice keyed by the system key).', verb: 'GET', params: [int('client_id'), int('invoice_id')], returns: text() })
+  @callable({ description: 'A token that lets a client pay this invoice without logging in (an HMAC of the company, client and invoice under a key derived from the system key); 400 invoice_id.exists unless the invoice is the client\'s, of the caller\'s company.', verb: 'GET', params: [int('client_id'), int('invoice_id')], returns: text() })
   async createPayHash(clientId: number, invoiceId: number) {
-    return systemHash(`pay:c=${clientId}|i=${invoiceId}`, this.ctx.systemKey).slice(0, 32);
+    // The system key is the installation's, so a token is good in every company: minted for any
+    // ids, one company could make the token that opens another company's invoice (or one of a
+    // later id) on that company's pay page. For the same reason the token is not systemHash's
+    // HMAC, which any company can have computed for any text.
+    if (!(await this.payable(clientId, invoiceId))) throw invalidInvoice();
+    return this.payHash(clientId, invoiceId);
   }
 
-  @callable({ description: 'Whether hash is the pay token createPayHash gives for this client and invoice.', verb: 'GET', params: [int('client_id'), int('invoice_id'), string('hash')], returns: boolShape() })
+  @callable({ description: 'Whether hash is the pay token createPayHash gives for this client and invoice (of the caller\'s company).', verb: 'GET', params: [int('client_id'), int('invoice_id'), string('hash')], returns: boolShape() })
   async verifyPayHash(clientId: number, invoiceId: number, hash: string) {
-    const expected = Buffer.from(await this.createPayHash(clientId, invoiceId));
+    const expected = Buffer.from(this.payHash(clientId, invoiceId));
     const given = Buffer.from(hash);
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    return given.length === expected.length && timingSafeEqual(given, expected) && (await this.payable(clientId, invoiceId));
+  }
+
+  private payHash(clientId: number, invoiceId: number): string {
+    return purposeMac('tally pay token', `pay:co=${this.ctx.companyId}|c=${clientId}|i=${invoiceId}`, this.ctx.systemKey).slice(0, 32);
+  }
+
+  /** Whether the invoice is one of the caller's company's, of that client. */
+  private async payable(clientId: number, invoiceId: number): Promise<boolean> {
+    const invoice = await this.summary(invoiceId);
+    return !!invoice && invoice.client_id === clientId;
   }
 
   @callable({ description: 'The tax rules a client\'s taxable lines are charged (one per level, the closest to its address): {id, level, name, amount, type}.', verb: 'GET', params: [int('client_id')], returns: TAX_RULES })

@@ -17,8 +17,8 @@ export const TRANSACTION_STATUSES = ['approved', 'declined', 'void', 'error', 'p
 
 const textUpTo = (max: number): Rule => ({ code: 'length', message: `The value may be at most ${max} characters long.`, check: (v) => String(v).length <= max });
 
-/** The reference's optional links of a transaction, checked against the caller's company. */
-export function linkRules(db: Tx, companyId: number): RuleSet {
+/** The reference's optional links of a transaction, checked against the caller's company (and, for the account, the client: the transaction's when editing, else vars[client_id]). */
+export function linkRules(db: Tx, companyId: number, clientId?: number): RuleSet {
   return {
     status: { ifSet: true, rules: [{ code: 'format', message: 'Invalid status.', check: is.oneOf(TRANSACTION_STATUSES) }] },
     reference_id: { ifSet: true, rules: [textUpTo(255)] },
@@ -31,7 +31,15 @@ export function linkRules(db: Tx, companyId: number): RuleSet {
       ifSet: true,
       rules: [{ code: 'exists', message: 'Invalid transaction ID.', check: async (v) => blank(v) || !!(await db.selectFrom('transactions').select('id').where('id', '=', wholeNumber(v) ?? -1).where('company_id', '=', companyId).executeTakeFirst()) }],
     },
-    account_id: { ifSet: true, rules: [{ code: 'format', message: 'The account ID must be a whole number.', check: (v) => blank(v) || wholeNumber(v) !== null }] },
+    // The card or bank account paid with: one of the client's (the payment's, or the edited transaction's).
+    account_id: {
+      ifSet: true,
+      rules: [{
+        code: 'exists',
+        message: 'Invalid account ID.',
+        check: async (v, all) => blank(v) || !!(await db.selectFrom('accounts').select('id').where('id', '=', wholeNumber(v) ?? -1).where('company_id', '=', companyId).where('client_id', '=', clientId ?? wholeNumber(all.client_id) ?? -1).executeTakeFirst()),
+      }],
+    },
     transaction_type_id: { ifSet: true, rules: [new CustomTypes(db, companyId, 'transaction_types', 'type_id').exists('Invalid transaction type ID.')] },
   };
 }

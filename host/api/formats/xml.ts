@@ -71,6 +71,9 @@ export const xml: Format = {
   render(root, body) {
     const document = create({ version: '1.0', encoding: 'UTF-8' }).ele(rootName(root));
     for (const [key, value] of Object.entries(body)) addField(document, key, toPlain(value), new Set());
-    return document.end({ prettyPrint: true, indent: '\t' });
+    // A carriage return is the one character of text a parser would not give back: XML 1.0 (2.11)
+    // reads CR LF and a lone CR as LF, so a note typed on Windows came back changed. Written as a
+    // character reference it survives; names never hold one and the indentation is tabs and LF.
+    return document.end({ prettyPrint: true, indent: '\t' }).replace(/\r/g, '&#xD;');
   },
 };

@@ -73,6 +73,39 @@ describe('bad parameters over HTTP', () => {
       }
       expect((await echo.server.request('GET', '/api/users/getListCount.json')).json.response).to.equal(0);
     });
+
+    it('refuses a list or a set where a declared text field of vars belongs, and keeps nothing', async () => {
+      // Models wrote String() of it: a client named "A,B" or "[object Object]", an invoice line, a
+      // payment's message, a group's or a tax's name likewise.
+      const server = echo.server;
+      const client = (await server.request('POST', '/api/clients/add.json', { body: 'vars[first_name]=Ada&vars[last_name]=Lovelace&vars[email]=ada@example.com' })).json.response;
+      const invoice = `vars[client_id]=${client}&vars[date_billed]=2026-01-01T00:00:00Z&vars[date_due]=2026-02-01T00:00:00Z&vars[currency]=USD`;
+      const calls: Array<[string, string, string, string, string]> = [
+        ['POST', 'clients/add', 'vars[last_name]=B&vars[email]=b@example.com', 'vars[first_name]', 'first_name'],
+        ['PUT', 'clients/edit', `client_id=${client}`, 'vars[address1]', 'address1'],
+        ['POST', 'client_groups/add', 'vars[color]=ffffff', 'vars[name]', 'name'],
+        ['POST', 'taxes/add', 'vars[level]=1&vars[amount]=5&vars[type]=exclusive', 'vars[name]', 'name'],
+        ['PUT', 'companies/edit', 'company_id=1', 'vars[name]', 'name'],
+        ['POST', 'invoices/add', `${invoice}&vars[lines][0][amount]=1`, 'vars[lines][0][description]', 'lines[0][description]'],
+        ['POST', 'invoices/add', `${invoice}&vars[lines][0][description]=x&vars[lines][0][amount]=1`, 'vars[note_public]', 'note_public'],
+        ['POST', 'transactions/add', `vars[client_id]=${client}&vars[amount]=1&vars[currency]=USD`, 'vars[message]', 'message'],
+        ['POST', 'transactions/addType', 'vars[type]=debit', 'vars[name]', 'name'],
+        ['POST', 'api_keys/add', '', 'vars[notes]', 'notes'],
+      ];
+      const counts = async () => Promise.all(['clients', 'contacts', 'client_groups', 'taxes', 'invoices', 'transactions', 'transaction_types', 'api_keys'].map(async (t) => (await server.installation.db.selectFrom(t as 'clients').select('id').execute()).length));
+      const before = await counts();
+      const names = async () => JSON.stringify([await server.installation.db.selectFrom('companies').select('name').execute(), await server.installation.db.selectFrom('contacts').select('address1').execute()]);
+      const kept = await names();
+      for (const [verb, path, rest, name, key] of calls) {
+        for (const value of [`${name}[]=A&${name}[]=B`, `${name}[x]=A`]) {
+          const res = await server.request(verb, `/api/${path}.json`, { body: `${rest}${rest ? '&' : ''}${value}` });
+          expect(res.status, `${path} ${value}: ${res.text}`).to.equal(400);
+          expect(res.json.errors, `${path} ${value}`).to.have.property(key).that.has.property('format');
+        }
+      }
+      expect(await counts()).to.deep.equal(before);
+      expect(await names()).to.equal(kept);
+    });
   });
 
   describe('SQL-looking strings', () => {

@@ -66,6 +66,19 @@ describe('response formats over HTTP', () => {
       expect(res.status).to.equal(401);
       expect(parseXml(res.text).users).to.deep.equal({ message: 'The authorization details given appear to be invalid.' });
     });
+
+    it('gives back carriage returns in text exactly, as a conforming XML parser reads them', async () => {
+      // Notes typed in a browser on Windows end lines with CR LF. A conforming parser (libxml2,
+      // expat) turns a literal CR LF or lone CR into LF before reading (XML 1.0, 2.11); xmlbuilder2
+      // does not, so the spec does that step first.
+      const endOfLines = (text: string) => text.replace(/\r\n?/g, '\n');
+      const address = 'Suite 2\r\nLevel 3\rBack\nDoor';
+      const added = await server.request('POST', '/api/clients/add.json', { body: { vars: { first_name: 'Ada', last_name: 'Byron', email: 'ada@example.com', address1: address } } });
+      expect(added.status, added.text).to.equal(200);
+      const res = await server.request('GET', `/api/clients/get.xml?client_id=${added.json.response}&get_settings=false`);
+      expect(res.status).to.equal(200);
+      expect(parseXml(endOfLines(res.text)).clients.response.address1).to.equal(address);
+    });
   });
 
   describe('php', () => {

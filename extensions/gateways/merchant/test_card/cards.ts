@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { callable, ExtensionContext, int, object, TallyError } from '../../../../host/extensions/kit';
+import { chargeTerms } from './charge-terms';
 import { clientIdOf } from './client-id';
 import { cardDigits, checkCard, passesLuhn, TEST_CARDS, UNKNOWN_CARD } from './test-cards';
 
@@ -23,6 +24,7 @@ export class Cards {
     const digits = cardDigits(vars.card_number);
     checkCard(vars, digits, passesLuhn);
     const card = TEST_CARDS[digits] ?? UNKNOWN_CARD;
+    const terms = await chargeTerms(this.ctx, vars, card.outcome === 'declined');
     let transactionId: number | null = null;
     if (card.outcome === 'approved') {
       transactionId = await this.ctx.models.transactions.add({
@@ -32,7 +34,7 @@ export class Cards {
     const reason = card.outcome === 'declined' ? card.reason : null;
     const row = await this.ctx.db
       .insertInto('test_card_charges')
-      .values({ company_id: this.ctx.companyId, client_id: clientId, amount: String(vars.amount), currency: String(vars.currency), last4: digits.slice(-4), status: card.outcome, reason, transaction_id: transactionId, date_added: this.ctx.now() })
+      .values({ company_id: this.ctx.companyId, client_id: clientId, amount: terms.amount, currency: terms.currency, last4: digits.slice(-4), status: card.outcome, reason, transaction_id: transactionId, date_added: this.ctx.now() })
       .returning('id')
       .executeTakeFirstOrThrow();
     return { charge_id: row.id, status: card.outcome, reason, message: card.outcome === 'declined' ? card.message : 'Approved.', transaction_id: transactionId };

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { callable, ExtensionContext, object, string, TallyError } from '../../../../host/extensions/kit';
+import { chargeTerms } from './charge-terms';
 import { clientIdOf } from './client-id';
 import { bankDigits, checkBankAccount, DEPOSIT_ATTEMPTS, depositCents, TEST_BANK_ACCOUNTS, TEST_DEPOSITS, UNKNOWN_BANK_ACCOUNT } from './test-bank-accounts';
 import { cardBrand, cardDigits, checkCard, passesLuhn, TEST_CARDS, UNKNOWN_CARD } from './test-cards';
@@ -81,6 +82,7 @@ export class Tokens {
       outcome = row.card_key === 'approved' ? { outcome: 'approved' } : Object.values(TEST_CARDS).find((c) => c.outcome === 'declined' && c.reason === row.card_key) ?? UNKNOWN_CARD;
     }
     const declined = outcome.outcome === 'declined' ? outcome : null;
+    const terms = await chargeTerms(this.ctx, vars, !!declined);
     let transactionId: number | null = null;
     if (!declined) {
       transactionId = await this.ctx.models.transactions.add({
@@ -90,7 +92,7 @@ export class Tokens {
     const status = declined ? 'declined' : 'approved';
     await this.ctx.db
       .insertInto('test_card_charges')
-      .values({ company_id: this.ctx.companyId, client_id: Number(vars.client_id), amount: String(vars.amount), currency: String(vars.currency), last4, status, reason: declined?.reason ?? null, transaction_id: transactionId, date_added: this.ctx.now() })
+      .values({ company_id: this.ctx.companyId, client_id: Number(vars.client_id), amount: terms.amount, currency: terms.currency, last4, status, reason: declined?.reason ?? null, transaction_id: transactionId, date_added: this.ctx.now() })
       .execute();
     return { status, reason: declined?.reason ?? null, message: declined?.message ?? 'Approved.', transaction_id: transactionId };
   }

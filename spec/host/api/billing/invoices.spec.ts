@@ -278,4 +278,41 @@ describe('invoices over HTTP', () => {
       expect((await getInvoice(server, ids[0], company.auth)).status).to.equal('active');
     });
   });
+
+  describe('pay tokens (createPayHash, verifyPayHash)', () => {
+    // The system key is the installation's: a token minted for any ids was good in every company,
+    // so company 2 could mint the token that opens company 1's invoice on company 1's pay page, or
+    // one for an invoice id not issued yet.
+    it("are minted and verified only for an invoice of the caller's company and of the client named", async () => {
+      const invoiceId = await addInvoice(server, clientId);
+      const other = await newCompany(server, 'Pay token minter');
+      const theirClient = await addClient(server, {}, other.auth);
+      const neighbour = await addClient(server);
+      const token = await ok(server, 'GET', 'invoices/createPayHash', { client_id: clientId, invoice_id: invoiceId });
+      expect(await ok(server, 'GET', 'invoices/verifyPayHash', { client_id: clientId, invoice_id: invoiceId, hash: token })).to.equal(true);
+
+      const refused = { invoice_id: { exists: 'Invalid invoice ID.' } };
+      for (const [auth, client, invoice] of [[other.auth, clientId, invoiceId], [other.auth, theirClient, invoiceId], [other.auth, clientId, invoiceId + 1000], [undefined, clientId, invoiceId + 1000], [undefined, neighbour, invoiceId]] as Array<[Credential | undefined, number, number]>) {
+        const res = await call(server, 'GET', 'invoices/createPayHash', { client_id: client, invoice_id: invoice }, auth);
+        expect(res.status, `${client}/${invoice}: ${res.text}`).to.equal(400);
+        expect(res.json.errors).to.deep.equal(refused);
+      }
+      // Company 2 holds the right token (a company 1 application showed it) yet learns nothing from it.
+      expect(await ok(server, 'GET', 'invoices/verifyPayHash', { client_id: clientId, invoice_id: invoiceId, hash: token }, other.auth)).to.equal(false);
+      expect(await ok(server, 'GET', 'invoices/verifyPayHash', { client_id: neighbour, invoice_id: invoiceId, hash: token })).to.equal(false);
+    });
+
+    it("cannot be made with encryption/systemHash, which any company may call with the same system key", async () => {
+      const invoiceId = await addInvoice(server, clientId);
+      const other = await newCompany(server, 'Pay token hasher');
+      const token = await ok(server, 'GET', 'invoices/createPayHash', { client_id: clientId, invoice_id: invoiceId });
+      for (const value of [`pay:c=${clientId}|i=${invoiceId}`, `pay:co=1|c=${clientId}|i=${invoiceId}`]) {
+        for (const algorithm of ['sha256', 'sha512', 'md5']) {
+          const made = String(await ok(server, 'POST', 'encryption/systemHash', { value, algorithm }, other.auth)).slice(0, 32);
+          expect(made, `${algorithm}(${value})`).to.not.equal(token);
+          expect(await ok(server, 'GET', 'invoices/verifyPayHash', { client_id: clientId, invoice_id: invoiceId, hash: made }), `${algorithm}(${value})`).to.equal(false);
+        }
+      }
+    });
+  });
 });

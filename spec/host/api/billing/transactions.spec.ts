@@ -193,4 +193,39 @@ describe('transactions over HTTP', () => {
     expect((await call(server, 'POST', 'transactions/refund', { transaction_id: payment }, other.auth)).json.errors).to.deep.equal({ transaction_id: { exists: 'Invalid transaction ID.' } });
     expect((await call(server, 'GET', 'transactions/getCredit', { client_id: client, currency: 'USD' }, other.auth)).json.errors).to.deep.equal({ client_id: { exists: 'Invalid client ID.' } });
   });
+
+  it("records only an account of the payment's client as the account paid with", async () => {
+    // A card of each: company 1's client and another company's. vars[account_id] was checked only
+    // as a whole number, so a payment could name an account that does not exist, another client's
+    // or another company's (gateway_id, parent_transaction_id and transaction_type_id were checked).
+    const other = await newCompany(server, 'Account holder elsewhere');
+    const client = await addClient(server);
+    const neighbour = await addClient(server);
+    const theirClient = await addClient(server, {}, other.auth);
+    const card = async (companyId: number, clientId: number) => {
+      const contact = (await ok(server, 'GET', 'clients/get', { client_id: clientId, get_settings: 'false' }, companyId === 1 ? undefined : other.auth)).contact_id;
+      const row = await server.installation.db.insertInto('accounts').values({ company_id: companyId, client_id: clientId, contact_id: contact, type: 'cc', first_name: 'A', last_name: 'B', gateway: 'test_card', reference_id: `tok_${clientId}`, last4: '4242', card_type: 'visa', expiration: '203012', currency: null, status: 'active', date_added: '2026-01-01 00:00:00' }).returning('id').executeTakeFirstOrThrow();
+      return row.id;
+    };
+    const own = await card(1, client);
+    const neighbours = await card(1, neighbour);
+    const theirs = await card(other.id, theirClient);
+    const count = async () => (await server.installation.db.selectFrom('transactions').select('id').execute()).length;
+    const before = await count();
+    for (const accountId of [theirs, neighbours, 987654, 0, -1]) {
+      const res = await call(server, 'POST', 'transactions/add', { vars: { client_id: client, amount: '5', currency: 'USD', account_id: accountId } });
+      expect(res.status, `${accountId}: ${res.text}`).to.equal(400);
+      expect(res.json.errors, String(accountId)).to.deep.equal({ account_id: { exists: 'Invalid account ID.' } });
+    }
+    expect(await count()).to.equal(before);
+    const payment = await pay(server, { client_id: client, amount: '5', account_id: own });
+    expect((await transaction(payment)).account_id).to.equal(own);
+    for (const accountId of [theirs, neighbours, 987654]) {
+      const res = await call(server, 'PUT', 'transactions/edit', { transaction_id: payment, vars: { account_id: accountId } });
+      expect(res.json.errors, String(accountId)).to.deep.equal({ account_id: { exists: 'Invalid account ID.' } });
+    }
+    expect((await transaction(payment)).account_id).to.equal(own);
+    expect(await ok(server, 'PUT', 'transactions/edit', { transaction_id: payment, vars: { account_id: '' } })).to.equal(payment);
+    expect((await transaction(payment)).account_id).to.equal(null);
+  });
 });
