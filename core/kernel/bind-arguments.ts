@@ -2,7 +2,7 @@ import { CallableSpec } from './callable';
 import { DEFAULT_VALUE_TEXT, FieldErrors } from './errors';
 import { INT32_MAX, INT32_MIN } from './input-rules';
 import { ParameterSpec } from './parameter';
-import { Shape } from './shape';
+import { Field, Shape } from './shape';
 import { TallyError } from './tally-error';
 
 /**
@@ -29,7 +29,7 @@ export function bindArguments(spec: CallableSpec, params: Record<string, unknown
   for (const p of spec.params) {
     const given = params[p.name];
     if (!p.fields || holdingNul.has(p.name) || given === null || typeof given !== 'object') continue;
-    const fields = new Map(p.fields.map((f) => [f.name, f]));
+    const fields = byName(p.fields);
     for (const [key, item] of Object.entries(given)) {
       const field = fields.get(key);
       if (field) for (const path of setsInText(item, field, key)) errors[path] = { format: 'The value must be a single value, not a list or set.' };
@@ -129,6 +129,15 @@ function nulPathsIn(value: unknown, path: string): string[] {
   return Object.entries(value).flatMap(([key, item]) => (key.includes('\u0000') ? [`${path}[${key}]`] : nulPathsIn(item, `${path}[${key}]`)));
 }
 
+const fieldsByName = new WeakMap<readonly Field[], ReadonlyMap<string, Field>>();
+
+/** A declaration's fields by name, made once per declaration (every call of the method walks them). */
+function byName(fields: readonly Field[]): ReadonlyMap<string, Field> {
+  let known = fieldsByName.get(fields);
+  if (!known) fieldsByName.set(fields, (known = new Map(fields.map((f) => [f.name, f]))));
+  return known;
+}
+
 /** The paths under a value where its declared shape is text but the value a list or a set. */
 function setsInText(value: unknown, shape: Shape, path: string): string[] {
   if (value === null || typeof value !== 'object') return [];
@@ -136,7 +145,7 @@ function setsInText(value: unknown, shape: Shape, path: string): string[] {
   const entries = Object.entries(value);
   if (shape.kind === 'list' && shape.items) return entries.flatMap(([key, item]) => setsInText(item, shape.items!, `${path}[${key}]`));
   if (shape.kind === 'object' && shape.fields) {
-    const fields = new Map(shape.fields.map((f) => [f.name, f]));
+    const fields = byName(shape.fields);
     return entries.flatMap(([key, item]) => {
       const field = fields.get(key);
       return field ? setsInText(item, field, `${path}[${key}]`) : [];
