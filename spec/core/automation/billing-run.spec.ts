@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { runBilling } from '../../../core/automation/billing-run';
 import { TASKS } from '../../../core/automation/tasks';
 import { Installation } from '../../../core/installation';
-import { createTestDatabase, TestDatabase } from '../../support/test-database';
+import { useTestInstallation } from '../../support/test-installation';
 
 /**
  * A run starts the extension runtime (`loadExtensions`) once, just before the first task that
@@ -10,17 +10,9 @@ import { createTestDatabase, TestDatabase } from '../../support/test-database';
  * invoices starts no sandbox).
  */
 describe('runBilling: the extension runtime, only for tasks that call extensions', () => {
-  let database: TestDatabase;
   let installation: Installation;
 
-  before(async () => {
-    database = await createTestDatabase();
-    installation = await Installation.open({ databaseUrl: database.url });
-  });
-  after(async () => {
-    await installation?.close();
-    await database?.drop();
-  });
+  useTestInstallation((opened) => ({ installation } = opened));
 
   /** Runs `tasks`, answering which tasks had finished each time loadExtensions was called. */
   async function loads(tasks: string[], now: string): Promise<string[][]> {

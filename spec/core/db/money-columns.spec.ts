@@ -3,7 +3,8 @@ import { sql } from 'kysely';
 import { MONEY_COLUMNS } from '../../../core/db/money-columns';
 import { Installation } from '../../../core/installation';
 import { TallyError } from '../../../core/kernel/tally-error';
-import { createTestDatabase, TestDatabase } from '../../support/test-database';
+import { TestDatabase } from '../../support/test-database';
+import { useTestInstallation } from '../../support/test-installation';
 
 const listed = () => [...MONEY_COLUMNS].flatMap(([table, columns]) => [...columns].map((column) => `${table}.${column}`)).sort();
 
@@ -15,14 +16,7 @@ const listed = () => [...MONEY_COLUMNS].flatMap(([table, columns]) => [...column
 describe('money columns', () => {
   let database: TestDatabase;
   let installation: Installation;
-  before(async () => {
-    database = await createTestDatabase();
-    installation = await Installation.open({ databaseUrl: database.url });
-  });
-  after(async () => {
-    await installation?.close();
-    await database?.drop();
-  });
+  useTestInstallation((opened) => ({ installation, database } = opened));
 
   it('are every money column of the schema (the numeric(30,4) columns on PostgreSQL, text columns on SQLite)', async () => {
     if (database.url.startsWith('postgres')) {

@@ -5,7 +5,7 @@ import { Tx } from '../../../core/db/schema';
 import { Installation } from '../../../core/installation';
 import { TallyError } from '../../../core/kernel/tally-error';
 import { trustDb } from '../../../core/trust/trust-tables';
-import { createTestDatabase, TestDatabase } from '../../support/test-database';
+import { useTestInstallation } from '../../support/test-installation';
 
 const COLUMNS = ['at', 'company_id', 'actor', 'credential_id', 'model', 'method', 'verb', 'status', 'request_id', 'address', 'params'] as const;
 type Row = Record<(typeof COLUMNS)[number], WriteValue>;
@@ -43,7 +43,6 @@ async function refusal(write: Promise<unknown>): Promise<Record<string, Record<s
  * stand-ins it was compiled with: on SQLite and PostgreSQL alike.
  */
 describe('reusedWrite', () => {
-  let database: TestDatabase;
   let installation: Installation;
   let builds = 0;
   const insert = reusedWrite(
@@ -62,14 +61,7 @@ describe('reusedWrite', () => {
   const stored = (db: Tx, requestId: string) =>
     trustDb(db).selectFrom('audit_log').select([...COLUMNS]).where('request_id', '=', requestId).orderBy('id').execute();
 
-  before(async () => {
-    database = await createTestDatabase();
-    installation = await Installation.open({ databaseUrl: database.url });
-  });
-  after(async () => {
-    await installation.close();
-    await database.drop();
-  });
+  useTestInstallation((opened) => ({ installation } = opened));
 
   it('writes what it is given, any number of rows, each count compiled once', async () => {
     const texts = fc.string({ maxLength: 20 }).filter((s) => !s.includes('\u0000'));

@@ -5,7 +5,7 @@ import { ApiCallCounter, apiCallsLastDay } from '../../../host/admin/api-call-co
 import { html, raw } from '../../../host/admin/html';
 import { moneyText, totalsByCurrency } from '../../../host/admin/money-text';
 import { safeNext } from '../../../host/admin/staff-sign-in';
-import { createTestDatabase, TestDatabase } from '../../support/test-database';
+import { useTestInstallation } from '../../support/test-installation';
 
 describe('admin html template', () => {
   it('escapes every interpolated value, attributes included', () => {
@@ -49,16 +49,8 @@ describe('admin money text', () => {
 });
 
 describe('API call counter', () => {
-  let database: TestDatabase;
   let installation: Installation;
-  before(async () => {
-    database = await createTestDatabase();
-    installation = await Installation.open({ databaseUrl: database.url });
-  });
-  after(async () => {
-    await installation.close();
-    await database.drop();
-  });
+  useTestInstallation((opened) => ({ installation } = opened));
 
   it('adds the counts of several processes per hour, and reports the last 24 hours', async () => {
     const db = adminDb(installation.db);
