@@ -49,7 +49,6 @@ export class ColumnLimits {
     if (columns) refuseBeyond(columns, writes);
   }
 
-
   private async load(connection: DatabaseConnection, again = false): Promise<Map<string, Map<string, Limit>>> {
     if (this.tables && !again) return this.tables;
     const { rows } = await connection.executeQuery<Record<string, any>>(CompiledQuery.raw(INTROSPECT[this.dialect]));

@@ -179,8 +179,9 @@ interface ParsedName {
 /**
  * Names checked before, by their text as sent: a client sends the same few dozen names on every
  * call (`vars%5Blines%5D%5B0%5D%5Bamount%5D`), and decoding and splitting each anew was a tenth of
- * an invoices/add. Only names that passed every check are kept, and at most NAMES_KEPT of them, so
- * a client sending endless new names costs a lookup each and evicts nothing anyone relies on.
+ * an invoices/add. Only names that passed every check are kept, and at most NAMES_KEPT of them
+ * (the oldest forgotten first), so a client sending endless new names costs what decoding did
+ * before, plus a lookup, and the memory stays bounded.
  */
 const NAMES_KEPT = 2000;
 const checkedNames = new Map<string, ParsedName>();

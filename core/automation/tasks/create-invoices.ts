@@ -46,7 +46,7 @@ export const createInvoices: Task = {
       const current = await currentServices(ctx, groups);
       const fresh = groups.map((group) => freshOf(group, current));
       const requests = fresh.filter((f) => f.length).map((f) => request(f, run.now));
-      const { ids, numbered } = await invoiceServiceBatch(ctx, run.installation.settings, requests);
+      const { ids, numbered } = await invoiceServiceBatch(ctx, requests);
       let next = 0;
       return { results: fresh.map((f) => (f.length ? (ids[next++] === null ? undefined : true) : false)), lastWrite: numbered };
     };

@@ -4,15 +4,13 @@ import { is } from '../../kernel/input-rules';
 import { Amount, toStored, ZERO } from '../../kernel/money';
 import { TallyError } from '../../kernel/tally-error';
 import { formatUtc, parseTimestamp } from '../../kernel/timestamps';
-import { SETTINGS } from '../../settings-catalogue';
-import { SettingsStore } from '../../settings-store';
 import { activeTaxes, taxesFor } from '../billing/applicable-taxes';
 import { clientQuery } from '../clients/client-store';
 import { CouponBook } from '../coupons/coupon-discount';
 import { ServiceRow } from '../services/service-store';
 import { draftServiceInvoice, dueDateOf, FromServicesOptions, Line, moveRenewDates, Period, recordPeriods, ROWS_PER_INSERT, ServiceInvoiceDraft } from './from-services';
 import { LineInput, readLines } from './lines';
-import { numberInvoices } from './numbering';
+import { numberingSettings, numberInvoices } from './numbering';
 import { closedDate } from './settlement';
 import { computeTotals, storedTotals, Totals } from './totals';
 
@@ -52,7 +50,7 @@ interface Prepared {
  * this answers. The caller is to commit without another statement first, then wait for it and
  * throw its error if it has one (the transaction was then rolled back).
  */
-export async function invoiceServiceBatch(ctx: CallContext, settings: SettingsStore, requests: readonly ServiceInvoiceRequest[]): Promise<{ ids: Array<number | null>; numbered: Promise<void> }> {
+export async function invoiceServiceBatch(ctx: CallContext, requests: readonly ServiceInvoiceRequest[]): Promise<{ ids: Array<number | null>; numbered: Promise<void> }> {
   const db = ctx.db;
   const coupons = await CouponBook.load(db, requests.flatMap((r) => r.services.map((s) => s.coupon_id)));
   const drafts: Array<ServiceInvoiceDraft | null> = [];
@@ -106,7 +104,7 @@ export async function invoiceServiceBatch(ctx: CallContext, settings: SettingsSt
   await moveRenewDates(db, prepared.filter((p) => p.renew).flatMap((p) => p.periods));
   // Numbered last, as invoices/add numbers: other writers of the company's invoices queue on the
   // counter from here to the caller's commit.
-  const { outcome } = await numberInOrder(ctx, settings, ids);
+  const { outcome } = await numberInOrder(ctx, ids);
   prepared.forEach((p, i) => (answer[p.index] = ids[i]));
   return { ids: answer, numbered: outcome };
 }
@@ -177,11 +175,8 @@ const LINE_COLUMNS = { line_order: 'integer', description: 'text', qty: 'numeric
 const TAX_COLUMNS = { invoice_id: 'integer', tax_id: 'integer', level: 'integer', name: 'text', rate: 'numeric', type: 'text', amount: 'numeric' };
 
 /** One block of the company's invoice numbers, given to the invoices in id order. */
-async function numberInOrder(ctx: CallContext, settings: SettingsStore, ids: readonly number[]): Promise<{ outcome: Promise<void> }> {
-  // Read through the caller's transaction: the store's own connection would wait on it (SQLite has one).
-  const stored = await settings.read(ctx.companyId, ctx.db);
-  const format = stored.get('invoice_format') ?? SETTINGS.invoice_format.default;
-  const start = stored.get('invoice_start') ?? SETTINGS.invoice_start.default;
+async function numberInOrder(ctx: CallContext, ids: readonly number[]): Promise<{ outcome: Promise<void> }> {
+  const { format, start } = await numberingSettings(ctx.db, ctx.companyId);
   return numberInvoices(ctx.db, ctx.companyId, Number(start) || 1, format, ids);
 }
 
