@@ -42,9 +42,30 @@ describe('reads while a long write transaction runs in the same process', functi
     };
     let longestStatementMs = await timed(() => longStatement(connection.dialect).execute(db));
 
+    const probes: Probe[] = [];
+    const probe = async (path: string, auth: boolean) => {
+      const sent = performance.now();
+      const res = await server.request('GET', path, auth ? {} : { auth: false });
+      probes.push({ path, status: res.status, ms: performance.now() - sent, duringWrite: writing });
+    };
+    const probeAll = async () => {
+      await probe('/health', false);
+      await probe('/api/users/getListCount.json', true);
+      await probe('/admin/sign-in', false);
+    };
+    // The machine's own noise, under the same probes without the write: the longest the event loop
+    // waited then (a busy machine pre-empts the process, a collection pauses it) is allowed on top.
+    const quiet = monitorEventLoopDelay({ resolution: 5 });
+    quiet.enable();
+    let writing = false;
+    for (const until = performance.now() + 1500; performance.now() < until; ) await probeAll();
+    quiet.disable();
+    const noiseMs = quiet.max / 1e6;
+    probes.length = 0;
+
     const delay = monitorEventLoopDelay({ resolution: 5 });
     delay.enable();
-    let writing = true;
+    writing = true;
     const writeMs = 3000;
     // Many small writes for three seconds, and the long statement halfway, in one transaction on
     // the write connection: the shape of a large billing run or a many-line invoice, made longer.
@@ -66,17 +87,7 @@ describe('reads while a long write transaction runs in the same process', functi
     });
     const done = write.finally(() => (writing = false));
 
-    const probes: Probe[] = [];
-    const probe = async (path: string, auth: boolean) => {
-      const sent = performance.now();
-      const res = await server.request('GET', path, auth ? {} : { auth: false });
-      probes.push({ path, status: res.status, ms: performance.now() - sent, duringWrite: writing });
-    };
-    while (writing) {
-      await probe('/health', false);
-      await probe('/api/users/getListCount.json', true);
-      await probe('/admin/sign-in', false);
-    }
+    while (writing) await probeAll();
     const statements = await done;
     delay.disable();
 
@@ -90,13 +101,13 @@ describe('reads while a long write transaction runs in the same process', functi
       expect(answered.length, `${path} answered during the write`).to.be.at.least(2);
       expect(answered.map((p) => p.status), path).to.deep.equal(answered.map(() => 200));
       // Promptly: each well within the transaction, the longest no more than its longest statement allows.
-      expect(Math.max(...answered.map((p) => p.ms)), path).to.be.below(longestStatementMs + 750);
+      expect(Math.max(...answered.map((p) => p.ms)), path).to.be.below(longestStatementMs + 750 + noiseMs);
     }
 
     const maxDelayMs = delay.max / 1e6;
     // Bounded by the longest statement (plus the slice of short ones the loop may run between two
-    // turns, and the machine's noise), not by the three-second transaction.
-    expect(maxDelayMs).to.be.below(longestStatementMs + STATEMENT_SLICE_MS + 250);
+    // turns, and the machine's noise as measured without the write), not by the three-second transaction.
+    expect(maxDelayMs).to.be.below(longestStatementMs + STATEMENT_SLICE_MS + 250 + noiseMs);
     expect(maxDelayMs).to.be.below(transactionMs / 2);
   });
 });
