@@ -76,16 +76,20 @@ export async function runCall(installation: Installation, request: CallRequest):
   };
   if (request.within) return invoke(request.within.db);
   if (entry.ownsTransactions) return invoke(installation.db);
+  // Methods declared for GET only read: see transactionFor's note.
+  const reads = spec.verb === 'GET' ? installation.connection.reads : undefined;
+  if (reads) return invoke(reads);
   // A serialization failure or deadlock means another call won; the whole call is run again.
   return withRetries(() => transactionFor(installation, spec).execute(invoke));
 }
 
 /**
  * Methods declared for GET only read: their transaction is read-only and READ COMMITTED (each
- * statement reads what was committed before it). It runs on read connections: on SQLite beside
- * the write connection, so it never waits behind a write transaction; on PostgreSQL in read-only
- * sessions, statement by statement without BEGIN and COMMIT, which READ COMMITTED makes
- * equivalent (core/db/read-write-router.ts). Both refuse a write.
+ * statement reads what was committed before it). On both databases it is run as that, statement
+ * by statement on read connections that refuse a write (core/db/read-statements.ts): on SQLite
+ * beside the write connection, so it never waits behind a write transaction; on PostgreSQL in
+ * read-only sessions. Only a database without read connections (SQLite's `:memory:`) runs it as
+ * a read-only transaction on its one connection.
  */
 function transactionFor(installation: Installation, spec: CallableSpec) {
   const transaction = installation.db.transaction();

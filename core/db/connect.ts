@@ -5,15 +5,17 @@ import { Kysely } from 'kysely';
 import { config } from '../config';
 import { ColumnLimits } from './column-limits';
 import { FairSqliteDialect } from './fair-sqlite-dialect';
+import { readStatements } from './read-statements';
 import { SqliteReaders } from './sqlite-readers';
 import { resilientPostgresDialect } from './postgres-pool';
 import { Database } from './schema';
 import { WideIdComparisons } from './wide-id-comparisons';
 
 /**
- * Read connections per process. Each holds one GET call from BEGIN to COMMIT (better-sqlite3 runs
- * one statement at a time, so more would only let more calls sit between their statements) and
- * costs a page cache of its own.
+ * Read connections per process for read-only transactions. Each holds one from BEGIN to COMMIT
+ * (better-sqlite3 runs one statement at a time, so more would only let more transactions sit
+ * between their statements) and costs a page cache of its own. GET calls need none of them: their
+ * statements run alone (read-statements.ts).
  */
 const SQLITE_READERS = 4;
 
@@ -21,6 +23,11 @@ export type DialectName = 'sqlite' | 'postgres';
 
 export interface Connection {
   readonly db: Kysely<Database>;
+  /**
+   * What calls declared for GET run on: each statement alone on a read connection, refusing
+   * writes (read-statements.ts). Absent for a `:memory:` SQLite database, which has no read connections.
+   */
+  readonly reads?: Kysely<Database>;
   readonly dialect: DialectName;
   /** Where the data lives, for messages (never with a password). */
   readonly where: string;
@@ -47,13 +54,15 @@ export interface ConnectOptions {
 export function connect(url: string, options: ConnectOptions = {}): Connection {
   const plugins = [new WideIdComparisons()];
   if (/^postgres(ql)?:\/\//.test(url)) {
+    const limits = new ColumnLimits('postgres');
     const dialect = resilientPostgresDialect(url, {
       max: options.pool ?? config().databasePool,
       timeoutMs: options.databaseTimeoutMs ?? config().databaseTimeoutMs,
-      limits: new ColumnLimits('postgres'),
+      limits,
     });
     const where = url.replace(/\/\/[^@/]*@/, '//');
-    return { db: new Kysely<Database>({ dialect, plugins }), dialect: 'postgres', where };
+    const reads = readStatements(dialect, dialect.readRoute, limits, plugins);
+    return { db: new Kysely<Database>({ dialect, plugins }), reads, dialect: 'postgres', where };
   }
   const file = url.replace(/^sqlite:/, '');
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -68,6 +77,8 @@ export function connect(url: string, options: ConnectOptions = {}): Connection {
   const waits = { connectionMs: options.sqliteWaitMs ?? config().sqliteWaitMs, busyMs: options.sqliteBusyMs ?? config().sqliteBusyMs };
   // A `:memory:` database lives on its one connection: another connection would see another, empty one.
   const readers = file === ':memory:' ? undefined : new SqliteReaders(file, { max: SQLITE_READERS, waitMs: waits.connectionMs, busyMs: waits.busyMs });
-  const dialect = new FairSqliteDialect(sqlite, waits, new ColumnLimits('sqlite'), readers);
-  return { db: new Kysely<Database>({ dialect, plugins }), dialect: 'sqlite', where: path.resolve(file) };
+  const limits = new ColumnLimits('sqlite');
+  const dialect = new FairSqliteDialect(sqlite, waits, limits, readers);
+  const reads = readers && readStatements(dialect, readers, limits, plugins);
+  return { db: new Kysely<Database>({ dialect, plugins }), reads, dialect: 'sqlite', where: path.resolve(file) };
 }

@@ -1,4 +1,4 @@
-import { PostgresDialect, PostgresDriver, TransactionSettings } from 'kysely';
+import { CompiledQuery, PostgresDialect, PostgresDriver, QueryResult, TransactionSettings } from 'kysely';
 import { Pool, PoolClient, PoolConfig } from 'pg';
 import { ColumnLimits } from './column-limits';
 import { GuardedDriver } from './guarded-driver';
@@ -31,13 +31,17 @@ export interface PoolOptions {
  * of read-only sessions for read-only transactions (calls to methods declared for GET; see
  * postgresReads below).
  */
-export function resilientPostgresDialect(url: string, options: PoolOptions): PostgresDialect {
+export function resilientPostgresDialect(url: string, options: PoolOptions): PostgresDialect & { readonly readRoute: ReadRoute } {
   const writes = resilientPool(url, options);
   // The server refuses every write in these sessions (SQLSTATE 25006), whatever the statement.
   const reads = resilientPool(url, options, { options: '-c default_transaction_read_only=on' });
+  // One route for the handle's driver, which opens and closes it, and for its read statements (read-statements.ts).
+  const readRoute = postgresReads(reads);
   return new (class extends PostgresDialect {
+    readonly readRoute = readRoute;
+
     override createDriver() {
-      return new GuardedDriver(new ReadWriteRouter(super.createDriver(), postgresReads(reads)), options.limits);
+      return new GuardedDriver(new ReadWriteRouter(super.createDriver(), readRoute), options.limits);
     }
   })({ pool: writes });
 }
@@ -56,6 +60,16 @@ function postgresReads(pool: Pool): ReadRoute {
   return new (class extends PostgresDriver implements ReadRoute {
     autocommits(settings: TransactionSettings): boolean {
       return settings.isolationLevel === 'read committed';
+    }
+
+    /** A statement of a call declared for GET, on a read-only session of its own. */
+    async readAlone<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+      const connection = await this.acquireConnection();
+      try {
+        return await connection.executeQuery<R>(query);
+      } finally {
+        await this.releaseConnection(connection as Parameters<PostgresDriver["releaseConnection"]>[0]);
+      }
     }
   })({ pool });
 }

@@ -12,6 +12,11 @@ export interface ReadRoute extends Driver {
    * connections that write (see sqlite-readers.ts).
    */
   loneRead?(query: CompiledQuery): Promise<QueryResult<any>> | undefined;
+  /**
+   * Runs one statement of a call declared for GET on its own, on a read connection, refusing a
+   * write as a read-only transaction would (see read-statements.ts).
+   */
+  readAlone?<R>(query: CompiledQuery): Promise<QueryResult<R>>;
 }
 
 interface Bound {

@@ -21,12 +21,14 @@ export interface SqliteReadersOptions {
  * for a write transaction of this process (which holds the write connection between its
  * statements) nor for another process's write lock.
  *
- * - Read-only transactions (calls to methods declared for GET) each hold one connection from
- *   BEGIN to COMMIT: their statements share one snapshot. Connections open on demand, up to `max`.
+ * - Read-only transactions (an extension's GET call, say) each hold one connection from BEGIN
+ *   to COMMIT: their statements share one snapshot. Connections open on demand, up to `max`.
  * - A statement outside any transaction that only reads runs at once on one more connection kept
  *   for that (`loneRead`): better-sqlite3 is synchronous, so it is never busy when asked. Pragmas
  *   answer for the connection they run on, and `begin` would open a transaction there, so both
  *   are left to the write connection.
+ * - Statements of calls declared for GET run alone on that connection too (`readAlone`,
+ *   read-statements.ts), refusing writes.
  * - Writes are refused twice: by the statement check below, with the message the write
  *   connection gives in a read-only transaction, and by SQLite itself (opened read-only).
  */
@@ -88,6 +90,15 @@ export class SqliteReaders implements ReadRoute {
     // Only statements that answer rows: `begin` only reads too, but would leave this connection in a transaction.
     if (!statement.reader || !statement.readonly || /^\s*pragma\b/i.test(query.sql)) return undefined;
     return this.lone.run(statement, query.parameters);
+  }
+
+  /**
+   * On the connection lone reads use: better-sqlite3 runs a statement to its end before anything
+   * else runs, so statements alone never need more than one, and none is held between them.
+   */
+  readAlone<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    this.lone ??= this.open();
+    return this.lone.executeQuery<R>(query);
   }
 
   async destroy(): Promise<void> {
