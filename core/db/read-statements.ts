@@ -1,20 +1,23 @@
 import { CompiledQuery, DatabaseConnection, Dialect, Driver, Kysely, KyselyPlugin, QueryResult } from 'kysely';
 import { ColumnLimits } from './column-limits';
-import { GuardedDriver } from './guarded-driver';
+import { unavailableAs503 } from './guarded-driver';
 import type { ReadRoute } from './read-write-router';
-import { Database } from './schema';
+import { Database, Tx } from './schema';
 
 export const NO_TRANSACTION_HERE =
   'A call declared for GET runs its statements one by one on read connections: it starts no transaction (declare the method POST, PUT or DELETE).';
+
+/** Each handle's one connection and plugins, for executeRead. */
+const handles = new WeakMap<object, { connection: DatabaseConnection; plugins: readonly KyselyPlugin[] }>();
 
 /**
  * What a call declared for GET runs on: each statement alone on a read connection, which refuses a
  * write. That is the call's read-only READ COMMITTED transaction — each statement reads what was
  * committed before it, as each statement of such a transaction does — without what a transaction
  * costs a call that reads once: Kysely builds a transaction object, a connection is bound to it
- * and BEGIN and COMMIT are sent, more than users/get's one read costs on SQLite. The statements go
- * through the same limits and the same translation of an unavailable database (a 503) as every
- * other statement (guarded-driver.ts).
+ * and BEGIN and COMMIT are sent, more than users/get's one read costs on SQLite. The statements
+ * pass the same limits and the same translation of an unavailable database (a 503) as every other
+ * statement (guarded-driver.ts).
  *
  * Made once per database, over the read route of its main handle's driver; `undefined` when the
  * database has no read connections (a `:memory:` SQLite database), where a GET call keeps its
@@ -22,29 +25,57 @@ export const NO_TRANSACTION_HERE =
  */
 export function readStatements(base: Dialect, route: ReadRoute, limits: ColumnLimits, plugins: KyselyPlugin[]): Kysely<Database> | undefined {
   if (!route.readAlone) return undefined;
-  const driver = new GuardedDriver(new ReadAloneDriver(route), limits);
+  const connection = readAloneConnection(route, limits);
+  const driver = new ReadAloneDriver(connection);
   const dialect: Dialect = {
     createDriver: () => driver,
     createQueryCompiler: () => base.createQueryCompiler(),
     createAdapter: () => base.createAdapter(),
     createIntrospector: (db) => base.createIntrospector(db),
   };
-  return new Kysely<Database>({ dialect, plugins });
+  const db = new Kysely<Database>({ dialect, plugins });
+  handles.set(db, { connection, plugins });
+  return db;
 }
 
-/** A driver whose one connection hands each statement to the read route; no transactions. */
-class ReadAloneDriver implements Driver {
-  private readonly connection: DatabaseConnection;
+/**
+ * Runs a compiled read on `db`. On a read-statements handle it goes straight to the read
+ * connection and the plugins' result transforms: the hot path's reads (reused-select.ts) skip
+ * Kysely's executor, connection provider and driver layers, two dozen promises for one statement.
+ * On any other handle, through Kysely.
+ */
+export async function executeRead<R>(db: Tx, query: CompiledQuery<R>): Promise<QueryResult<R>> {
+  const handle = handles.get(db);
+  if (!handle) return db.executeQuery(query);
+  let result = await handle.connection.executeQuery<R>(query);
+  for (const plugin of handle.plugins) result = (await plugin.transformResult({ queryId: query.queryId, result: result as never })) as QueryResult<R>;
+  return result;
+}
 
-  constructor(route: ReadRoute) {
-    this.connection = {
-      executeQuery: <R>(query: CompiledQuery) => route.readAlone!<R>(query),
-      // A read's rows at once: a GET call's statements are short.
-      streamQuery: async function* <R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
-        yield await route.readAlone!<R>(query);
-      },
-    };
-  }
+/** The one connection of a handle: each statement checked against the limits, then run alone on the route. */
+function readAloneConnection(route: ReadRoute, limits: ColumnLimits): DatabaseConnection {
+  const connection: DatabaseConnection = {
+    executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+      let running: Promise<QueryResult<R>>;
+      try {
+        const checking = limits.check(query, connection);
+        running = checking ? checking.then(() => route.readAlone!<R>(query)) : route.readAlone!<R>(query);
+      } catch (error) {
+        running = Promise.reject(error);
+      }
+      return running.catch((error: unknown) => Promise.reject(unavailableAs503(error)));
+    },
+    // A read's rows at once: a GET call's statements are short.
+    async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+      yield await connection.executeQuery<R>(query);
+    },
+  };
+  return connection;
+}
+
+/** A driver with one connection and no transactions. */
+class ReadAloneDriver implements Driver {
+  constructor(private readonly connection: DatabaseConnection) {}
 
   // The route belongs to the main handle's driver, which opens and closes it.
   async init(): Promise<void> {}

@@ -1,6 +1,7 @@
 import { CompiledQuery } from 'kysely';
 import { Tx } from '../db/schema';
 import { keepPrepared } from '../db/prepared-statements';
+import { executeRead } from '../db/read-statements';
 import { compileTemplate, perDatabase, QueryTemplate, withValues } from '../db/query-template';
 import { beyondInt32 } from '../db/wide-id-comparisons';
 
@@ -33,7 +34,7 @@ export function reusedSelect<V extends Value[], R>(build: (db: Tx, ...values: V)
   };
   return async (db: Tx, ...values: V): Promise<R[]> => {
     if (values.some((v) => (typeof v !== 'number' && typeof v !== 'string') || beyondInt32(v))) return build(db, ...values).execute();
-    const result = await db.executeQuery<R>(withValues(templateFor(db, values.length), values));
+    const result = await executeRead<R>(db, withValues(templateFor(db, values.length), values) as CompiledQuery<R>);
     return result.rows;
   };
 }

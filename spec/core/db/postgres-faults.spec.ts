@@ -26,6 +26,7 @@ describe('PostgreSQL faults under writes from two host processes', function () {
   let url: string;
   let hosts: HostProcess[] = [];
   let stream: WriteStream;
+  let headers: Record<string, string>;
 
   before(async function () {
     const started = await PrivatePostgres.start();
@@ -45,7 +46,7 @@ describe('PostgreSQL faults under writes from two host processes', function () {
     await installation.close();
     const env = { DATABASE_TIMEOUT_MS: String(DATABASE_TIMEOUT_MS), DATABASE_POOL: '4' };
     hosts = await Promise.all([startHostProcess(url, env), startHostProcess(url, env)]);
-    const headers = { 'SERVICE-API-USER': credential.user, 'SERVICE-API-KEY': credential.key };
+    headers = { 'SERVICE-API-USER': credential.user, 'SERVICE-API-KEY': credential.key };
     stream = new WriteStream(
       hosts.map((h): Target => ({ base: h.base, headers })),
       clients,
@@ -80,14 +81,24 @@ describe('PostgreSQL faults under writes from two host processes', function () {
     expect(await writesResume()).to.be.at.least(5);
   });
 
-  it('answers 503 with Retry-After while the server is down, in time, and writes again once it is back', async () => {
+  /** A read: a GET call's statements run alone on the read sessions (core/db/read-statements.ts). */
+  const read = async () => {
+    const res = await fetch(`${hosts[0].base}/api/clients/getList.json`, { headers, signal: AbortSignal.timeout(ANSWER_WITHIN_MS) });
+    return { status: res.status, retryAfter: res.headers.get('retry-after') };
+  };
+
+  it('answers 503 with Retry-After while the server is down, in time, reads and writes alike, and both again once it is back', async () => {
     const before = stream.statuses.get('503') ?? 0;
     postgres.stop();
     await sleep(2500);
     const during = (stream.statuses.get('503') ?? 0) - before;
+    const readDuring = await read();
     postgres.start();
     expect(during).to.be.greaterThan(0);
+    expect(readDuring.status).to.equal(503);
+    expect(readDuring.retryAfter).to.match(/^\d+$/);
     expect(await writesResume()).to.be.at.least(5);
+    expect((await read()).status).to.equal(200);
   });
 
   it('answers 503 in time while the server stops answering altogether (SIGSTOP), and writes again once it answers', async () => {
