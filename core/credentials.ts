@@ -40,13 +40,14 @@ export function hashKey(key: string): string {
 interface Entry {
   readonly checkedAt: number;
   readonly companyId: number;
-  readonly keyHash: string;
+  /** The stored SHA-256 of the key, decoded once. */
+  readonly keyHash: Buffer;
   readonly grant: Grant;
   readonly missing?: true;
 }
 
 /** An absent user is remembered too, so an unknown user costs what a wrong key costs (no query either way). */
-const ABSENT: Entry = { checkedAt: 0, companyId: 0, keyHash: '0'.repeat(64), grant: { credentialId: 0, installation: false, scope: UNSCOPED } };
+const ABSENT: Entry = { checkedAt: 0, companyId: 0, keyHash: Buffer.alloc(32), grant: { credentialId: 0, installation: false, scope: UNSCOPED } };
 
 /**
  * Checks API credentials. A verified user (and an unknown one) is remembered for `ttlMs`, so a
@@ -74,10 +75,10 @@ export class CredentialVerifier {
       return null;
     }
     const entry = await this.lookup(user, db);
-    const given = Buffer.from(hashKey(key), 'hex');
+    const given = hash('sha256', key, 'buffer');
     // The comparison runs whether or not the user exists, so timing tells nothing about which part failed.
     const found = !entry.missing;
-    if (!timingSafeEqual(given, Buffer.from(entry.keyHash, 'hex')) || !found) return null;
+    if (given.length !== entry.keyHash.length || !timingSafeEqual(given, entry.keyHash) || !found) return null;
     this.touch(user, address);
     return { companyId: entry.companyId, user, grant: entry.grant };
   }
@@ -109,7 +110,7 @@ export class CredentialVerifier {
     const entry: Entry = {
       checkedAt: Date.now(),
       companyId: row.company_id,
-      keyHash: row.key_hash,
+      keyHash: Buffer.from(row.key_hash, 'hex'),
       grant: { credentialId: row.id, installation: !!Number(row.installation), scope },
     };
     this.cache.set(user, entry);

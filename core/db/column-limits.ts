@@ -34,6 +34,8 @@ export class ColumnLimits {
    */
   check(query: CompiledQuery, connection: DatabaseConnection): Promise<void> | undefined {
     const node = query.query as OperationNode;
+    // Most statements are selects, which neither write nor change the schema.
+    if (node.kind === 'SelectQueryNode') return undefined;
     if (isSchemaChange(node, query.sql)) this.tables = undefined;
     const plan = plans.get(node);
     const writes = plan ? plannedValues(plan, query.parameters) : writtenValues(node);

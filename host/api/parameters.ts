@@ -134,7 +134,7 @@ function place(root: Node, name: string, parts: readonly string[], value: string
 function materialize(node: Node, top: boolean, name = ''): unknown {
   if (node.leaf) return node.value;
   if (node.items) return node.items;
-  const keys = [...node.children.keys()];
+  const keys = top ? [] : [...node.children.keys()];
   if (!top && keys.every((k) => arrayIndex(k) !== null && arrayIndex(k)! < keys.length)) {
     if (keys.length > PARAMETER_LIMITS.arrayLimit) fail(`${name}[${keys.length - 1}]`, 'max', MSG.items);
     return Array.from({ length: keys.length }, (_, i) => materialize(node.children.get(String(i))!, false, `${name}[${i}]`));
