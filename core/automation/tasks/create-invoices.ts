@@ -1,3 +1,4 @@
+import { idIn, runPrepared } from '../../db/id-list';
 import { CallContext } from '../../kernel/call-context';
 import { ModelCalls } from '../../kernel/model-calls';
 import { invoiceServices } from '../../models/invoices/from-services';
@@ -71,7 +72,7 @@ async function currentServices(ctx: CallContext, groups: ReadonlyArray<readonly 
   // By client, through the services' client index: given a list of ids, SQLite's planner prefers
   // to scan the company's services (a run's cost grew with the square of its size).
   const clientIds = [...new Set(groups.map((g) => g[0].client_id))];
-  const rows = await serviceQuery(ctx.db, ctx.companyId).where('services.client_id', 'in', clientIds).execute();
+  const rows = await runPrepared(ctx.db, serviceQuery(ctx.db, ctx.companyId).where(idIn(ctx.db, 'services.client_id', clientIds)));
   const current = new Map(rows.map((r) => [r.id, r]));
   // A service moved to another client since the list was read is found by its id.
   const moved = groups.flatMap((g) => g.map((s) => s.id)).filter((id) => !current.has(id));
