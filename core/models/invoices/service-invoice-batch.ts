@@ -11,7 +11,7 @@ import { clientQuery } from '../clients/client-store';
 import { CouponBook } from '../coupons/coupon-discount';
 import { ServiceRow } from '../services/service-store';
 import { draftServiceInvoice, dueDateOf, FromServicesOptions, Line, moveRenewDates, Period, recordPeriods, ROWS_PER_INSERT, ServiceInvoiceDraft } from './from-services';
-import { LineInput, readLines } from './lines';
+import { LineInput, readLines, rememberingReader } from './lines';
 import { numberingSettings, numberInvoices } from './numbering';
 import { closedDate } from './settlement';
 import { computeTotals, storedTotals, Totals } from './totals';
@@ -81,6 +81,8 @@ export async function invoiceServiceBatch(ctx: CallContext, requests: readonly S
     return parsed && formatUtc(parsed);
   });
 
+  // The batch's lines repeat a few prices and quantities: each read once.
+  const reader = rememberingReader();
   const prepared: Prepared[] = [];
   for (const [index, request] of requests.entries()) {
     if (index % YIELD_EVERY === YIELD_EVERY - 1) await letIoIn();
@@ -91,7 +93,7 @@ export async function invoiceServiceBatch(ctx: CallContext, requests: readonly S
     const billed = time(`${request.options.now} UTC`);
     const due = time(`${dueDateOf(request.options)} UTC`);
     if (!billed || !due || due < billed) continue;
-    const lines = readLines(draft.lines);
+    const lines = readLines(draft.lines, reader);
     if (!lines.every((line, i) => complete(draft.lines[i], line))) continue;
     const totals = computeTotals(lines, lines.some((l) => l.taxable) ? taxesFor(taxRows, client) : [], precision);
     if (totals.total.isNegative() || !fits(totals)) continue;
@@ -175,8 +177,11 @@ const MONEY_LIMIT = new Money(10).pow(MONEY_INTEGER_DIGITS);
 
 /** Every invoice's lines and applied taxes, as writeLinesAndTaxes writes a new invoice's. */
 async function insertLinesAndTaxes(ctx: CallContext, prepared: readonly Prepared[], ids: readonly number[]): Promise<void> {
+  // Lines share their quantities and amounts (rememberingReader): each written out once.
+  const texts = new Map<Amount, string>();
+  const text = (amount: Amount) => texts.get(amount) ?? texts.set(amount, toStored(amount)).get(amount)!;
   const lines = prepared.flatMap((p, i) =>
-    p.lines.map((line, order) => ({ line_order: order, description: line.description, qty: toStored(line.qty), amount: toStored(line.amount), taxable: line.taxable ? 1 : 0, service_id: null, invoice_id: ids[i] })),
+    p.lines.map((line, order) => ({ line_order: order, description: line.description, qty: text(line.qty), amount: text(line.amount), taxable: line.taxable ? 1 : 0, service_id: null, invoice_id: ids[i] })),
   );
   const taxes = prepared.flatMap((p, i) =>
     p.totals.taxes.map((t) => ({ invoice_id: ids[i], tax_id: t.id, level: t.level, name: t.name, rate: toStored(t.rate), type: t.type, amount: toStored(t.amount) })),
