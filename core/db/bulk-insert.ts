@@ -1,4 +1,5 @@
 import { PostgresAdapter, sql } from 'kysely';
+import { keepPrepared } from './prepared-statements';
 import { Database, Tx } from './schema';
 
 /** Rows per statement on SQLite: well under its limit on parameters. */
@@ -14,14 +15,28 @@ const SQLITE_ROWS = 500;
  * Unlike Kysely's inserts, PostgreSQL's path goes around ColumnLimits (the schema's limits as a
  * 400): only for rows whose values are known to fit, such as ids, stored timestamps and amounts
  * read from columns of the same type.
+ *
+ * Its text depends only on the table and the columns (the rows travel as array values), so it is
+ * kept prepared (core/db/prepared-statements.ts): the billing run sends it for every batch.
+ *
+ * `returning` names columns to answer for each row inserted (in no particular order).
  */
-export async function insertRows<T extends keyof Database & string>(db: Tx, table: T, columns: Readonly<Record<string, string>>, rows: ReadonlyArray<Record<string, unknown>>): Promise<void> {
-  if (!rows.length) return;
+export async function insertRows<T extends keyof Database & string>(db: Tx, table: T, columns: Readonly<Record<string, string>>, rows: ReadonlyArray<Record<string, unknown>>, returning: readonly string[] = []): Promise<Array<Record<string, unknown>>> {
+  if (!rows.length) return [];
   const names = Object.keys(columns);
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     const arrays = names.map((name) => sql`cast(${rows.map((row) => row[name] ?? null)} as ${sql.raw(columns[name])}[])`);
-    await sql`insert into ${sql.table(table)} (${sql.join(names.map((name) => sql.ref(name)))}) select * from unnest(${sql.join(arrays)})`.execute(db);
-    return;
+    const answer = returning.length ? sql` returning ${sql.join(returning.map((name) => sql.ref(name)))}` : sql``;
+    const statement = sql<Record<string, unknown>>`insert into ${sql.table(table)} (${sql.join(names.map((name) => sql.ref(name)))}) select * from unnest(${sql.join(arrays)})${answer}`;
+    const compiled = statement.compile(db);
+    keepPrepared(compiled.sql);
+    return (await db.executeQuery(compiled)).rows;
   }
-  for (let at = 0; at < rows.length; at += SQLITE_ROWS) await db.insertInto(table).values(rows.slice(at, at + SQLITE_ROWS) as never).execute();
+  const answered: Array<Record<string, unknown>> = [];
+  for (let at = 0; at < rows.length; at += SQLITE_ROWS) {
+    const insert = db.insertInto(table).values(rows.slice(at, at + SQLITE_ROWS) as never);
+    if (returning.length) answered.push(...((await insert.returning(returning as never).execute()) as Array<Record<string, unknown>>));
+    else await insert.execute();
+  }
+  return answered;
 }

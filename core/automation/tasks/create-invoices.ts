@@ -1,5 +1,8 @@
+import { sql } from 'kysely';
+import { idIn, runPrepared } from '../../db/id-list';
 import { CallContext } from '../../kernel/call-context';
 import { ModelCalls } from '../../kernel/model-calls';
+import { isPostgres } from '../../models/billing/for-update';
 import { invoiceServices } from '../../models/invoices/from-services';
 import { ensureInvoiceCounter } from '../../models/invoices/numbering';
 import { invoiceServiceBatch, ServiceInvoiceRequest } from '../../models/invoices/service-invoice-batch';
@@ -35,12 +38,31 @@ export const createInvoices: Task = {
   run: async (run: TaskRun) => {
     const until = shiftDays(run.now, run.settings.invoiceDaysBeforeRenewal, run.settings.timezone);
     // Only what groups the services: each batch reads its services again, whole, in its transaction.
-    const fetch = () => renewingQuery(run.installation.db, run.companyId, until, run.settings.invoiceSuspendedServices)
-      .clearSelect()
-      .select(['services.id', 'services.client_id', 'services.date_renews', 'services.override_currency', 'pricings.currency'])
-      .orderBy('services.client_id')
-      .orderBy('services.id')
-      .execute();
+    const listed = () => renewingQuery(run.installation.db, run.companyId, until, run.settings.invoiceSuspendedServices).clearSelect();
+    const fetch = async (): Promise<Listed[]> => {
+      if (!isPostgres(run.installation.db)) {
+        return listed()
+          .select(['services.id', 'services.client_id', 'services.date_renews', 'services.override_currency', 'pricings.currency'])
+          .orderBy('services.client_id')
+          .orderBy('services.id')
+          .execute();
+      }
+      // PostgreSQL: one row per client and currency, its services' ids and renew dates as text.
+      // Every process of a run reads the whole list (it cannot know which slices it will get);
+      // 100,000 rows cost each one about 0.15 s of CPU to receive, these a quarter of that.
+      const rows = await listed()
+        .select(['services.client_id', 'services.override_currency', 'pricings.currency'])
+        .select(sql<string>`string_agg(cast(services.id as text), ',' order by services.id)`.as('ids'))
+        .select(sql<string>`string_agg(services.date_renews, ',' order by services.id)`.as('renews'))
+        .groupBy(['services.client_id', 'services.override_currency', 'pricings.currency'])
+        .orderBy('services.client_id')
+        .execute();
+      return rows.flatMap((row) => {
+        // Renew dates are stored timestamps (`YYYY-MM-DD hh:mm:ss`, never a comma).
+        const renews = row.renews.split(',');
+        return row.ids.split(',').map((id, i) => ({ id: Number(id), client_id: row.client_id, date_renews: renews[i], override_currency: row.override_currency, currency: row.currency }));
+      });
+    };
     const bulk = async (ctx: CallContext, _calls: ModelCalls, payloads: readonly unknown[]) => {
       const groups = payloads as ReadonlyArray<readonly Listed[]>;
       const current = await currentServices(ctx, groups);
@@ -71,7 +93,7 @@ async function currentServices(ctx: CallContext, groups: ReadonlyArray<readonly 
   // By client, through the services' client index: given a list of ids, SQLite's planner prefers
   // to scan the company's services (a run's cost grew with the square of its size).
   const clientIds = [...new Set(groups.map((g) => g[0].client_id))];
-  const rows = await serviceQuery(ctx.db, ctx.companyId).where('services.client_id', 'in', clientIds).execute();
+  const rows = await runPrepared(ctx.db, serviceQuery(ctx.db, ctx.companyId).where(idIn(ctx.db, 'services.client_id', clientIds)));
   const current = new Map(rows.map((r) => [r.id, r]));
   // A service moved to another client since the list was read is found by its id.
   const moved = groups.flatMap((g) => g.map((s) => s.id)).filter((id) => !current.has(id));

@@ -7,6 +7,7 @@ import * as trust from './005_trust';
 import * as recurring from './008_recurring';
 import * as referenceModels from './007_reference_models';
 import * as billingReference from './009_billing_reference';
+import * as serviceRenewals from './010_service_renewals';
 
 /** Every migration, in order. Listed in code so a compiled build needs no migrations folder scan. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '007_reference_models': referenceModels,
   '008_recurring': recurring,
   '009_billing_reference': billingReference,
+  '010_service_renewals': serviceRenewals,
 };

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { idIn } from '../../db/id-list';
 import { Tx } from '../../db/schema';
 import { reusedSelect } from '../../kernel/reused-select';
 import { TallyError } from '../../kernel/tally-error';
@@ -23,10 +24,15 @@ export const CLIENT_ORDER: Record<string, string> = {
  * added bare (clients/add with only user_id, as the reference allows) has no primary contact yet:
  * its contact fields are null.
  */
-export function clientQuery(db: Tx, companyId: number) {
-  return db
+export function clientQuery(db: Tx, companyId: number, ids?: readonly number[]) {
+  const query = db
     .selectFrom('clients')
-    .leftJoin('contacts', (join) => join.onRef('contacts.client_id', '=', 'clients.id').on('contacts.contact_type', '=', 'primary'))
+    // Given ids, the join is told them too: PostgreSQL then looks their contacts up by client
+    // instead of hashing every contact of the installation (a billing run's batch of 50 clients).
+    .leftJoin('contacts', (join) => {
+      const primary = join.onRef('contacts.client_id', '=', 'clients.id').on('contacts.contact_type', '=', 'primary');
+      return ids ? primary.on(idIn(db, 'contacts.client_id', ids)) : primary;
+    })
     .select([
       'clients.id',
       'clients.id_format',
@@ -40,6 +46,7 @@ export function clientQuery(db: Tx, companyId: number) {
       ...CONTACT_COLUMNS,
     ])
     .where('clients.company_id', '=', companyId);
+  return ids ? query.where(idIn(db, 'clients.id', ids)) : query;
 }
 
 type ClientRow = Awaited<ReturnType<ReturnType<typeof clientQuery>['executeTakeFirstOrThrow']>>;

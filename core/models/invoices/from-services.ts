@@ -1,10 +1,13 @@
+import { sql } from 'kysely';
 import { isUniqueViolation } from '../../db/errors';
+import { keepPrepared } from '../../db/prepared-statements';
 import { insertRows } from '../../db/bulk-insert';
 import { Tx } from '../../db/schema';
 import { CallContext } from '../../kernel/call-context';
 import { ModelCalls } from '../../kernel/model-calls';
 import { stored, toStored } from '../../kernel/money';
 import { TallyError } from '../../kernel/tally-error';
+import { isPostgres } from '../billing/for-update';
 import { CouponBook } from '../coupons/coupon-discount';
 import { proratedAmount } from '../services/proration';
 import { localDate, nextRenewDate } from '../services/renew-dates';
@@ -112,8 +115,23 @@ export async function recordPeriods(db: Tx, invoices: ReadonlyArray<{ invoiceId:
 
 const PERIOD_COLUMNS = { service_id: 'integer', period_start: 'text', period_end: 'text', invoice_id: 'integer', kind: 'text', date_processed: 'text' };
 
-/** Renewed services move on to the end of the period billed: one update per distinct period (services mostly renew together). */
+/**
+ * Renewed services move on to the end of the period billed. PostgreSQL: one statement for them
+ * all, each service's dates in arrays (its text never varies: kept prepared), where an update per
+ * distinct period with its ids as a list of placeholders was parsed and planned anew for every
+ * batch. SQLite (no arrays, no round trips): one update per distinct period, services mostly
+ * renewing together.
+ */
 export async function moveRenewDates(db: Tx, periods: readonly Period[]): Promise<void> {
+  if (!periods.length) return;
+  if (isPostgres(db)) {
+    const compiled = sql`update services set date_last_renewed = moved.start, date_renews = moved.until
+      from unnest(cast(${periods.map((p) => p.serviceId)} as integer[]), cast(${periods.map((p) => p.start)} as text[]), cast(${periods.map((p) => p.end)} as text[])) as moved(id, start, until)
+      where services.id = moved.id`.compile(db);
+    keepPrepared(compiled.sql);
+    await db.executeQuery(compiled);
+    return;
+  }
   const byPeriod = new Map<string, Period[]>();
   for (const p of periods) {
     const key = `${p.start}|${p.end}`;

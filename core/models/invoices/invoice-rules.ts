@@ -5,7 +5,7 @@ import { findCurrency } from '../currencies';
 import { findClientLocation } from '../clients/client-store';
 import { wholeNumber } from '../billing/values';
 import { Amount } from '../../kernel/money';
-import { LineReader, lineList, parseAmount, parseQuantity } from './lines';
+import { LineReader, lineList, parseAmount, parseQuantity, remembered } from './lines';
 
 export const INVOICE_STATUSES = ['active', 'draft', 'proforma', 'void'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -159,12 +159,4 @@ export class InvoiceRules implements LineReader {
       'lines[][tax]': { ifSet: true, rules: [{ code: 'format', message: MESSAGES.tax, check: (v) => typeof v === 'boolean' || BOOLEAN_TEXT.includes(String(v).trim().toLowerCase()) }] },
     };
   }
-}
-
-/** `parse(value)`, read once per primitive value (Decimals are immutable, so one may be shared). */
-function remembered(seen: Map<unknown, Amount | null>, value: unknown, parse: (value: unknown) => Amount | null): Amount | null {
-  if (value !== null && typeof value === 'object') return parse(value);
-  let parsed = seen.get(value);
-  if (parsed === undefined) seen.set(value, (parsed = parse(value)));
-  return parsed;
 }

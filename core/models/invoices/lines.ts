@@ -48,6 +48,21 @@ export interface LineReader {
 
 const FRESH: LineReader = { quantity: parseQuantity, amount: parseAmount };
 
+/** parseQuantity and parseAmount, each value read once (the billing run's lines repeat a few prices). */
+export function rememberingReader(): LineReader {
+  const quantities = new Map<unknown, Amount | null>();
+  const amounts = new Map<unknown, Amount | null>();
+  return { quantity: (value) => remembered(quantities, value, parseQuantity), amount: (value) => remembered(amounts, value, parseAmount) };
+}
+
+/** `parse(value)`, read once per primitive value (Decimals are immutable, so one may be shared). */
+export function remembered(seen: Map<unknown, Amount | null>, value: unknown, parse: (value: unknown) => Amount | null): Amount | null {
+  if (value !== null && typeof value === 'object') return parse(value);
+  let parsed = seen.get(value);
+  if (parsed === undefined) seen.set(value, (parsed = parse(value)));
+  return parsed;
+}
+
 /** The validated lines of `vars`, ready to total and store. */
 export function readLines(value: unknown, read: LineReader = FRESH): LineInput[] {
   return lineList(value).map((line) => ({

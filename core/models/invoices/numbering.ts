@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { keepPrepared } from '../../db/prepared-statements';
 import { reusedWrite } from '../../db/reused-write';
 import { Tx } from '../../db/schema';
 import { reusedSelect } from '../../kernel/reused-select';
@@ -63,7 +64,7 @@ export async function numberInvoices(db: Tx, companyId: number, start: number, f
   const count = ids.length;
   // Fewer invoices numbered than given (no counter row) ends in a cast that fails with this sentence.
   const shortfall = `The invoices of company ${companyId} could not all be numbered`;
-  const outcome = sql`
+  const statement = sql`
     with block as (
       update company_counters set value = case when value + 1 < ${start} then ${start + count - 1} else value + ${count} end
       where company_id = ${companyId} and name = ${COUNTER}
@@ -74,9 +75,10 @@ export async function numberInvoices(db: Tx, companyId: number, start: number, f
       where invoices.id = given.id
       returning invoices.id
     )
-    select cast(case when count(*) = ${count} then '1' else ${shortfall} end as integer) as numbered from numbered`
-    .execute(db)
-    .then(() => undefined);
+    select cast(case when count(*) = ${count} then '1' else ${shortfall} end as integer) as numbered from numbered`.compile(db);
+  // Its text never varies (the ids are one array): kept prepared, not planned anew for every batch.
+  keepPrepared(statement.sql);
+  const outcome = db.executeQuery(statement).then(() => undefined);
   // Settled by whoever commits; until then a failure is not an unhandled rejection.
   outcome.catch(() => undefined);
   return { outcome };

@@ -1,7 +1,9 @@
 import { insertRows } from '../../db/bulk-insert';
+import { runPrepared } from '../../db/id-list';
+import { MONEY_INTEGER_DIGITS } from '../../db/money-columns';
 import { CallContext } from '../../kernel/call-context';
 import { is } from '../../kernel/input-rules';
-import { Amount, toStored, ZERO } from '../../kernel/money';
+import { Amount, Money, toStored, ZERO } from '../../kernel/money';
 import { TallyError } from '../../kernel/tally-error';
 import { formatUtc, parseTimestamp } from '../../kernel/timestamps';
 import { activeTaxes, taxesFor } from '../billing/applicable-taxes';
@@ -9,7 +11,7 @@ import { clientQuery } from '../clients/client-store';
 import { CouponBook } from '../coupons/coupon-discount';
 import { ServiceRow } from '../services/service-store';
 import { draftServiceInvoice, dueDateOf, FromServicesOptions, Line, moveRenewDates, Period, recordPeriods, ROWS_PER_INSERT, ServiceInvoiceDraft } from './from-services';
-import { LineInput, readLines } from './lines';
+import { LineInput, readLines, rememberingReader } from './lines';
 import { numberingSettings, numberInvoices } from './numbering';
 import { closedDate } from './settlement';
 import { computeTotals, storedTotals, Totals } from './totals';
@@ -65,11 +67,11 @@ export async function invoiceServiceBatch(ctx: CallContext, requests: readonly S
   }
   const wanted = requests.filter((_, i) => drafts[i]);
   if (!wanted.length) return { ids: requests.map(() => null), numbered: Promise.resolve() };
-  const currencyCodes = [...new Set(wanted.map((r) => r.options.currency))];
   const taxable = drafts.some((d) => d?.lines.some((l) => l.tax));
   const [clients, currencies, taxRows] = await Promise.all([
-    clientQuery(db, ctx.companyId).where('clients.id', 'in', [...new Set(wanted.map((r) => r.clientId))]).execute(),
-    db.selectFrom('currencies').select(['code', 'precision']).where('company_id', '=', ctx.companyId).where('code', 'in', currencyCodes).execute(),
+    runPrepared(db, clientQuery(db, ctx.companyId, [...new Set(wanted.map((r) => r.clientId))])),
+    // All of the company's (a handful): the statement is the same for every batch.
+    runPrepared(db, db.selectFrom('currencies').select(['code', 'precision']).where('company_id', '=', ctx.companyId)),
     taxable ? activeTaxes(db, ctx.companyId) : Promise.resolve([]),
   ]);
   const clientById = new Map(clients.map((c) => [c.id, c]));
@@ -79,6 +81,8 @@ export async function invoiceServiceBatch(ctx: CallContext, requests: readonly S
     return parsed && formatUtc(parsed);
   });
 
+  // The batch's lines repeat a few prices and quantities: each read once.
+  const reader = rememberingReader();
   const prepared: Prepared[] = [];
   for (const [index, request] of requests.entries()) {
     if (index % YIELD_EVERY === YIELD_EVERY - 1) await letIoIn();
@@ -89,10 +93,10 @@ export async function invoiceServiceBatch(ctx: CallContext, requests: readonly S
     const billed = time(`${request.options.now} UTC`);
     const due = time(`${dueDateOf(request.options)} UTC`);
     if (!billed || !due || due < billed) continue;
-    const lines = readLines(draft.lines);
+    const lines = readLines(draft.lines, reader);
     if (!lines.every((line, i) => complete(draft.lines[i], line))) continue;
     const totals = computeTotals(lines, lines.some((l) => l.taxable) ? taxesFor(taxRows, client) : [], precision);
-    if (totals.total.isNegative()) continue;
+    if (totals.total.isNegative() || !fits(totals)) continue;
     prepared.push({ index, clientId: request.clientId, currency: request.options.currency, lines, totals, billed, due, periods: draft.periods, renew: request.options.renew });
   }
   const answer: Array<number | null> = requests.map(() => null);
@@ -124,7 +128,11 @@ function complete(given: Line, read: LineInput): boolean {
   return is.present(given.description) && !given.description.includes('\u0000') && qty !== null && qty.greaterThan(0) && amount !== null;
 }
 
-/** The invoices' rows, inserted in order; answers their ids in that order. */
+/**
+ * The invoices' rows, inserted in order; answers their ids in that order. Through insertRows
+ * (arrays, one prepared statement on PostgreSQL): its values are known to fit their columns (the
+ * currency was checked, the totals by fits below).
+ */
 async function insertInvoices(ctx: CallContext, prepared: readonly Prepared[]): Promise<number[]> {
   const now = formatUtc(new Date());
   const ids: number[] = [];
@@ -133,8 +141,6 @@ async function insertInvoices(ctx: CallContext, prepared: readonly Prepared[]): 
     const rows = slice.map((p) => ({
       company_id: ctx.companyId,
       client_id: p.clientId,
-      number_value: null,
-      number: null,
       status: 'active',
       currency: p.currency,
       ...storedTotals(p.totals),
@@ -142,14 +148,11 @@ async function insertInvoices(ctx: CallContext, prepared: readonly Prepared[]): 
       date_billed: p.billed,
       date_due: p.due,
       date_closed: closedDate('active', p.totals.total, ZERO, null, now),
-      date_autodebit: null,
-      note_public: null,
-      note_private: null,
       date_added: now,
     }));
-    const inserted = await ctx.db.insertInto('invoices').values(rows).returning(['id', 'client_id']).execute();
+    const inserted = (await insertRows(ctx.db, 'invoices', INVOICE_COLUMNS, rows, ['id', 'client_id'])) as Array<{ id: number; client_id: number }>;
     // One statement takes its ids from the sequence (PostgreSQL) or after the largest rowid
-    // (SQLite) row by row, in the order of its VALUES: in id order, the rows are the ones given.
+    // (SQLite) row by row, in the order of its rows: in id order, the rows are the ones given.
     inserted.sort((a, b) => a.id - b.id);
     if (inserted.length !== rows.length || inserted.some((row, i) => row.client_id !== rows[i].client_id)) {
       throw new Error('The invoices inserted do not match the rows given.');
@@ -159,10 +162,26 @@ async function insertInvoices(ctx: CallContext, prepared: readonly Prepared[]): 
   return ids;
 }
 
+/** Unnumbered (numberInOrder numbers them), no notes, no auto debit date: as invoices/add leaves them. */
+const INVOICE_COLUMNS = {
+  company_id: 'integer', client_id: 'integer', status: 'text', currency: 'text', subtotal: 'numeric', tax: 'numeric', total: 'numeric',
+  paid: 'numeric', date_billed: 'text', date_due: 'text', date_closed: 'text', date_added: 'text',
+};
+
+/** Whether an invoice's totals fit their columns (invoices/add refuses one that does not, with a 400). */
+function fits(totals: Totals): boolean {
+  return [totals.subtotal, totals.tax, totals.total].every((amount) => amount.abs().lt(MONEY_LIMIT));
+}
+
+const MONEY_LIMIT = new Money(10).pow(MONEY_INTEGER_DIGITS);
+
 /** Every invoice's lines and applied taxes, as writeLinesAndTaxes writes a new invoice's. */
 async function insertLinesAndTaxes(ctx: CallContext, prepared: readonly Prepared[], ids: readonly number[]): Promise<void> {
+  // Lines share their quantities and amounts (rememberingReader): each written out once.
+  const texts = new Map<Amount, string>();
+  const text = (amount: Amount) => texts.get(amount) ?? texts.set(amount, toStored(amount)).get(amount)!;
   const lines = prepared.flatMap((p, i) =>
-    p.lines.map((line, order) => ({ line_order: order, description: line.description, qty: toStored(line.qty), amount: toStored(line.amount), taxable: line.taxable ? 1 : 0, service_id: null, invoice_id: ids[i] })),
+    p.lines.map((line, order) => ({ line_order: order, description: line.description, qty: text(line.qty), amount: text(line.amount), taxable: line.taxable ? 1 : 0, service_id: null, invoice_id: ids[i] })),
   );
   const taxes = prepared.flatMap((p, i) =>
     p.totals.taxes.map((t) => ({ invoice_id: ids[i], tax_id: t.id, level: t.level, name: t.name, rate: toStored(t.rate), type: t.type, amount: toStored(t.amount) })),
