@@ -1,0 +1,48 @@
+import { expect } from 'chai';
+import { startTestServer, TestServer } from '../../../support/test-server';
+import { addClient, call, ok } from './support';
+
+/**
+ * A coupon's uses (max_qty) and a package's stock (qty) under concurrent services/add: each call
+ * runs in its own transaction on its own pooled connection on PostgreSQL, so a limit checked by
+ * reading and then writing was taken once per concurrent call (a coupon of two uses applied to
+ * eight services). Exactly the uses and the stock left may be taken, on SQLite and PostgreSQL.
+ */
+describe('services/add: coupon uses and package stock hold under concurrent calls', () => {
+  let server: TestServer;
+  let client: number;
+  before(async () => {
+    server = await startTestServer();
+    client = await addClient(server);
+  });
+  after(() => server.close());
+
+  const monthly = async (name: string, more: Record<string, unknown> = {}) => {
+    const packageId = await ok(server, 'POST', 'packages/add', { vars: { names: [{ lang: 'en_us', name }], pricing: [{ term: 1, period: 'month', price: '31.00', currency: 'USD' }], ...more } });
+    return { packageId, pricingId: (await ok(server, 'GET', 'packages/get', { package_id: packageId })).pricing[0].id as number };
+  };
+  const addAtOnce = (count: number, vars: Record<string, unknown>) =>
+    Promise.all(Array.from({ length: count }, () => call(server, 'POST', 'services/add', { vars: { client_id: client, status: 'pending', use_module: 'false', ...vars } })));
+
+  it('a coupon of two uses is taken by exactly two of eight concurrent services', async () => {
+    for (let round = 0; round < 3; round++) {
+      const { packageId, pricingId } = await monthly(`Coupon ${round}`);
+      const coupon = await ok(server, 'POST', 'coupons/add', { vars: { code: `TWICE${round}`, max_qty: 2, packages: [packageId], amounts: [{ currency: 'USD', amount: '5', type: 'amount' }] } });
+      const answers = await addAtOnce(8, { pricing_id: pricingId, coupon_id: coupon });
+      expect(answers.filter((r) => r.status === 200), 'services added').to.have.length(2);
+      for (const refused of answers.filter((r) => r.status !== 200)) expect(refused.json.errors).to.deep.equal({ coupon_id: { valid: 'The coupon cannot be used for this package now.' } });
+      expect((await ok(server, 'GET', 'coupons/get', { coupon_id: coupon })).used_qty).to.equal(2);
+      expect(await ok(server, 'GET', 'services/getListCount', { status: 'all', package_id: packageId })).to.equal(2);
+    }
+  });
+
+  it('a package with two in stock sells exactly two of eight concurrent services', async () => {
+    for (let round = 0; round < 3; round++) {
+      const { packageId, pricingId } = await monthly(`Stock ${round}`, { qty: 2 });
+      const answers = await addAtOnce(8, { pricing_id: pricingId });
+      expect(answers.filter((r) => r.status === 200), 'services added').to.have.length(2);
+      for (const refused of answers.filter((r) => r.status !== 200)) expect(refused.json.errors).to.deep.equal({ pricing_id: { qty: 'The package is sold out.' } });
+      expect(await ok(server, 'GET', 'services/getListCount', { status: 'all', package_id: packageId })).to.equal(2);
+    }
+  });
+});
