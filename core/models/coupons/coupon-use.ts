@@ -1,4 +1,7 @@
 import { Tx } from '../../db/schema';
+import { CallContext } from '../../kernel/call-context';
+import { ModelCalls } from '../../kernel/model-calls';
+import { TallyError } from '../../kernel/tally-error';
 
 /**
  * Counts one use of a coupon only while it has uses left (max_qty 0 is unlimited), in one
@@ -16,4 +19,14 @@ export async function claimCouponUse(db: Tx, companyId: number, couponId: number
     .where((eb) => eb.or([eb('max_qty', '<=', 0), eb('used_qty', '<', eb.ref('max_qty'))]))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * A service taking a coupon (services/add, or services/edit giving it another): the coupon must be
+ * usable now for the service's package (active, in its dates, covering the package) and have a use
+ * left, which it takes; else 400 coupon_id.valid and nothing is kept.
+ */
+export async function takeCoupon(ctx: CallContext, calls: ModelCalls, couponId: number, packageId: number): Promise<void> {
+  const coupon = await calls.call(ctx, 'coupons', 'getForPackages', { coupon_id: couponId, packages: [packageId] });
+  if (!coupon || !(await claimCouponUse(ctx.db, ctx.companyId, couponId))) throw TallyError.invalid({ coupon_id: { valid: 'The coupon cannot be used for this package now.' } });
 }

@@ -1,6 +1,6 @@
 import { CallContext } from '../../kernel/call-context';
 import { ModelCalls } from '../../kernel/model-calls';
-import { claimCouponUse } from '../coupons/coupon-use';
+import { takeCoupon } from '../coupons/coupon-use';
 import { forUpdate } from '../billing/for-update';
 import { TallyError } from '../../kernel/tally-error';
 import { truthy } from '../billing/values';
@@ -21,10 +21,7 @@ export async function addService(ctx: CallContext, calls: ModelCalls, vars: Reco
   const pricing = read.pricing!;
   const values = read.values;
   await checkLimits(ctx, pricing.package_id, values.client_id!, pricing.qty, pricing.client_qty);
-  if (values.coupon_id) {
-    const coupon = await calls.call(ctx, 'coupons', 'getForPackages', { coupon_id: values.coupon_id, packages: [pricing.package_id] });
-    if (!coupon || !(await claimCouponUse(ctx.db, ctx.companyId, values.coupon_id))) throw TallyError.invalid({ coupon_id: { valid: 'The coupon cannot be used for this package now.' } });
-  }
+  if (values.coupon_id) await takeCoupon(ctx, calls, values.coupon_id, pricing.package_id);
   if (values.status === 'suspended' || values.status === 'canceled') throw TallyError.invalid({ status: { format: 'A new service is pending, in_review or active.' } });
   const dateAdded = values.date_added ?? now;
   const period = pricing.period as Period;
