@@ -16,6 +16,7 @@ import { changePricing } from './services/package-change';
 import { nextRenewDate, Period, PERIODS } from './services/renew-dates';
 import { addService } from './services/service-add';
 import { takeCoupon } from './coupons/coupon-use';
+import { checkParent } from './services/service-parent';
 import { writeFields } from './services/service-fields';
 import { packagePricing, pricingInfo, SERVICE_ACTIONS } from './services/service-pricing-info';
 import { ServiceQueueLists } from './services/service-queue-lists';
@@ -63,6 +64,7 @@ export class Services extends ServiceQueueLists {
     if (Object.keys(read.errors).length) throw TallyError.invalid(read.errors);
     const { pricing_id: pricingId, status, client_id: clientId, ...columns } = read.values;
     if (clientId !== undefined && clientId !== service.client_id) throw TallyError.invalid({ client_id: { move: 'Use services/move to give a service to another client.' } });
+    if (columns.parent_service_id) await checkParent(this.ctx.db, service, columns.parent_service_id);
     // Another coupon is taken as services/add takes one: usable for the package now, with a use left.
     if (columns.coupon_id && columns.coupon_id !== service.coupon_id) await takeCoupon(this.ctx, this.calls, columns.coupon_id, read.pricing?.package_id ?? service.package_id);
     if (Object.keys(columns).length) await this.ctx.db.updateTable('services').set(columns).where('id', '=', serviceId).execute();

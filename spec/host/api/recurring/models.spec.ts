@@ -175,6 +175,27 @@ describe('recurring billing: packages, pricings, groups, coupons, accounts and s
       expect(await ok(server, 'GET', 'transactions/getCredit', { client_id: client, currency: 'USD' })).to.equal(expected);
     });
 
+    it('an edit cannot make a service its own parent, an addon of its own addon, or another client\'s addon', async () => {
+      const client = await addClient(server);
+      const other = await addClient(server);
+      const add = (vars: Record<string, unknown>) => ok(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, status: 'pending', ...vars } });
+      const parent = await add({ client_id: client, domain: 'parent.example.com' });
+      const addon = await add({ client_id: client, parent_service_id: parent, domain: 'addon.example.com' });
+      const theirs = await add({ client_id: other, domain: 'theirs.example.com' });
+      const refusals: Array<[number, number, string]> = [[parent, parent, 'cycle'], [parent, addon, 'cycle'], [theirs, parent, 'client'], [parent, theirs, 'client']];
+      for (const [serviceId, parentId, code] of refusals) {
+        const res = await call(server, 'PUT', 'services/edit', { service_id: serviceId, vars: { parent_service_id: parentId } });
+        expect(res.status, `${serviceId} under ${parentId}`).to.equal(400);
+        expect(Object.keys(res.json.errors.parent_service_id)).to.deep.equal([code]);
+      }
+      for (const serviceId of [parent, theirs]) expect((await serviceOf(server, serviceId)).parent_service_id).to.equal(null);
+      const top = await ok(server, 'GET', 'services/getList', { client_id: client, status: 'all', children: false });
+      expect(top.map((s: { id: number }) => s.id)).to.deep.equal([parent]);
+      const second = await add({ client_id: client, domain: 'second.example.com' });
+      await ok(server, 'PUT', 'services/edit', { service_id: addon, vars: { parent_service_id: second } });
+      expect((await serviceOf(server, addon)).parent_service_id).to.equal(second);
+    });
+
     it('a change to a pricing in another currency credits the old price in its currency and invoices the new one in its own', async () => {
       await ok(server, 'POST', 'currencies/add', { vars: { code: 'JPY', format: '#,###.##', precision: 0 } });
       const both = await addPackage(server, moduleId, { names: [{ lang: 'en_us', name: 'Hosting Yen' }], pricing: [{ term: 1, period: 'month', price: '10000', currency: 'JPY' }, { term: 1, period: 'month', price: '100.00', currency: 'USD' }] });
