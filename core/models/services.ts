@@ -222,9 +222,11 @@ export class Services extends ServiceQueueLists {
 
   @callable({ returns: count({ description: 'The service id.' }), verb: 'POST', params: [int('service_id'), int('client_id')], description: 'Give a service (and its addons) to another client of the company. Returns its id.' })
   async move(serviceId: number, clientId: number) {
-    await requireService(this.ctx.db, this.ctx.companyId, serviceId);
+    const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
     await requireClientId(this.ctx.db, this.ctx.companyId, clientId);
     await this.ctx.db.updateTable('services').set({ client_id: clientId }).where('company_id', '=', this.ctx.companyId).where((eb) => eb.or([eb('id', '=', serviceId), eb('parent_service_id', '=', serviceId)])).execute();
+    // An addon moved alone leaves its parent, which stays with the old client: an addon is always its parent's client's.
+    if (service.parent_service_id !== null && clientId !== service.client_id) await this.ctx.db.updateTable('services').set({ parent_service_id: null }).where('id', '=', serviceId).execute();
     return serviceId;
   }
 

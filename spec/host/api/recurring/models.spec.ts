@@ -194,6 +194,10 @@ describe('recurring billing: packages, pricings, groups, coupons, accounts and s
       const second = await add({ client_id: client, domain: 'second.example.com' });
       await ok(server, 'PUT', 'services/edit', { service_id: addon, vars: { parent_service_id: second } });
       expect((await serviceOf(server, addon)).parent_service_id).to.equal(second);
+      // An addon moved alone to another client leaves its parent, which stays with the old client.
+      await ok(server, 'POST', 'services/move', { service_id: addon, client_id: other });
+      expect(await serviceOf(server, addon)).to.include({ client_id: other, parent_service_id: null });
+      expect(await ok(server, 'GET', 'services/getAllChildrenCount', { parent_service_id: second })).to.equal(0);
     });
 
     it('a change to a pricing in another currency credits the old price in its currency and invoices the new one in its own', async () => {
