@@ -1,6 +1,6 @@
 import { CallableSpec } from './callable';
 import { DEFAULT_VALUE_TEXT, FieldErrors } from './errors';
-import { INT32_MAX, INT32_MIN } from './input-rules';
+import { INT32_MAX, INT32_MIN, SINGLE_VALUE_MESSAGE } from './input-rules';
 import { ParameterSpec } from './parameter';
 import { Field, Shape } from './shape';
 import { TallyError } from './tally-error';
@@ -32,7 +32,7 @@ export function bindArguments(spec: CallableSpec, params: Record<string, unknown
     const fields = byName(p.fields);
     for (const [key, item] of Object.entries(given)) {
       const field = fields.get(key);
-      if (field) for (const path of setsInText(item, field, key)) errors[path] = { format: 'The value must be a single value, not a list or set.' };
+      if (field) for (const path of setsInText(item, field, key)) errors[path] = { format: SINGLE_VALUE_MESSAGE };
     }
   }
   let defaultMissing = false;

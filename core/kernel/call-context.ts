@@ -28,8 +28,14 @@ export class CallContext {
     return !this.grant || this.grant.installation;
   }
 
-  /** A credential narrowed by a scope (allowed calls, read-only) may not mint or revoke credentials. */
+  /**
+   * A narrowed credential (allowed calls, read-only, an IP allow list or an expiry) may not mint,
+   * change or revoke credentials: it could lift its own limits (edit itself) or mint one without
+   * them, and a key meant for one address or one month would then work from anywhere, for ever.
+   */
   get scoped(): boolean {
-    return !!this.grant && (this.grant.scope.patterns !== null || this.grant.scope.readOnly);
+    if (!this.grant) return false;
+    const scope = this.grant.scope;
+    return scope.patterns !== null || scope.readOnly || scope.addresses !== null || scope.expiresAt !== null;
   }
 }

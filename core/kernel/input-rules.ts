@@ -72,6 +72,16 @@ function* targets(field: string, vars: Vars): Generator<[string, unknown, boolea
 export const INT32_MIN = -2147483648;
 export const INT32_MAX = 2147483647;
 
+/** The message a text field given a list or a set answers (bindArguments and the extensions' rule alike). */
+export const SINGLE_VALUE_MESSAGE = 'The value must be a single value, not a list or set.';
+
+/**
+ * A text field's first rule where the method's vars are not declared field by field (an
+ * extension's `object('vars')`): a list or a set is refused before String() makes "x,y" or
+ * "[object Object]" of it. Absent and null pass (other rules say whether the field is needed).
+ */
+export const singleValue: Rule = { code: 'format', message: SINGLE_VALUE_MESSAGE, check: (v: unknown) => v === undefined || v === null || typeof v !== 'object', final: true };
+
 /** Common checks, named as the reference system names them. */
 export const is = {
   present: (v: unknown) => v !== undefined && v !== null && String(v).trim() !== '',

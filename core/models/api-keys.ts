@@ -27,8 +27,8 @@ const NO_SUCH_KEY = () => TallyError.invalid({ id: { exists: 'Invalid API key ID
 /**
  * API credentials, created per company. The key is shown once and stored only as a hash. A company
  * credential sees and manages its own company's credentials only; installation credentials are
- * made only from the machine or the admin area, never over the API; a credential narrowed by a
- * scope or read-only may not mint or revoke credentials (it would widen itself).
+ * made only from the machine or the admin area, never over the API; a narrowed credential (scope,
+ * read-only, IP allow list, expiry) may not mint, change or revoke credentials (it would widen itself).
  */
 @model('api_keys')
 export class ApiKeys {

@@ -15,6 +15,8 @@ import { pageOffset, truthy } from './billing/values';
 import { changePricing } from './services/package-change';
 import { nextRenewDate, Period, PERIODS } from './services/renew-dates';
 import { addService } from './services/service-add';
+import { takeCoupon } from './coupons/coupon-use';
+import { checkParent } from './services/service-parent';
 import { writeFields } from './services/service-fields';
 import { packagePricing, pricingInfo, SERVICE_ACTIONS } from './services/service-pricing-info';
 import { ServiceQueueLists } from './services/service-queue-lists';
@@ -62,6 +64,9 @@ export class Services extends ServiceQueueLists {
     if (Object.keys(read.errors).length) throw TallyError.invalid(read.errors);
     const { pricing_id: pricingId, status, client_id: clientId, ...columns } = read.values;
     if (clientId !== undefined && clientId !== service.client_id) throw TallyError.invalid({ client_id: { move: 'Use services/move to give a service to another client.' } });
+    if (columns.parent_service_id) await checkParent(this.ctx.db, service, columns.parent_service_id);
+    // Another coupon is taken as services/add takes one: usable for the package now, with a use left.
+    if (columns.coupon_id && columns.coupon_id !== service.coupon_id) await takeCoupon(this.ctx, this.calls, columns.coupon_id, read.pricing?.package_id ?? service.package_id);
     if (Object.keys(columns).length) await this.ctx.db.updateTable('services').set(columns).where('id', '=', serviceId).execute();
     await writeFields(this.ctx.db, serviceId, read.fields, this.ctx.systemKey);
     if (pricingId !== undefined && pricingId !== service.pricing_id) {
@@ -217,9 +222,11 @@ export class Services extends ServiceQueueLists {
 
   @callable({ returns: count({ description: 'The service id.' }), verb: 'POST', params: [int('service_id'), int('client_id')], description: 'Give a service (and its addons) to another client of the company. Returns its id.' })
   async move(serviceId: number, clientId: number) {
-    await requireService(this.ctx.db, this.ctx.companyId, serviceId);
+    const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
     await requireClientId(this.ctx.db, this.ctx.companyId, clientId);
     await this.ctx.db.updateTable('services').set({ client_id: clientId }).where('company_id', '=', this.ctx.companyId).where((eb) => eb.or([eb('id', '=', serviceId), eb('parent_service_id', '=', serviceId)])).execute();
+    // An addon moved alone leaves its parent, which stays with the old client: an addon is always its parent's client's.
+    if (service.parent_service_id !== null && clientId !== service.client_id) await this.ctx.db.updateTable('services').set({ parent_service_id: null }).where('id', '=', serviceId).execute();
     return serviceId;
   }
 

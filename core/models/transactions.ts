@@ -14,7 +14,7 @@ import { lockInvoices } from './invoices/invoice-lock';
 import { applyAllocations, lockAllocated } from './transactions/allocations';
 import { unapplyFromInvoice } from './transactions/applying';
 import { spendCredit } from './transactions/credit-spending';
-import { allocationAmountRules, amountRules, linkRules, paymentRules, REFERENCE_TAKEN } from './transactions/payment-rules';
+import { allocationAmountRules, amountRules, gatewayName, linkRules, paymentRules, REFERENCE_TAKEN } from './transactions/payment-rules';
 import { TransactionQueries } from './transactions/transaction-queries';
 import { applications, LockedTransaction, lockTransaction, SETTLED_STATUSES, unapplied } from './transactions/transaction-store';
 import { checkApplication } from './transactions/verify-apply';
@@ -59,7 +59,7 @@ export class Transactions extends TransactionQueries {
         ...payer,
         amount: toStored(amount),
         type: optionalText(vars.type) ?? 'other',
-        gateway: optionalText(vars.gateway),
+        gateway: optionalText(vars.gateway) ?? (await gatewayName(db, this.ctx.companyId, vars.gateway_id)),
         reference: optionalText(vars.reference),
         status,
         refunded: '0.0000',
@@ -92,6 +92,9 @@ export class Transactions extends TransactionQueries {
       type: paymentRules(db, this.ctx.companyId, this.ctx.timezone).type,
     });
     const changes: Record<string, string | number | null> = { ...this.links(vars) };
+    // Another gateway named by id: the reference is then that gateway's (the unique index holds it).
+    const renamed = await gatewayName(db, this.ctx.companyId, vars.gateway_id);
+    if (renamed !== null) changes.gateway = renamed;
     if (vars.status !== undefined) changes.status = String(vars.status);
     if (vars.amount !== undefined) changes.amount = toStored(parseDecimal(vars.amount)!.toDecimalPlaces(4));
     if (vars.type !== undefined) changes.type = String(vars.type);

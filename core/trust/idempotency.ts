@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { TrustDb } from './trust-tables';
 
 export type Begun =
@@ -13,9 +13,38 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
 
 export const validIdempotencyKey = (key: string) => KEY.test(key);
 
-/** What makes two requests "the same": verb, path (with format) and parameters. */
-export function fingerprint(verb: string, path: string, params: unknown): string {
-  return createHash('sha256').update(`${verb}\n${path}\n${JSON.stringify(params)}`).digest('hex');
+/**
+ * What a stored answer is sealed with: a key derived from the API key of the credential that made
+ * the request, which the server holds only while serving it (it stores the key's hash alone). A
+ * stored answer can carry a secret (api_keys/add answers a new key, systemDecrypt a plain text),
+ * and the parameters a password: the table keeps neither readable, so a copy of the database
+ * (a backup, a replica) yields no live key; a replay, made with the same API key, opens it.
+ */
+export class AnswerSeal {
+  private readonly key: Buffer;
+
+  constructor(apiKey: string) {
+    this.key = Buffer.from(hkdfSync('sha256', apiKey, 'tally idempotency answers', '', 32));
+  }
+
+  /** What makes two requests "the same": verb, path (with format) and parameters (an HMAC: no password is guessable from it). */
+  fingerprint(verb: string, path: string, params: unknown): string {
+    return createHmac('sha256', this.key).update(`${verb}\n${path}\n${JSON.stringify(params)}`).digest('hex');
+  }
+
+  seal(body: Record<string, unknown>): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const text = Buffer.concat([cipher.update(JSON.stringify(body), 'utf8'), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), text]).toString('base64');
+  }
+
+  open(sealed: string): Record<string, unknown> {
+    const bytes = Buffer.from(sealed, 'base64');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(0, 12));
+    decipher.setAuthTag(bytes.subarray(12, 28));
+    return JSON.parse(Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8'));
+  }
 }
 
 /**
@@ -32,7 +61,7 @@ export class IdempotencyStore {
     private readonly keepMs: number,
   ) {}
 
-  async begin(user: string, key: string, print: string, now = Date.now()): Promise<Begun> {
+  async begin(user: string, key: string, print: string, seal: AnswerSeal, now = Date.now()): Promise<Begun> {
     await this.sweep(now);
     for (let attempt = 0; attempt < 2; attempt++) {
       const claimed = await this.db
@@ -51,13 +80,13 @@ export class IdempotencyStore {
       }
       if (row.fingerprint !== print) return { kind: 'conflict' };
       if (row.state !== 'done') return { kind: 'in_progress' };
-      return { kind: 'replay', status: Number(row.status), body: JSON.parse(row.body ?? '{}') };
+      return { kind: 'replay', status: Number(row.status), body: row.body ? seal.open(row.body) : {} };
     }
     return { kind: 'in_progress' };
   }
 
-  async finish(user: string, key: string, status: number, body: Record<string, unknown>): Promise<void> {
-    await this.db.updateTable('idempotency_keys').set({ state: 'done', status, body: JSON.stringify(body) }).where('api_user', '=', user).where('key', '=', key).execute();
+  async finish(user: string, key: string, status: number, body: Record<string, unknown>, seal: AnswerSeal): Promise<void> {
+    await this.db.updateTable('idempotency_keys').set({ state: 'done', status, body: seal.seal(body) }).where('api_user', '=', user).where('key', '=', key).execute();
   }
 
   /** Releases a key whose request never ran (the database failed under it): a retry may run it. */

@@ -2,7 +2,7 @@ import { Caller } from '../../core/credentials';
 import { CallOptions, Installation } from '../../core/installation';
 import { TallyError } from '../../core/kernel/tally-error';
 import { CallGuard } from '../../core/trust/call-guard';
-import { fingerprint, validIdempotencyKey } from '../../core/trust/idempotency';
+import { AnswerSeal, validIdempotencyKey } from '../../core/trust/idempotency';
 import { RetryLater } from '../../core/trust/retry-later';
 import type { ApiCall } from './dispatch';
 import { Route } from './route';
@@ -40,13 +40,15 @@ export async function guardedCall(
 ): Promise<RunOutcome> {
   const key = call.idempotencyKey;
   let claimed = false;
+  let seal: AnswerSeal | undefined;
   const params = async () => {
     const given = (seen.params = await call.params());
     if (key === undefined || call.verb === 'GET') return given;
     if (!validIdempotencyKey(key)) {
       throw TallyError.invalid({ 'Idempotency-Key': { valid: 'The Idempotency-Key must be 1 to 255 visible ASCII characters.' } });
     }
-    const begun = await guard.idempotency.begin(caller.user, key, fingerprint(call.verb, call.path, given));
+    seal = new AnswerSeal(call.credentials?.key ?? '');
+    const begun = await guard.idempotency.begin(caller.user, key, seal.fingerprint(call.verb, call.path, given), seal);
     if (begun.kind === 'conflict') throw new TallyError('idempotency_conflict');
     if (begun.kind === 'in_progress') throw new TallyError('idempotency_in_progress');
     if (begun.kind === 'replay') throw new Replay({ status: begun.status, body: begun.body, headers: { 'Idempotent-Replayed': 'true' } });
@@ -63,9 +65,9 @@ export async function guardedCall(
     if (thrown instanceof Replay) return thrown.outcome;
     outcome = outcomeOf(thrown);
   }
-  if (claimed && key !== undefined) {
+  if (claimed && key !== undefined && seal) {
     if (outcome.status >= 500 || outcome.status === 429) await guard.idempotency.release(caller.user, key);
-    else await guard.idempotency.finish(caller.user, key, outcome.status, outcome.body);
+    else await guard.idempotency.finish(caller.user, key, outcome.status, outcome.body, seal);
   }
   return outcome;
 }

@@ -38,8 +38,16 @@ export async function changePricing(ctx: CallContext, calls: ModelCalls, service
   if (!samePeriod) dateRenews = nextRenewDate(now, next.term, next.period as Period, ctx.timezone);
 
   await ctx.db.updateTable('services').set({ pricing_id: newPricingId, override_price: null, override_currency: null, date_renews: dateRenews }).where('id', '=', service.id).execute();
+  // Netting adds amounts of one currency only: a move to a pricing in another currency credits the
+  // unused time in the old currency and invoices the new price in its own (¥5000 less $50 was
+  // credited as ¥4950, leaving the $50 unbilled).
   const currency = serviceCurrency(service);
-  const net = charge.minus(credit);
+  const sameCurrency = currency === next.currency;
+  const net = sameCurrency ? charge.minus(credit) : charge;
+  const refund = sameCurrency ? net.negated() : credit;
+  if (refund.gt(0)) {
+    await calls.call(ctx, 'transactions', 'add', { vars: { client_id: service.client_id, amount: toStored(refund), currency, type: 'other' } });
+  }
   if (net.gt(0)) {
     const changed = await requireService(ctx.db, ctx.companyId, service.id);
     const invoiceId = (await calls.call(ctx, 'invoices', 'add', {
@@ -53,9 +61,6 @@ export async function changePricing(ctx: CallContext, calls: ModelCalls, service
     })) as number;
     await ctx.db.insertInto('service_invoices').values({ service_id: service.id, period_start: now, period_end: dateRenews, invoice_id: invoiceId, kind: 'change', date_processed: formatUtc(new Date()) }).execute();
     return invoiceId;
-  }
-  if (net.lt(0)) {
-    await calls.call(ctx, 'transactions', 'add', { vars: { client_id: service.client_id, amount: toStored(net.negated()), currency, type: 'other' } });
   }
   return null;
 }

@@ -1,5 +1,7 @@
 import { CallContext } from '../../kernel/call-context';
 import { ModelCalls } from '../../kernel/model-calls';
+import { takeCoupon } from '../coupons/coupon-use';
+import { forUpdate } from '../billing/for-update';
 import { TallyError } from '../../kernel/tally-error';
 import { truthy } from '../billing/values';
 import { nextRenewDate, Period, prorataDate } from './renew-dates';
@@ -19,11 +21,7 @@ export async function addService(ctx: CallContext, calls: ModelCalls, vars: Reco
   const pricing = read.pricing!;
   const values = read.values;
   await checkLimits(ctx, pricing.package_id, values.client_id!, pricing.qty, pricing.client_qty);
-  if (values.coupon_id) {
-    const coupon = await calls.call(ctx, 'coupons', 'getForPackages', { coupon_id: values.coupon_id, packages: [pricing.package_id] });
-    if (!coupon) throw TallyError.invalid({ coupon_id: { valid: 'The coupon cannot be used for this package now.' } });
-    await calls.call(ctx, 'coupons', 'incrementUsage', { coupon_id: values.coupon_id });
-  }
+  if (values.coupon_id) await takeCoupon(ctx, calls, values.coupon_id, pricing.package_id);
   if (values.status === 'suspended' || values.status === 'canceled') throw TallyError.invalid({ status: { format: 'A new service is pending, in_review or active.' } });
   const dateAdded = values.date_added ?? now;
   const period = pricing.period as Period;
@@ -62,8 +60,14 @@ export async function addService(ctx: CallContext, calls: ModelCalls, vars: Reco
   return row.id;
 }
 
-/** A package's qty (services in all) and client_qty (per client) limits; cancelled services do not count. */
+/**
+ * A package's qty (services in all) and client_qty (per client) limits; cancelled services do not
+ * count. The package row is locked first (PostgreSQL), so concurrent adds count one after another
+ * and the last service in stock is sold once, not once per concurrent call.
+ */
 async function checkLimits(ctx: CallContext, packageId: number, clientId: number, qty: number | null, clientQty: number | null): Promise<void> {
+  if ((qty === null || qty === undefined) && !clientQty) return;
+  await forUpdate(ctx.db, ctx.db.selectFrom('packages').select('id').where('id', '=', packageId)).execute();
   const live = (client: number | null) => {
     let query = ctx.db.selectFrom('services').innerJoin('pricings', 'pricings.id', 'services.pricing_id').select((eb) => eb.fn.countAll<number>().as('count')).where('pricings.package_id', '=', packageId).where('services.status', '!=', 'canceled');
     if (client !== null) query = query.where('services.client_id', '=', client);

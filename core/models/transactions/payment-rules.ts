@@ -86,7 +86,7 @@ export function paymentRules(db: Tx, companyId: number, timezone: string): RuleS
       ifSet: true,
       rules: [
         { code: 'length', message: 'The reference may be at most 255 characters long.', check: (v) => String(v).length <= 255, final: true },
-        { code: 'unique', message: REFERENCE_TAKEN, check: (v, all) => referenceFree(db, companyId, all.gateway, v) },
+        { code: 'unique', message: REFERENCE_TAKEN, check: async (v, all) => referenceFree(db, companyId, optionalText(all.gateway) ?? (await gatewayName(db, companyId, all.gateway_id)), v) },
       ],
     },
     date_added: { ifSet: true, rules: [{ code: 'format', message: 'The date is in an invalid date format.', check: (v) => typeof v === 'string' && parseTimestamp(v, timezone) !== null }] },
@@ -97,9 +97,21 @@ export function paymentRules(db: Tx, companyId: number, timezone: string): RuleS
 
 export const REFERENCE_TAKEN = 'The gateway has already recorded a transaction with this reference.';
 
+/**
+ * The name of the company's installed gateway `gatewayId` (null for none): a payment recorded with
+ * vars[gateway_id] alone is kept under that name too, so the one-reference-per-gateway rule and its
+ * unique index (company, gateway, reference) hold for it as for one recorded with vars[gateway].
+ */
+export async function gatewayName(db: Tx, companyId: number, gatewayId: unknown): Promise<string | null> {
+  const id = wholeNumber(gatewayId);
+  if (id === null) return null;
+  const row = await db.selectFrom('extensions_installed').select('name').where('id', '=', id).where('type', '=', 'gateway').where('company_id', '=', companyId).executeTakeFirst();
+  return row?.name ?? null;
+}
+
 /** A gateway's reference is recorded once (a retried notification must not pay twice). */
-async function referenceFree(db: Tx, companyId: number, gateway: unknown, reference: unknown): Promise<boolean> {
-  const [name, ref] = [optionalText(gateway), optionalText(reference)];
+async function referenceFree(db: Tx, companyId: number, gateway: string | null, reference: unknown): Promise<boolean> {
+  const [name, ref] = [gateway, optionalText(reference)];
   if (name === null || ref === null) return true;
   const row = await db.selectFrom('transactions').select('id').where('company_id', '=', companyId).where('gateway', '=', name).where('reference', '=', ref).executeTakeFirst();
   return !row;

@@ -1,4 +1,4 @@
-import { callable, ExtensionContext, int, object, TallyError } from '../../../host/extensions/kit';
+import { callable, ExtensionContext, int, object, singleValue, TallyError } from '../../../host/extensions/kit';
 
 const HOSTNAME = /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
@@ -67,7 +67,7 @@ export class Servers {
   private rules(ifSet: boolean) {
     const { is } = this.ctx;
     return {
-      name: { ifSet, rules: [{ code: 'empty', message: 'Please enter a server name.', check: is.present }] },
+      name: { ifSet, rules: [singleValue, { code: 'empty', message: 'Please enter a server name.', check: is.present }] },
       hostname: { ifSet, rules: [{ code: 'format', message: 'Please enter a valid hostname.', check: (v: unknown) => typeof v === 'string' && HOSTNAME.test(v.trim()) }] },
       max_accounts: { ifSet: true, rules: [{ code: 'format', message: 'max_accounts must be a whole number, 0 for no limit.', check: (v: unknown) => is.integer(v) && Number(v) >= 0 }] },
       status: { ifSet: true, rules: [{ code: 'format', message: 'The status must be active or inactive.', check: is.oneOf(['active', 'inactive']) }] },

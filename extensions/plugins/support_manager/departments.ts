@@ -1,4 +1,4 @@
-import { callable, ExtensionContext, int, object, TallyError } from '../../../host/extensions/kit';
+import { callable, ExtensionContext, int, object, singleValue, TallyError } from '../../../host/extensions/kit';
 
 const STATUSES = ['visible', 'hidden'];
 
@@ -57,7 +57,8 @@ export class Departments {
   private rules(ifSet: boolean) {
     const { is } = this.ctx;
     return {
-      name: { ifSet, rules: [{ code: 'empty', message: 'Please enter a department name.', check: is.present, final: true }, { code: 'length', message: 'The name may be at most 128 characters long.', check: is.lengthBetween(1, 128) }] },
+      name: { ifSet, rules: [singleValue, { code: 'empty', message: 'Please enter a department name.', check: is.present, final: true }, { code: 'length', message: 'The name may be at most 128 characters long.', check: is.lengthBetween(1, 128) }] },
+      description: { ifSet: true, rules: [singleValue] },
       email: { ifSet: true, rules: [{ code: 'format', message: 'Please enter a valid email address.', check: (v: unknown) => v === '' || is.email(v) }] },
       status: { ifSet: true, rules: [{ code: 'format', message: `The status must be one of: ${STATUSES.join(', ')}.`, check: is.oneOf(STATUSES) }] },
     };

@@ -1,4 +1,4 @@
-import { callable, ExtensionContext, int, object, string, TallyError } from '../../../host/extensions/kit';
+import { callable, ExtensionContext, int, object, singleValue, string, TallyError } from '../../../host/extensions/kit';
 
 const PRIORITIES = ['low', 'medium', 'high', 'critical'];
 const STATUSES = ['open', 'awaiting_reply', 'closed'];
@@ -21,9 +21,9 @@ export class Tickets {
     await this.ctx.assertValid(vars, {
       department_id: [{ code: 'exists', message: 'Invalid department ID.', check: (v: unknown) => this.departmentExists(v) }],
       client_id: [{ code: 'exists', message: 'Invalid client ID.', check: (v: unknown) => this.clientExists(v) }],
-      summary: [{ code: 'empty', message: 'Please enter a summary.', check: is.present, final: true }, { code: 'length', message: 'The summary may be at most 255 characters long.', check: is.lengthBetween(1, 255) }],
+      summary: [singleValue, { code: 'empty', message: 'Please enter a summary.', check: is.present, final: true }, { code: 'length', message: 'The summary may be at most 255 characters long.', check: is.lengthBetween(1, 255) }],
       priority: { ifSet: true, rules: [{ code: 'format', message: `The priority must be one of: ${PRIORITIES.join(', ')}.`, check: is.oneOf(PRIORITIES) }] },
-      details: [{ code: 'empty', message: 'Please enter the message.', check: is.present }],
+      details: [singleValue, { code: 'empty', message: 'Please enter the message.', check: is.present }],
     });
     const now = this.ctx.now();
     const ticket = await this.ctx.db
@@ -62,16 +62,16 @@ export class Tickets {
     description: 'Add vars[details] to a ticket, by vars[by] (staff (default) or client); vars[type] note (staff only) is internal. A client reply reopens a closed ticket. Returns the reply id.',
   })
   async reply(ticketId: number, vars: Record<string, unknown>) {
-    const by = String(vars.by ?? 'staff');
-    const type = String(vars.type ?? 'reply');
+    const by = vars.by ?? 'staff';
+    const type = vars.type ?? 'reply';
     await this.ctx.assertValid({ ...vars, ticket_id: ticketId, by, type }, {
       ticket_id: [{ code: 'exists', message: 'Invalid ticket ID.', check: async () => !!(await this.find(ticketId)), final: true }],
       by: [{ code: 'format', message: 'by must be staff or client.', check: this.ctx.is.oneOf(['staff', 'client']) }],
       type: [{ code: 'format', message: 'type must be reply, or note (staff only).', check: (v: string) => v === 'reply' || (v === 'note' && by === 'staff') }],
-      details: [{ code: 'empty', message: 'Please enter the message.', check: this.ctx.is.present }],
+      details: [singleValue, { code: 'empty', message: 'Please enter the message.', check: this.ctx.is.present }],
     });
     const now = this.ctx.now();
-    const id = await this.addReply(ticketId, type, by, String(vars.details), now);
+    const id = await this.addReply(ticketId, String(type), String(by), String(vars.details), now);
     const changes = type === 'note' ? { date_updated: now } : by === 'client' ? { status: 'open', date_closed: null, date_updated: now } : { status: 'awaiting_reply', date_updated: now };
     await this.ctx.db.updateTable('support_tickets').set(changes).where('id', '=', ticketId).execute();
     return id;

@@ -1,4 +1,4 @@
-import { callable, ExtensionContext, object } from '../../../../host/extensions/kit';
+import { callable, ExtensionContext, object, singleValue } from '../../../../host/extensions/kit';
 
 const METHODS = ['bank_transfer', 'cheque', 'cash', 'money_order'];
 
@@ -23,7 +23,7 @@ export class Payments {
   async record(vars: Record<string, unknown>) {
     await this.ctx.assertValid(vars, {
       method: [{ code: 'format', message: `The method must be one of: ${METHODS.join(', ')}.`, check: this.ctx.is.oneOf(METHODS) }],
-      reference: [{ code: 'empty', message: 'Please enter the transfer or cheque number.', check: this.ctx.is.present }],
+      reference: [singleValue, { code: 'empty', message: 'Please enter the transfer or cheque number.', check: this.ctx.is.present }],
     });
     // The billing core checks the client, amount, currency, date and invoices, and answers their 400s.
     return this.ctx.models.transactions.add({

@@ -174,6 +174,49 @@ describe('recurring billing: packages, pricings, groups, coupons, accounts and s
       await ok(server, 'PUT', 'services/edit', { service_id: serviceId, vars: { pricing_id: basic.pricingId } });
       expect(await ok(server, 'GET', 'transactions/getCredit', { client_id: client, currency: 'USD' })).to.equal(expected);
     });
+
+    it('an edit cannot make a service its own parent, an addon of its own addon, or another client\'s addon', async () => {
+      const client = await addClient(server);
+      const other = await addClient(server);
+      const add = (vars: Record<string, unknown>) => ok(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, status: 'pending', ...vars } });
+      const parent = await add({ client_id: client, domain: 'parent.example.com' });
+      const addon = await add({ client_id: client, parent_service_id: parent, domain: 'addon.example.com' });
+      const theirs = await add({ client_id: other, domain: 'theirs.example.com' });
+      const refusals: Array<[number, number, string]> = [[parent, parent, 'cycle'], [parent, addon, 'cycle'], [theirs, parent, 'client'], [parent, theirs, 'client']];
+      for (const [serviceId, parentId, code] of refusals) {
+        const res = await call(server, 'PUT', 'services/edit', { service_id: serviceId, vars: { parent_service_id: parentId } });
+        expect(res.status, `${serviceId} under ${parentId}`).to.equal(400);
+        expect(Object.keys(res.json.errors.parent_service_id)).to.deep.equal([code]);
+      }
+      for (const serviceId of [parent, theirs]) expect((await serviceOf(server, serviceId)).parent_service_id).to.equal(null);
+      const top = await ok(server, 'GET', 'services/getList', { client_id: client, status: 'all', children: false });
+      expect(top.map((s: { id: number }) => s.id)).to.deep.equal([parent]);
+      const second = await add({ client_id: client, domain: 'second.example.com' });
+      await ok(server, 'PUT', 'services/edit', { service_id: addon, vars: { parent_service_id: second } });
+      expect((await serviceOf(server, addon)).parent_service_id).to.equal(second);
+      // An addon moved alone to another client leaves its parent, which stays with the old client.
+      await ok(server, 'POST', 'services/move', { service_id: addon, client_id: other });
+      expect(await serviceOf(server, addon)).to.include({ client_id: other, parent_service_id: null });
+      expect(await ok(server, 'GET', 'services/getAllChildrenCount', { parent_service_id: second })).to.equal(0);
+    });
+
+    it('a change to a pricing in another currency credits the old price in its currency and invoices the new one in its own', async () => {
+      await ok(server, 'POST', 'currencies/add', { vars: { code: 'JPY', format: '#,###.##', precision: 0 } });
+      const both = await addPackage(server, moduleId, { names: [{ lang: 'en_us', name: 'Hosting Yen' }], pricing: [{ term: 1, period: 'month', price: '10000', currency: 'JPY' }, { term: 1, period: 'month', price: '100.00', currency: 'USD' }] });
+      const usd = (await ok(server, 'GET', 'packages/get', { package_id: both.packageId })).pricing.find((p: { currency: string }) => p.currency === 'USD').id;
+      const client = await addClient(server);
+      const renews = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+      const serviceId = await ok(server, 'POST', 'services/add', { vars: { pricing_id: both.pricingId, client_id: client, status: 'active', domain: 'yen.example.com', date_renews: `${renews} 00:00:00 UTC` } });
+      await ok(server, 'PUT', 'services/edit', { service_id: serviceId, vars: { pricing_id: usd } });
+      // The same share of each month's price: ¥10000 × s credited, $100 × s invoiced (never ¥10000 × s − 100 × s).
+      const [invoice] = await ok(server, 'GET', 'invoices/getList', { client_id: client });
+      expect(invoice.currency).to.equal('USD');
+      const share = Number(invoice.total) / 100;
+      expect(share).to.be.greaterThan(0).and.below(1);
+      const yen = Number(await ok(server, 'GET', 'transactions/getCredit', { client_id: client, currency: 'JPY' }));
+      expect(Math.abs(yen - 10000 * share), `¥${yen} credited for $${invoice.total} invoiced`).to.be.below(1);
+      expect(await ok(server, 'GET', 'transactions/getCredit', { client_id: client, currency: 'USD' })).to.equal('0.0000');
+    });
   });
 
   describe('another company', () => {

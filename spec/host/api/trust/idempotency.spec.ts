@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { startTestServer, TestServer } from '../../../support/test-server';
 import { form } from '../billing/fixtures';
 import { secondProcess, SecondProcess } from './support';
+import { trustDb } from '../../../../core/trust/trust-tables';
 
 describe('Idempotency-Key on writes', () => {
   let server: TestServer;
@@ -31,6 +33,25 @@ describe('Idempotency-Key on writes', () => {
     const elsewhere = await addClient('order-1', 'one@example.com', other);
     expect(elsewhere.json).to.deep.equal(first.json);
     expect(await clientCount()).to.equal(before + 1);
+  });
+
+  it('keeps no stored answer or parameter readable in the database: a new API key or a password is never in the table', async () => {
+    const minted = await server.request('POST', '/api/api_keys/add.json', { body: 'vars[notes]=minted', headers: { 'Idempotency-Key': 'mint-1' } });
+    expect(minted.status).to.equal(200);
+    const newKey = minted.json.response.key as string;
+    const user = await server.request('POST', '/api/users/add.json', { body: form({ vars: { username: 'sealed', new_password: 'hunter22', confirm_password: 'hunter22' } }), headers: { 'Idempotency-Key': 'user-1' } });
+    expect(user.status).to.equal(200);
+    const rows = await trustDb(server.installation.db).selectFrom('idempotency_keys').selectAll().where('key', 'in', ['mint-1', 'user-1']).execute();
+    expect(rows).to.have.length(2);
+    const stored = JSON.stringify(rows);
+    expect(stored).not.to.contain(newKey);
+    expect(stored).not.to.contain(minted.json.response.user);
+    // The old fingerprint was a bare SHA-256 of the request: a guessed password could be checked against it.
+    const bare = createHash('sha256').update(`POST\n/api/users/add.json\n${JSON.stringify({ vars: { username: 'sealed', new_password: 'hunter22', confirm_password: 'hunter22' } })}`).digest('hex');
+    expect(rows.map((r) => r.fingerprint)).not.to.include(bare);
+    const again = await server.request('POST', '/api/api_keys/add.json', { body: 'vars[notes]=minted', headers: { 'Idempotency-Key': 'mint-1' } });
+    expect(again.headers.get('idempotent-replayed')).to.equal('true');
+    expect(again.json).to.deep.equal(minted.json);
   });
 
   it('replays a 400 as well: the same request fails the same way', async () => {

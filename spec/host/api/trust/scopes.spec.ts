@@ -49,6 +49,23 @@ describe('scoped credentials: allowed calls, read-only, IP allow list, expiry', 
     expect((await call(server, 'GET', 'api_keys/get', { id: scoped.id }, scoped)).json.response.scopes).to.deep.equal(['api_keys/*']);
   });
 
+  it('an IP-limited or expiring credential cannot lift its own limits nor mint, change or revoke credentials', async () => {
+    const local = await create({ allow_ips: '127.0.0.1' });
+    const month = await create({ expires_at: '2099-01-01 00:00:00 UTC' });
+    const plain = await create({ notes: 'plain' });
+    for (const narrowed of [local, month]) {
+      expect((await call(server, 'GET', 'users/getListCount', {}, narrowed)).status).to.equal(200);
+      expect((await call(server, 'PUT', 'api_keys/edit', { id: narrowed.id, vars: { allow_ips: '', expires_at: '' } }, narrowed)).status).to.equal(403);
+      expect((await call(server, 'POST', 'api_keys/add', { vars: { notes: 'wider' } }, narrowed)).status).to.equal(403);
+      expect((await call(server, 'DELETE', 'api_keys/delete', { id: plain.id }, narrowed)).status).to.equal(403);
+    }
+    expect((await call(server, 'GET', 'api_keys/get', { id: local.id })).json.response.allow_ips).to.deep.equal(['127.0.0.1']);
+    expect((await call(server, 'GET', 'api_keys/get', { id: month.id })).json.response.expires_at).to.equal('2099-01-01 00:00:00');
+    const listed = (await call(server, 'GET', 'api_keys/getList')).json.response;
+    expect(listed.filter((k: { notes: string | null }) => k.notes === 'wider')).to.deep.equal([]);
+    expect(listed.map((k: { id: number }) => k.id)).to.include(plain.id);
+  });
+
   it('IP allow list: calls from other addresses are refused with 403; the list is CIDR', async () => {
     const local = await create({ allow_ips: '127.0.0.0/8, ::1' });
     const elsewhere = await create({ allow_ips: ['10.0.0.0/8', '2001:db8::/32'] });
