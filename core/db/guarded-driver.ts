@@ -27,12 +27,7 @@ export class GuardedDriver implements Driver {
     if (!this.guarded.has(connection)) {
       this.guarded.add(connection);
       const execute = connection.executeQuery.bind(connection);
-      connection.executeQuery = <R>(query: CompiledQuery): Promise<QueryResult<R>> =>
-        guard(async () => {
-          const checking = this.limits.check(query, connection);
-          if (checking) await checking;
-          return execute<R>(query);
-        });
+      connection.executeQuery = <R>(query: CompiledQuery): Promise<QueryResult<R>> => checkedStatement(this.limits, connection, query, execute<R>);
     }
     return connection;
   }
@@ -68,6 +63,28 @@ export class GuardedDriver implements Driver {
   destroy(): Promise<void> {
     return this.inner.destroy();
   }
+}
+
+/**
+ * Runs one statement on `connection` with `execute` once it passes the schema's limits; a
+ * database that cannot take it fails with the catalogue's 503. What every statement goes through,
+ * here and on GET calls' read statements (read-statements.ts). No promise more than the statement's
+ * own when the limits answer at once (the hot path).
+ */
+export function checkedStatement<R>(
+  limits: ColumnLimits,
+  connection: DatabaseConnection,
+  query: CompiledQuery,
+  execute: (query: CompiledQuery) => Promise<QueryResult<R>>,
+): Promise<QueryResult<R>> {
+  let running: Promise<QueryResult<R>>;
+  try {
+    const checking = limits.check(query, connection);
+    running = checking ? checking.then(() => execute(query)) : execute(query);
+  } catch (error) {
+    running = Promise.reject(error);
+  }
+  return running.catch((error: unknown) => Promise.reject(unavailableAs503(error)));
 }
 
 /** The database's "not now" as the catalogue's 503; every other failure unchanged. */

@@ -1,10 +1,10 @@
 import { CompiledQuery, DatabaseConnection, Dialect, Driver, Kysely, KyselyPlugin, QueryResult } from 'kysely';
 import { ColumnLimits } from './column-limits';
-import { unavailableAs503 } from './guarded-driver';
+import { checkedStatement } from './guarded-driver';
 import type { ReadRoute } from './read-write-router';
 import { Database, Tx } from './schema';
 
-export const NO_TRANSACTION_HERE =
+const NO_TRANSACTION_HERE =
   'A call declared for GET runs its statements one by one on read connections: it starts no transaction (declare the method POST, PUT or DELETE).';
 
 /** Each handle's one connection and plugins, for executeRead. */
@@ -16,8 +16,7 @@ const handles = new WeakMap<object, { connection: DatabaseConnection; plugins: r
  * committed before it, as each statement of such a transaction does — without what a transaction
  * costs a call that reads once: Kysely builds a transaction object, a connection is bound to it
  * and BEGIN and COMMIT are sent, more than users/get's one read costs on SQLite. The statements
- * pass the same limits and the same translation of an unavailable database (a 503) as every other
- * statement (guarded-driver.ts).
+ * pass through checkedStatement as every other statement does (guarded-driver.ts).
  *
  * Made once per database, over the read route of its main handle's driver; `undefined` when the
  * database has no read connections (a `:memory:` SQLite database), where a GET call keeps its
@@ -52,19 +51,10 @@ export async function executeRead<R>(db: Tx, query: CompiledQuery<R>): Promise<Q
   return result;
 }
 
-/** The one connection of a handle: each statement checked against the limits, then run alone on the route. */
+/** The one connection of a handle: each statement checked as every statement is, then run alone on the route. */
 function readAloneConnection(route: ReadRoute, limits: ColumnLimits): DatabaseConnection {
   const connection: DatabaseConnection = {
-    executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-      let running: Promise<QueryResult<R>>;
-      try {
-        const checking = limits.check(query, connection);
-        running = checking ? checking.then(() => route.readAlone!<R>(query)) : route.readAlone!<R>(query);
-      } catch (error) {
-        running = Promise.reject(error);
-      }
-      return running.catch((error: unknown) => Promise.reject(unavailableAs503(error)));
-    },
+    executeQuery: <R>(query: CompiledQuery) => checkedStatement(limits, connection, query, (checked) => route.readAlone!<R>(checked)),
     // A read's rows at once: a GET call's statements are short.
     async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
       yield await connection.executeQuery<R>(query);
