@@ -1,5 +1,6 @@
-import { PostgresAdapter, sql } from 'kysely';
-import { keepPrepared } from './prepared-statements';
+import { sql } from 'kysely';
+import { isPostgres } from './is-postgres';
+import { runPrepared } from './prepared-statements';
 import { Database, Tx } from './schema';
 
 /** Rows per statement on SQLite: well under its limit on parameters. */
@@ -24,13 +25,10 @@ const SQLITE_ROWS = 500;
 export async function insertRows<T extends keyof Database & string>(db: Tx, table: T, columns: Readonly<Record<string, string>>, rows: ReadonlyArray<Record<string, unknown>>, returning: readonly string[] = []): Promise<Array<Record<string, unknown>>> {
   if (!rows.length) return [];
   const names = Object.keys(columns);
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+  if (isPostgres(db)) {
     const arrays = names.map((name) => sql`cast(${rows.map((row) => row[name] ?? null)} as ${sql.raw(columns[name])}[])`);
     const answer = returning.length ? sql` returning ${sql.join(returning.map((name) => sql.ref(name)))}` : sql``;
-    const statement = sql<Record<string, unknown>>`insert into ${sql.table(table)} (${sql.join(names.map((name) => sql.ref(name)))}) select * from unnest(${sql.join(arrays)})${answer}`;
-    const compiled = statement.compile(db);
-    keepPrepared(compiled.sql);
-    return (await db.executeQuery(compiled)).rows;
+    return runPrepared(db, sql<Record<string, unknown>>`insert into ${sql.table(table)} (${sql.join(names.map((name) => sql.ref(name)))}) select * from unnest(${sql.join(arrays)})${answer}`);
   }
   const answered: Array<Record<string, unknown>> = [];
   for (let at = 0; at < rows.length; at += SQLITE_ROWS) {

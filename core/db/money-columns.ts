@@ -1,4 +1,5 @@
-import { ColumnDataType, Kysely, PostgresAdapter } from 'kysely';
+import { ColumnDataType, Kysely } from 'kysely';
+import { isPostgres } from './is-postgres';
 
 /**
  * Money columns hold exact decimals with four places: numeric(30,4) on PostgreSQL, which the pg
@@ -6,7 +7,7 @@ import { ColumnDataType, Kysely, PostgresAdapter } from 'kysely';
  * All arithmetic is done with decimal.js in the models, never in SQL.
  */
 export function moneyType(db: Kysely<any>): ColumnDataType {
-  return db.getExecutor().adapter instanceof PostgresAdapter ? 'numeric(30, 4)' : 'text';
+  return isPostgres(db) ? 'numeric(30, 4)' : 'text';
 }
 
 /** Digits numeric(30,4) holds before the decimal point. */

@@ -1,7 +1,12 @@
+import { CompiledQuery } from 'kysely';
+import { isPostgres } from './is-postgres';
+import type { Tx } from './schema';
+
 /**
  * Statements PostgreSQL keeps parsed and planned on each connection, by name, instead of parsing
- * and planning their text on every execution. Only the hot path's fixed statements are named
- * (core/kernel/reused-select.ts): their text never varies, so each connection holds a handful.
+ * and planning their text on every execution. Only statements whose text never varies are named
+ * (core/kernel/reused-select.ts, reused-write.ts, runPrepared below), so each connection holds a
+ * handful.
  * Naming every statement would grow each connection's cache without bound (a list's placeholders
  * change the text with its length).
  *
@@ -22,4 +27,15 @@ export function keepPrepared(sql: string): void {
 /** The name `sql` is kept prepared under, or undefined when it is run as an unnamed statement. */
 export function preparedName(sql: string): string | undefined {
   return names.get(sql);
+}
+
+/**
+ * Runs a query whose text does not vary from call to call (lists as one array: id-list.ts idIn)
+ * kept prepared on PostgreSQL: the billing run sends the same few reads and writes for every
+ * batch, and planning them anew cost PostgreSQL more than running them. A query builder or `sql`.
+ */
+export async function runPrepared<R>(db: Tx, query: { compile(db: Tx): CompiledQuery<R> }): Promise<R[]> {
+  const compiled = query.compile(db);
+  if (isPostgres(db)) keepPrepared(compiled.sql);
+  return (await db.executeQuery(compiled)).rows;
 }

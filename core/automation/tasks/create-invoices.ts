@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
-import { idIn, runPrepared } from '../../db/id-list';
+import { idIn } from '../../db/id-list';
+import { runPrepared } from '../../db/prepared-statements';
 import { CallContext } from '../../kernel/call-context';
 import { ModelCalls } from '../../kernel/model-calls';
-import { isPostgres } from '../../models/billing/for-update';
+import { isPostgres } from '../../db/is-postgres';
 import { invoiceServices } from '../../models/invoices/from-services';
 import { ensureInvoiceCounter } from '../../models/invoices/numbering';
 import { invoiceServiceBatch, ServiceInvoiceRequest } from '../../models/invoices/service-invoice-batch';

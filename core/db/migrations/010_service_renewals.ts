@@ -1,4 +1,5 @@
-import { Kysely, PostgresAdapter, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
+import { isPostgres } from '../is-postgres';
 
 /**
  * A renewal's update of a service as a heap-only tuple on PostgreSQL (HOT: the new row version on
@@ -27,8 +28,4 @@ export async function down(db: Kysely<any>): Promise<void> {
   if (isPostgres(db)) await sql`alter table services reset (fillfactor)`.execute(db);
   await db.schema.dropIndex('services_status_idx').execute();
   await db.schema.createIndex('services_renew_idx').on('services').columns(['company_id', 'status', 'date_renews']).execute();
-}
-
-function isPostgres(db: Kysely<any>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
 }

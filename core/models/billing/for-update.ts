@@ -1,4 +1,5 @@
-import { PostgresAdapter, SelectQueryBuilder } from 'kysely';
+import { SelectQueryBuilder } from 'kysely';
+import { isPostgres } from '../../db/is-postgres';
 import { Tx } from '../../db/schema';
 
 /**
@@ -11,6 +12,3 @@ export function forUpdate<DB, TB extends keyof DB, O>(db: Tx, query: SelectQuery
   return isPostgres(db) ? query.forUpdate() : query;
 }
 
-export function isPostgres(db: Tx): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}

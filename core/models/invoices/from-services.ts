@@ -1,13 +1,13 @@
 import { sql } from 'kysely';
 import { isUniqueViolation } from '../../db/errors';
-import { keepPrepared } from '../../db/prepared-statements';
+import { runPrepared } from '../../db/prepared-statements';
 import { insertRows } from '../../db/bulk-insert';
 import { Tx } from '../../db/schema';
 import { CallContext } from '../../kernel/call-context';
 import { ModelCalls } from '../../kernel/model-calls';
 import { stored, toStored } from '../../kernel/money';
 import { TallyError } from '../../kernel/tally-error';
-import { isPostgres } from '../billing/for-update';
+import { isPostgres } from '../../db/is-postgres';
 import { CouponBook } from '../coupons/coupon-discount';
 import { proratedAmount } from '../services/proration';
 import { localDate, nextRenewDate } from '../services/renew-dates';
@@ -125,11 +125,9 @@ const PERIOD_COLUMNS = { service_id: 'integer', period_start: 'text', period_end
 export async function moveRenewDates(db: Tx, periods: readonly Period[]): Promise<void> {
   if (!periods.length) return;
   if (isPostgres(db)) {
-    const compiled = sql`update services set date_last_renewed = moved.start, date_renews = moved.until
+    await runPrepared(db, sql`update services set date_last_renewed = moved.start, date_renews = moved.until
       from unnest(cast(${periods.map((p) => p.serviceId)} as integer[]), cast(${periods.map((p) => p.start)} as text[]), cast(${periods.map((p) => p.end)} as text[])) as moved(id, start, until)
-      where services.id = moved.id`.compile(db);
-    keepPrepared(compiled.sql);
-    await db.executeQuery(compiled);
+      where services.id = moved.id`);
     return;
   }
   const byPeriod = new Map<string, Period[]>();

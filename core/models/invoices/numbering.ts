@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
-import { keepPrepared } from '../../db/prepared-statements';
+import { runPrepared } from '../../db/prepared-statements';
 import { reusedWrite } from '../../db/reused-write';
 import { Tx } from '../../db/schema';
 import { reusedSelect } from '../../kernel/reused-select';
 import { SETTINGS } from '../../settings-catalogue';
-import { isPostgres } from '../billing/for-update';
+import { isPostgres } from '../../db/is-postgres';
 
 const COUNTER = 'invoice';
 
@@ -75,10 +75,10 @@ export async function numberInvoices(db: Tx, companyId: number, start: number, f
       where invoices.id = given.id
       returning invoices.id
     )
-    select cast(case when count(*) = ${count} then '1' else ${shortfall} end as integer) as numbered from numbered`.compile(db);
+    select cast(case when count(*) = ${count} then '1' else ${shortfall} end as integer) as numbered from numbered`;
   // Its text never varies (the ids are one array): kept prepared, not planned anew for every batch.
-  keepPrepared(statement.sql);
-  const outcome = db.executeQuery(statement).then(() => undefined);
+  // Sent at once (runPrepared sends before it first waits); the commit queues behind it.
+  const outcome = runPrepared(db, statement).then(() => undefined);
   // Settled by whoever commits; until then a failure is not an unhandled rejection.
   outcome.catch(() => undefined);
   return { outcome };

@@ -1,5 +1,5 @@
 import { insertRows } from '../../db/bulk-insert';
-import { runPrepared } from '../../db/id-list';
+import { runPrepared } from '../../db/prepared-statements';
 import { MONEY_INTEGER_DIGITS } from '../../db/money-columns';
 import { CallContext } from '../../kernel/call-context';
 import { is } from '../../kernel/input-rules';
