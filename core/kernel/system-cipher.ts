@@ -74,8 +74,12 @@ export function systemHash(value: string, systemKey: string, algorithm = 'sha256
  * any caller of any company; no systemHash answer is this key or a MAC under it.
  */
 export function purposeMac(purpose: string, value: string, systemKey: string): string {
-  const key = Buffer.from(hkdfSync('sha256', systemKey, purpose, '', 32));
-  return createHmac('sha256', key).update(value, 'utf8').digest('hex');
+  return createHmac('sha256', purposeKey(purpose, systemKey)).update(value, 'utf8').digest('hex');
+}
+
+/** A 32-byte key for one purpose alone, derived from a secret (HKDF-SHA-256, the purpose as salt). */
+export function purposeKey(purpose: string, secret: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', secret, purpose, '', 32));
 }
 
 /** A fresh system key: 32 random bytes as 64 lowercase hex characters. */

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { purposeKey } from '../kernel/system-cipher';
 import { TrustDb } from './trust-tables';
 
 export type Begun =
@@ -24,7 +25,7 @@ export class AnswerSeal {
   private readonly key: Buffer;
 
   constructor(apiKey: string) {
-    this.key = Buffer.from(hkdfSync('sha256', apiKey, 'tally idempotency answers', '', 32));
+    this.key = purposeKey('tally idempotency answers', apiKey);
   }
 
   /** What makes two requests "the same": verb, path (with format) and parameters (an HMAC: no password is guessable from it). */

@@ -25,7 +25,7 @@ export function linkRules(db: Tx, companyId: number, clientId?: number): RuleSet
     message: { ifSet: true, rules: [textUpTo(65535)] },
     gateway_id: {
       ifSet: true,
-      rules: [{ code: 'exists', message: 'Invalid gateway ID.', check: async (v) => blank(v) || !!(await db.selectFrom('extensions_installed').select('id').where('id', '=', wholeNumber(v) ?? -1).where('type', '=', 'gateway').where('company_id', '=', companyId).executeTakeFirst()) }],
+      rules: [{ code: 'exists', message: 'Invalid gateway ID.', check: async (v) => blank(v) || (await gatewayName(db, companyId, v)) !== null }],
     },
     parent_transaction_id: {
       ifSet: true,
