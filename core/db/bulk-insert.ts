@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { arrayLiteral } from './array-literal';
 import { isPostgres } from './is-postgres';
 import { runPrepared } from './prepared-statements';
 import { Database, Tx } from './schema';
@@ -26,7 +27,7 @@ export async function insertRows<T extends keyof Database & string>(db: Tx, tabl
   if (!rows.length) return [];
   const names = Object.keys(columns);
   if (isPostgres(db)) {
-    const arrays = names.map((name) => sql`cast(${rows.map((row) => row[name] ?? null)} as ${sql.raw(columns[name])}[])`);
+    const arrays = names.map((name) => sql`cast(${arrayLiteral(rows.map((row) => row[name]))} as ${sql.raw(columns[name])}[])`);
     const answer = returning.length ? sql` returning ${sql.join(returning.map((name) => sql.ref(name)))}` : sql``;
     return runPrepared(db, sql<Record<string, unknown>>`insert into ${sql.table(table)} (${sql.join(names.map((name) => sql.ref(name)))}) select * from unnest(${sql.join(arrays)})${answer}`);
   }

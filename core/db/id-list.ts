@@ -1,4 +1,5 @@
 import { RawBuilder, sql } from 'kysely';
+import { arrayLiteral } from './array-literal';
 import { isPostgres } from './is-postgres';
 import { Tx } from './schema';
 
@@ -9,6 +10,6 @@ import { Tx } from './schema';
  */
 export function idIn(db: Tx, column: string, ids: readonly number[]): RawBuilder<boolean> {
   if (!ids.length) return sql<boolean>`1 = 0`;
-  if (isPostgres(db)) return sql<boolean>`${sql.ref(column)} = any(cast(${[...ids]} as integer[]))`;
+  if (isPostgres(db)) return sql<boolean>`${sql.ref(column)} = any(cast(${arrayLiteral(ids)} as integer[]))`;
   return sql<boolean>`${sql.ref(column)} in (${sql.join([...ids])})`;
 }

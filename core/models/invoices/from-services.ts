@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { arrayLiteral } from '../../db/array-literal';
 import { isUniqueViolation } from '../../db/errors';
 import { runPrepared } from '../../db/prepared-statements';
 import { insertRows } from '../../db/bulk-insert';
@@ -126,7 +127,7 @@ export async function moveRenewDates(db: Tx, periods: readonly Period[]): Promis
   if (!periods.length) return;
   if (isPostgres(db)) {
     await runPrepared(db, sql`update services set date_last_renewed = moved.start, date_renews = moved.until
-      from unnest(cast(${periods.map((p) => p.serviceId)} as integer[]), cast(${periods.map((p) => p.start)} as text[]), cast(${periods.map((p) => p.end)} as text[])) as moved(id, start, until)
+      from unnest(cast(${arrayLiteral(periods.map((p) => p.serviceId))} as integer[]), cast(${arrayLiteral(periods.map((p) => p.start))} as text[]), cast(${arrayLiteral(periods.map((p) => p.end))} as text[])) as moved(id, start, until)
       where services.id = moved.id`);
     return;
   }

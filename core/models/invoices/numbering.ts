@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { arrayLiteral } from '../../db/array-literal';
 import { runPrepared } from '../../db/prepared-statements';
 import { reusedWrite } from '../../db/reused-write';
 import { Tx } from '../../db/schema';
@@ -71,7 +72,7 @@ export async function numberInvoices(db: Tx, companyId: number, start: number, f
       returning value - ${count} + 1 as first
     ), numbered as (
       update invoices set number_value = block.first + given.ord - 1, number = replace(${format}, '{num}', cast(block.first + given.ord - 1 as text))
-      from block, unnest(cast(${ids} as integer[])) with ordinality as given(id, ord)
+      from block, unnest(cast(${arrayLiteral(ids)} as integer[])) with ordinality as given(id, ord)
       where invoices.id = given.id
       returning invoices.id
     )
