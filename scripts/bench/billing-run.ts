@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createScratchDatabase } from '../support/scratch-database';
 import { countInvoiced, RUN_AT, seedRenewals } from './billing-run-fixture';
+import { localPostgresCpuSeconds } from './process-cpu';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -18,6 +19,8 @@ export interface BillingTarget {
 interface Round {
   readonly seconds: number;
   readonly cpuSeconds: number;
+  /** The local PostgreSQL server's CPU over the run (0 for SQLite, which runs inside the processes), when it can be read. */
+  readonly databaseCpuSeconds?: number;
   readonly load: number;
 }
 
@@ -59,17 +62,32 @@ async function measureOnce(target: BillingTarget, services: number): Promise<Rou
   const database = await createScratchDatabase(target.postgresUrl, 'tally_bench_billing');
   try {
     await seedRenewals(database.url, clients, services);
+    const databaseBefore = target.postgresUrl ? localPostgresCpuSeconds() : 0;
     const [started, cpuBefore] = [Date.now(), childrenCpuSeconds()];
     await Promise.all(Array.from({ length: target.processes }, () => runProcess(database.url)));
     const seconds = (Date.now() - started) / 1000;
+    const databaseAfter = target.postgresUrl ? localPostgresCpuSeconds() : 0;
     const { periods, invoices } = await countInvoiced(database.url);
     if (periods !== services) throw new Error(`billing run, ${target.label}: WRONG: ${periods} periods invoiced for ${services} services`);
-    const round = { seconds, cpuSeconds: childrenCpuSeconds() - cpuBefore, load: os.loadavg()[0] };
-    console.log(`billing run, ${target.label}: ${services} services of ${clients} clients -> ${invoices} invoices in ${seconds.toFixed(1)} s = ${(services / seconds).toFixed(0)} services invoiced/s (processes' CPU ${round.cpuSeconds.toFixed(1)} s, load ${round.load.toFixed(1)})`);
+    const databaseCpuSeconds = databaseBefore === undefined || databaseAfter === undefined ? undefined : databaseAfter - databaseBefore;
+    const round = { seconds, cpuSeconds: childrenCpuSeconds() - cpuBefore, databaseCpuSeconds, load: os.loadavg()[0] };
+    console.log(`billing run, ${target.label}: ${services} services of ${clients} clients -> ${invoices} invoices in ${seconds.toFixed(1)} s = ${(services / seconds).toFixed(0)} services invoiced/s (processes' CPU ${round.cpuSeconds.toFixed(1)} s${machineUse(round)}, load ${round.load.toFixed(1)})`);
     return round;
   } finally {
     await database.drop();
   }
+}
+
+/**
+ * The database server's CPU and how busy the run kept the machine: the processes' and the local
+ * server's CPU against the wall time on every core. A run that keeps every core busy cannot be
+ * made faster by another process on this machine, only by less work.
+ */
+function machineUse(round: Round): string {
+  if (round.databaseCpuSeconds === undefined) return '';
+  const database = round.databaseCpuSeconds > 0 ? `, database server's CPU ${round.databaseCpuSeconds.toFixed(1)} s` : '';
+  const busy = (round.cpuSeconds + round.databaseCpuSeconds) / (round.seconds * os.availableParallelism());
+  return `${database}, the machine's ${os.availableParallelism()} cores ${(busy * 100).toFixed(0)}% busy`;
 }
 
 function medianOf(values: readonly number[]): number {

@@ -30,3 +30,34 @@ export function cpuOfTree(rootPid: number): number | undefined {
   }
   return total * TICK_US;
 }
+
+/**
+ * CPU time (s) used so far by a PostgreSQL server running on this machine: every `postgres`
+ * process's own, plus what its postmaster collected from the backends that have ended (their
+ * children's time). All of its databases count: on a quiet machine, the bench's. Undefined
+ * without /proc or without such a server.
+ */
+export function localPostgresCpuSeconds(): number | undefined {
+  if (!fs.existsSync('/proc/self/stat')) return undefined;
+  const stats = new Map<number, { name: string; ppid: number; own: number; children: number }>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const text = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      const name = text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
+      stats.set(Number(entry), { name, ppid: Number(fields[1]), own: Number(fields[11]) + Number(fields[12]), children: Number(fields[13]) + Number(fields[14]) });
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  let ticks = 0;
+  let found = false;
+  for (const stat of stats.values()) {
+    if (stat.name !== 'postgres') continue;
+    found = true;
+    // The postmaster (whose parent is not a postgres process) reaped the backends that ended.
+    ticks += stat.own + (stats.get(stat.ppid)?.name === 'postgres' ? 0 : stat.children);
+  }
+  return found ? (ticks * TICK_US) / 1e6 : undefined;
+}
