@@ -42,6 +42,12 @@ export interface TaskReport extends TaskOutcome {
  * autodebit, provision paid pending services, process renewals, unsuspend, suspend, cancel
  * scheduled cancellations). Any number of runs may go at once, in any processes: they share the
  * work through leases and the database's unique keys keep them from doing anything twice.
+ *
+ * A task that fails (anything but a unit refused with a 400, which is counted and passed over)
+ * ends its company's run there — the later tasks may rely on it — and is recorded as failed; the
+ * other companies are still run. The run then rejects — with the company's own error when it ran
+ * one company, else with a BillingRunFailed naming each failed company — so that cron and the
+ * scheduler see it.
  */
 export async function runBilling(installation: Installation, options: BillingRunOptions = {}): Promise<TaskReport[]> {
   const now = runNow(options.now);
@@ -52,8 +58,22 @@ export async function runBilling(installation: Installation, options: BillingRun
   let companies = installation.db.selectFrom('companies').select('id').orderBy('id');
   if (options.companyId !== undefined) companies = companies.where('id', '=', options.companyId);
   const reports: TaskReport[] = [];
+  const failures: CompanyFailure[] = [];
   let extensions: Promise<void> | undefined;
-  for (const { id: companyId } of await companies.execute()) {
+  const companyIds = (await companies.execute()).map((c) => c.id);
+  for (const companyId of companyIds) {
+    try {
+      await runCompany(companyId);
+    } catch (error) {
+      failures.push({ companyId, error });
+    }
+  }
+  // One company run: its own error, as it came.
+  if (failures.length && companyIds.length === 1) throw failures[0].error;
+  if (failures.length) throw new BillingRunFailed(failures, reports);
+  return reports;
+
+  async function runCompany(companyId: number): Promise<void> {
     const profiles = await billingProfiles(installation.db, companyId, await installation.settings.system('system_key'));
     const settings = profiles[0].settings;
     const today = localDate(now, settings.timezone);
@@ -80,7 +100,6 @@ export async function runBilling(installation: Installation, options: BillingRun
       reports.push({ companyId, task: task.name, seconds: (Date.now() - started) / 1000, ...outcome });
     }
   }
-  return reports;
 }
 
 /** A daily task is due once its local time has come and it has not finished a run that local day. */
@@ -88,6 +107,22 @@ async function dueToday(installation: Installation, companyId: number, task: str
   if (!timeHasCome) return false;
   const last = await installation.db.selectFrom('automation_runs').select(['run_date', 'status']).where('company_id', '=', companyId).where('task', '=', task).executeTakeFirst();
   return !last || last.run_date !== today || last.status !== 'done';
+}
+
+interface CompanyFailure {
+  readonly companyId: number;
+  readonly error: unknown;
+}
+
+/** Several companies' runs failed: each one's error, and what the others did. */
+export class BillingRunFailed extends Error {
+  constructor(
+    readonly failures: readonly CompanyFailure[],
+    readonly reports: readonly TaskReport[],
+  ) {
+    super(`The billing run failed for companies ${failures.map((f) => f.companyId).join(', ')}: ${failures.map((f) => `company ${f.companyId}: ${f.error instanceof Error ? f.error.message : String(f.error)}`).join('; ')}`);
+    this.name = 'BillingRunFailed';
+  }
 }
 
 function localDateTime(nowUtc: string, zone: string): string {

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import pino from 'pino';
-import { runBilling, TaskReport } from '../../core/automation/billing-run';
+import { BillingRunFailed, runBilling, TaskReport } from '../../core/automation/billing-run';
 import { lastRuns } from '../../core/automation/run-log';
 import { TASKS } from '../../core/automation/tasks';
 import { config } from '../../core/config';
@@ -33,7 +33,11 @@ export function automationCommand(out: (text: string) => void): Command {
           const logger = pino({ level: config().logLevel === 'info' ? 'warn' : config().logLevel }, pino.destination(2));
           await (await import('../extensions/load-extensions')).loadExtensions(installation, { logger });
         };
-        return runBilling(installation, { now: now ? formatUtc(now) : undefined, companyId: options.company, tasks: options.task, loadExtensions });
+        return runBilling(installation, { now: now ? formatUtc(now) : undefined, companyId: options.company, tasks: options.task, loadExtensions }).catch((error) => {
+          // What the companies that did not fail did, before the failures (exit status 1).
+          if (error instanceof BillingRunFailed && error.reports.length) out(formatReports(error.reports));
+          throw error;
+        });
       });
       out(formatReports(reports));
     });
