@@ -26,6 +26,7 @@ class Attack {
   processViaConstructor() { return this.constructor.constructor('return process')().env; }
   async fetchUrl(url) { return (await this.ctx.http.fetch(url)).status; }
   async fetchBody(url) { return (await this.ctx.http.fetch(url)).body.length; }
+  async fetchError(url) { try { return (await this.ctx.http.fetch(url)).status; } catch (error) { return String(error && error.message); } }
 
   /** Other tables, credentials and transaction control through ctx.db and forged query trees. */
   async coreTable(table) { return this.ctx.db.selectFrom(table).selectAll().execute(); }
@@ -89,7 +90,7 @@ const p = (...names) => ({ params: names.map((n) => typeof n === 'string' ? { na
 const opt = (name) => ({ name, kind: 'any', default: null });
 Attack.callable = {
   globals: { verb: 'GET' }, dynamicRequire: p('name'), functionRequire: p('name'), dynamicImport: p('name'), processViaConstructor: {},
-  fetchUrl: p('url'), fetchBody: p('url'),
+  fetchUrl: p('url'), fetchBody: p('url'), fetchError: p('url'),
   coreTable: p('table'), joinCore: {}, subqueryCore: {}, schemaQualified: {}, forgedTree: p('table'), rawSql: p('sql'), badFunction: {}, ownTransaction: {}, commitThenFail: p('text'), dropCore: {},
   note: { verb: 'POST', ...p('text') }, noteAs: { verb: 'POST', ...p('text', 'company') }, notes: { verb: 'GET' }, notesOf: p('company'), notesOfForged: p('company'), rewriteAll: { verb: 'POST', ...p('text') }, moveTo: { verb: 'POST', ...p('company') },
   deleteAll: { verb: 'POST' }, upsertOver: { verb: 'POST', ...p('id', 'text') }, replaceOver: { verb: 'POST', ...p('id', 'text') },
