@@ -134,3 +134,25 @@ exports.migrations = { '001': {
 } };
 exports.install = async (ctx) => { await ctx.db.insertInto('slow_rows').values({}).execute(); await new Promise(() => {}); };
 `;
+
+/** Three tables of its own and a join of them: a thousand rows each is a billion combinations. */
+export const CRUNCHER = `
+const TABLES = ['crunch_a', 'crunch_b', 'crunch_c'];
+class Crunch {
+  constructor(ctx) { this.ctx = ctx; }
+  async fill(n) {
+    const rows = Array.from({ length: Number(n) }, () => ({ label: 'x' }));
+    for (const table of TABLES) await this.ctx.db.insertInto(table).values(rows).execute();
+    return n;
+  }
+  async cross() {
+    return this.ctx.db.selectFrom('crunch_a').crossJoin('crunch_b').crossJoin('crunch_c').select((eb) => eb.fn.countAll().as('n')).execute();
+  }
+}
+Crunch.callable = { fill: { verb: 'POST', params: [{ name: 'n', kind: 'int' }] }, cross: { verb: 'POST' } };
+exports.models = { crunch: Crunch };
+exports.migrations = { '001_tables': {
+  up: async (db, kit) => { for (const table of TABLES) await db.schema.createTable(table).addColumn('id', kit.idType(), (c) => c.primaryKey()).addColumn('company_id', 'integer', (c) => c.notNull()).addColumn('label', 'varchar(20)').execute(); },
+  down: async (db) => { for (const table of TABLES) await db.schema.dropTable(table).execute(); },
+} };
+`;

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { PROJECT_ROOT } from '../../../../host/extensions/entry-file';
 import { Credential, startTestServer, TestServer } from '../../../support/test-server';
 import { ExtensionsDir, manifest } from '../fixtures';
-import { FORGER, HOSTILE, LOAD_TIME, SLOW_INSTALL } from './hostile-extensions';
+import { CRUNCHER, FORGER, HOSTILE, LOAD_TIME, SLOW_INSTALL } from './hostile-extensions';
 
 const UNEXPECTED = { message: 'An unexpected error occured.' };
 
@@ -20,6 +20,7 @@ describe('extensions: hostile extensions get nothing', function () {
   const dir = new ExtensionsDir().add('plugins/forger', manifest('Forger'), FORGER);
   for (const [name, code] of Object.entries(LOAD_TIME)) dir.add(`plugins/${name}`, manifest(name), code);
   dir.add('plugins/slow_install', manifest('Slow install', { tables: ['slow_rows'] }), SLOW_INSTALL);
+  dir.add('plugins/cruncher', manifest('Cruncher', { tables: ['crunch_a', 'crunch_b', 'crunch_c'] }), CRUNCHER);
   dir.add('plugins/claims_core', manifest('Claims core', { tables: ['api_keys'] }), `exports.models = {};`);
   let server: TestServer;
   let other: Credential;
@@ -237,6 +238,16 @@ describe('extensions: hostile extensions get nothing', function () {
   });
 
   describe('forged messages, floods, memory, time', () => {
+    it('a statement joining its own tables into a billion rows is stopped within a second or two, on SQLite too, where it would hold the host\'s one thread for minutes', async () => {
+      expect((await server.request('POST', '/api/plugin_manager/add.json', { body: 'vars[dir]=cruncher' })).status).to.equal(200);
+      expect((await server.request('POST', '/api/cruncher.crunch/fill.json', { body: 'n=1000' })).json).to.deep.equal({ response: 1000 });
+      const started = Date.now();
+      const res = await server.request('POST', '/api/cruncher.crunch/cross.json');
+      expect(res.status).to.equal(500);
+      expect(Date.now() - started, 'the statement ran on').to.be.below(5000);
+      await coreAnswersQuickly();
+    });
+
     it('a malformed request fails the call and restarts the sandbox, not the host', async () => {
       for (const [method, params] of [['forge', 'kind=shell'], ['forgeLog', 'level=fatal'], ['forgeResult', '']]) {
         const before = await restarts();
