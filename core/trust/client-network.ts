@@ -11,8 +11,8 @@ export function clientNetwork(address: string | undefined): string {
   const plain = address.split('%')[0];
   const mapped = /^::ffff:/i.test(plain) ? plain.slice(7) : plain;
   if (isIP(mapped) === 4) return mapped;
-  // Not an address (a proxy's odd entry): itself, cut to what a subject column has room for.
-  if (isIP(plain) !== 6) return address.slice(0, 38);
+  // Not an address (a proxy's odd entry): itself in plain characters, cut to what a subject column has room for.
+  if (isIP(plain) !== 6) return address.slice(0, 38).replace(/[^\w.:/-]/g, '_');
   return `${firstGroups(plain.toLowerCase(), 4).join(':')}::/64`;
 }
 

@@ -71,13 +71,13 @@ export class SignInLockout {
 
   /** Clears the username's failures from every source: `tally staff unlock`, and a password reset. */
   async unlock(username: string): Promise<void> {
-    const prefix = `${userSubject(username)}@`;
+    const prefix = userAtPrefix(username);
     await this.db
       .deleteFrom('admin_sign_in_failures')
       .where((eb) =>
         eb.or([
           eb('subject', '=', userSubject(username)),
-          // The rest of a per-source subject is a network, which never holds '@': another username that merely starts alike keeps its count.
+          // What follows the prefix is a network, which never holds '@': another username that merely starts alike ("morgan@example.com") keeps its count.
           eb.and([eb(sql<string>`substr(subject, 1, ${prefix.length})`, '=', prefix), eb(sql<string>`substr(subject, ${prefix.length + 1})`, 'not like', '%@%')]),
         ]),
       )
@@ -103,5 +103,7 @@ export class SignInLockout {
 
 /** Usernames are compared as typed, but case and spacing variants of one name count together. */
 const userSubject = (username: string) => `user:${username.trim().toLowerCase().slice(0, 255)}`;
-const userAtSubject = (username: string, network: string) => `${userSubject(username)}@${network}`;
+/** `user-at:<username>@<network>`: a network never holds '@', so the last '@' ends the username. */
+const userAtSubject = (username: string, network: string) => `${userAtPrefix(username)}${network}`;
+const userAtPrefix = (username: string) => `user-at:${username.trim().toLowerCase().slice(0, 255)}@`;
 const addressSubject = (network: string) => `ip:${network}`;
