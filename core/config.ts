@@ -27,6 +27,7 @@ export interface Config {
   readonly extensionsDir: string | undefined;
   readonly extensionHeapMb: number;
   readonly extensionDeadlineMs: number;
+  readonly extensionStatementMs: number;
   readonly extensionLoadMs: number;
   readonly proxyHops: number;
   readonly lockoutAttempts: number;
@@ -75,6 +76,7 @@ export const SETTINGS: readonly SettingDefinition[] = [
   setting('TALLY_EXTENSIONS_DIR', 'extensionsDir', { type: 'text' }, '`extensions/`', () => undefined, 'where extensions are discovered'),
   setting('TALLY_EXTENSION_HEAP_MB', 'extensionHeapMb', { type: 'integer', min: 16, max: 65536 }, '128', () => 128, 'memory limit of each extension sandbox'),
   setting('TALLY_EXTENSION_DEADLINE_MS', 'extensionDeadlineMs', { type: 'integer', min: 1, max: 3_600_000 }, '10000', () => 10_000, 'time limit of one extension call'),
+  setting('TALLY_EXTENSION_STATEMENT_MS', 'extensionStatementMs', { type: 'integer', min: 1, max: 3_600_000 }, '1000', () => 1000, "on SQLite, time limit of one of an extension's statements (it holds the server's one thread while it runs)"),
   setting('TALLY_EXTENSION_LOAD_MS', 'extensionLoadMs', { type: 'integer', min: 1, max: 3_600_000 }, '10000', () => 10_000, 'time limit for an extension to load'),
   setting('TALLY_LOCKOUT_ATTEMPTS', 'lockoutAttempts', { type: 'integer', min: 1, max: 100_000 }, '10', () => 10, 'failed API authentications (per API user, per address) or `users/auth` attempts (per username) that lock them out'),
   setting('TALLY_LOCKOUT_MINUTES', 'lockoutMinutes', { type: 'integer', min: 1, max: 10_080 }, '15', () => 15, 'how long failures are counted, and how long a lock-out lasts'),

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { addStatementClock } from './statement-clock';
 import { Kysely } from 'kysely';
 import { config } from '../config';
 import { ColumnLimits } from './column-limits';
@@ -74,6 +75,7 @@ export function connect(url: string, options: ConnectOptions = {}): Connection {
   sqlite.pragma('busy_timeout = 0');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`synchronous = ${options.sqliteSynchronous ?? config().sqliteSynchronous}`);
+  addStatementClock(sqlite);
   const waits = { connectionMs: options.sqliteWaitMs ?? config().sqliteWaitMs, busyMs: options.sqliteBusyMs ?? config().sqliteBusyMs };
   // A `:memory:` database lives on its one connection: another connection would see another, empty one.
   const readers = file === ':memory:' ? undefined : new SqliteReaders(file, { max: SQLITE_READERS, waitMs: waits.connectionMs, busyMs: waits.busyMs });

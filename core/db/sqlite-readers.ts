@@ -4,6 +4,7 @@ import { turnDue } from './event-loop-turns';
 import { FairQueue } from './fair-queue';
 import type { ReadRoute } from './read-write-router';
 import { retryWhileBusy } from './sqlite-busy';
+import { addStatementClock } from './statement-clock';
 import { READ_ONLY_REFUSAL, statementCache } from './sqlite-statement-cache';
 
 export interface SqliteReadersOptions {
@@ -111,6 +112,7 @@ export class SqliteReaders implements ReadRoute {
   private open(): SqliteReadConnection {
     const sqlite = new SQLite(this.file, { readonly: true, fileMustExist: true });
     sqlite.pragma('busy_timeout = 0');
+    addStatementClock(sqlite);
     const connection = new SqliteReadConnection(sqlite, this.options.busyMs);
     this.all.push(connection);
     return connection;

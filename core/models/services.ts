@@ -20,7 +20,7 @@ import { checkParent } from './services/service-parent';
 import { writeFields } from './services/service-fields';
 import { packagePricing, pricingInfo, SERVICE_ACTIONS } from './services/service-pricing-info';
 import { ServiceQueueLists } from './services/service-queue-lists';
-import { presentServices, requireService, SERVICE_FILTERS, SERVICE_STATUSES, serviceCurrency, serviceQuery, ServiceRow } from './services/service-store';
+import { lockService, presentServices, requireService, SERVICE_FILTERS, SERVICE_STATUSES, serviceCurrency, serviceQuery, ServiceRow } from './services/service-store';
 import { isFieldKey, readServiceVars } from './services/service-vars';
 import { bool as yes, int as count, money, nothing, orFalse, timestamp } from '../kernel/shape';
 import { CANCEL_VARS, LABELS, MODULE_VARS, PACKAGE_PRICING_INFO, PRICING_INFO, SERVICE, SERVICE_ADD, SERVICE_EDIT, SERVICE_FIELD_INPUT, SERVICES, SIMPLE_SERVICES, SUSPEND_VARS, UNCANCEL_VARS } from './services.fields';
@@ -59,7 +59,7 @@ export class Services extends ServiceQueueLists {
     description: 'Change a service: vars[pricing_id] moves it to another package or term (prorated: an upgrade is invoiced, a downgrade credited), vars[status] active provisions a pending service, vars[qty], vars[override_price], vars[override_currency], vars[coupon_id], vars[date_renews], and fields. Returns its id.',
   })
   async edit(serviceId: number, vars: Record<string, unknown>, bypassModule: boolean, _notify: boolean) {
-    const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
+    const service = await lockService(this.ctx.db, this.ctx.companyId, serviceId);
     const read = await readServiceVars(this.ctx.db, this.ctx.companyId, this.ctx.timezone, vars, true);
     if (Object.keys(read.errors).length) throw TallyError.invalid(read.errors);
     const { pricing_id: pricingId, status, client_id: clientId, ...columns } = read.values;

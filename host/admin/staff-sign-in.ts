@@ -2,6 +2,7 @@ import Koa from 'koa';
 import { Installation } from '../../core/installation';
 import { CSRF_FIELD, fromThisSite, newToken, tokensMatch } from './csrf';
 import { field, readForm } from './form-body';
+import { isKnownDevice, issueKnownDevice } from './known-device';
 import { redirectTo, sendHtml } from './layout';
 import { signInPage } from './pages/sign-in-page';
 import { statusPage } from './pages/status-page';
@@ -15,7 +16,8 @@ const WRONG = 'The username or password is incorrect.';
 /**
  * GET and POST /admin/sign-in. The form carries its own CSRF token (a double-submit cookie: there
  * is no session yet to tie one to), so another site cannot sign a browser in to an account of its
- * choosing. Failures count towards the lock-out whether or not the username exists.
+ * choosing. Failures count towards the lock-out whether or not the username exists; a browser
+ * that signs in keeps a known-device cookie for that username (known-device.ts).
  */
 export function signInHandler(installation: Installation, sessions: SessionStore, lockout: SignInLockout): (ctx: Koa.Context) => Promise<void> {
   const show = async (ctx: Koa.Context, status: number, view: { next: string; username?: string; error?: string; message?: string }) => {
@@ -43,7 +45,8 @@ export function signInHandler(installation: Installation, sessions: SessionStore
     const password = typeof form.password === 'string' ? form.password : '';
     if (!username || !password) return show(ctx, 400, { next, username, error: 'Please enter your username and password.' });
 
-    const wait = await lockout.lockedFor(username, ctx.ip);
+    const systemKey = await installation.settings.system('system_key');
+    const wait = await lockout.lockedFor(username, ctx.ip, isKnownDevice(ctx, username, systemKey));
     if (wait > 0) {
       const minutes = Math.ceil(wait / 60_000);
       ctx.set('Retry-After', String(Math.ceil(wait / 1000)));
@@ -55,7 +58,8 @@ export function signInHandler(installation: Installation, sessions: SessionStore
       // 403, not 401: a 401 promises a WWW-Authenticate challenge, and this is a form.
       return show(ctx, 403, { next, username, error: WRONG });
     }
-    await lockout.recordSuccess(username);
+    await lockout.recordSuccess(username, ctx.ip);
+    issueKnownDevice(ctx, username, systemKey);
     // A fresh id at every sign-in: an id planted in the browser beforehand never becomes a session.
     const previous = await sessions.find(readCookie(ctx, SESSION_COOKIE));
     if (previous) await sessions.destroy(previous);

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { terminalText } from './terminal-text';
 import { auditedCall } from './audited-call';
 import { databaseLine, localCaller, openInstallation } from './open-installation';
 
@@ -80,7 +81,8 @@ export function apiKeysCommand(out: (text: string) => void): Command {
       if (!rows.length) return out(`Company ${options.company} has no API credentials.`);
       const kind = (r: Row) => [r.installation ? 'installation' : 'company', r.read_only ? 'read-only' : '', r.scopes.length ? `calls ${r.scopes.join(',')}` : ''].filter(Boolean).join(' ');
       const used = (r: Row) => (r.last_used ? `${r.last_used}${r.last_used_ip ? ` from ${r.last_used_ip}` : ''}` : 'never');
-      out(rows.map((r) => `${r.id}\t${r.user}\t${kind(r)}\tcreated ${r.date_added}\tlast used ${used(r)}${r.notes ? `\t${r.notes}` : ''}`).join('\n'));
+      const line = (r: Row) => [r.id, r.user, kind(r), `created ${r.date_added}`, `last used ${used(r)}`, ...(r.notes ? [r.notes] : [])].map(terminalText).join('\t');
+      out(rows.map(line).join('\n'));
     });
   command
     .command('revoke <id-or-user>')

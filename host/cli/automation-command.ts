@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { terminalText } from './terminal-text';
 import pino from 'pino';
 import { BillingRunFailed, runBilling, TaskReport } from '../../core/automation/billing-run';
 import { lastRuns } from '../../core/automation/run-log';
@@ -58,12 +59,12 @@ export function automationCommand(out: (text: string) => void): Command {
 
 function formatReports(reports: readonly TaskReport[]): string {
   const rows = reports.map((r) => [r.companyId, r.task, r.processed, r.failed, r.seconds.toFixed(2)]);
-  const failures = reports.flatMap((r) => r.messages.map((m) => `company ${r.companyId} ${r.task}: ${m}`));
+  const failures = reports.flatMap((r) => r.messages.map((m) => `company ${r.companyId} ${r.task}: ${terminalText(m)}`));
   return [table(['company', 'task', 'done', 'failed', 'seconds'], rows), ...failures].join('\n');
 }
 
 function table(head: string[], rows: Array<Array<string | number>>): string {
-  const cells = [head, ...rows.map((r) => r.map(String))];
+  const cells = [head, ...rows.map((r) => r.map(terminalText))];
   const widths = head.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
   return cells.map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n');
 }

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { terminalText } from './terminal-text';
 import { localCaller } from './open-installation';
 import { parseId, withInstallation } from './api-keys-command';
 import { auditedCall } from './audited-call';
@@ -18,14 +19,14 @@ export function settingsCommand(out: (text: string) => void): Command {
     .command('get <key>')
     .option('--company <id>', 'company id for company settings', parseId, 1)
     .action(async (key: string, options: { company: number }) => {
-      out(String(await withInstallation((i) => i.call('settings', 'get', { key, company_id: options.company }, localCaller(options.company)))));
+      out(terminalText(await withInstallation((i) => i.call('settings', 'get', { key, company_id: options.company }, localCaller(options.company)))));
     });
   command
     .command('list')
     .option('--company <id>', 'company id', parseId, 1)
     .action(async (options: { company: number }) => {
       const values = (await withInstallation((i) => i.call('settings', 'getList', { company_id: options.company }, localCaller(options.company)))) as Record<string, string>;
-      out(Object.entries(values).map(([k, v]) => `${k} = ${v}`).join('\n'));
+      out(Object.entries(values).map(([k, v]) => `${terminalText(k)} = ${terminalText(v)}`).join('\n'));
     });
   return command;
 }

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { terminalText } from './terminal-text';
 import { createStaffMember, listStaff, resetStaffPassword, setStaffStatus, StaffListing, unlockStaffMember } from '../admin/staff-accounts';
 import { parseId, withInstallation } from './api-keys-command';
 
@@ -85,7 +86,7 @@ export function staffCommand(out: (text: string) => void): Command {
   return command;
 }
 
-const describe = (s: StaffListing) => `${s.id}\t${s.username}\t${s.email}\tcompany ${s.company_id}\t${s.role}\t${s.status === 'active' ? 'active' : 'disabled'}`;
+const describe = (s: StaffListing) => [s.id, s.username, s.email, `company ${s.company_id}`, s.role, s.status === 'active' ? 'active' : 'disabled'].map(terminalText).join('\t');
 
 /**
  * The first line of standard input: piped (`printf '%s\n' "$PASSWORD" | ...`) or typed at a

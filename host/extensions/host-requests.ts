@@ -29,10 +29,11 @@ export function callInfo(ctx: CallContext): CallInfo {
 export function serveRequests(installation: Installation, extension: ExtensionInfo, ctx: CallContext, session: ExtensionSession, limits: SandboxLimits, schema = false) {
   const tables = new Set(extension.capabilities.tables.map((t) => t.toLowerCase()));
   const db = sessionDatabase(session, installation.connection.dialect);
+  const statementMs = installation.connection.dialect === 'sqlite' ? limits.statementMs : undefined;
   return async (request: Exclude<HostRequest, { kind: 'log' }>): Promise<unknown> => {
     switch (request.kind) {
       case 'query': {
-        const node = guardQuery(request.node, { tables, companyId: ctx.companyId, schema }) as RootOperationNode;
+        const node = guardQuery(request.node, { tables, companyId: ctx.companyId, schema, statementMs }) as RootOperationNode;
         return session.query(installation.db.getExecutor().compileQuery(node, { queryId: `extension-${extension.name}` }));
       }
       case 'settings':

@@ -1,4 +1,5 @@
 import { SettingDeclaration } from '../../core/models/extension-managers/catalog';
+import { HOST_ENTRY } from './capabilities/declared-hosts';
 
 /** A validated `config.json`. Unknown fields (such as the reference's `logo`) are allowed and kept out. */
 export interface Manifest {
@@ -10,7 +11,7 @@ export interface Manifest {
   readonly currencies: readonly string[];
   readonly settings: Readonly<Record<string, SettingDeclaration>>;
   readonly signupUrl: string | null;
-  /** Capabilities: the core methods it calls (`clients.get`), the hosts it sends HTTP to, the tables it owns. */
+  /** Capabilities: the core methods it calls (`clients.get`), the hosts (and ports) it sends HTTP to, the tables it owns. */
   readonly uses: readonly string[];
   readonly hosts: readonly string[];
   readonly tables: readonly string[];
@@ -24,7 +25,6 @@ const VERSION = /^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]+)?$/;
 const CURRENCY = /^[A-Z]{3}$/;
 /** A core model's method: `clients.get`, `transactions.add` (extension models are called with ctx.call). */
 const CORE_METHOD = /^[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)?\.[A-Za-z][A-Za-z0-9_]*$/;
-const HOST = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
 /** Checks a parsed `config.json`, listing every problem so an author fixes them in one go. */
 export function checkManifest(raw: unknown, isGateway: boolean): ManifestCheck {
@@ -64,7 +64,9 @@ export function checkManifest(raw: unknown, isGateway: boolean): ManifestCheck {
     typeof u === 'string' && CORE_METHOD.test(u) ? u : void problems.push(`"uses[${i}]" must name a method as "model.method", such as "clients.get" (another extension\'s: "extension.model.method").`),
   );
   const hosts = listOf(m.hosts, 'hosts', problems, (h, i) =>
-    typeof h === 'string' && HOST.test(h) ? h.toLowerCase() : void problems.push(`"hosts[${i}]" must be a host name such as "api.stripe.com" (no scheme, path or port).`),
+    typeof h === 'string' && HOST_ENTRY.test(h) && Number(h.split(':')[1] ?? 1) <= 65535
+      ? h.toLowerCase()
+      : void problems.push(`"hosts[${i}]" must be a host name such as "api.stripe.com", with a port when not the scheme's own ("api.example.com:8443"); no scheme or path.`),
   );
   const tables = listOf(m.tables, 'tables', problems, (t, i) =>
     typeof t === 'string' && NAME_PATTERN.test(t) ? t : void problems.push(`"tables[${i}]" must be a table name: lowercase letters, digits and _, starting with a letter.`),

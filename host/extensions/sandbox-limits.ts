@@ -6,6 +6,12 @@ export interface SandboxLimits {
   readonly heapMb: number;
   /** Wall time of one call, CPU included (TALLY_EXTENSION_DEADLINE_MS); beyond it the sandbox is restarted. */
   readonly deadlineMs: number;
+  /**
+   * On SQLite, the longest one of its statements may run (TALLY_EXTENSION_STATEMENT_MS): better-sqlite3
+   * runs it on the host's one thread, so meanwhile no other call is served. PostgreSQL's statements
+   * run in the database server, bounded by the call's deadline.
+   */
+  readonly statementMs: number;
   /** Time to bundle and evaluate the extension (TALLY_EXTENSION_LOAD_MS). */
   readonly loadTimeoutMs: number;
   /** Largest result a call may answer, as JSON text. */
@@ -28,6 +34,7 @@ export function sandboxLimits(given: Partial<SandboxLimits> = {}): SandboxLimits
   return {
     heapMb,
     deadlineMs: given.deadlineMs ?? configured.extensionDeadlineMs,
+    statementMs: given.statementMs ?? configured.extensionStatementMs,
     loadTimeoutMs: given.loadTimeoutMs ?? configured.extensionLoadMs,
     resultBytes: given.resultBytes ?? 1 << 20,
     logLinesPerSecond: given.logLinesPerSecond ?? 50,

@@ -1,6 +1,7 @@
 import { CallContext } from '../../kernel/call-context';
 import { ModelCalls } from '../../kernel/model-calls';
-import { Money, stored, toStored } from '../../kernel/money';
+import { Money, roundTo, stored, toStored } from '../../kernel/money';
+import { findCurrency } from '../currencies';
 import { formatUtc } from '../../kernel/timestamps';
 import { packageChange } from './proration';
 import { nextRenewDate, Period } from './renew-dates';
@@ -40,11 +41,13 @@ export async function changePricing(ctx: CallContext, calls: ModelCalls, service
   await ctx.db.updateTable('services').set({ pricing_id: newPricingId, override_price: null, override_currency: null, date_renews: dateRenews }).where('id', '=', service.id).execute();
   // Netting adds amounts of one currency only: a move to a pricing in another currency credits the
   // unused time in the old currency and invoices the new price in its own (¥5000 less $50 was
-  // credited as ¥4950, leaving the $50 unbilled).
+  // credited as ¥4950, leaving the $50 unbilled). Each is rounded to its currency's precision, as an
+  // invoice rounds its total, half away from zero both ways: unrounded, a downgrade credited
+  // $0.0017 that the upgrade's invoice had rounded to $0.00, so changing back and forth paid the client.
   const currency = serviceCurrency(service);
   const sameCurrency = currency === next.currency;
-  const net = sameCurrency ? charge.minus(credit) : charge;
-  const refund = sameCurrency ? net.negated() : credit;
+  const net = roundTo(sameCurrency ? charge.minus(credit) : charge, await precisionOf(ctx, next.currency));
+  const refund = sameCurrency ? net.negated() : roundTo(credit, await precisionOf(ctx, currency));
   if (refund.gt(0)) {
     await calls.call(ctx, 'transactions', 'add', { vars: { client_id: service.client_id, amount: toStored(refund), currency, type: 'other' } });
   }
@@ -59,8 +62,27 @@ export async function changePricing(ctx: CallContext, calls: ModelCalls, service
         lines: [{ description: `${service.package_name} → ${changed.package_name}: prorated change until ${dateRenews ?? 'the end of the term'}`, amount: toStored(net), qty: 1, tax: Number(next.taxable) === 1 }],
       },
     })) as number;
-    await ctx.db.insertInto('service_invoices').values({ service_id: service.id, period_start: now, period_end: dateRenews, invoice_id: invoiceId, kind: 'change', date_processed: formatUtc(new Date()) }).execute();
+    const periodStart = await freeChangeStart(ctx, service.id, now);
+    await ctx.db.insertInto('service_invoices').values({ service_id: service.id, period_start: periodStart, period_end: dateRenews, invoice_id: invoiceId, kind: 'change', date_processed: formatUtc(new Date()) }).execute();
     return invoiceId;
   }
   return null;
+}
+
+/** Digits after the point of a company's currency; the stored four when the currency is gone. */
+async function precisionOf(ctx: CallContext, code: string): Promise<number> {
+  const currency = await findCurrency(ctx.db, ctx.companyId, code);
+  return currency ? Number(currency.precision) : 4;
+}
+
+/**
+ * A change's invoice is kept as a service period from the change on, keyed by its start to the
+ * second: a second change within the same second (a form sent twice) takes the next free second
+ * rather than failing on the key with a 500.
+ */
+async function freeChangeStart(ctx: CallContext, serviceId: number, now: string): Promise<string> {
+  const taken = new Set((await ctx.db.selectFrom('service_invoices').select('period_start').where('service_id', '=', serviceId).where('period_start', '>=', now).execute()).map((r) => r.period_start));
+  let start = now;
+  while (taken.has(start)) start = formatUtc(new Date(Date.parse(`${start.replace(' ', 'T')}Z`) + 1000));
+  return start;
 }

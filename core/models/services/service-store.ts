@@ -1,4 +1,5 @@
 import { Tx } from '../../db/schema';
+import { forUpdate } from '../billing/for-update';
 import { systemDecrypt } from '../../kernel/system-cipher';
 import { TallyError } from '../../kernel/tally-error';
 import { Period } from './renew-dates';
@@ -39,6 +40,17 @@ export async function requireService(db: Tx, companyId: number, serviceId: numbe
   const row = await findService(db, companyId, serviceId);
   if (!row) throw invalidService();
   return row;
+}
+
+/**
+ * requireService, holding the service's row until the call ends (PostgreSQL; SQLite's writers take
+ * turns anyway). A change reads the service and then writes money from what it read: two
+ * concurrent downgrades each credited the unused time of the old price, so eight at once credited
+ * it eight times. Held, the second reads what the first wrote and has nothing left to change.
+ */
+export async function lockService(db: Tx, companyId: number, serviceId: number): Promise<ServiceRow> {
+  await forUpdate(db, db.selectFrom('services').select('id').where('id', '=', serviceId).where('company_id', '=', companyId)).execute();
+  return requireService(db, companyId, serviceId);
 }
 
 /** The currency a service is billed in: its override, else its pricing's. */

@@ -1,4 +1,5 @@
-import { AndNode, BinaryOperationNode, ColumnNode, OnNode, OperationNode, OperatorNode, OPERATORS, ParensNode, ReferenceNode, TableNode, ValueNode, WhereNode } from 'kysely';
+import { AndNode, BinaryOperationNode, ColumnNode, FunctionNode, OnNode, OperationNode, OperatorNode, OPERATORS, ParensNode, ReferenceNode, TableNode, ValueNode, WhereNode } from 'kysely';
+import { STATEMENT_CLOCK } from '../../../core/db/statement-clock';
 
 /** A query an extension may not run; the call fails with the reason (a 500 to the API caller). */
 export class RefusedQuery extends Error {
@@ -11,6 +12,8 @@ export interface QueryScope {
   readonly companyId: number;
   /** Migrations may change the schema of the extension's own tables; calls only read and write rows. */
   readonly schema: boolean;
+  /** SQLite: every table read stops the statement past this many milliseconds (statement-clock.ts). */
+  readonly statementMs?: number;
 }
 
 const DATA = ['AliasNode', 'ColumnNode', 'IdentifierNode', 'SchemableIdentifierNode', 'ReferenceNode', 'SelectQueryNode', 'SelectionNode', 'TableNode', 'FromNode', 'SelectAllNode', 'AndNode', 'OrNode', 'ValueNode', 'ValueListNode', 'PrimitiveValueListNode', 'ParensNode', 'JoinNode', 'OperatorNode', 'WhereNode', 'InsertQueryNode', 'DeleteQueryNode', 'ReturningNode', 'OrderByNode', 'OrderByItemNode', 'GroupByNode', 'GroupByItemNode', 'UpdateQueryNode', 'ColumnUpdateNode', 'LimitNode', 'OffsetNode', 'OnConflictNode', 'HavingNode', 'OnNode', 'ValuesNode', 'DefaultInsertValueNode', 'AggregateFunctionNode', 'BinaryOperationNode', 'UnaryOperationNode', 'FunctionNode', 'CaseNode', 'WhenNode', 'TupleNode', 'CastNode', 'DataTypeNode', 'SelectModifierNode', 'SetOperationNode', 'OrActionNode', 'UsingNode'];
@@ -83,7 +86,7 @@ function visit(value: unknown, scope: QueryScope, kinds: Set<string>, depth: num
   }
   if (kind === 'SchemableIdentifierNode' && out.schema !== undefined) throw new RefusedQuery('Tables are named without a schema.');
   if (kind === 'TableNode') checkTable(out, scope);
-  return scopeToCompany(scope.schema ? checkSchemaChange(out, scope) : out, scope.companyId);
+  return scopeToCompany(scope.schema ? checkSchemaChange(out, scope) : out, scope);
 }
 
 /** Raw SQL only as Kysely writes a sort direction. */
@@ -121,8 +124,16 @@ function checkTable(node: Record<string, unknown>, scope: QueryScope): void {
 
 const isCompanyColumn = (column: unknown) => String((column as any)?.column?.name ?? '').toLowerCase() === 'company_id';
 
-function companyIs(ref: string, companyId: number): OperationNode {
-  return BinaryOperationNode.create(ReferenceNode.create(ColumnNode.create('company_id'), TableNode.create(ref)), OperatorNode.create('='), ValueNode.create(companyId));
+/**
+ * `<ref>.company_id = <caller>`, and on SQLite `tally_within_ms(<limit>, <ref>.company_id)`: naming a
+ * column of the table places the check in that table's loop, so a join of several tables checks
+ * the clock once for each combination of rows it considers.
+ */
+function companyIs(ref: string, scope: QueryScope): OperationNode {
+  const column = () => ReferenceNode.create(ColumnNode.create('company_id'), TableNode.create(ref));
+  const owned = BinaryOperationNode.create(column(), OperatorNode.create('='), ValueNode.create(scope.companyId));
+  if (scope.statementMs === undefined) return owned;
+  return AndNode.create(owned, FunctionNode.create(STATEMENT_CLOCK, [ValueNode.createImmediate(scope.statementMs), column()]));
 }
 
 /** The name a table is referred to by in its query: its alias, or its own name; null for a subquery. */
@@ -140,50 +151,50 @@ function andAlso(existing: OperationNode | undefined, condition: OperationNode):
   return existing ? AndNode.create(ParensNode.create(existing), condition) : condition;
 }
 
-function addWhere(node: any, refs: Array<string | null>, companyId: number): any {
+function addWhere(node: any, refs: Array<string | null>, scope: QueryScope): any {
   let where = node.where?.where;
-  for (const ref of refs) if (ref) where = andAlso(where, companyIs(ref, companyId));
+  for (const ref of refs) if (ref) where = andAlso(where, companyIs(ref, scope));
   return { ...node, where: where ? WhereNode.create(where) : undefined };
 }
 
-function scopeJoins(node: any, companyId: number): any {
+function scopeJoins(node: any, scope: QueryScope): any {
   if (!node.joins) return node;
   const crossed: string[] = [];
   const joins = node.joins.map((join: any) => {
     const ref = referenceName(join.table);
     if (!ref) return join;
     if (join.joinType === 'CrossJoin' || !join.on) return crossed.push(ref), join;
-    return { ...join, on: OnNode.create(andAlso(join.on.on, companyIs(ref, companyId))) };
+    return { ...join, on: OnNode.create(andAlso(join.on.on, companyIs(ref, scope))) };
   });
-  return addWhere({ ...node, joins }, crossed, companyId);
+  return addWhere({ ...node, joins }, crossed, scope);
 }
 
-function scopeToCompany(node: any, companyId: number): any {
+function scopeToCompany(node: any, scope: QueryScope): any {
   switch (node.kind) {
     case 'SelectQueryNode':
-      return scopeJoins(addWhere(node, (node.from?.froms ?? []).map(referenceName), companyId), companyId);
+      return scopeJoins(addWhere(node, (node.from?.froms ?? []).map(referenceName), scope), scope);
     case 'DeleteQueryNode':
-      return scopeJoins(addWhere(node, [...(node.from?.froms ?? []), ...(node.using?.tables ?? [])].map(referenceName), companyId), companyId);
+      return scopeJoins(addWhere(node, [...(node.from?.froms ?? []), ...(node.using?.tables ?? [])].map(referenceName), scope), scope);
     case 'UpdateQueryNode':
       if ((node.updates ?? []).some((u: any) => isCompanyColumn(u.column))) throw new RefusedQuery('company_id is set by the host and cannot be updated.');
-      return scopeJoins(addWhere(node, [referenceName(node.table), ...(node.from?.froms ?? []).map(referenceName)], companyId), companyId);
+      return scopeJoins(addWhere(node, [referenceName(node.table), ...(node.from?.froms ?? []).map(referenceName)], scope), scope);
     case 'InsertQueryNode':
-      return scopeInsert(node, companyId);
+      return scopeInsert(node, scope);
     default:
       return node;
   }
 }
 
-function scopeInsert(node: any, companyId: number): any {
+function scopeInsert(node: any, scope: QueryScope): any {
   if (node.replace) throw new RefusedQuery('REPLACE deletes conflicting rows; use onConflict(...).doUpdateSet(...) instead.');
   const table = referenceName(node.into);
   if (!table) throw new RefusedQuery('An insert names its table.');
   let onConflict = node.onConflict;
   if (onConflict?.updates) {
     if (onConflict.updates.some((u: any) => isCompanyColumn(u.column))) throw new RefusedQuery('company_id is set by the host and cannot be updated.');
-    onConflict = addWhereAs(onConflict, 'updateWhere', companyIs(table, companyId));
+    onConflict = addWhereAs(onConflict, 'updateWhere', companyIs(table, scope));
   }
-  if (node.defaultValues || !node.values) return { ...node, defaultValues: undefined, columns: [ColumnNode.create('company_id')], values: { kind: 'ValuesNode', values: [{ kind: 'PrimitiveValueListNode', values: [companyId] }] }, onConflict };
+  if (node.defaultValues || !node.values) return { ...node, defaultValues: undefined, columns: [ColumnNode.create('company_id')], values: { kind: 'ValuesNode', values: [{ kind: 'PrimitiveValueListNode', values: [scope.companyId] }] }, onConflict };
   if (node.values.kind !== 'ValuesNode') throw new RefusedQuery('Insert rows as values; inserting the result of a select is not available to extensions.');
   const columns = [...(node.columns ?? [])];
   let at = columns.findIndex(isCompanyColumn);
@@ -194,7 +205,7 @@ function scopeInsert(node: any, companyId: number): any {
   const values = node.values.values.map((row: any) => {
     const cells = [...row.values];
     while (cells.length < columns.length) cells.push(row.kind === 'PrimitiveValueListNode' ? null : ValueNode.create(null));
-    cells[at] = row.kind === 'PrimitiveValueListNode' ? companyId : ValueNode.create(companyId);
+    cells[at] = row.kind === 'PrimitiveValueListNode' ? scope.companyId : ValueNode.create(scope.companyId);
     return { ...row, values: cells };
   });
   return { ...node, columns, values: { ...node.values, values }, onConflict };

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { DEFAULT_LOCKOUT } from '../../../host/admin/sign-in-lockout';
+import { createStaffMember } from '../../../host/admin/staff-accounts';
 import { runCliWithInput as tally } from '../../support/cli';
 import { startTestServer, TestServer } from '../../support/test-server';
 import { AdminClient, addStaff, STAFF } from './support/admin-client';
@@ -43,12 +44,15 @@ describe('tally staff administration', function () {
     expect(await signIn(server, STAFF.username, STAFF.password)).to.equal(303);
   });
 
-  it('unlocks a username locked out by failed sign-ins', async () => {
-    for (let i = 0; i < DEFAULT_LOCKOUT.perUsername; i++) await signIn(server, STAFF.username, `wrong ${i}`);
+  it('unlocks a username locked out by failed sign-ins, and no other username that starts alike', async () => {
+    const alike = `${STAFF.username}@example.com`;
+    await createStaffMember(server.installation, { username: alike, password: 'alike password', email: 'alike@example.com', companyId: 1 });
+    for (const name of [STAFF.username, alike]) for (let i = 0; i < DEFAULT_LOCKOUT.perUsername; i++) await signIn(server, name, `wrong ${i}`);
     expect(await signIn(server, STAFF.username, STAFF.password)).to.equal(429);
     const res = await tally(server.database.url, ['staff', 'unlock', STAFF.username]);
     expect(res.code, res.stderr).to.equal(0);
     expect(await signIn(server, STAFF.username, STAFF.password)).to.equal(303);
+    expect(await signIn(server, alike, 'alike password')).to.equal(429);
   });
 
   it('resets a forgotten password from standard input: the old one stops working, sessions end, the lock-out lifts', async () => {

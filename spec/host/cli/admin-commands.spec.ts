@@ -44,6 +44,17 @@ describe('administrative commands', () => {
       }
     });
 
+    it('list prints notes written over the API with their control characters escaped: no terminal escape, no forged row', async () => {
+      const notes = 'billing\x1b[2J\x1b]0;owned\x07\r\n99\ttly_forged\tinstallation\u202e';
+      const added = await server.request('POST', '/api/api_keys/add.json', { body: `vars[notes]=${encodeURIComponent(notes)}` });
+      expect(added.status, added.text).to.equal(200);
+      const res = await cli('api-keys', 'list');
+      expect(res.stdout).not.to.match(/[\x00-\x08\x0b-\x1f\x7f\u202e]/);
+      const line = res.stdout.split('\n').find((l) => l.includes(added.json.response.user))!;
+      expect(line).to.match(/\tbilling\\u001b\[2J\\u001b\]0;owned\\u0007\\u000d\\u000a99\\u0009tly_forged\\u0009installation\\u202e$/);
+      expect(res.stdout).not.to.match(/^99\t/m);
+    });
+
     it('revoke makes the key answer 401 on the running server within two seconds', async () => {
       const res = await cli('api-keys', 'revoke', created.user);
       expect(res.code, res.stderr).to.equal(0);

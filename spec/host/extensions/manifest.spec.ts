@@ -42,6 +42,14 @@ describe('extension manifests (config.json)', () => {
     expect(none.ok && none.manifest).to.deep.include({ uses: [], hosts: [], tables: [] });
   });
 
+  it('reads a host with the port it may reach, and refuses a port out of range', () => {
+    const checked = checkManifest({ ...good, hosts: ['API.Example.com:8443', '203.0.113.9:65535'] }, false);
+    expect(checked.ok && checked.manifest).to.deep.include({ hosts: ['api.example.com:8443', '203.0.113.9:65535'] });
+    for (const host of ['api.example.com:0', 'api.example.com:65536', 'api.example.com:08', 'api.example.com:', '[::1]:443', 'api.example.com:1:2']) {
+      expect(checkManifest({ ...good, hosts: [host] }, false).ok, host).to.equal(false);
+    }
+  });
+
   it('refuses what is not an object', () => {
     for (const raw of [null, [], 'text', 3]) expect(checkManifest(raw, false).ok).to.equal(false);
   });

@@ -36,6 +36,26 @@ describe('services: coupon uses and package stock hold, under concurrent calls a
     }
   });
 
+  it('eight concurrent downgrades of one service credit the unused time once, and eight upgrades invoice it once', async () => {
+    const packageId = await ok(server, 'POST', 'packages/add', { vars: { names: [{ lang: 'en_us', name: 'Tiers' }], pricing: ['60.00', '30.00'].map((price) => ({ term: 1, period: 'month', price, currency: 'USD' })) } });
+    const [pro, basic] = (await ok(server, 'GET', 'packages/get', { package_id: packageId })).pricing.map((p: { id: number }) => p.id);
+    const owner = await addClient(server);
+    const renews = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+    const service = await ok(server, 'POST', 'services/add', { vars: { client_id: owner, pricing_id: pro, status: 'active', use_module: 'false', date_renews: `${renews} 00:00:00 UTC` } });
+    const moveAtOnce = async (pricing: number) => {
+      const answers = await Promise.all(Array.from({ length: 8 }, () => call(server, 'PUT', 'services/edit', { service_id: service, vars: { pricing_id: pricing } })));
+      expect(answers.map((r) => r.status)).to.deep.equal(Array(8).fill(200));
+    };
+    await moveAtOnce(basic);
+    const credit = Number(await ok(server, 'GET', 'transactions/getCredit', { client_id: owner, currency: 'USD' }));
+    // $30 a month for the ten days or so left: once, not eight times.
+    expect(credit).to.be.within(9, 11);
+    expect((await ok(server, 'GET', 'transactions/getList', { client_id: owner })).length).to.equal(1);
+    await moveAtOnce(pro);
+    const invoices = await ok(server, 'GET', 'invoices/getList', { client_id: owner, status: 'all' });
+    expect(invoices.map((invoice: { total: string }) => Number(invoice.total))).to.deep.equal([credit]);
+  });
+
   it('services/edit takes another coupon as services/add does: usable for the package now, with a use left', async () => {
     const { packageId, pricingId } = await monthly('Edited');
     const other = await monthly('Elsewhere');

@@ -164,7 +164,8 @@ describe('recurring billing: packages, pricings, groups, coupons, accounts and s
       const monthBefore = new Date(Date.UTC(renews.getUTCFullYear(), renews.getUTCMonth() - 1, 1));
       const start = Date.UTC(monthBefore.getUTCFullYear(), monthBefore.getUTCMonth(), Math.min(renews.getUTCDate(), new Date(Date.UTC(monthBefore.getUTCFullYear(), monthBefore.getUTCMonth() + 1, 0)).getUTCDate()));
       const total = Math.round((renews.getTime() - start) / 86_400_000);
-      const expected = (30 * 10 / total).toFixed(4);
+      // In cents, as an invoice rounds its total; the credit of the way back is the same amount.
+      const expected = (Math.round((30 * 10 * 100) / total) / 100).toFixed(4);
       await ok(server, 'PUT', 'services/edit', { service_id: serviceId, vars: { pricing_id: pro.pricingId } });
       const [invoice] = await ok(server, 'GET', 'invoices/getList', { client_id: client });
       expect(invoice.total).to.equal(expected);
@@ -173,6 +174,31 @@ describe('recurring billing: packages, pricings, groups, coupons, accounts and s
       expect((await moduleService(server, upgraded)).plan).to.equal('pro');
       await ok(server, 'PUT', 'services/edit', { service_id: serviceId, vars: { pricing_id: basic.pricingId } });
       expect(await ok(server, 'GET', 'transactions/getCredit', { client_id: client, currency: 'USD' })).to.equal(expected);
+    });
+
+    it('changing pricing back and forth pays no one: each way is rounded to the cent, and a change sent twice in a second is invoiced twice', async () => {
+      const prices = ['100.00', '100.01', '100.07'];
+      const both = await addPackage(server, moduleId, { names: [{ lang: 'en_us', name: 'Hosting Cents' }], pricing: prices.map((price) => ({ term: 1, period: 'month', price, currency: 'USD' })) });
+      const pricings = (await ok(server, 'GET', 'packages/get', { package_id: both.packageId })).pricing.map((p: { id: number }) => p.id);
+      const client = await addClient(server);
+      const renews = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+      const serviceId = await ok(server, 'POST', 'services/add', { vars: { pricing_id: pricings[0], client_id: client, status: 'active', domain: 'cents.example.com', date_renews: `${renews} 00:00:00 UTC` } });
+      const move = (pricing: number) => ok(server, 'PUT', 'services/edit', { service_id: serviceId, vars: { pricing_id: pricing } });
+      // $0.01 a month for five days or so is $0.0016 or $0.0017: nothing to invoice, nothing to credit.
+      for (let i = 0; i < 3; i++) {
+        await move(pricings[1]);
+        await move(pricings[0]);
+      }
+      expect(await ok(server, 'GET', 'transactions/getCredit', { client_id: client, currency: 'USD' })).to.equal('0.0000');
+      expect(await ok(server, 'GET', 'invoices/getList', { client_id: client, status: 'all' })).to.deep.equal([]);
+      // $0.07 a month for those days is $0.0117 or so: a cent invoiced up, a cent credited down, each time.
+      for (let i = 0; i < 3; i++) {
+        await move(pricings[2]);
+        await move(pricings[0]);
+      }
+      const invoices = await ok(server, 'GET', 'invoices/getList', { client_id: client, status: 'all' });
+      expect(invoices.map((invoice: { total: string }) => invoice.total)).to.deep.equal(['0.0100', '0.0100', '0.0100']);
+      expect(await ok(server, 'GET', 'transactions/getCredit', { client_id: client, currency: 'USD' })).to.equal('0.0300');
     });
 
     it('an edit cannot make a service its own parent, an addon of its own addon, or another client\'s addon', async () => {

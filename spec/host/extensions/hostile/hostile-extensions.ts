@@ -26,6 +26,7 @@ class Attack {
   processViaConstructor() { return this.constructor.constructor('return process')().env; }
   async fetchUrl(url) { return (await this.ctx.http.fetch(url)).status; }
   async fetchBody(url) { return (await this.ctx.http.fetch(url)).body.length; }
+  async fetchError(url) { try { return (await this.ctx.http.fetch(url)).status; } catch (error) { return String(error && error.message); } }
 
   /** Other tables, credentials and transaction control through ctx.db and forged query trees. */
   async coreTable(table) { return this.ctx.db.selectFrom(table).selectAll().execute(); }
@@ -89,7 +90,7 @@ const p = (...names) => ({ params: names.map((n) => typeof n === 'string' ? { na
 const opt = (name) => ({ name, kind: 'any', default: null });
 Attack.callable = {
   globals: { verb: 'GET' }, dynamicRequire: p('name'), functionRequire: p('name'), dynamicImport: p('name'), processViaConstructor: {},
-  fetchUrl: p('url'), fetchBody: p('url'),
+  fetchUrl: p('url'), fetchBody: p('url'), fetchError: p('url'),
   coreTable: p('table'), joinCore: {}, subqueryCore: {}, schemaQualified: {}, forgedTree: p('table'), rawSql: p('sql'), badFunction: {}, ownTransaction: {}, commitThenFail: p('text'), dropCore: {},
   note: { verb: 'POST', ...p('text') }, noteAs: { verb: 'POST', ...p('text', 'company') }, notes: { verb: 'GET' }, notesOf: p('company'), notesOfForged: p('company'), rewriteAll: { verb: 'POST', ...p('text') }, moveTo: { verb: 'POST', ...p('company') },
   deleteAll: { verb: 'POST' }, upsertOver: { verb: 'POST', ...p('id', 'text') }, replaceOver: { verb: 'POST', ...p('id', 'text') },
@@ -132,4 +133,26 @@ exports.migrations = { '001': {
   down: (db) => db.schema.dropTable('slow_rows').execute(),
 } };
 exports.install = async (ctx) => { await ctx.db.insertInto('slow_rows').values({}).execute(); await new Promise(() => {}); };
+`;
+
+/** Three tables of its own and a join of them: a thousand rows each is a billion combinations. */
+export const CRUNCHER = `
+const TABLES = ['crunch_a', 'crunch_b', 'crunch_c'];
+class Crunch {
+  constructor(ctx) { this.ctx = ctx; }
+  async fill(n) {
+    const rows = Array.from({ length: Number(n) }, () => ({ label: 'x' }));
+    for (const table of TABLES) await this.ctx.db.insertInto(table).values(rows).execute();
+    return n;
+  }
+  async cross() {
+    return this.ctx.db.selectFrom('crunch_a').crossJoin('crunch_b').crossJoin('crunch_c').select((eb) => eb.fn.countAll().as('n')).execute();
+  }
+}
+Crunch.callable = { fill: { verb: 'POST', params: [{ name: 'n', kind: 'int' }] }, cross: { verb: 'POST' } };
+exports.models = { crunch: Crunch };
+exports.migrations = { '001_tables': {
+  up: async (db, kit) => { for (const table of TABLES) await db.schema.createTable(table).addColumn('id', kit.idType(), (c) => c.primaryKey()).addColumn('company_id', 'integer', (c) => c.notNull()).addColumn('label', 'varchar(20)').execute(); },
+  down: async (db) => { for (const table of TABLES) await db.schema.dropTable(table).execute(); },
+} };
 `;

@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { expect } from 'chai';
 import { PROJECT_ROOT } from '../../../../host/extensions/entry-file';
 import { Credential, startTestServer, TestServer } from '../../../support/test-server';
 import { ExtensionsDir, manifest } from '../fixtures';
-import { FORGER, HOSTILE, LOAD_TIME, SLOW_INSTALL } from './hostile-extensions';
+import { CRUNCHER, FORGER, HOSTILE, LOAD_TIME, SLOW_INSTALL } from './hostile-extensions';
 
 const UNEXPECTED = { message: 'An unexpected error occured.' };
 
@@ -16,31 +17,52 @@ const UNEXPECTED = { message: 'An unexpected error occured.' };
  */
 describe('extensions: hostile extensions get nothing', function () {
   this.timeout(60_000);
-  const dir = new ExtensionsDir().add('plugins/hostile', manifest('Hostile', { tables: ['hostile_notes'], uses: ['encryption.systemHash'], hosts: ['127.0.0.1'] }), HOSTILE).add('plugins/forger', manifest('Forger'), FORGER);
+  const dir = new ExtensionsDir().add('plugins/forger', manifest('Forger'), FORGER);
   for (const [name, code] of Object.entries(LOAD_TIME)) dir.add(`plugins/${name}`, manifest(name), code);
   dir.add('plugins/slow_install', manifest('Slow install', { tables: ['slow_rows'] }), SLOW_INSTALL);
+  dir.add('plugins/cruncher', manifest('Cruncher', { tables: ['crunch_a', 'crunch_b', 'crunch_c'] }), CRUNCHER);
   dir.add('plugins/claims_core', manifest('Claims core', { tables: ['api_keys'] }), `exports.models = {};`);
   let server: TestServer;
   let other: Credential;
   let remote: http.Server;
   let remoteUrl: string;
+  let remotePort: number;
+  /** A second server on this machine, at a port the manifest does not declare: it must never be asked anything. */
+  let bystander: http.Server;
+  let bystanderPort: number;
+  const bystanderSaw: string[] = [];
+  let hosts: string[];
 
   before(async () => {
+    remote = http.createServer((req, res) => {
+      if (req.url === '/big') return void res.end('x'.repeat(200_000));
+      if (req.url === '/bomb') return void res.setHeader('content-encoding', 'gzip').end(gzipSync(Buffer.alloc(10_000_000)));
+      if (req.url === '/hang') return;
+      if (req.url === '/redirect') return void res.writeHead(302, { location: `http://127.0.0.1:${bystanderPort}/moved` }).end();
+      res.end('hello');
+    });
+    bystander = http.createServer((req, res) => {
+      bystanderSaw.push(req.url ?? '');
+      res.end('bystander');
+    });
+    await new Promise<void>((resolve) => remote.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => bystander.listen(0, '127.0.0.1', resolve));
+    remotePort = (remote.address() as AddressInfo).port;
+    bystanderPort = (bystander.address() as AddressInfo).port;
+    remoteUrl = `http://127.0.0.1:${remotePort}`;
+    // Declared: this machine's remote server by its address and port, and by a name that resolves to this machine.
+    hosts = [`127.0.0.1:${remotePort}`, `localhost:${remotePort}`, '127.0.0.1'];
+    dir.add('plugins/hostile', manifest('Hostile', { tables: ['hostile_notes'], uses: ['encryption.systemHash'], hosts }), HOSTILE);
     server = await startTestServer({ extensionsDir: dir.root, extensionLimits: { deadlineMs: 1500, heapMb: 64, requestsPerCall: 300, httpTimeoutMs: 400, httpBytes: 50_000 } });
     const company = (await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Victim', auth: server.installationCredential })).json.response;
     other = await server.credentialFor(company);
     for (const auth of [server.credential, other]) expect((await server.request('POST', '/api/plugin_manager/add.json', { body: 'vars[dir]=hostile', auth })).status).to.equal(200);
-    remote = http.createServer((req, res) => {
-      if (req.url === '/big') return void res.end('x'.repeat(200_000));
-      if (req.url === '/hang') return;
-      res.end('hello');
-    });
-    await new Promise<void>((resolve) => remote.listen(0, '127.0.0.1', resolve));
-    remoteUrl = `http://127.0.0.1:${(remote.address() as AddressInfo).port}`;
   });
   after(async () => {
-    remote.closeAllConnections();
-    remote.close();
+    for (const s of [remote, bystander]) {
+      s.closeAllConnections();
+      s.close();
+    }
     await server.close();
     dir.remove();
   });
@@ -68,7 +90,7 @@ describe('extensions: hostile extensions get nothing', function () {
 
   it('shows the installer what it asks for, in getAll and get', async () => {
     const listed = (await server.request('GET', '/api/plugin_manager/getAll.json')).json.response.find((e: any) => e.dir === 'hostile');
-    const asked = { uses: ['encryption.systemHash'], hosts: ['127.0.0.1'], tables: ['hostile_notes'] };
+    const asked = { uses: ['encryption.systemHash'], hosts, tables: ['hostile_notes'] };
     expect(listed.capabilities).to.deep.equal(asked);
     expect((await server.request('GET', `/api/plugin_manager/get.json?plugin_id=${listed.id}`)).json.response.capabilities).to.deep.equal(asked);
   });
@@ -118,9 +140,29 @@ describe('extensions: hostile extensions get nothing', function () {
       await refused('fetchUrl', `url=${encodeURIComponent('file:///etc/passwd')}`);
     });
 
-    it('is cut off by the size limit and the time-out', async () => {
+    it('is cut off by the size limit (counted after decompression) and the time-out', async () => {
       await refused('fetchBody', `url=${encodeURIComponent(remoteUrl + '/big')}`);
+      await refused('fetchBody', `url=${encodeURIComponent(remoteUrl + '/bomb')}`);
       await refused('fetchBody', `url=${encodeURIComponent(remoteUrl + '/hang')}`);
+    });
+
+    const tried = async (url: string) => (await call('fetchError', `url=${encodeURIComponent(url)}`)).json.response;
+
+    it('reaches only the ports declared for a host: another port of it, or the scheme\'s own when one is declared, is refused', async () => {
+      expect(await tried(`http://127.0.0.1:${bystanderPort}/`)).to.match(/is not among the hosts and ports the manifest declares/);
+      expect(await tried(`http://127.0.0.1:${remotePort}/`)).to.equal(200);
+      // "127.0.0.1" alone is port 80 for http and 443 for https, nothing else.
+      for (const url of ['http://127.0.0.1:443/', 'https://127.0.0.1:80/']) expect(await tried(url)).to.match(/is not among the hosts and ports/);
+      expect(bystanderSaw).to.deep.equal([]);
+    });
+
+    it('does not reach a private address through a declared name that resolves to it', async () => {
+      expect(await tried(`http://localhost:${remotePort}/`)).to.match(/localhost resolves to (127\.0\.0\.1|::1), which is not a public address/);
+    });
+
+    it('does not follow a redirect to a port or host it did not declare', async () => {
+      expect(await tried(`${remoteUrl}/redirect`)).to.equal(302);
+      expect(bystanderSaw).to.deep.equal([]);
     });
   });
 
@@ -196,6 +238,16 @@ describe('extensions: hostile extensions get nothing', function () {
   });
 
   describe('forged messages, floods, memory, time', () => {
+    it('a statement joining its own tables into a billion rows is stopped within a second or two, on SQLite too, where it would hold the host\'s one thread for minutes', async () => {
+      expect((await server.request('POST', '/api/plugin_manager/add.json', { body: 'vars[dir]=cruncher' })).status).to.equal(200);
+      expect((await server.request('POST', '/api/cruncher.crunch/fill.json', { body: 'n=1000' })).json).to.deep.equal({ response: 1000 });
+      const started = Date.now();
+      const res = await server.request('POST', '/api/cruncher.crunch/cross.json');
+      expect(res.status).to.equal(500);
+      expect(Date.now() - started, 'the statement ran on').to.be.below(5000);
+      await coreAnswersQuickly();
+    });
+
     it('a malformed request fails the call and restarts the sandbox, not the host', async () => {
       for (const [method, params] of [['forge', 'kind=shell'], ['forgeLog', 'level=fatal'], ['forgeResult', '']]) {
         const before = await restarts();
