@@ -9,6 +9,7 @@ import { ExtensionSession } from './capabilities/extension-session';
 import { outboundHttp } from './capabilities/http';
 import { ownSettings } from './capabilities/own-settings';
 import { guardQuery } from './capabilities/query-guard';
+import { boundRows, refuseBeyond } from './capabilities/row-bound';
 import { sessionDatabase } from './capabilities/session-database';
 import { CallInfo, HostRequest } from './protocol';
 import { SandboxLimits } from './sandbox-limits';
@@ -20,7 +21,8 @@ export function callInfo(ctx: CallContext): CallInfo {
 
 /**
  * Answers what an extension's sandbox asks during one call, on the host, each through its
- * capability: queries checked and scoped to the caller's company (query-guard.ts), methods the
+ * capability: queries checked and scoped to the caller's company (query-guard.ts), selects bounded
+ * in rows (row-bound.ts), methods the
  * manifest `uses` through the one call path (which checks them against the manifest), its own
  * settings, HTTP to declared hosts. All database work goes through the call's session (atomic,
  * holding no connection while the extension computes). `schema` is true only while its
@@ -33,8 +35,9 @@ export function serveRequests(installation: Installation, extension: ExtensionIn
   return async (request: Exclude<HostRequest, { kind: 'log' }>): Promise<unknown> => {
     switch (request.kind) {
       case 'query': {
-        const node = guardQuery(request.node, { tables, companyId: ctx.companyId, schema, statementMs }) as RootOperationNode;
-        return session.query(installation.db.getExecutor().compileQuery(node, { queryId: `extension-${extension.name}` }));
+        const { node, bounded } = boundRows(guardQuery(request.node, { tables, companyId: ctx.companyId, schema, statementMs }), limits.rowsPerQuery);
+        const answer = await session.query(installation.db.getExecutor().compileQuery(node as RootOperationNode, { queryId: `extension-${extension.name}` }));
+        return bounded ? refuseBeyond(answer, limits.rowsPerQuery) : answer;
       }
       case 'settings':
         return ownSettings(extension, db, ctx);

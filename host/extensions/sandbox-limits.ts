@@ -16,6 +16,8 @@ export interface SandboxLimits {
   readonly loadTimeoutMs: number;
   /** Largest result a call may answer, as JSON text. */
   readonly resultBytes: number;
+  /** Most rows one of its selects may answer (row-bound.ts): the answer is read into the host's memory first. */
+  readonly rowsPerQuery: number;
   /** Log lines a sandbox may write per second; the rest are dropped and counted. */
   readonly logLinesPerSecond: number;
   /** Requests (queries, method calls, HTTP) one call may make. */
@@ -37,6 +39,7 @@ export function sandboxLimits(given: Partial<SandboxLimits> = {}): SandboxLimits
     statementMs: given.statementMs ?? configured.extensionStatementMs,
     loadTimeoutMs: given.loadTimeoutMs ?? configured.extensionLoadMs,
     resultBytes: given.resultBytes ?? 1 << 20,
+    rowsPerQuery: given.rowsPerQuery ?? 10_000,
     logLinesPerSecond: given.logLinesPerSecond ?? 50,
     requestsPerCall: given.requestsPerCall ?? 1000,
     httpTimeoutMs: given.httpTimeoutMs ?? 10_000,

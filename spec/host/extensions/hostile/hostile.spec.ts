@@ -53,7 +53,7 @@ describe('extensions: hostile extensions get nothing', function () {
     // Declared: this machine's remote server by its address and port, and by a name that resolves to this machine.
     hosts = [`127.0.0.1:${remotePort}`, `localhost:${remotePort}`, '127.0.0.1'];
     dir.add('plugins/hostile', manifest('Hostile', { tables: ['hostile_notes'], uses: ['encryption.systemHash'], hosts }), HOSTILE);
-    server = await startTestServer({ extensionsDir: dir.root, extensionLimits: { deadlineMs: 1500, heapMb: 64, requestsPerCall: 300, httpTimeoutMs: 400, httpBytes: 50_000 } });
+    server = await startTestServer({ extensionsDir: dir.root, extensionLimits: { deadlineMs: 1500, heapMb: 64, requestsPerCall: 300, httpTimeoutMs: 400, httpBytes: 50_000, rowsPerQuery: 2500 } });
     const company = (await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Victim', auth: server.installationCredential })).json.response;
     other = await server.credentialFor(company);
     for (const auth of [server.credential, other]) expect((await server.request('POST', '/api/plugin_manager/add.json', { body: 'vars[dir]=hostile', auth })).status).to.equal(200);
@@ -245,6 +245,19 @@ describe('extensions: hostile extensions get nothing', function () {
       const res = await server.request('POST', '/api/cruncher.crunch/cross.json');
       expect(res.status).to.equal(500);
       expect(Date.now() - started, 'the statement ran on').to.be.below(5000);
+      await coreAnswersQuickly();
+    });
+
+    it('a select answers at most rowsPerQuery rows into the host: a join of its tables into a million is refused, not read', async () => {
+      // The cruncher and its 1,000 rows a table, from the test before.
+      const pairs = async (query = '') => (await server.request('GET', `/api/cruncher.crunch/pairs.json${query}`)).json.response;
+      const started = Date.now();
+      expect(await pairs()).to.equal('A select may answer at most 2500 rows; page through more with limit and offset.');
+      expect(Date.now() - started, 'refused at once, not read to the deadline').to.be.below(1500);
+      expect(await pairs('?limit=2500')).to.equal(2500);
+      expect(await pairs('?limit=2501')).to.match(/at most 2500 rows/);
+      expect(await pairs('?limit=3')).to.equal(3);
+      expect((await server.request('GET', '/api/cruncher.crunch/all.json')).json.response).to.equal(1000);
       await coreAnswersQuickly();
     });
 
