@@ -45,6 +45,12 @@ export class SettingsStore {
     this.cache.delete(companyId);
   }
 
+  /** Removes a company's (or the system's) own value: the setting reads as its default again. */
+  async unset(companyId: number, key: string, tx: Tx = this.db): Promise<void> {
+    await tx.deleteFrom('settings').where('company_id', '=', companyId).where('key', '=', key).execute();
+    this.cache.delete(companyId);
+  }
+
   /** Fresh from the database, bypassing the cache (listing settings, tests). */
   async read(companyId: number, tx: Tx = this.db): Promise<Map<string, string>> {
     const rows = await tx.selectFrom('settings').select(['key', 'value']).where('company_id', '=', companyId).execute();

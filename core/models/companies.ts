@@ -2,12 +2,22 @@ import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
 import { assertValid, is, RuleSet } from '../kernel/input-rules';
 import { model } from '../kernel/model';
-import { int, object } from '../kernel/parameter';
+import { any, bool, int, object, string } from '../kernel/parameter';
 import { formatUtc } from '../kernel/timestamps';
+import { TallyError } from '../kernel/tally-error';
 import { seedCurrencies } from './currencies';
-import { int as count, listOf, orFalse } from '../kernel/shape';
+import { int as count, listOf, nothing, orFalse } from '../kernel/shape';
 import { COMPANY, COMPANY_ADD, COMPANY_EDIT } from './companies.fields';
+import { SETTING } from './clients.fields';
 import { companyOf, invalidCompanyError, requireInstallation } from '../trust/tenancy';
+import { SettingsStore } from '../settings-store';
+import { ordered, readOrder } from './billing/ordering';
+import { onlyValueKeys } from './billing/owner-settings';
+import { pageOffset } from './billing/values';
+import { knownSetting, levelSettings, setLevelSettings } from './settings/catalogue-settings';
+
+const PAGE_SIZE = 25;
+const ORDER: Record<string, string> = { id: 'id', name: 'name', hostname: 'hostname', date_added: 'date_added' };
 
 /**
  * The companies of the installation. Credentials, clients and invoices each belong to one. A company
@@ -16,7 +26,10 @@ import { companyOf, invalidCompanyError, requireInstallation } from '../trust/te
  */
 @model('companies')
 export class Companies {
-  constructor(private readonly ctx: CallContext) {}
+  constructor(
+    private readonly ctx: CallContext,
+    private readonly settings: SettingsStore,
+  ) {}
 
   @callable({ description: 'Fetch a company; false when there is none.', verb: 'GET', params: [int('company_id')], returns: orFalse(COMPANY) })
   async get(companyId: number) {
@@ -25,9 +38,75 @@ export class Companies {
   }
 
   @callable({ description: 'Every company, by id (a company credential sees only its own).', verb: 'GET', returns: listOf(COMPANY) })
-  async getList() {
-    const query = this.ctx.db.selectFrom('companies').selectAll();
-    return (this.ctx.installationWide ? query : query.where('id', '=', this.ctx.companyId)).orderBy('id').execute();
+  async getAll() {
+    return this.reachable().orderBy('id').execute();
+  }
+
+  @callable({
+    description: 'One page (25) of the companies (a company credential sees only its own); order_by[field]=ASC|DESC over id, name, hostname, date_added.',
+    verb: 'GET',
+    params: [int('page', { default: 1 }), object('order_by', { default: { id: 'ASC' } })],
+    returns: listOf(COMPANY),
+  })
+  async getList(page: number, orderBy: unknown) {
+    return ordered(this.reachable(), readOrder(orderBy, ORDER), 'id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
+  }
+
+  @callable({ description: 'How many companies getList pages through.', verb: 'GET', returns: count() })
+  async getListCount() {
+    const row = await this.reachable().clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  @callable({ description: 'The company served under a hostname; false when there is none (or it is not the caller\'s).', verb: 'GET', params: [string('hostname', { example: 'billing.example.com' })], returns: orFalse(COMPANY) })
+  async getByHostname(hostname: string) {
+    return (await this.reachable().where('hostname', '=', hostname).orderBy('id').executeTakeFirst()) ?? false;
+  }
+
+  @callable({ description: 'One setting of a company ({key, value, encrypted, level}), its default when the company has not set it; false for a key it does not have.', verb: 'GET', params: [int('company_id'), string('key', { example: 'timezone' })], returns: orFalse(SETTING) })
+  async getSetting(companyId: number, key: string) {
+    if (!(await this.get(companyId))) return false;
+    const all = [...(await levelSettings(this.ctx.db, companyId, this.ctx.systemKey, 'company')), ...(await levelSettings(this.ctx.db, companyId, this.ctx.systemKey, 'system'))];
+    return all.find((s) => s.key === key) ?? false;
+  }
+
+  @callable({
+    description: 'A company\'s settings ({key, value, encrypted, level}, defaults included) and, unless ignore_inheritence is true, the system settings it inherits; [] for a company the caller does not reach.',
+    verb: 'GET',
+    params: [int('company_id'), bool('ignore_inheritence', { default: false })],
+    returns: listOf(SETTING),
+  })
+  async getSettings(companyId: number, ignoreInheritence: boolean) {
+    if (!(await this.get(companyId))) return [];
+    const own = await levelSettings(this.ctx.db, companyId, this.ctx.systemKey, 'company');
+    return ignoreInheritence ? own : [...own, ...(await levelSettings(this.ctx.db, companyId, this.ctx.systemKey, 'system'))];
+  }
+
+  @callable({
+    description: 'Set one company setting, checked as settings/set checks it. encrypted and inherit are accepted and unused: no company setting is secret, and a client group or client overrides the billing settings whatever inherit says.',
+    verb: 'POST',
+    params: [int('company_id'), string('key', { example: 'timezone' }), any('value', { example: 'UTC' }), any('encrypted', { default: null }), any('inherit', { default: null })],
+    returns: nothing(),
+  })
+  async setSetting(companyId: number, key: string, value: unknown) {
+    await this.company(companyId);
+    await setLevelSettings(this.ctx.db, this.settings, companyId, { [key]: value }, () => 'key');
+    return null;
+  }
+
+  @callable({ description: 'Set several company settings from settings[key]=value, all or none; value_keys (a list) limits which keys are set.', verb: 'POST', params: [int('company_id'), object('settings', { example: { timezone: 'UTC' } }), any('value_keys', { default: null })], returns: nothing() })
+  async setSettings(companyId: number, settings: Record<string, unknown>, valueKeys: unknown) {
+    await this.company(companyId);
+    await setLevelSettings(this.ctx.db, this.settings, companyId, onlyValueKeys(settings, valueKeys), (key) => `settings[${key}]`);
+    return null;
+  }
+
+  @callable({ description: 'Remove a company\'s own value of a setting: it reads as its default again.', verb: 'DELETE', params: [int('company_id'), string('key', { example: 'timezone' })], returns: nothing() })
+  async unsetSetting(companyId: number, key: string) {
+    await this.company(companyId);
+    if (knownSetting(key).scope !== 'company') throw TallyError.invalid({ key: { valid: `${key} is a system setting, not a company one.` } });
+    await this.settings.unset(companyId, key, this.ctx.db);
+    return null;
   }
 
   @callable({ description: 'Create a company from vars[name] and optional vars[hostname]. Returns its id.', verb: 'POST', params: [object('vars')], vars: COMPANY_ADD, returns: count({ description: 'The new company id.' }) })
@@ -45,13 +124,23 @@ export class Companies {
 
   @callable({ description: 'Change vars[name] and/or vars[hostname] of a company. Returns the company.', verb: 'PUT', params: [int('company_id'), object('vars')], vars: COMPANY_EDIT, returns: COMPANY })
   async edit(companyId: number, vars: Record<string, unknown>) {
-    if (!(await this.get(companyOf(this.ctx, companyId)))) throw invalidCompanyError();
+    await this.company(companyId);
     await assertValid(vars, RULES(true));
     const changes: { name?: string; hostname?: string | null } = {};
     if (vars.name !== undefined) changes.name = String(vars.name).trim();
     if (vars.hostname !== undefined) changes.hostname = text(vars.hostname);
     if (Object.keys(changes).length) await this.ctx.db.updateTable('companies').set(changes).where('id', '=', companyId).execute();
     return this.get(companyId);
+  }
+
+  /** The companies the caller reaches: every one for the installation, else its own. */
+  private reachable() {
+    const query = this.ctx.db.selectFrom('companies').selectAll();
+    return this.ctx.installationWide ? query : query.where('id', '=', this.ctx.companyId);
+  }
+
+  private async company(companyId: number) {
+    if (!(await this.get(companyOf(this.ctx, companyId)))) throw invalidCompanyError();
   }
 }
 

@@ -8,9 +8,12 @@ import { any, int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { formatUtc } from '../kernel/timestamps';
 import { pageOffset } from './billing/values';
+import { ordered, readFilters, readOrder } from './billing/ordering';
 import { AMOUNT_TYPES, readCouponVars } from './coupons/coupon-vars';
 
 const PAGE_SIZE = 25;
+const ORDER: Record<string, string> = { code: 'code', id: 'id', status: 'status', used_qty: 'used_qty', max_qty: 'max_qty', start_date: 'start_date', end_date: 'end_date' };
+const FILTERS = ['status'] as const;
 const COLUMNS = ['id', 'company_id', 'code', 'used_qty', 'max_qty', 'start_date', 'end_date', 'status', 'recurring', 'limit_recurring'] as const;
 const invalidCoupon = () => TallyError.invalid({ coupon_id: { exists: 'Invalid coupon ID.' } });
 const CODE_TAKEN = { code: { unique: 'That coupon code is already in use.' } };
@@ -69,17 +72,22 @@ export class Coupons {
     return this.present(await this.query().where('code', '=', code).executeTakeFirst());
   }
 
-  @callable({ returns: COUPONS, verb: 'GET', params: [int('company_id', { default: null }), int('page', { default: 1 })], description: 'One page (25) of coupons by code.' })
-  async getList(companyId: number | null, page: number) {
+  @callable({
+    returns: COUPONS,
+    verb: 'GET',
+    params: [int('company_id', { default: null }), int('page', { default: 1 }), object('order_by', { default: { code: 'ASC' } }), any('filters', { default: [] })],
+    description: `One page (25) of coupons; order_by[field]=ASC|DESC over ${Object.keys(ORDER).join(', ')}; filters[status].`,
+  })
+  async getList(companyId: number | null, page: number, orderBy: unknown, filters: unknown) {
     this.ownCompany(companyId);
-    const rows = await this.query().orderBy('code').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
+    const rows = await ordered(this.filtered(filters), readOrder(orderBy, ORDER), 'id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
     return Promise.all(rows.map((r) => this.present(r)));
   }
 
-  @callable({ returns: count(), verb: 'GET', params: [int('company_id', { default: null })], description: 'How many coupons.' })
-  async getListCount(companyId: number | null) {
+  @callable({ returns: count(), verb: 'GET', params: [int('company_id', { default: null }), any('filters', { default: [] })], description: 'How many coupons (filters as getList).' })
+  async getListCount(companyId: number | null, filters: unknown) {
     this.ownCompany(companyId);
-    const row = await this.query().clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const row = await this.filtered(filters).clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
@@ -132,6 +140,11 @@ export class Coupons {
 
   private ownCompany(companyId: number | null): void {
     if (companyId !== null && companyId !== this.ctx.companyId) throw TallyError.invalid({ company_id: { exists: 'Invalid company ID.' } });
+  }
+
+  private filtered(filters: unknown) {
+    const { status } = readFilters(filters, FILTERS);
+    return status === undefined ? this.query() : this.query().where('status', '=', status);
   }
 
   private query() {

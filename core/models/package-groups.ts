@@ -4,12 +4,14 @@ import { int as count, nothing, orFalse } from '../kernel/shape';
 import { LABELS, PACKAGE_GROUP, PACKAGE_GROUP_ADD, PACKAGE_GROUP_EDIT, PACKAGE_GROUP_ROWS } from './package-groups.fields';
 import { is } from '../kernel/input-rules';
 import { model } from '../kernel/model';
-import { int, object, string } from '../kernel/parameter';
+import { any, int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { pageOffset } from './billing/values';
+import { ordered, readFilters, readOrder } from './billing/ordering';
 
 const PAGE_SIZE = 25;
 const TYPES = ['standard', 'addon'] as const;
+const ORDER: Record<string, string> = { name: 'name', id: 'id', type: 'type' };
 const invalidGroup = () => TallyError.invalid({ package_group_id: { exists: 'Invalid package group ID.' } });
 
 /** Groups packages are offered in: standard groups, and addon groups whose packages attach to a parent service. */
@@ -48,28 +50,40 @@ export class PackageGroups {
     return { ...row, names: [{ lang: 'en_us', name: row.name }], packages: packages.map((p) => p.package_id) };
   }
 
-  @callable({ returns: PACKAGE_GROUP_ROWS, verb: 'GET', params: [int('company_id', { default: null }), string('type', { default: null })], description: 'The company\'s groups by name, optionally of one type.' })
-  async getAll(companyId: number | null, type: string | null) {
+  @callable({
+    returns: PACKAGE_GROUP_ROWS,
+    verb: 'GET',
+    params: [int('company_id', { default: null }), string('type', { default: null }), object('order_by', { default: { name: 'asc' } })],
+    description: `The company's groups, optionally of one type; order_by[field]=ASC|DESC over ${Object.keys(ORDER).join(', ')}.`,
+  })
+  async getAll(companyId: number | null, type: string | null, orderBy: unknown) {
     this.ownCompany(companyId);
-    return this.filtered(type).orderBy('name').orderBy('id').execute();
+    return ordered(this.filtered(type), readOrder(orderBy, ORDER), 'id').execute();
   }
 
-  @callable({ returns: PACKAGE_GROUP_ROWS, verb: 'GET', params: [int('company_id', { default: null }), int('page', { default: 1 }), string('type', { default: null })], description: 'One page (25) of groups by name.' })
-  async getList(companyId: number | null, page: number, type: string | null) {
+  @callable({
+    returns: PACKAGE_GROUP_ROWS,
+    verb: 'GET',
+    params: [int('company_id', { default: null }), int('page', { default: 1 }), string('type', { default: null }), object('order_by', { default: { name: 'asc' } }), any('filters', { default: [] })],
+    description: 'One page (25) of groups, ordered as getAll; no filters are known (one given is a 400 naming it).',
+  })
+  async getList(companyId: number | null, page: number, type: string | null, orderBy: unknown, filters: unknown) {
     this.ownCompany(companyId);
-    return this.filtered(type).orderBy('name').orderBy('id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
+    readFilters(filters, []);
+    return ordered(this.filtered(type), readOrder(orderBy, ORDER), 'id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
   }
 
-  @callable({ returns: count(), verb: 'GET', params: [int('company_id', { default: null }), string('type', { default: null })], description: 'How many groups (of one type).' })
-  async getListCount(companyId: number | null, type: string | null) {
+  @callable({ returns: count(), verb: 'GET', params: [int('company_id', { default: null }), string('type', { default: null }), any('filters', { default: [] })], description: 'How many groups (of one type).' })
+  async getListCount(companyId: number | null, type: string | null, filters: unknown) {
     this.ownCompany(companyId);
+    readFilters(filters, []);
     const row = await this.filtered(type).clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
-  @callable({ returns: count(), verb: 'GET', params: [int('company_id', { default: null }), string('type', { default: 'standard' })], description: 'How many groups of a type.' })
-  getTypeCount(companyId: number | null, type: string) {
-    return this.getListCount(companyId, type);
+  @callable({ returns: count(), verb: 'GET', params: [int('company_id', { default: null }), string('type', { default: 'standard' }), any('filters', { default: [] })], description: 'How many groups of a type.' })
+  getTypeCount(companyId: number | null, type: string, filters: unknown) {
+    return this.getListCount(companyId, type, filters);
   }
 
   @callable({ returns: LABELS, verb: 'GET', description: 'The group types and their names.' })

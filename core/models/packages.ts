@@ -1,17 +1,23 @@
+import { sql } from 'kysely';
+import { containsPattern } from '../db/contains-pattern';
 import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
 import { int as count, nothing, orFalse } from '../kernel/shape';
 import { LABELS, PACKAGE, PACKAGE_ADD, PACKAGE_EDIT, PACKAGES } from './packages.fields';
 import { model } from '../kernel/model';
-import { bool, int, object, string } from '../kernel/parameter';
+import { any, bool, int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { formatUtc } from '../kernel/timestamps';
 import { pageOffset } from './billing/values';
+import { ordered, readFilters, readOrder } from './billing/ordering';
 import { PACKAGE_STATUSES, packageQuery, presentPackages, readPackage } from './packages/package-store';
 import { readPackageVars } from './packages/package-vars';
 import { PRICING_COLUMNS } from './pricings/pricing-rows';
 
 const PAGE_SIZE = 25;
+// A package's display code is its id (Tally keeps no package number format).
+const ORDER: Record<string, string> = { id_code: 'id', id: 'id', name: 'name', status: 'status', module: 'module', date_added: 'date_added' };
+const GROUP_TYPES = ['standard', 'addon'];
 const invalidPackage = () => TallyError.invalid({ package_id: { exists: 'Invalid package ID.' } });
 
 /**
@@ -75,32 +81,56 @@ export class Packages {
     return row?.package_id ? readPackage(this.ctx.db, this.ctx.companyId, row.package_id) : false;
   }
 
-  @callable({ returns: PACKAGES, verb: 'GET', params: [int('company_id', { default: null }), object('order', { default: { name: 'ASC' } }), string('status', { default: null })], description: "The company's packages by name, optionally of one status." })
-  async getAll(companyId: number | null, _order: Record<string, unknown>, status: string | null) {
+  @callable({
+    returns: PACKAGES,
+    verb: 'GET',
+    params: [int('company_id', { default: null }), object('order', { default: { name: 'ASC' } }), string('status', { default: null }), string('type', { default: null }), any('filters', { default: [] })],
+    description: `The company's packages, optionally of one status, or (type standard or addon) in a package group of that type; order[field]=ASC|DESC over ${Object.keys(ORDER).join(', ')}; no filters are known (one given is a 400 naming it).`,
+  })
+  async getAll(companyId: number | null, order: unknown, status: string | null, type: string | null, filters: unknown) {
     if (companyId !== null && companyId !== this.ctx.companyId) throw TallyError.invalid({ company_id: { exists: 'Invalid company ID.' } });
-    return presentPackages(this.ctx.db, this.ctx.companyId, await this.filtered(status).orderBy('name').orderBy('id').execute());
+    if (type !== null && !GROUP_TYPES.includes(type)) throw TallyError.invalid({ type: { format: 'The type must be standard or addon.' } });
+    let query = this.filtered(status, filters);
+    if (type !== null) {
+      query = query.where('id', 'in', (eb) =>
+        eb.selectFrom('package_group_packages').innerJoin('package_groups', 'package_groups.id', 'package_group_packages.package_group_id').select('package_group_packages.package_id').where('package_groups.type', '=', type),
+      );
+    }
+    return presentPackages(this.ctx.db, this.ctx.companyId, await ordered(query, readOrder(order, ORDER, 'order'), 'id').execute());
   }
 
-  @callable({ returns: PACKAGES, verb: 'GET', params: [int('page', { default: 1 }), object('order_by', { default: { id: 'ASC' } }), string('status', { default: null })], description: 'One page (25) of packages by id, optionally of one status.' })
-  async getList(page: number, _orderBy: Record<string, unknown>, status: string | null) {
-    return presentPackages(this.ctx.db, this.ctx.companyId, await this.filtered(status).orderBy('id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute());
-  }
-
-  @callable({ returns: count(), verb: 'GET', params: [string('status', { default: null })], description: 'How many packages (of one status).' })
-  async getListCount(status: string | null) {
-    const row = await this.filtered(status).clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-    return Number(row.count);
-  }
-
-  @callable({ returns: PACKAGES, verb: 'GET', params: [string('query'), int('page', { default: 1 })], description: 'Packages whose name contains the query.' })
-  async search(query: string, page: number) {
-    const rows = await this.filtered(null).where('name', 'like', `%${query.replace(/[%_]/g, '')}%`).orderBy('id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
+  @callable({
+    returns: PACKAGES,
+    verb: 'GET',
+    params: [int('page', { default: 1 }), object('order_by', { default: { id_code: 'asc' } }), string('status', { default: null }), any('filters', { default: [] })],
+    description: 'One page (25) of packages, optionally of one status; order_by as getAll\'s order.',
+  })
+  async getList(page: number, orderBy: unknown, status: string | null, filters: unknown) {
+    const rows = await ordered(this.filtered(status, filters), readOrder(orderBy, ORDER), 'id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
     return presentPackages(this.ctx.db, this.ctx.companyId, rows);
   }
 
-  @callable({ returns: PACKAGES, verb: 'GET', params: [int('package_group_id'), string('status', { default: null })], description: 'The packages of a package group.' })
-  async getAllPackagesByGroup(groupId: number, status: string | null) {
-    const rows = await this.filtered(status).where('id', 'in', (eb) => eb.selectFrom('package_group_packages').select('package_id').where('package_group_id', '=', groupId)).orderBy('name').execute();
+  @callable({ returns: count(), verb: 'GET', params: [string('status', { default: null }), any('filters', { default: [] })], description: 'How many packages (of one status).' })
+  async getListCount(status: string | null, filters: unknown) {
+    const row = await this.filtered(status, filters).clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  @callable({ returns: PACKAGES, verb: 'GET', params: [string('query'), int('page', { default: 1 })], description: 'One page (25) of the packages whose name contains the query.' })
+  async search(query: string, page: number) {
+    const rows = await this.searched(query).orderBy('id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
+    return presentPackages(this.ctx.db, this.ctx.companyId, rows);
+  }
+
+  @callable({ returns: count(), verb: 'GET', params: [string('query')], description: 'How many packages search finds, over all its pages.' })
+  async getSearchCount(query: string) {
+    const row = await this.searched(query).clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  @callable({ returns: PACKAGES, verb: 'GET', params: [int('package_group_id'), string('status', { default: null }), any('filters', { default: [] })], description: 'The packages of a package group.' })
+  async getAllPackagesByGroup(groupId: number, status: string | null, filters: unknown) {
+    const rows = await this.filtered(status, filters).where('id', 'in', (eb) => eb.selectFrom('package_group_packages').select('package_id').where('package_group_id', '=', groupId)).orderBy('name').execute();
     return presentPackages(this.ctx.db, this.ctx.companyId, rows);
   }
 
@@ -109,7 +139,12 @@ export class Packages {
     return Object.fromEntries(PACKAGE_STATUSES.map((s) => [s, s.charAt(0).toUpperCase() + s.slice(1)]));
   }
 
-  private filtered(status: string | null) {
+  private searched(query: string) {
+    return this.filtered(null).where(sql`lower(name)`, 'like', containsPattern(query));
+  }
+
+  private filtered(status: string | null, filters: unknown = []) {
+    readFilters(filters, []);
     if (status !== null && !PACKAGE_STATUSES.includes(status as never)) throw TallyError.invalid({ status: { format: 'The status must be active, inactive or restricted.' } });
     const query = packageQuery(this.ctx.db, this.ctx.companyId);
     return status === null ? query : query.where('status', '=', status);

@@ -6,10 +6,12 @@ import { model } from '../kernel/model';
 import { bool, int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { pageOffset } from './billing/values';
+import { ordered, readOrder } from './billing/ordering';
 import { presentPricing, PRICING_COLUMNS, readPricing } from './pricings/pricing-rows';
 import { Period, PERIODS } from './services/renew-dates';
 
 const PAGE_SIZE = 25;
+const ORDER: Record<string, string> = { period: 'period', term: 'term', id: 'id', currency: 'currency' };
 const invalidPricing = () => TallyError.invalid({ pricing_id: { exists: 'Invalid pricing ID.' } });
 
 /** Company-level pricing rows: term × period, price, renewal price, setup and cancellation fees, currency. */
@@ -56,10 +58,15 @@ export class Pricings {
     return (await this.query().orderBy('period').orderBy('term').orderBy('id').execute()).map(presentPricing);
   }
 
-  @callable({ returns: PRICINGS, verb: 'GET', params: [int('company_id', { default: null }), int('page', { default: 1 })], description: 'One page (25) of pricing rows by period and term.' })
-  async getList(companyId: number | null, page: number) {
+  @callable({
+    returns: PRICINGS,
+    verb: 'GET',
+    params: [int('company_id', { default: null }), int('page', { default: 1 }), object('order_by', { default: { period: 'asc', term: 'asc' } })],
+    description: `One page (25) of pricing rows; order_by[field]=ASC|DESC over ${Object.keys(ORDER).join(', ')}.`,
+  })
+  async getList(companyId: number | null, page: number, orderBy: unknown) {
     this.ownCompany(companyId);
-    return (await this.query().orderBy('period').orderBy('term').orderBy('id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute()).map(presentPricing);
+    return (await ordered(this.query(), readOrder(orderBy, ORDER), 'id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute()).map(presentPricing);
   }
 
   @callable({ returns: count(), verb: 'GET', params: [int('company_id', { default: null })], description: 'How many pricing rows the company has.' })

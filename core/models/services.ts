@@ -1,3 +1,5 @@
+import { sql } from 'kysely';
+import { containsPattern } from '../db/contains-pattern';
 import { CallContext } from '../kernel/call-context';
 import { is } from '../kernel/input-rules';
 import { callable } from '../kernel/callable';
@@ -325,9 +327,9 @@ export class Services extends ServiceQueueLists {
   }
 
   private searched(query: string) {
-    const like = `%${query.replace(/[%_]/g, '')}%`;
+    const like = containsPattern(query);
     return serviceQuery(this.ctx.db, this.ctx.companyId)
-      .where((eb) => eb.or([eb('packages.name', 'like', like), eb.exists(eb.selectFrom('service_fields').select('service_id').whereRef('service_fields.service_id', '=', 'services.id').where('service_fields.encrypted', '=', 0).where('service_fields.value', 'like', like))]));
+      .where((eb) => eb.or([eb(sql`lower(packages.name)`, 'like', like), eb.exists(eb.selectFrom('service_fields').select('service_id').whereRef('service_fields.service_id', '=', 'services.id').where('service_fields.encrypted', '=', 0).where(sql`lower(service_fields.value)`, 'like', like))]));
   }
 
   private async count(query: ReturnType<Services['searched']>) {

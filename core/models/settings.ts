@@ -1,11 +1,15 @@
 import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
 import { model } from '../kernel/model';
-import { int, string } from '../kernel/parameter';
+import { any, int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { SettingsStore } from '../settings-store';
 import { SETTINGS, SettingDefinition, SYSTEM_COMPANY } from '../settings-catalogue';
 import { SETTING_VALUE, SETTING_VALUES } from './settings.fields';
+import { SETTING } from './clients.fields';
+import { listOf, nothing, orFalse } from '../kernel/shape';
+import { onlyValueKeys } from './billing/owner-settings';
+import { knownSetting, levelSettings, setLevelSettings } from './settings/catalogue-settings';
 import { companyOf, invalidCompanyError, requireInstallation } from '../trust/tenancy';
 
 /**
@@ -34,7 +38,7 @@ export class Settings {
 
   @callable({ description: 'One setting\'s value.', verb: 'GET', params: [string('key', { example: 'timezone' }), int('company_id', { default: null })], returns: SETTING_VALUE })
   async get(key: string, companyId: number | null) {
-    const definition = known(key);
+    const definition = knownSetting(key);
     const values = await this.settings.read(this.scopeOf(definition, companyId), this.ctx.db);
     return values.get(key) ?? definition.default;
   }
@@ -46,7 +50,7 @@ export class Settings {
     returns: SETTING_VALUE,
   })
   async set(key: string, value: string, companyId: number | null) {
-    const definition = known(key);
+    const definition = knownSetting(key);
     const scope = this.scopeOf(definition, companyId);
     if (scope === SYSTEM_COMPANY) requireInstallation(this.ctx);
     const problem = definition.check(value);
@@ -56,16 +60,46 @@ export class Settings {
     return value;
   }
 
+  // The reference's Settings model: the installation's (system) settings, as records.
+
+  @callable({ description: 'One system setting ({key, value, encrypted, level}); false for a key the system does not have.', verb: 'GET', params: [string('key', { example: 'maintenance_mode' })], returns: orFalse(SETTING) })
+  async getSetting(key: string) {
+    return (await levelSettings(this.ctx.db, this.ctx.companyId, this.ctx.systemKey, 'system')).find((s) => s.key === key) ?? false;
+  }
+
+  @callable({ description: 'The system settings ({key, value, encrypted, level}), defaults included; secret ones never.', verb: 'GET', returns: listOf(SETTING) })
+  async getSettings() {
+    return levelSettings(this.ctx.db, this.ctx.companyId, this.ctx.systemKey, 'system');
+  }
+
+  @callable({
+    description: 'Set one system setting (an installation credential): checked as set checks it. encrypted and inherit are accepted and unused (no system setting the API shows is secret).',
+    verb: 'POST',
+    params: [string('key', { example: 'maintenance_mode' }), any('value', { example: 'false' }), any('encrypted', { default: null }), any('inherit', { default: null })],
+    returns: nothing(),
+  })
+  async setSetting(key: string, value: unknown) {
+    requireInstallation(this.ctx);
+    await setLevelSettings(this.ctx.db, this.settings, SYSTEM_COMPANY, { [key]: value }, () => 'key');
+    return null;
+  }
+
+  @callable({ description: 'Set several system settings from settings[key]=value (an installation credential), all or none; value_keys (a list) limits which keys are set.', verb: 'POST', params: [object('settings', { example: { maintenance_mode: 'false' } }), any('value_keys', { default: null })], returns: nothing() })
+  async setSettings(settings: Record<string, unknown>, valueKeys: unknown) {
+    requireInstallation(this.ctx);
+    await setLevelSettings(this.ctx.db, this.settings, SYSTEM_COMPANY, onlyValueKeys(settings, valueKeys), (key) => `settings[${key}]`);
+    return null;
+  }
+
+  @callable({ description: 'Remove the system\'s own value of a setting (an installation credential): it reads as its default again.', verb: 'DELETE', params: [string('key', { example: 'maintenance_mode' })], returns: nothing() })
+  async unsetSetting(key: string) {
+    requireInstallation(this.ctx);
+    if (knownSetting(key).scope !== 'system') throw TallyError.invalid({ key: { valid: `${key} is a company setting, not a system one.` } });
+    await this.settings.unset(SYSTEM_COMPANY, key, this.ctx.db);
+    return null;
+  }
+
   private scopeOf(definition: SettingDefinition, companyId: number | null): number {
     return definition.scope === 'system' ? SYSTEM_COMPANY : companyOf(this.ctx, companyId);
   }
-}
-
-function known(key: string): SettingDefinition {
-  const definition = Object.prototype.hasOwnProperty.call(SETTINGS, key) ? SETTINGS[key] : undefined;
-  if (!definition || definition.secret) {
-    const names = Object.keys(SETTINGS).filter((k) => !SETTINGS[k].secret).join(', ');
-    throw TallyError.invalid({ key: { valid: `Unknown setting. Known settings: ${names}.` } });
-  }
-  return definition;
 }

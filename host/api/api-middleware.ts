@@ -50,7 +50,7 @@ export function apiMiddleware(installation: Installation, logger: Logger, policy
     if (!ctx.req.complete) ctx.req.resume();
     ctx.status = answer.status;
     ctx.type = answer.format.contentType;
-    ctx.body = answer.format.render(answer.root, answer.body);
+    ctx.body = answer.format.render(answer.root, answer.body, answer.shape);
     if (answer.headers) ctx.set(answer.headers);
     if (answer.status === 405) ctx.set('Allow', VERBS.join(', '));
     if (answer.status === 401) ctx.set('WWW-Authenticate', 'Basic realm="Tally API", charset="UTF-8"');

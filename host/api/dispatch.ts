@@ -2,6 +2,7 @@ import { actsForInstallation, Caller } from '../../core/credentials';
 import { Tx } from '../../core/db/schema';
 import { Installation } from '../../core/installation';
 import { resolveModelMethod } from '../../core/kernel/model-container';
+import { Shape } from '../../core/kernel/shape';
 import { TallyError } from '../../core/kernel/tally-error';
 import { AuditEntry } from '../../core/trust/audit-log';
 import { CallGuard } from '../../core/trust/call-guard';
@@ -37,6 +38,8 @@ export interface ApiAnswer {
   /** The document root for formats that need one: the model name. */
   readonly root: string;
   readonly body: Record<string, unknown>;
+  /** What the method declares it answers, for a format that needs it (see Format.needsShape). */
+  readonly shape?: Shape;
   readonly route?: Route;
   readonly caller?: Caller;
   /** The cause of a 500, for the log; never shown to the client. */
@@ -113,6 +116,11 @@ function auditBeforeCommit(guard: CallGuard, installation: Installation, call: A
   };
 }
 
+function declaredAnswer(installation: Installation, route: Route): Shape | undefined {
+  const resolution = resolveModelMethod(installation.container, route.model, route.method);
+  return resolution.found ? resolution.spec.returns : undefined;
+}
+
 async function answerCall(guard: CallGuard, installation: Installation, call: ApiCall, progress: Progress): Promise<ApiAnswer> {
   try {
     const route = (progress.route = parseRoute(call.path));
@@ -123,7 +131,8 @@ async function answerCall(guard: CallGuard, installation: Installation, call: Ap
     if (!actsForInstallation(caller) && (await installation.inMaintenance())) throw new TallyError('maintenance');
     progress.called = true;
     const ran = await guardedCall(guard, installation, route, call, caller, progress, auditBeforeCommit(guard, installation, call, progress));
-    return { format: route.format, root: route.model, route, caller, ...ran };
+    const shape = ran.status === 200 && route.format.needsShape ? declaredAnswer(installation, route) : undefined;
+    return { format: route.format, root: route.model, route, caller, ...ran, ...(shape ? { shape } : {}) };
   } catch (thrown) {
     const format = thrown instanceof RouteError ? thrown.format : progress.route?.format ?? defaultFormat;
     return { format, root: progress.route?.model ?? 'api', route: progress.route, caller: progress.caller, ...outcomeOf(thrown) };

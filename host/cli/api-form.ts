@@ -75,7 +75,7 @@ export async function runApiForm(argv: string[], open: () => Promise<Installatio
       via: 'cli',
     });
     if (answer.failure) process.stderr.write(`${answer.failure instanceof Error ? answer.failure.stack : String(answer.failure)}\n`);
-    out(answer.format.render(answer.root, answer.body));
+    out(answer.format.render(answer.root, answer.body, answer.shape));
     if (answer.status === 404) {
       const meant = suggestionFor(installation, options.path);
       if (meant) process.stderr.write(`Did you mean ${meant}?\n`);

@@ -50,7 +50,10 @@ for (const auth of ['basic', 'headers', 'service']) {
     });
 
     it('finds every field the reference documents on each record', () => {
-      expect(seen.shapes).to.have.keys('client_group', 'client', 'client_note', 'contact', 'contact_number', 'currency', 'invoice', 'line_item', 'tax', 'transaction', 'transaction_applied');
+      expect(seen.shapes).to.have.keys(
+        'client_group', 'client', 'client_note', 'contact', 'contact_number', 'currency', 'invoice', 'line_item', 'tax', 'transaction', 'transaction_applied',
+        'user', 'package', 'package_pricing', 'coupon',
+      );
       for (const [record, missing] of Object.entries(seen.shapes)) expect(missing, record).to.deep.equal([]);
     });
 
@@ -60,6 +63,10 @@ for (const auth of ['basic', 'headers', 'service']) {
       expect(seen.facts.invoice).to.deep.equal({ subtotal: '115.0000', total: '125.0000', notes: ['Thank you for your business', 'Met at the conference'], qty: '1.5000' });
       expect(seen.facts.number_order).to.deep.equal(['work', 'home', 'mobile']);
       expect(seen.facts.bare).to.include({ first_name: 'Bare', status: 'inactive', id_code: '7001' });
+    });
+
+    it('reads a timestamp without a zone in the company\'s time zone, and one with a zone as given', () => {
+      expect(seen.facts.timestamps).to.deep.equal({ local: '2021-12-31 17:00:00', offset: '2021-12-31 10:00:00', utc: '2021-12-31 12:00:00', iso: '2021-12-31 12:00:00' });
     });
   });
 }

@@ -393,6 +393,116 @@ expect_call('gateway_manager/verifyCurrency', $api->get('gateway_manager', 'veri
 expect_call('gateway_manager/getInstalledMerchant', $api->get('gateway_manager', 'getInstalledMerchant', ['company_id' => $company, 'currency' => 'USD']), 200, $isFalse);
 expect_call('gateway_manager/getAllInstalledNonmerchant', $api->get('gateway_manager', 'getAllInstalledNonmerchant', ['company_id' => $company]), 200, $isList);
 
+// ---- users: records and the validation messages of REFERENCE.md --------------------------------
+$user = expect_call('users/add (ada)', $api->post('users', 'add', ['vars' => ['username' => "ada-{$run}", 'new_password' => 'secret12', 'confirm_password' => 'secret12', 'recovery_email' => 'ada@example.com']]), 200, $isInt);
+$userRecord = expect_call('users/get', $api->get('users', 'get', ['user_id' => $user]), 200, fn ($v) => is_object($v) && !property_exists($v, 'password') && $v->username === "ada-{$run}");
+expect_shape('user', $userRecord, ['id', 'username', 'date_added']);
+expect_call('users/getByUsername', $api->get('users', 'getByUsername', ['username' => "ada-{$run}"]), 200, fn ($v) => is_object($v) && $v->id === $user);
+expect_call('users/getByEmail', $api->get('users', 'getByEmail', ['email' => 'ada@example.com']), 200, fn ($v) => is_object($v) && $v->id === $user);
+expect_call('users/getAllByEmail', $api->get('users', 'getAllByEmail', ['email' => 'ada@example.com']), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('users/add (taken)', $api->post('users', 'add', ['vars' => ['username' => "ada-{$run}", 'new_password' => 'secret12', 'confirm_password' => 'secret12']]), 400, fn ($v, $e) => ($e->username->unique ?? null) === 'That username has already been taken.');
+expect_call('users/add (passwords)', $api->post('users', 'add', ['vars' => ['username' => "bob-{$run}", 'new_password' => 'abc', 'confirm_password' => 'abd']]), 400,
+    fn ($v, $e) => ($e->new_password->format ?? null) === 'Please enter a password at least 6 characters in length.' && ($e->new_password->matches ?? null) === 'The passwords do not match.');
+expect_call('users/edit', $api->put('users', 'edit', ['user_id' => $user, 'vars' => ['recovery_email' => 'ada@example.org']]), 200, fn ($v) => is_object($v) && $v->recovery_email === 'ada@example.org');
+expect_call('users/edit (missing)', $api->put('users', 'edit', ['user_id' => 999999, 'vars' => ['username' => 'x']]), 400, fn ($v, $e) => ($e->user_id->exists ?? null) === 'Invalid user ID.');
+expect_call('users/auth (wrong password: false, no errors)', $api->post('users', 'auth', ['username' => "ada-{$run}", 'vars' => ['username' => "ada-{$run}", 'password' => 'wrong'], 'type' => 'any']), 200, $isFalse);
+expect_call('users/delete (in use by a client)', $api->delete('users', 'delete', ['user_id' => $login]), 400,
+    fn ($v, $e) => ($e->clients->exist ?? null) === 'The user cannot be deleted because there is at least one client assigned to the user.');
+expect_call('users/delete', $api->delete('users', 'delete', ['user_id' => $user]));
+expect_call('users/delete (missing: a no-op)', $api->delete('users', 'delete', ['user_id' => $user]));
+expect_call('users/get (missing)', $api->get('users', 'get', ['user_id' => $user]), 200, $isFalse);
+
+// ---- invoices: the validation messages of REFERENCE.md ----------------------------------------
+expect_call('invoices/add (bad values)', $api->post('invoices', 'add', ['vars' => [
+    'client_id' => 999999, 'date_billed' => 'someday', 'date_due' => 'never', 'currency' => 'US', 'status' => 'paid', 'delivery' => ['fax'],
+    'lines' => [['service_id' => 999999, 'description' => 'x', 'qty' => '0', 'amount' => 'abc']],
+]]), 400, fn ($v, $e) => ($e->client_id->exists ?? null) === 'Invalid client ID.'
+    && ($e->date_billed->format ?? null) === 'The billed date is in an invalid date format.'
+    && ($e->date_due->format ?? null) === 'The due date is in an invalid date format.'
+    && ($e->status->format ?? null) === 'Invalid status.'
+    && ($e->currency->length ?? null) === 'The currency code must be 3 characters in length.'
+    && ($e->delivery->exists ?? null) === 'The delivery method given does not exist.'
+    && ($e->{'lines[0][service_id]'}->exists ?? null) === 'Invalid service ID.'
+    && ($e->{'lines[0][qty]'}->minimum ?? null) === 'Please enter a quantity of 1 or more.'
+    && ($e->{'lines[0][amount]'}->format ?? null) === 'The unit cost must be a number.');
+expect_call('invoices/add (due before billed)', $api->post('invoices', 'add', ['vars' => ['date_billed' => '2024-03-31 00:00:00 UTC', 'date_due' => '2024-03-01 00:00:00 UTC'] + $invoiceVars]), 400,
+    fn ($v, $e) => ($e->date_due->after_billed ?? null) === 'The date due must be on or after the date billed.');
+
+// ---- companies and settings; timestamps read in the company's time zone ------------------------
+expect_call('companies/get', $api->get('companies', 'get', ['company_id' => $company]), 200, fn ($v) => is_object($v) && $v->id === $company);
+expect_call('companies/getAll', $api->get('companies', 'getAll'), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('companies/getList', $api->get('companies', 'getList', ['page' => 1, 'order_by' => ['name' => 'ASC']]), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('companies/getListCount', $api->get('companies', 'getListCount'), 200, fn ($v) => $v === 1);
+expect_call('companies/getByHostname (none)', $api->get('companies', 'getByHostname', ['hostname' => 'nowhere.example.com']), 200, $isFalse);
+expect_call('companies/getSettings', $api->get('companies', 'getSettings', ['company_id' => $company]), 200,
+    fn ($v) => is_array($v) && in_array('timezone', array_map(fn ($s) => $s->key, $v), true));
+expect_call('companies/setSetting', $api->post('companies', 'setSetting', ['company_id' => $company, 'key' => 'timezone', 'value' => 'America/New_York']));
+expect_call('companies/getSetting', $api->get('companies', 'getSetting', ['company_id' => $company, 'key' => 'timezone']), 200, fn ($v) => is_object($v) && $v->value === 'America/New_York');
+$zoned = [];
+foreach (['local' => '2021-12-31 12:00:00', 'offset' => '2021-12-31 12:00:00 +02:00', 'utc' => '2021-12-31 12:00:00 UTC', 'iso' => '2021-12-31T12:00:00Z'] as $label => $when) {
+    $id = expect_call("invoices/add (date_billed {$label})", $api->post('invoices', 'add', ['vars' => ['date_billed' => $when, 'date_due' => '2022-01-31 00:00:00 UTC'] + $invoiceVars]), 200, $isInt);
+    $zoned[$label] = $api->get('invoices', 'get', ['invoice_id' => $id])->response()->date_billed ?? null;
+}
+$facts['timestamps'] = $zoned;
+expect_call('companies/setSettings', $api->post('companies', 'setSettings', ['company_id' => $company, 'settings' => ['timezone' => 'Nowhere/City']]), 400, fn ($v, $e) => isset($e->{'settings[timezone]'}));
+expect_call('companies/unsetSetting', $api->delete('companies', 'unsetSetting', ['company_id' => $company, 'key' => 'timezone']));
+expect_call('companies/getSetting (default again)', $api->get('companies', 'getSetting', ['company_id' => $company, 'key' => 'timezone']), 200, fn ($v) => is_object($v) && $v->value === 'UTC');
+expect_call('settings/getSettings', $api->get('settings', 'getSettings'), 200, fn ($v) => is_array($v) && ($v[0]->key ?? null) === 'maintenance_mode');
+expect_call('settings/getSetting', $api->get('settings', 'getSetting', ['key' => 'maintenance_mode']), 200, fn ($v) => is_object($v) && $v->value === 'false');
+expect_call('settings/setSetting (a company credential)', $api->post('settings', 'setSetting', ['key' => 'maintenance_mode', 'value' => 'true']), 403);
+
+// ---- packages, package groups, pricings, coupons -----------------------------------------------
+$pgroup = expect_call('package_groups/add', $api->post('package_groups', 'add', ['vars' => ['names' => [['lang' => 'en_us', 'name' => 'Hosting']], 'type' => 'standard']]), 200, $isInt);
+expect_call('package_groups/edit', $api->put('package_groups', 'edit', ['package_group_id' => $pgroup, 'vars' => ['descriptions' => [['lang' => 'en_us', 'description' => 'Web hosting']]]]));
+$pkg = expect_call('packages/add', $api->post('packages', 'add', ['vars' => ['names' => [['lang' => 'en_us', 'name' => 'Starter']], 'groups' => [$pgroup],
+    'pricing' => [['term' => 1, 'period' => 'month', 'price' => '5.00', 'setup_fee' => '1.00', 'currency' => 'USD'], ['term' => 1, 'period' => 'year', 'price' => '50.00', 'currency' => 'USD']]]]), 200, $isInt);
+$pkg2 = expect_call('packages/add (second)', $api->post('packages', 'add', ['vars' => ['names' => [['lang' => 'en_us', 'name' => 'Business']], 'pricing' => [['price' => '20.00', 'currency' => 'USD']], 'status' => 'inactive']]), 200, $isInt);
+$pkgRecord = expect_call('packages/get', $api->get('packages', 'get', ['package_id' => $pkg]), 200, fn ($v) => is_object($v) && count($v->pricing) === 2);
+expect_shape('package', $pkgRecord, ['id', 'names', 'descriptions', 'status', 'company_id', 'taxable', 'qty', 'client_qty', 'prorata_day', 'pricing', 'groups']);
+expect_shape('package_pricing', $pkgRecord->pricing[0] ?? null, ['id', 'term', 'period', 'price', 'price_renews', 'setup_fee', 'cancel_fee', 'currency']);
+expect_call('packages/edit', $api->put('packages', 'edit', ['package_id' => $pkg, 'vars' => ['taxable' => 1, 'pricing' => [['id' => $pkgRecord->pricing[1]->id ?? 0, 'term' => '']]]]));
+expect_call('packages/getByPricingId', $api->get('packages', 'getByPricingId', ['package_pricing_id' => $pkgRecord->pricing[0]->id ?? 0]), 200, fn ($v) => is_object($v) && $v->id === $pkg && count($v->pricing) === 1);
+expect_call('packages/getAll', $api->get('packages', 'getAll', ['company_id' => $company, 'order' => ['name' => 'DESC'], 'status' => 'active', 'type' => 'standard']), 200, fn ($v) => is_array($v) && count($v) === 1 && $v[0]->id === $pkg);
+expect_call('packages/getList', $api->get('packages', 'getList', ['page' => 1, 'order_by' => ['id_code' => 'desc']]), 200, fn ($v) => is_array($v) && array_map(fn ($p) => $p->id, $v) === [$pkg2, $pkg]);
+expect_call('packages/getListCount', $api->get('packages', 'getListCount', ['status' => 'inactive']), 200, fn ($v) => $v === 1);
+expect_call('packages/search', $api->get('packages', 'search', ['query' => 'STARTER']), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('packages/getSearchCount', $api->get('packages', 'getSearchCount', ['query' => 'starter']), 200, fn ($v) => $v === 1);
+expect_call('packages/getAllPackagesByGroup', $api->get('packages', 'getAllPackagesByGroup', ['package_group_id' => $pgroup]), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('packages/getStatusTypes', $api->get('packages', 'getStatusTypes'), 200, fn ($v) => isset($v->active, $v->inactive, $v->restricted));
+expect_call('package_groups/get', $api->get('package_groups', 'get', ['package_group_id' => $pgroup]), 200, fn ($v) => is_object($v) && $v->packages === [$pkg]);
+expect_call('package_groups/getAll', $api->get('package_groups', 'getAll', ['company_id' => $company, 'type' => 'standard', 'order_by' => ['name' => 'asc']]), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('package_groups/getList', $api->get('package_groups', 'getList', ['company_id' => $company, 'page' => 1, 'order_by' => ['name' => 'asc']]), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('package_groups/getListCount', $api->get('package_groups', 'getListCount', ['company_id' => $company]), 200, fn ($v) => $v === 1);
+expect_call('package_groups/getTypeCount', $api->get('package_groups', 'getTypeCount', ['company_id' => $company, 'type' => 'addon']), 200, fn ($v) => $v === 0);
+expect_call('package_groups/getTypes', $api->get('package_groups', 'getTypes'), 200, fn ($v) => isset($v->standard, $v->addon));
+$pricing = expect_call('pricings/add', $api->post('pricings', 'add', ['vars' => ['term' => 3, 'period' => 'month', 'price' => '12.00', 'currency' => 'USD']]), 200, $isInt);
+expect_call('pricings/edit', $api->put('pricings', 'edit', ['pricing_id' => $pricing, 'vars' => ['price' => '11.00']]));
+expect_call('pricings/get', $api->get('pricings', 'get', ['pricing_id' => $pricing]), 200, fn ($v) => is_object($v) && $v->price === '11.0000');
+expect_call('pricings/getAll', $api->get('pricings', 'getAll', ['company_id' => $company]), 200, $isList);
+expect_call('pricings/getList', $api->get('pricings', 'getList', ['company_id' => $company, 'page' => 1, 'order_by' => ['term' => 'desc']]), 200, fn ($v) => is_array($v) && ($v[0]->id ?? null) === $pricing);
+expect_call('pricings/getListCount', $api->get('pricings', 'getListCount', ['company_id' => $company]), 200, $isInt);
+expect_call('pricings/getPeriods', $api->get('pricings', 'getPeriods', ['plural' => 'true']), 200, fn ($v) => ($v->month ?? null) === 'Months');
+expect_call('pricings/formatTerm', $api->get('pricings', 'formatTerm', ['term' => 3, 'period' => 'month']), 200, fn ($v) => $v === '3 Months');
+expect_call('pricings/delete', $api->delete('pricings', 'delete', ['pricing_id' => $pricing]));
+$coupon = expect_call('coupons/add', $api->post('coupons', 'add', ['vars' => ['code' => "SAVE-{$run}", 'company_id' => $company, 'recurring' => 0, 'packages' => [$pkg], 'amounts' => [['currency' => 'USD', 'amount' => '10', 'type' => 'percent']]]]), 200, $isInt);
+$couponRecord = expect_call('coupons/get', $api->get('coupons', 'get', ['coupon_id' => $coupon]), 200, fn ($v) => is_object($v) && $v->packages === [$pkg]);
+expect_shape('coupon', $couponRecord, ['id', 'code', 'company_id', 'used_qty', 'max_qty', 'start_date', 'end_date', 'status', 'recurring', 'limit_recurring', 'amounts', 'packages']);
+expect_call('coupons/edit', $api->put('coupons', 'edit', ['coupon_id' => $coupon, 'vars' => ['max_qty' => 5]]), 200, fn ($v) => $v === $coupon);
+expect_call('coupons/getByCode', $api->get('coupons', 'getByCode', ['code' => "SAVE-{$run}"]), 200, fn ($v) => is_object($v) && $v->id === $coupon);
+expect_call('coupons/getList', $api->get('coupons', 'getList', ['company_id' => $company, 'page' => 1, 'order_by' => ['code' => 'DESC'], 'filters' => ['status' => 'active']]), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('coupons/getListCount', $api->get('coupons', 'getListCount', ['company_id' => $company, 'filters' => ['status' => 'inactive']]), 200, fn ($v) => $v === 0);
+expect_call('coupons/getForPackages', $api->get('coupons', 'getForPackages', ['code' => "SAVE-{$run}", 'packages' => [$pkg]]), 200, fn ($v) => is_object($v) && $v->id === $coupon);
+expect_call('coupons/getForPackages (another package)', $api->get('coupons', 'getForPackages', ['code' => "SAVE-{$run}", 'packages' => [$pkg2]]), 200, $isFalse);
+expect_call('coupons/getCouponAmounts', $api->get('coupons', 'getCouponAmounts', ['coupon_id' => $coupon]), 200, fn ($v) => is_array($v) && ($v[0]->amount ?? null) === '10.0000');
+expect_call('coupons/getAmountTypes', $api->get('coupons', 'getAmountTypes'), 200, fn ($v) => isset($v->percent, $v->amount));
+expect_call('coupons/incrementUsage', $api->post('coupons', 'incrementUsage', ['coupon_id' => $coupon]));
+expect_call('coupons/get (used once)', $api->get('coupons', 'get', ['coupon_id' => $coupon]), 200, fn ($v) => is_object($v) && $v->used_qty === 1);
+expect_call('coupons/delete', $api->delete('coupons', 'delete', ['coupon_id' => $coupon]));
+expect_call('coupons/get (missing)', $api->get('coupons', 'get', ['coupon_id' => $coupon]), 200, $isFalse);
+expect_call('packages/delete', $api->delete('packages', 'delete', ['package_id' => $pkg2]));
+expect_call('packages/get (missing)', $api->get('packages', 'get', ['package_id' => $pkg2]), 200, $isFalse);
+expect_call('package_groups/delete', $api->delete('package_groups', 'delete', ['package_group_id' => $pgroup]));
+
 // ---- another company's credential sees none of it --------------------------------------------
 expect_call('other company: clients/get', $other->get('clients', 'get', ['client_id' => $client]), 200, $isFalse);
 expect_call('other company: invoices/get', $other->get('invoices', 'get', ['invoice_id' => $invoice]), 200, $isFalse);

@@ -25,3 +25,16 @@ export function phpUnserialize(serialized: string): Unserialized {
   if (run.status !== 0) throw new Error(`php could not unserialize ${JSON.stringify(serialized)}: ${run.stderr}`);
   return JSON.parse(run.stdout) as Unserialized;
 }
+
+/**
+ * Evaluates `$v<access>` (e.g. `['response']['active']`, `['response']->id`) on the unserialized
+ * value, as a PHP consumer's code reads it, and answers the result as JSON. Array access on a
+ * stdClass object is a fatal error in PHP: that is reported as a thrown error, as it would break
+ * the consumer.
+ */
+export function phpAccess(serialized: string, access: string): unknown {
+  const script = `$v = unserialize(stream_get_contents(STDIN)); echo json_encode($v${access});`;
+  const run = spawnSync('php', ['-d', 'display_errors=stderr', '-r', script], { input: serialized, encoding: 'utf8' });
+  if (run.status !== 0 || run.stderr) throw new Error(`php could not read $v${access} of ${JSON.stringify(serialized)}: ${run.stderr}`);
+  return JSON.parse(run.stdout);
+}

@@ -80,12 +80,13 @@ export async function setOwnSetting(db: Tx, owner: Owner, ownerId: number, key: 
 }
 
 /** `setSettings($id, $vars, $value_keys = null)`: every key of vars, or only those value_keys names. */
-export async function setOwnSettings(db: Tx, owner: Owner, ownerId: number, vars: Record<string, unknown>, valueKeys: unknown, systemKey: string): Promise<void> {
+export function onlyValueKeys(vars: Record<string, unknown>, valueKeys: unknown): Record<string, unknown> {
   const only = Array.isArray(valueKeys) ? valueKeys.map(String) : valueKeys && typeof valueKeys === 'object' ? Object.values(valueKeys).map(String) : null;
-  for (const [key, value] of Object.entries(vars)) {
-    if (only && !only.includes(key)) continue;
-    await setOwnSetting(db, owner, ownerId, key, value, null, systemKey);
-  }
+  return only ? Object.fromEntries(Object.entries(vars).filter(([key]) => only.includes(key))) : vars;
+}
+
+export async function setOwnSettings(db: Tx, owner: Owner, ownerId: number, vars: Record<string, unknown>, valueKeys: unknown, systemKey: string): Promise<void> {
+  for (const [key, value] of Object.entries(onlyValueKeys(vars, valueKeys))) await setOwnSetting(db, owner, ownerId, key, value, null, systemKey);
 }
 
 export async function unsetOwnSettings(db: Tx, owner: Owner, ownerId: number, key?: string): Promise<void> {

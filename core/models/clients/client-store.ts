@@ -1,3 +1,4 @@
+import { containsPattern } from '../../db/contains-pattern';
 import { sql } from 'kysely';
 import { idIn } from '../../db/id-list';
 import { Tx } from '../../db/schema';
@@ -106,13 +107,13 @@ export async function requireClientId(db: Tx, companyId: number, clientId: numbe
 
 /** Free-text search over the display number, names, company and email (case-insensitive). */
 export function matching<Q extends { where(...args: any[]): Q }>(query: Q, text: string): Q {
-  const like = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const like = containsPattern(text);
   const column = (name: string) => sql`lower(coalesce(${sql.ref(name)}, ''))`;
   return query.where((eb: any) =>
     eb.or([
-      eb(sql`lower(replace(clients.id_format, '{num}', cast(coalesce(clients.id_value, clients.id) as varchar(32))))`, 'like', sql`${like} escape '\\'`),
-      ...['contacts.first_name', 'contacts.last_name', 'contacts.company', 'contacts.email'].map((name) => eb(column(name), 'like', sql`${like} escape '\\'`)),
-      eb(sql`lower(coalesce(contacts.first_name, '') || ' ' || coalesce(contacts.last_name, ''))`, 'like', sql`${like} escape '\\'`),
+      eb(sql`lower(replace(clients.id_format, '{num}', cast(coalesce(clients.id_value, clients.id) as varchar(32))))`, 'like', like),
+      ...['contacts.first_name', 'contacts.last_name', 'contacts.company', 'contacts.email'].map((name) => eb(column(name), 'like', like)),
+      eb(sql`lower(coalesce(contacts.first_name, '') || ' ' || coalesce(contacts.last_name, ''))`, 'like', like),
     ]),
   );
 }

@@ -1,3 +1,4 @@
+import { containsPattern } from '../../db/contains-pattern';
 import { sql } from 'kysely';
 import { Tx } from '../../db/schema';
 import { formatUtc } from '../../kernel/timestamps';
@@ -76,7 +77,7 @@ function byStatus(db: Tx, query: InvoiceQuery, status: string): InvoiceQuery {
 
 /** Free-text search over the invoice number and its line descriptions. */
 export function searchInvoices(db: Tx, companyId: number, text: string): InvoiceQuery {
-  const like = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const inLines = db.selectFrom('invoice_lines').select('invoice_id').where(sql`lower(description)`, 'like', sql`${like} escape '\\'`);
-  return invoiceQuery(db, companyId).where((eb) => eb.or([eb(sql`lower(coalesce(number, ''))`, 'like', sql`${like} escape '\\'`), eb('id', 'in', inLines)]));
+  const like = containsPattern(text);
+  const inLines = db.selectFrom('invoice_lines').select('invoice_id').where(sql`lower(description)`, 'like', like);
+  return invoiceQuery(db, companyId).where((eb) => eb.or([eb(sql`lower(coalesce(number, ''))`, 'like', like), eb('id', 'in', inLines)]));
 }

@@ -1,3 +1,4 @@
+import { containsPattern } from '../../db/contains-pattern';
 import { sql } from 'kysely';
 import { injectable } from 'tsyringe';
 import { CallContext } from '../../kernel/call-context';
@@ -161,9 +162,9 @@ export abstract class TransactionQueries {
   }
 
   private matching(text: string) {
-    const like = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = containsPattern(text);
     const column = (name: string) => sql`lower(coalesce(${sql.ref(name)}, ''))`;
-    return transactionQuery(this.ctx.db, this.ctx.companyId).where((eb) => eb.or(['reference', 'reference_id', 'message'].map((name) => eb(column(name), 'like', sql`${like} escape '\\'`))));
+    return transactionQuery(this.ctx.db, this.ctx.companyId).where((eb) => eb.or(['reference', 'reference_id', 'message'].map((name) => eb(column(name), 'like', like))));
   }
 
   private async count(query: ReturnType<typeof transactionQuery>) {

@@ -1,4 +1,5 @@
 import { serialize } from 'php-serialize';
+import type { Shape } from '../../../core/kernel/shape';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -10,14 +11,22 @@ export interface StandIns {
 }
 
 /**
- * An answer as php-serialize should see it: plain and null-prototype objects as stdClass records
- * (the top-level envelope as an array), Dates and decimals as JSON writes them (every format
+ * How a set is written: a record (fixed names) as a stdClass object, a set whose names vary (a
+ * `mapOf` shape: statuses → names, setting → value) as a PHP array, as the reference's models
+ * return one. `arrays`: every set below it is an array (the `errors` of a 400, its Input errors()).
+ */
+export type PhpShape = Shape | 'arrays' | undefined;
+
+/**
+ * An answer as php-serialize should see it: plain and null-prototype objects as stdClass records,
+ * or as arrays where `shape` (the method's declared answer) says its names vary (the top-level
+ * envelope is an array, and so is everything under its `errors`), Dates and decimals as JSON writes them (every format
  * agrees), cycles, undefined, functions and symbols as null (PHP could only express a cycle with
  * references), bigints and whole numbers beyond 64 bits as PHP floats, and every float in the text
  * PHP itself writes (php-serialize writes `0.000099` and `INFINITY` where PHP writes `9.9E-5` and
  * `INF`).
  */
-export function toPhpValue(input: unknown, out: StandIns, envelope = false, ancestors = new Set<object>()): unknown {
+export function toPhpValue(input: unknown, out: StandIns, envelope = false, shape: PhpShape = undefined, ancestors = new Set<object>()): unknown {
   const toJSON = input !== null && typeof input === 'object' ? (input as { toJSON?: unknown }).toJSON : undefined;
   const value = typeof toJSON === 'function' ? toJSON.call(input) : input;
   switch (typeof value) {
@@ -32,10 +41,10 @@ export function toPhpValue(input: unknown, out: StandIns, envelope = false, ance
       if (value === null || ancestors.has(value)) return null;
       ancestors.add(value);
       try {
-        if (Array.isArray(value)) return Array.from(value, (item) => toPhpValue(item, out, false, ancestors));
-        const entries = Object.entries(value).map(([k, v]) => [k, toPhpValue(v, out, false, ancestors)] as const);
+        if (Array.isArray(value)) return Array.from(value, (item) => toPhpValue(item, out, false, itemShape(shape), ancestors));
+        const entries = Object.entries(value).map(([k, v]) => [k, toPhpValue(v, out, false, memberShape(shape, k, envelope), ancestors)] as const);
         // A PHP array: keys PHP would turn into integers are written as integers, as PHP writes them.
-        if (envelope) return new Map(entries.map(([k, v]) => [CANONICAL_INTEGER.test(k) && inInt64(BigInt(k)) ? Number(k) : k, v]));
+        if (envelope || shape === 'arrays' || (shape?.kind === 'object' && shape.values)) return new Map(entries.map(([k, v]) => [CANONICAL_INTEGER.test(k) && inInt64(BigInt(k)) ? Number(k) : k, v]));
         if (entries.some(([k]) => k === 'constructor')) return standIn(out, recordByHand(entries));
         const record = new STD_CLASS();
         for (const [k, v] of entries) Object.defineProperty(record, k, { value: v, enumerable: true, writable: true, configurable: true });
@@ -46,6 +55,17 @@ export function toPhpValue(input: unknown, out: StandIns, envelope = false, ance
     }
   }
   return null;
+}
+
+function itemShape(shape: PhpShape): PhpShape {
+  return shape === 'arrays' ? shape : shape?.items;
+}
+
+/** The shape of a set's member `key`: the envelope's `response` is the method's answer, its `errors` arrays. */
+function memberShape(shape: PhpShape, key: string, envelope: boolean): PhpShape {
+  if (envelope) return key === 'response' ? shape : key === 'errors' ? 'arrays' : undefined;
+  if (shape === 'arrays') return shape;
+  return shape?.values ?? shape?.fields?.find((f) => f.name === key);
 }
 
 function number(value: number, out: StandIns): unknown {

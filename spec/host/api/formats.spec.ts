@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { convert } from 'xmlbuilder2';
-import { phpAvailable, phpUnserialize } from '../../support/php';
+import { phpAccess, phpAvailable, phpUnserialize } from '../../support/php';
 import { startTestServer, TestServer } from '../../support/test-server';
 
 const XML_PROLOG = '<?xml version="1.0" encoding="UTF-8"?>';
@@ -113,6 +113,24 @@ describe('response formats over HTTP', () => {
         message: 'The request cannot be fulfilled due to bad syntax.',
         errors: { username: { empty: 'Please enter a username.' }, new_password: { format: 'Please enter a password at least 6 characters in length.' } },
       });
+    });
+
+    it('answers what the reference returns as a PHP array as an array: errors, label maps, setting maps', async () => {
+      const error = (await server.request('POST', '/api/users/add.php', { body: 'vars[username]=' })).text;
+      expect(phpAccess(error, "['errors']['username']['empty']")).to.equal('Please enter a username.');
+      const statuses = (await server.request('GET', '/api/clients/getStatusTypes.php')).text;
+      expect(phpAccess(statuses, "['response']['fraud']")).to.equal('Fraud');
+      const settings = (await server.request('GET', '/api/settings/getList.php')).text;
+      expect(phpAccess(settings, "['response']['timezone']")).to.equal('UTC');
+      // A client is a record (stdClass) whose settings are a map (an array); a list of records stays a list of stdClass.
+      const client = await server.request('POST', '/api/clients/create.json', {
+        body: 'vars[username]=php.map&vars[new_password]=secret1&vars[confirm_password]=secret1&vars[first_name]=Ada&vars[last_name]=L&vars[email]=ada@example.com',
+      });
+      expect(client.status, client.text).to.equal(200);
+      const got = (await server.request('GET', `/api/clients/get.php?client_id=${client.json.response.id}`)).text;
+      expect(phpAccess(got, "['response']->settings['timezone']")).to.equal('UTC');
+      const records = (await server.request('GET', '/api/companies/getSettings.php?company_id=1')).text;
+      expect(phpAccess(records, "['response'][0]->key")).to.equal('timezone');
     });
 
     it('counts string lengths in bytes, so PHP reads non-ASCII text back', async () => {

@@ -66,6 +66,10 @@ describe('the command-line form of the API', () => {
     const php = await cli('api/users/get.php', '-u', user, '-k', key, '-p', `user_id=${userId}`);
     expect(php.code).to.equal(0);
     if (phpAvailable) expect((phpUnserialize(php.stdout.replace(/\n$/, '')).value as any).response.username).to.equal('ada');
+    // A label map is a PHP array, as over HTTP (the method's declared answer reaches the renderer).
+    const labels = await cli('api/clients/getStatusTypes.php', '-u', user, '-k', key);
+    expect(labels.stdout.trim()).to.equal((await server.request('GET', '/api/clients/getStatusTypes.php')).text);
+    expect(labels.stdout).to.match(/^a:1:\{s:8:"response";a:3:/);
   });
 
   it('gives a clear message and a non-zero exit for bad options', async () => {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { php } from '../../../../host/api/formats/php';
+import { int, listOf, mapOf, record, string } from '../../../../core/kernel/shape';
 
 const render = (body: Record<string, unknown>): string => php.render('ignored', body);
 
@@ -24,10 +25,18 @@ describe('php format', () => {
     );
   });
 
-  it('writes error envelopes', () => {
+  it('writes error envelopes with errors as arrays, as the reference writes its Input errors()', () => {
     expect(render({ message: 'Invalid', errors: { name: { empty: 'Required' } } })).to.equal(
-      'a:2:{s:7:"message";s:7:"Invalid";s:6:"errors";O:8:"stdClass":1:{s:4:"name";O:8:"stdClass":1:{s:5:"empty";s:8:"Required";}}}',
+      'a:2:{s:7:"message";s:7:"Invalid";s:6:"errors";a:1:{s:4:"name";a:1:{s:5:"empty";s:8:"Required";}}}',
     );
+  });
+
+  it('writes a set the declared answer says has varying names (mapOf) as an array, records as stdClass', () => {
+    const shape = listOf(record({ id: int(), settings: mapOf(string()) }));
+    expect(php.render('m', { response: [{ id: 1, settings: { '5': 'x', tz: 'UTC' } }] }, shape)).to.equal(
+      'a:1:{s:8:"response";a:1:{i:0;O:8:"stdClass":2:{s:2:"id";i:1;s:8:"settings";a:2:{i:5;s:1:"x";s:2:"tz";s:3:"UTC";}}}}',
+    );
+    expect(php.render('m', { response: { active: 'Active' } }, mapOf(string()))).to.equal('a:1:{s:8:"response";a:1:{s:6:"active";s:6:"Active";}}');
   });
 
   it('writes scalars as PHP does', () => {
