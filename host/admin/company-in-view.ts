@@ -10,7 +10,7 @@ export async function companyInView(
   named: unknown,
   ownCompanyId: number,
 ): Promise<{ company: Company; companies: Company[] } | null> {
-  const companies = (await installation.call('companies', 'getList', {}, { companyId: ownCompanyId, user: 'admin' }, { via: 'admin' })) as Company[];
+  const companies = (await installation.call('companies', 'getAll', {}, { companyId: ownCompanyId, user: 'admin' }, { via: 'admin' })) as Company[];
   if (named !== undefined && named !== '') {
     const company = companies.find((c) => String(c.id) === String(named));
     return company ? { company, companies } : null;

@@ -44,7 +44,7 @@ async function render(request: AdminRequest, status: number, view: { top?: SafeH
   const [maintenance, timezone, companies] = await Promise.all([
     callAs(request, 'settings', 'get', { key: 'maintenance_mode' }),
     callAs(request, 'settings', 'get', { key: 'timezone', company_id: request.company.id }),
-    callAs(request, 'companies', 'getList') as Promise<Company[]>,
+    callAs(request, 'companies', 'getAll') as Promise<Company[]>,
   ]);
   const on = maintenance === 'true';
   const content = html`${view.top ?? ''}

@@ -65,6 +65,15 @@ describe('admin pages over HTTP', () => {
   });
 
   describe('Settings → System', () => {
+    it('lists and opens every company, past the 25 a page of companies/getList holds', async () => {
+      const existing = (await server.installation.db.selectFrom('companies').select('id').execute()).length;
+      for (let i = existing; i < 27; i++) await server.installation.db.insertInto('companies').values({ name: `Company ${i + 1}`, hostname: null, date_added: '2027-01-01 00:00:00' } as never).execute();
+      const last = await server.installation.db.selectFrom('companies').select(['id', 'name']).orderBy('id', 'desc').executeTakeFirstOrThrow();
+      expect((await staff.get('/admin/settings/system')).text).to.contain(last.name);
+      const page = await staff.get(`/admin/settings/api?company=${last.id}`);
+      expect(page.status).to.equal(200);
+    });
+
     it('turns maintenance mode on (the API answers 503) and off again', async () => {
       await staff.get('/admin/settings/system');
       const on = await staff.post('/admin/settings/system/maintenance', { company_id: '1', maintenance: 'on' });
