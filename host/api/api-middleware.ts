@@ -50,6 +50,8 @@ export function apiMiddleware(installation: Installation, logger: Logger, policy
     if (!ctx.req.complete) ctx.req.resume();
     ctx.status = answer.status;
     ctx.type = answer.format.contentType;
+    // An answer echoes what callers stored (names, notes): a browser led to an API URL must not read it as HTML.
+    ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.body = answer.format.render(answer.root, answer.body, answer.shape);
     if (answer.headers) ctx.set(answer.headers);
     if (answer.status === 405) ctx.set('Allow', VERBS.join(', '));

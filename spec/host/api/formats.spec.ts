@@ -35,6 +35,14 @@ describe('response formats over HTTP', () => {
     });
   });
 
+  it('tells browsers not to guess another type from any answer, whatever its format or status', async () => {
+    for (const path of [`/api/users/get.json?user_id=${userId}`, '/api/users/get.xml?user_id=abc', `/api/users/get.php?user_id=${userId}`, '/api/nope/none.json']) {
+      const res = await server.request('GET', path);
+      expect(res.headers.get('x-content-type-options'), path).to.equal('nosniff');
+    }
+    expect((await server.request('GET', '/api/users/get.json', { auth: false })).headers.get('x-content-type-options')).to.equal('nosniff');
+  });
+
   describe('xml', () => {
     it('answers a record under the model name, parsed by a real XML parser', async () => {
       const res = await server.request('GET', `/api/users/get.xml?user_id=${userId}`);
