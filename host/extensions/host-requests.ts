@@ -9,7 +9,7 @@ import { ExtensionSession } from './capabilities/extension-session';
 import { outboundHttp } from './capabilities/http';
 import { ownSettings } from './capabilities/own-settings';
 import { guardQuery } from './capabilities/query-guard';
-import { boundRows, refuseBeyond } from './capabilities/row-bound';
+import { boundRows, runBounded } from './capabilities/row-bound';
 import { sessionDatabase } from './capabilities/session-database';
 import { CallInfo, HostRequest } from './protocol';
 import { SandboxLimits } from './sandbox-limits';
@@ -35,9 +35,9 @@ export function serveRequests(installation: Installation, extension: ExtensionIn
   return async (request: Exclude<HostRequest, { kind: 'log' }>): Promise<unknown> => {
     switch (request.kind) {
       case 'query': {
-        const { node, bounded } = boundRows(guardQuery(request.node, { tables, companyId: ctx.companyId, schema, statementMs }), limits.rowsPerQuery);
-        const answer = await session.query(installation.db.getExecutor().compileQuery(node as RootOperationNode, { queryId: `extension-${extension.name}` }));
-        return bounded ? refuseBeyond(answer, limits.rowsPerQuery) : answer;
+        const statement = boundRows(guardQuery(request.node, { tables, companyId: ctx.companyId, schema, statementMs }), limits.rowsPerQuery, installation.connection.dialect);
+        const compiled = installation.db.getExecutor().compileQuery(statement.node as RootOperationNode, { queryId: `extension-${extension.name}` });
+        return runBounded(session, statement, compiled, limits.rowsPerQuery);
       }
       case 'settings':
         return ownSettings(extension, db, ctx);

@@ -155,8 +155,15 @@ class Crunch {
     return query.execute().then((rows) => rows.length, (error) => String(error && error.message));
   }
   async all() { return (await this.ctx.db.selectFrom('crunch_a').selectAll().execute()).length; }
+  /** Relabels crunch_a's rows up to id \`upTo\` (all of them without), answering the ids: how many came, or why none did. */
+  async relabel(label, upTo) {
+    let query = this.ctx.db.updateTable('crunch_a').set({ label });
+    if (upTo !== null && upTo !== undefined) query = query.where('id', '<=', upTo);
+    return query.returning('id').execute().then((rows) => rows.length, (error) => String(error && error.message));
+  }
+  async labels() { return (await this.ctx.db.selectFrom('crunch_a').select('label').distinct().execute()).map((r) => r.label).sort(); }
 }
-Crunch.callable = { fill: { verb: 'POST', params: [{ name: 'n', kind: 'int' }] }, cross: { verb: 'POST' }, pairs: { verb: 'GET', params: [{ name: 'limit', kind: 'int', default: null }] }, all: { verb: 'GET' } };
+Crunch.callable = { fill: { verb: 'POST', params: [{ name: 'n', kind: 'int' }] }, cross: { verb: 'POST' }, pairs: { verb: 'GET', params: [{ name: 'limit', kind: 'int', default: null }] }, all: { verb: 'GET' }, relabel: { verb: 'POST', params: [{ name: 'label', kind: 'string' }, { name: 'upTo', kind: 'int', default: null }] }, labels: { verb: 'GET' } };
 exports.models = { crunch: Crunch };
 exports.migrations = { '001_tables': {
   up: async (db, kit) => { for (const table of TABLES) await db.schema.createTable(table).addColumn('id', kit.idType(), (c) => c.primaryKey()).addColumn('company_id', 'integer', (c) => c.notNull()).addColumn('label', 'varchar(20)').execute(); },

@@ -252,12 +252,24 @@ describe('extensions: hostile extensions get nothing', function () {
       // The cruncher and its 1,000 rows a table, from the test before.
       const pairs = async (query = '') => (await server.request('GET', `/api/cruncher.crunch/pairs.json${query}`)).json.response;
       const started = Date.now();
-      expect(await pairs()).to.equal('A select may answer at most 2500 rows; page through more with limit and offset.');
+      expect(await pairs()).to.equal('A statement may answer at most 2500 rows; page through more with limit and offset.');
       expect(Date.now() - started, 'refused at once, not read to the deadline').to.be.below(1500);
       expect(await pairs('?limit=2500')).to.equal(2500);
       expect(await pairs('?limit=2501')).to.match(/at most 2500 rows/);
       expect(await pairs('?limit=3')).to.equal(3);
       expect((await server.request('GET', '/api/cruncher.crunch/all.json')).json.response).to.equal(1000);
+      await coreAnswersQuickly();
+    });
+
+    it('an update or delete answering its rows is bounded too on PostgreSQL, and one refused changes nothing', async function () {
+      if (!/^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '')) return this.skip(); // SQLite: bounded by the statement's time limit
+      expect((await server.request('POST', '/api/cruncher.crunch/fill.json', { body: 'n=2000' })).json.response).to.equal(2000);
+      const firstId = async () => Number((await server.installation.db.selectFrom('crunch_a' as never).select((eb) => eb.fn.min('id' as never).as('id')).executeTakeFirstOrThrow()).id);
+      const relabel = async (body: string) => (await server.request('POST', '/api/cruncher.crunch/relabel.json', { body })).json.response;
+      expect(await relabel('label=all')).to.equal('A statement may answer at most 2500 rows; page through more with limit and offset.');
+      // The refused update is the call's; the extension caught it, but the database kept its rows as they were.
+      expect(await relabel(`label=some&upTo=${await firstId() + 99}`)).to.equal(100);
+      expect((await server.request('GET', '/api/cruncher.crunch/labels.json')).json.response).to.deep.equal(['some', 'x']);
       await coreAnswersQuickly();
     });
 
