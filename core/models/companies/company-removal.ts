@@ -5,11 +5,12 @@ import { forUpdate } from '../billing/for-update';
 import { isPostgres } from '../../db/is-postgres';
 
 /**
- * What a company is given when it is added, or derives from its records, and so is removed with it:
- * its own settings, the currencies companies/add seeds and its numbering counters. Anything else
- * naming the company keeps it.
+ * What a company is given when it is added, or keeps about its records rather than records of its
+ * own, and so is removed with it: its own settings, the currencies companies/add seeds, its
+ * numbering counters and the billing run's bookkeeping (every company's automation runs every few
+ * minutes, so an empty company has some). Anything else naming the company keeps it.
  */
-const REMOVED_WITH_COMPANY = new Set(['settings', 'currencies', 'company_counters']);
+const REMOVED_WITH_COMPANY = new Set(['settings', 'currencies', 'company_counters', 'automation_runs', 'automation_leases']);
 
 /**
  * Delete a company that holds nothing: every table with a company_id column, found in the database
