@@ -583,6 +583,12 @@ expect_call('accounts/getTypes', $api->get('accounts', 'getTypes'), 200, fn ($v)
 expect_call('accounts/getAch (a card id)', $api->get('accounts', 'getAch', ['account_id' => $card]), 200, $isFalse);
 expect_call('other company: accounts/getCc', $other->get('accounts', 'getCc', ['account_id' => $card]), 200, $isFalse);
 expect_call('other company: services/get', $other->get('services', 'get', ['service_id' => $service]), 200, $isFalse);
+expect_call('clients/addDebitAccount', $api->post('clients', 'addDebitAccount', ['client_id' => $owner, 'vars' => ['account_id' => $card, 'type' => 'cc']]));
+expect_call('clients/getDebitAccount', $api->get('clients', 'getDebitAccount', ['client_id' => $owner]), 200, fn ($v) => is_object($v) && $v->account_id === $card && $v->type === 'cc' && $v->failed_count === 0);
+expect_call('clients/setDebitAccountFailure', $api->post('clients', 'setDebitAccountFailure', ['client_id' => $owner, 'type' => 'cc', 'account_id' => $card]));
+expect_call('clients/getDebitAccount (one failure)', $api->get('clients', 'getDebitAccount', ['client_id' => $owner]), 200, fn ($v) => is_object($v) && $v->failed_count === 1);
+expect_call('clients/resetDebitAccountFailure', $api->post('clients', 'resetDebitAccountFailure', ['client_id' => $owner]));
+expect_call('clients/deleteDebitAccount', $api->delete('clients', 'deleteDebitAccount', ['client_id' => $owner]), 200, $isTrue);
 expect_call('accounts/deleteCc', $api->delete('accounts', 'deleteCc', ['account_id' => $card]));
 expect_call('accounts/getAllCcByClient (deleted)', $api->get('accounts', 'getAllCcByClient', ['client_id' => $owner]), 200, fn ($v) => $v === []);
 
