@@ -408,6 +408,8 @@ expect_call('users/edit (missing)', $api->put('users', 'edit', ['user_id' => 999
 expect_call('users/auth (wrong password: false, no errors)', $api->post('users', 'auth', ['username' => "ada-{$run}", 'vars' => ['username' => "ada-{$run}", 'password' => 'wrong'], 'type' => 'any']), 200, $isFalse);
 expect_call('users/delete (in use by a client)', $api->delete('users', 'delete', ['user_id' => $login]), 400,
     fn ($v, $e) => ($e->clients->exist ?? null) === 'The user cannot be deleted because there is at least one client assigned to the user.');
+expect_call('users/getOtpModes', $api->get('users', 'getOtpModes'), 200, fn ($v) => is_object($v) && $v->none === 'None');
+expect_call('users/requiredOtpMode', $api->get('users', 'requiredOtpMode', ['user' => $user]), 200, $isFalse);
 expect_call('users/delete', $api->delete('users', 'delete', ['user_id' => $user]));
 expect_call('users/delete (missing: a no-op)', $api->delete('users', 'delete', ['user_id' => $user]));
 expect_call('users/get (missing)', $api->get('users', 'get', ['user_id' => $user]), 200, $isFalse);
@@ -447,6 +449,8 @@ $facts['timestamps'] = $zoned;
 expect_call('companies/setSettings', $api->post('companies', 'setSettings', ['company_id' => $company, 'settings' => ['timezone' => 'Nowhere/City']]), 400, fn ($v, $e) => isset($e->{'settings[timezone]'}));
 expect_call('companies/unsetSetting', $api->delete('companies', 'unsetSetting', ['company_id' => $company, 'key' => 'timezone']));
 expect_call('companies/getSetting (default again)', $api->get('companies', 'getSetting', ['company_id' => $company, 'key' => 'timezone']), 200, fn ($v) => is_object($v) && $v->value === 'UTC');
+expect_call('companies/delete (a company credential)', $api->delete('companies', 'delete', ['company_id' => 2]), 403);
+expect_call('other company: packages/getAll (company 1)', $other->get('packages', 'getAll', ['company_id' => $company]), 200, fn ($v) => $v === []);
 expect_call('settings/getSettings', $api->get('settings', 'getSettings'), 200, fn ($v) => is_array($v) && ($v[0]->key ?? null) === 'maintenance_mode');
 expect_call('settings/getSetting', $api->get('settings', 'getSetting', ['key' => 'maintenance_mode']), 200, fn ($v) => is_object($v) && $v->value === 'false');
 expect_call('settings/setSetting (a company credential)', $api->post('settings', 'setSetting', ['key' => 'maintenance_mode', 'value' => 'true']), 403);
@@ -495,6 +499,10 @@ expect_call('coupons/getForPackages', $api->get('coupons', 'getForPackages', ['c
 expect_call('coupons/getForPackages (another package)', $api->get('coupons', 'getForPackages', ['code' => "SAVE-{$run}", 'packages' => [$pkg2]]), 200, $isFalse);
 expect_call('coupons/getCouponAmounts', $api->get('coupons', 'getCouponAmounts', ['coupon_id' => $coupon]), 200, fn ($v) => is_array($v) && ($v[0]->amount ?? null) === '10.0000');
 expect_call('coupons/getAmountTypes', $api->get('coupons', 'getAmountTypes'), 200, fn ($v) => isset($v->percent, $v->amount));
+expect_call('coupons/getRecurring (not recurring)', $api->get('coupons', 'getRecurring', ['coupon_id' => $coupon, 'currency' => 'USD', 'date' => '2030-01-01 00:00:00 UTC']), 200, $isFalse);
+expect_call('coupons/edit (recurring)', $api->put('coupons', 'edit', ['coupon_id' => $coupon, 'vars' => ['recurring' => 1]]), 200);
+expect_call('coupons/getRecurring', $api->get('coupons', 'getRecurring', ['coupon_id' => $coupon, 'currency' => 'USD', 'date' => '2030-01-01 00:00:00 UTC']), 200,
+    fn ($v) => is_object($v) && $v->id === $coupon && $v->amount === '10.0000' && $v->type === 'percent' && $v->currency === 'USD');
 expect_call('coupons/incrementUsage', $api->post('coupons', 'incrementUsage', ['coupon_id' => $coupon]));
 expect_call('coupons/get (used once)', $api->get('coupons', 'get', ['coupon_id' => $coupon]), 200, fn ($v) => is_object($v) && $v->used_qty === 1);
 expect_call('coupons/delete', $api->delete('coupons', 'delete', ['coupon_id' => $coupon]));
