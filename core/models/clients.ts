@@ -12,7 +12,7 @@ import { ownSettingsRules, setOwnSettings, valuesOf } from './billing/owner-sett
 import { optionalText, pageOffset, wholeNumber } from './billing/values';
 import { clientGroupExists, defaultGroupId } from './client-groups/group-store';
 import { CLIENT_ORDER, CLIENT_STATUSES, clientQuery, findClient, matching, presentClient } from './clients/client-store';
-import { ClientCustomFields } from './clients/client-custom-fields';
+import { ClientDebitAccount } from './clients/client-debit-account';
 import { PAGE_SIZE } from './clients/client-settings-and-notes';
 import { addNumbers } from './contacts/contact-numbers';
 import { ModelCalls } from '../kernel/model-calls';
@@ -31,7 +31,7 @@ const FILTERS = ['client_group_id'] as const;
  * clients/client-custom-fields.ts.
  */
 @model('clients')
-export class Clients extends ClientCustomFields {
+export class Clients extends ClientDebitAccount {
   constructor(
     ctx: CallContext,
     private readonly calls: ModelCalls,

@@ -11,6 +11,7 @@ import { COMPANY, COMPANY_ADD, COMPANY_EDIT } from './companies.fields';
 import { SETTING } from './clients.fields';
 import { companyOf, invalidCompanyError, requireInstallation } from '../trust/tenancy';
 import { SettingsStore } from '../settings-store';
+import { removeEmptyCompany } from './companies/company-removal';
 import { ordered, readOrder } from './billing/ordering';
 import { onlyValueKeys } from './billing/owner-settings';
 import { pageOffset } from './billing/values';
@@ -131,6 +132,33 @@ export class Companies {
     if (vars.hostname !== undefined) changes.hostname = text(vars.hostname);
     if (Object.keys(changes).length) await this.ctx.db.updateTable('companies').set(changes).where('id', '=', companyId).execute();
     return this.get(companyId);
+  }
+
+  @callable({
+    description:
+      'Delete a company that holds nothing (no clients, invoices, packages, credentials, users, extensions, audit history ...; its own settings and seeded currencies go with it). Needs an installation credential; the caller\'s own company is refused.',
+    verb: 'DELETE',
+    params: [int('company_id')],
+    returns: nothing(),
+  })
+  async delete(companyId: number) {
+    requireInstallation(this.ctx);
+    if (!(await this.get(companyId))) throw invalidCompanyError();
+    if (companyId === this.ctx.companyId) throw TallyError.invalid({ company_id: { own: 'A credential cannot delete its own company.' } });
+    await removeEmptyCompany(this.ctx.db, companyId);
+    return null;
+  }
+
+  @callable({
+    description: 'The companies a staff member can work in, by id: every company of the installation for an active staff member (the admin area lets staff switch between them), as far as the caller reaches; [] for a staff member that does not exist, is inactive or is another company\'s.',
+    verb: 'GET',
+    params: [int('staff_id')],
+    returns: listOf(COMPANY),
+  })
+  async getAllAvailable(staffId: number) {
+    const staff = await this.ctx.db.selectFrom('staff').select(['company_id', 'status']).where('id', '=', staffId).executeTakeFirst();
+    if (!staff || staff.status !== 'active' || (!this.ctx.installationWide && staff.company_id !== this.ctx.companyId)) return [];
+    return this.getAll();
   }
 
   /** The companies the caller reaches: every one for the installation, else its own. */

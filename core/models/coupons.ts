@@ -1,12 +1,13 @@
+import { readsOwnCompany } from '../trust/tenancy';
 import { isUniqueViolation } from '../db/errors';
 import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
 import { int as count, nothing, orFalse } from '../kernel/shape';
-import { COUPON, COUPON_ADD, COUPON_AMOUNTS, COUPON_EDIT, COUPONS, LABELS } from './coupons.fields';
+import { COUPON, COUPON_ADD, COUPON_AMOUNTS, COUPON_EDIT, COUPONS, LABELS, RECURRING_COUPON } from './coupons.fields';
 import { model } from '../kernel/model';
 import { any, int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
-import { formatUtc } from '../kernel/timestamps';
+import { formatUtc, parseTimestamp } from '../kernel/timestamps';
 import { pageOffset } from './billing/values';
 import { ordered, readFilters, readOrder } from './billing/ordering';
 import { AMOUNT_TYPES, readCouponVars } from './coupons/coupon-vars';
@@ -79,16 +80,52 @@ export class Coupons {
     description: `One page (25) of coupons; order_by[field]=ASC|DESC over ${Object.keys(ORDER).join(', ')}; filters[status].`,
   })
   async getList(companyId: number | null, page: number, orderBy: unknown, filters: unknown) {
-    this.ownCompany(companyId);
-    const rows = await ordered(this.filtered(filters), readOrder(orderBy, ORDER), 'id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
+    const query = ordered(this.filtered(filters), readOrder(orderBy, ORDER), 'id');
+    if (!readsOwnCompany(this.ctx, companyId)) return [];
+    const rows = await query.limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
     return Promise.all(rows.map((r) => this.present(r)));
   }
 
   @callable({ returns: count(), verb: 'GET', params: [int('company_id', { default: null }), any('filters', { default: [] })], description: 'How many coupons (filters as getList).' })
   async getListCount(companyId: number | null, filters: unknown) {
-    this.ownCompany(companyId);
-    const row = await this.filtered(filters).clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const query = this.filtered(filters);
+    if (!readsOwnCompany(this.ctx, companyId)) return 0;
+    const row = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     return Number(row.count);
+  }
+
+  @callable({
+    returns: orFalse(RECURRING_COUPON),
+    verb: 'GET',
+    params: [int('coupon_id'), string('currency', { example: 'USD' }), string('date', { example: '2026-01-31 00:00:00 UTC', description: 'A timestamp; without a zone, company time.' })],
+    description:
+      'The coupon with its amount in currency, if it discounts a renewal dated date: it must be recurring and have an amount in that currency, and when limit_recurring is 1 also be active and within its start and end dates at date. Else false.',
+  })
+  async getRecurring(couponId: number, currency: string, date: string) {
+    const at = parseTimestamp(date, this.ctx.timezone);
+    if (!at) throw TallyError.invalid({ date: { format: 'The date is in an invalid date format.' } });
+    const when = formatUtc(at);
+    const row = await this.ctx.db
+      .selectFrom('coupons')
+      .innerJoin('coupon_amounts', 'coupon_amounts.coupon_id', 'coupons.id')
+      .select(COLUMNS.map((c) => `coupons.${c}` as const))
+      .select(['coupon_amounts.currency', 'coupon_amounts.amount', 'coupon_amounts.type'])
+      .where('coupons.company_id', '=', this.ctx.companyId)
+      .where('coupons.id', '=', couponId)
+      .where('coupons.recurring', '=', 1)
+      .where('coupon_amounts.currency', '=', currency)
+      .where((eb) =>
+        eb.or([
+          eb('coupons.limit_recurring', '=', 0),
+          eb.and([
+            eb('coupons.status', '=', 'active'),
+            eb.or([eb('coupons.start_date', 'is', null), eb('coupons.start_date', '<=', when)]),
+            eb.or([eb('coupons.end_date', 'is', null), eb('coupons.end_date', '>=', when)]),
+          ]),
+        ]),
+      )
+      .executeTakeFirst();
+    return row ? { ...row, recurring: Number(row.recurring), limit_recurring: Number(row.limit_recurring) } : false;
   }
 
   @callable({ returns: orFalse(COUPON), verb: 'GET', params: [string('code', { default: null }), int('coupon_id', { default: null }), any('packages', { default: null })], description: 'The coupon (by code or id) if it can be used now (active, in its dates, not used up) and covers every given package; else false.' })
@@ -136,10 +173,6 @@ export class Coupons {
       await this.ctx.db.deleteFrom('coupon_packages').where('coupon_id', '=', couponId).execute();
       for (const p of new Set(packages)) await this.ctx.db.insertInto('coupon_packages').values({ coupon_id: couponId, package_id: p }).execute();
     }
-  }
-
-  private ownCompany(companyId: number | null): void {
-    if (companyId !== null && companyId !== this.ctx.companyId) throw TallyError.invalid({ company_id: { exists: 'Invalid company ID.' } });
   }
 
   private filtered(filters: unknown) {

@@ -1,3 +1,4 @@
+import { readsOwnCompany } from '../trust/tenancy';
 import { sql } from 'kysely';
 import { containsPattern } from '../db/contains-pattern';
 import { CallContext } from '../kernel/call-context';
@@ -88,7 +89,6 @@ export class Packages {
     description: `The company's packages, optionally of one status, or (type standard or addon) in a package group of that type; order[field]=ASC|DESC over ${Object.keys(ORDER).join(', ')}; no filters are known (one given is a 400 naming it).`,
   })
   async getAll(companyId: number | null, order: unknown, status: string | null, type: string | null, filters: unknown) {
-    if (companyId !== null && companyId !== this.ctx.companyId) throw TallyError.invalid({ company_id: { exists: 'Invalid company ID.' } });
     if (type !== null && !GROUP_TYPES.includes(type)) throw TallyError.invalid({ type: { format: 'The type must be standard or addon.' } });
     let query = this.filtered(status, filters);
     if (type !== null) {
@@ -96,7 +96,9 @@ export class Packages {
         eb.selectFrom('package_group_packages').innerJoin('package_groups', 'package_groups.id', 'package_group_packages.package_group_id').select('package_group_packages.package_id').where('package_groups.type', '=', type),
       );
     }
-    return presentPackages(this.ctx.db, this.ctx.companyId, await ordered(query, readOrder(order, ORDER, 'order'), 'id').execute());
+    const sorted = ordered(query, readOrder(order, ORDER, 'order'), 'id');
+    if (!readsOwnCompany(this.ctx, companyId)) return [];
+    return presentPackages(this.ctx.db, this.ctx.companyId, await sorted.execute());
   }
 
   @callable({

@@ -1,3 +1,4 @@
+import { readsOwnCompany } from '../trust/tenancy';
 import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
 import { int as count, nothing, orFalse, string as text } from '../kernel/shape';
@@ -52,9 +53,9 @@ export class Pricings {
     return row ? presentPricing(row) : false;
   }
 
-  @callable({ returns: PRICINGS, verb: 'GET', params: [int('company_id', { default: null })], description: "The company's pricing rows (company_id is the caller's own; another is refused)." })
+  @callable({ returns: PRICINGS, verb: 'GET', params: [int('company_id', { default: null })], description: "The company's pricing rows (another company_id lists nothing)." })
   async getAll(companyId: number | null) {
-    this.ownCompany(companyId);
+    if (!readsOwnCompany(this.ctx, companyId)) return [];
     return (await this.query().orderBy('period').orderBy('term').orderBy('id').execute()).map(presentPricing);
   }
 
@@ -65,13 +66,14 @@ export class Pricings {
     description: `One page (25) of pricing rows; order_by[field]=ASC|DESC over ${Object.keys(ORDER).join(', ')}.`,
   })
   async getList(companyId: number | null, page: number, orderBy: unknown) {
-    this.ownCompany(companyId);
-    return (await ordered(this.query(), readOrder(orderBy, ORDER), 'id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute()).map(presentPricing);
+    const query = ordered(this.query(), readOrder(orderBy, ORDER), 'id');
+    if (!readsOwnCompany(this.ctx, companyId)) return [];
+    return (await query.limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute()).map(presentPricing);
   }
 
   @callable({ returns: count(), verb: 'GET', params: [int('company_id', { default: null })], description: 'How many pricing rows the company has.' })
   async getListCount(companyId: number | null) {
-    this.ownCompany(companyId);
+    if (!readsOwnCompany(this.ctx, companyId)) return 0;
     const row = await this.query().clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     return Number(row.count);
   }
@@ -85,10 +87,6 @@ export class Pricings {
   @callable({ returns: text(), verb: 'GET', params: [int('term'), string('period')], description: 'A term as words: "1 Month", "3 Years", "One time".' })
   formatTerm(term: number, period: string) {
     return formatTerm(term, period);
-  }
-
-  private ownCompany(companyId: number | null): void {
-    if (companyId !== null && companyId !== this.ctx.companyId) throw TallyError.invalid({ company_id: { exists: 'Invalid company ID.' } });
   }
 
   private query() {

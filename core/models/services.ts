@@ -14,6 +14,7 @@ import { clientBillingSettings } from '../automation/billing-profiles';
 import { BillingSettings } from '../automation/billing-settings';
 import { shiftDays } from '../automation/run-clock';
 import { pageOffset, truthy } from './billing/values';
+import { ordered, readFilters, readOrder } from './billing/ordering';
 import { changePricing } from './services/package-change';
 import { nextRenewDate, Period, PERIODS } from './services/renew-dates';
 import { addService } from './services/service-add';
@@ -29,6 +30,10 @@ import { CANCEL_VARS, LABELS, MODULE_VARS, PACKAGE_PRICING_INFO, PRICING_INFO, S
 import { ServiceTransitions } from './services/transitions';
 
 const PAGE_SIZE = 25;
+/** getList's order_by fields (→ columns); newest first by default, as the reference. */
+const ORDER: Record<string, string> = { date_added: 'services.date_added', date_renews: 'services.date_renews', status: 'services.status', id: 'services.id', package_name: 'packages.name' };
+/** The reference's getList filters Tally can answer. */
+const LIST_FILTERS = ['package_id', 'package_name'] as const;
 const STATUS_NAMES: Record<string, string> = { active: 'Active', canceled: 'Canceled', pending: 'Pending', suspended: 'Suspended', in_review: 'In Review' };
 
 /**
@@ -87,31 +92,41 @@ export class Services extends ServiceQueueLists {
 
   @callable({ returns: SERVICES,
     verb: 'GET',
-    params: [int('client_id', { default: null }), string('status', { default: 'active' }), int('page', { default: 1 }), object('order_by', { default: { date_added: 'DESC' } }), bool('children', { default: true })],
-    description: 'One page (25) of services, newest first, of one status (pending, in_review, active, suspended, canceled, scheduled_cancellation, all; active), optionally of one client; children=false leaves out addons.',
+    params: [
+      int('client_id', { default: null }), string('status', { default: 'active' }), int('page', { default: 1 }), object('order_by', { default: { date_added: 'DESC' } }), bool('children', { default: true }),
+      any('filters', { default: [] }), any('formatted_filters', { default: [] }),
+    ],
+    description: `One page (25) of services of one status (pending, in_review, active, suspended, canceled, scheduled_cancellation, all; active), optionally of one client; order_by[field]=ASC|DESC over ${Object.keys(ORDER).join(', ')}; children=false leaves out addons; filters[${LIST_FILTERS.join('], filters[')}]. formatted_filters is accepted and unused.`,
   })
-  async getList(clientId: number | null, status: string, page: number, _orderBy: unknown, children: boolean) {
-    const rows = await this.filtered(clientId, status, children).orderBy('services.date_added', 'desc').orderBy('services.id', 'desc').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
-    return presentServices(this.ctx.db, rows, this.ctx.systemKey);
+  async getList(clientId: number | null, status: string, page: number, orderBy: unknown, children: boolean, filters: unknown) {
+    const query = ordered(this.listed(clientId, status, children, null, filters), readOrder(orderBy, ORDER), 'services.id');
+    return presentServices(this.ctx.db, await query.limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute(), this.ctx.systemKey);
   }
 
-  @callable({ returns: count(), verb: 'GET', params: [int('client_id', { default: null }), string('status', { default: 'active' }), bool('children', { default: true }), int('package_id', { default: null })], description: 'How many services getList would list (optionally of one package).' })
-  async getListCount(clientId: number | null, status: string, children: boolean, packageId: number | null) {
-    let query = this.filtered(clientId, status, children);
-    if (packageId !== null) query = query.where('packages.id', '=', packageId);
-    return this.count(query);
+  @callable({
+    returns: count(),
+    verb: 'GET',
+    params: [int('client_id', { default: null }), string('status', { default: 'active' }), bool('children', { default: true }), int('package_id', { default: null }), any('filters', { default: [] }), any('formatted_filters', { default: [] })],
+    description: 'How many services getList would list (optionally of one package; filters as getList).',
+  })
+  getListCount(clientId: number | null, status: string, children: boolean, packageId: number | null, filters: unknown) {
+    return this.count(this.listed(clientId, status, children, packageId, filters));
   }
 
-  @callable({ returns: SERVICES, verb: 'GET', params: [int('client_id'), string('status', { default: 'active' }), object('order_by', { default: { date_added: 'DESC' } }), bool('children', { default: true }), int('package_id', { default: null })], description: 'Every service of a client of one status.' })
-  async getAllByClient(clientId: number, status: string, _orderBy: unknown, children: boolean, packageId: number | null) {
-    let query = this.filtered(clientId, status, children);
-    if (packageId !== null) query = query.where('packages.id', '=', packageId);
-    return presentServices(this.ctx.db, await query.orderBy('services.date_added', 'desc').orderBy('services.id', 'desc').execute(), this.ctx.systemKey);
+  @callable({ returns: SERVICES, verb: 'GET', params: [int('client_id'), string('status', { default: 'active' }), object('order_by', { default: { date_added: 'DESC' } }), bool('children', { default: true }), int('package_id', { default: null })], description: 'Every service of a client of one status, ordered as getList.' })
+  async getAllByClient(clientId: number, status: string, orderBy: unknown, children: boolean, packageId: number | null) {
+    const query = ordered(this.listed(clientId, status, children, packageId, []), readOrder(orderBy, ORDER), 'services.id');
+    return presentServices(this.ctx.db, await query.execute(), this.ctx.systemKey);
   }
 
-  @callable({ returns: count(), verb: 'GET', params: [int('client_id'), string('status', { default: 'active' }), bool('children', { default: true })], description: 'How many services of a client have a status.' })
-  getStatusCount(clientId: number, status: string, children: boolean) {
-    return this.count(this.filtered(clientId, status, children));
+  @callable({
+    returns: count(),
+    verb: 'GET',
+    params: [int('client_id'), string('status', { default: 'active' }), bool('children', { default: true }), any('filters', { default: [] }), any('formatted_filters', { default: [] })],
+    description: 'How many services of a client have a status (filters as getList).',
+  })
+  getStatusCount(clientId: number, status: string, children: boolean, filters: unknown) {
+    return this.count(this.listed(clientId, status, children, null, filters));
   }
 
   @callable({ returns: SIMPLE_SERVICES, verb: 'GET', params: [int('client_id', { default: null }), int('page', { default: 1 })], description: 'One page of services (every status) with only id, client, package name, status and renew date.' })
@@ -323,6 +338,17 @@ export class Services extends ServiceQueueLists {
     if (!children) query = query.where('services.parent_service_id', 'is', null);
     if (status === 'scheduled_cancellation') query = query.where('services.date_canceled', 'is not', null).where('services.status', '!=', 'canceled');
     else if (status !== 'all') query = query.where('services.status', '=', status);
+    return query;
+  }
+
+  /** getList's services: filtered() narrowed to one package and by the reference's filters. */
+  private listed(clientId: number | null, status: string, children: boolean, packageId: number | null, filters: unknown) {
+    const given = readFilters(filters, LIST_FILTERS);
+    if (given.package_id !== undefined && !is.integer(given.package_id)) throw TallyError.invalid({ 'filters[package_id]': { format: 'filters[package_id] must be a whole number.' } });
+    let query = this.filtered(clientId, status, children);
+    if (packageId !== null) query = query.where('packages.id', '=', packageId);
+    if (given.package_id !== undefined) query = query.where('packages.id', '=', Number(given.package_id));
+    if (given.package_name !== undefined) query = query.where(sql`lower(packages.name)`, 'like', containsPattern(given.package_name));
     return query;
   }
 

@@ -7,7 +7,7 @@ import { hashPassword, verifyPassword } from '../kernel/password';
 import { TallyError } from '../kernel/tally-error';
 import { formatUtc } from '../kernel/timestamps';
 import { isUniqueViolation } from '../db/errors';
-import { bool, int as count, listOf, nothing, orFalse } from '../kernel/shape';
+import { bool, int as count, listOf, mapOf, nothing, orFalse, string as text } from '../kernel/shape';
 import { USER, USER_ADD, USER_AUTH, USER_EDIT, USER_ID } from './users.fields';
 import { sql } from 'kysely';
 import { bool as flag } from '../kernel/parameter';
@@ -20,6 +20,7 @@ import { reusedSelect } from '../kernel/reused-select';
 import { Tx } from '../db/schema';
 
 /** What the API shows of a user: never the password hash or the two-factor secret. */
+const OTP_MODES = mapOf(text(), { description: 'Mode → name.' });
 const PUBLIC_COLUMNS = ['id', 'username', 'recovery_email', 'two_factor_mode', 'date_added'] as const;
 const PAGE_SIZE = 25;
 const AUTH_TYPES = ['any', 'staff', 'client', 'contact'] as const;
@@ -185,6 +186,26 @@ export class Users {
     }
     await lockouts.clear(this.db, who[0]);
     return this.hasLink(user.id, type);
+  }
+
+  @callable({
+    description: 'The two-factor sign-in modes a user can be given, value → name. Tally keeps no one-time-password secrets (two_factor_* vars are ignored), so `none` is the only one: the reference also offers motp and totp, which a consumer must not offer its users here.',
+    verb: 'GET',
+    returns: OTP_MODES,
+  })
+  getOtpModes() {
+    return { none: 'None' };
+  }
+
+  @callable({
+    description: 'The one-time-password mode a user must sign in with (its two_factor_mode), or false when none is required, the user does not exist or the caller does not reach it.',
+    verb: 'GET',
+    params: [int('user', { description: 'The user id.' })],
+    returns: orFalse(text()),
+  })
+  async requiredOtpMode(userId: number) {
+    const user = await this.get(userId);
+    return user && user.two_factor_mode !== 'none' ? user.two_factor_mode : false;
   }
 
   private async hasLink(userId: number, type: string): Promise<boolean> {

@@ -20,3 +20,13 @@ export function companyOf(ctx: CallContext, named: unknown): number {
   if (id !== ctx.companyId && !ctx.installationWide) throw invalidCompanyError();
   return id;
 }
+
+/**
+ * Whether a reader's company_id names the caller's company (or none, meaning the caller's). Another
+ * company reads as a company with nothing in it (lists [], counts 0), on every model alike: that is
+ * what a reference consumer sees for a company without records, and it tells a credential nothing
+ * about which other company ids exist. Writers refuse another company with invalidCompanyError.
+ */
+export function readsOwnCompany(ctx: CallContext, named: number | null | undefined): boolean {
+  return named === null || named === undefined || named === ctx.companyId;
+}

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { phpAvailable } from '../support/php';
+import { SHIPPED_EXTENSIONS } from '../extensions/shipped';
 import { startTestServer, TestServer } from '../support/test-server';
 
 // The script is not compiled: it is read from the source tree beside this spec's source.
@@ -35,7 +36,7 @@ for (const auth of ['basic', 'headers', 'service']) {
     let seen: Seen;
     before(async function () {
       if (!phpAvailable) return this.skip();
-      server = await startTestServer();
+      server = await startTestServer({ extensionsDir: SHIPPED_EXTENSIONS });
       const other = await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Other', auth: server.installationCredential });
       expect(other.status, other.text).to.equal(200);
       expect(other.json.response).to.equal(2);
@@ -52,7 +53,7 @@ for (const auth of ['basic', 'headers', 'service']) {
     it('finds every field the reference documents on each record', () => {
       expect(seen.shapes).to.have.keys(
         'client_group', 'client', 'client_note', 'contact', 'contact_number', 'currency', 'invoice', 'line_item', 'tax', 'transaction', 'transaction_applied',
-        'user', 'package', 'package_pricing', 'coupon',
+        'user', 'package', 'package_pricing', 'coupon', 'service', 'service_field', 'account',
       );
       for (const [record, missing] of Object.entries(seen.shapes)) expect(missing, record).to.deep.equal([]);
     });

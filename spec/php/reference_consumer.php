@@ -408,6 +408,8 @@ expect_call('users/edit (missing)', $api->put('users', 'edit', ['user_id' => 999
 expect_call('users/auth (wrong password: false, no errors)', $api->post('users', 'auth', ['username' => "ada-{$run}", 'vars' => ['username' => "ada-{$run}", 'password' => 'wrong'], 'type' => 'any']), 200, $isFalse);
 expect_call('users/delete (in use by a client)', $api->delete('users', 'delete', ['user_id' => $login]), 400,
     fn ($v, $e) => ($e->clients->exist ?? null) === 'The user cannot be deleted because there is at least one client assigned to the user.');
+expect_call('users/getOtpModes', $api->get('users', 'getOtpModes'), 200, fn ($v) => is_object($v) && $v->none === 'None');
+expect_call('users/requiredOtpMode', $api->get('users', 'requiredOtpMode', ['user' => $user]), 200, $isFalse);
 expect_call('users/delete', $api->delete('users', 'delete', ['user_id' => $user]));
 expect_call('users/delete (missing: a no-op)', $api->delete('users', 'delete', ['user_id' => $user]));
 expect_call('users/get (missing)', $api->get('users', 'get', ['user_id' => $user]), 200, $isFalse);
@@ -447,6 +449,8 @@ $facts['timestamps'] = $zoned;
 expect_call('companies/setSettings', $api->post('companies', 'setSettings', ['company_id' => $company, 'settings' => ['timezone' => 'Nowhere/City']]), 400, fn ($v, $e) => isset($e->{'settings[timezone]'}));
 expect_call('companies/unsetSetting', $api->delete('companies', 'unsetSetting', ['company_id' => $company, 'key' => 'timezone']));
 expect_call('companies/getSetting (default again)', $api->get('companies', 'getSetting', ['company_id' => $company, 'key' => 'timezone']), 200, fn ($v) => is_object($v) && $v->value === 'UTC');
+expect_call('companies/delete (a company credential)', $api->delete('companies', 'delete', ['company_id' => 2]), 403);
+expect_call('other company: packages/getAll (company 1)', $other->get('packages', 'getAll', ['company_id' => $company]), 200, fn ($v) => $v === []);
 expect_call('settings/getSettings', $api->get('settings', 'getSettings'), 200, fn ($v) => is_array($v) && ($v[0]->key ?? null) === 'maintenance_mode');
 expect_call('settings/getSetting', $api->get('settings', 'getSetting', ['key' => 'maintenance_mode']), 200, fn ($v) => is_object($v) && $v->value === 'false');
 expect_call('settings/setSetting (a company credential)', $api->post('settings', 'setSetting', ['key' => 'maintenance_mode', 'value' => 'true']), 403);
@@ -495,6 +499,10 @@ expect_call('coupons/getForPackages', $api->get('coupons', 'getForPackages', ['c
 expect_call('coupons/getForPackages (another package)', $api->get('coupons', 'getForPackages', ['code' => "SAVE-{$run}", 'packages' => [$pkg2]]), 200, $isFalse);
 expect_call('coupons/getCouponAmounts', $api->get('coupons', 'getCouponAmounts', ['coupon_id' => $coupon]), 200, fn ($v) => is_array($v) && ($v[0]->amount ?? null) === '10.0000');
 expect_call('coupons/getAmountTypes', $api->get('coupons', 'getAmountTypes'), 200, fn ($v) => isset($v->percent, $v->amount));
+expect_call('coupons/getRecurring (not recurring)', $api->get('coupons', 'getRecurring', ['coupon_id' => $coupon, 'currency' => 'USD', 'date' => '2030-01-01 00:00:00 UTC']), 200, $isFalse);
+expect_call('coupons/edit (recurring)', $api->put('coupons', 'edit', ['coupon_id' => $coupon, 'vars' => ['recurring' => 1]]), 200);
+expect_call('coupons/getRecurring', $api->get('coupons', 'getRecurring', ['coupon_id' => $coupon, 'currency' => 'USD', 'date' => '2030-01-01 00:00:00 UTC']), 200,
+    fn ($v) => is_object($v) && $v->id === $coupon && $v->amount === '10.0000' && $v->type === 'percent' && $v->currency === 'USD');
 expect_call('coupons/incrementUsage', $api->post('coupons', 'incrementUsage', ['coupon_id' => $coupon]));
 expect_call('coupons/get (used once)', $api->get('coupons', 'get', ['coupon_id' => $coupon]), 200, fn ($v) => is_object($v) && $v->used_qty === 1);
 expect_call('coupons/delete', $api->delete('coupons', 'delete', ['coupon_id' => $coupon]));
@@ -502,6 +510,95 @@ expect_call('coupons/get (missing)', $api->get('coupons', 'get', ['coupon_id' =>
 expect_call('packages/delete', $api->delete('packages', 'delete', ['package_id' => $pkg2]));
 expect_call('packages/get (missing)', $api->get('packages', 'get', ['package_id' => $pkg2]), 200, $isFalse);
 expect_call('package_groups/delete', $api->delete('package_groups', 'delete', ['package_group_id' => $pgroup]));
+
+// ---- services and accounts: a module, a gateway, packages, a client, a service's lifecycle, a card ----
+// Installed as the reference names them: a module or gateway by its class. Tally's test_card
+// gateway takes its secret key in vars[settings] (the reference sets gateway meta with edit).
+$module = expect_call('module_manager/add', $api->post('module_manager', 'add', ['vars' => ['class' => 'generic_server', 'company_id' => $company]]), 200, $isInt);
+$gateway = expect_call('gateway_manager/add', $api->post('gateway_manager', 'add', ['vars' => ['class' => 'test_card', 'company_id' => $company, 'settings' => ['secret_key' => 'test_reference']]]), 200, $isInt);
+expect_call('gateway_manager/get', $api->get('gateway_manager', 'get', ['gateway_id' => $gateway]), 200, fn ($v) => is_object($v) && $v->id === $gateway);
+expect_call('module_manager/get', $api->get('module_manager', 'get', ['module_id' => $module]), 200, fn ($v) => is_object($v) && $v->id === $module);
+expect_call('generic_server.servers/add (a plugin model)', $api->post('generic_server.servers', 'add', ['vars' => ['name' => 'One', 'hostname' => 'one.example.com']]), 200);
+$hosting = expect_call('packages/add (on the module)', $api->post('packages', 'add', ['vars' => ['names' => [['lang' => 'en_us', 'name' => 'Hosting']], 'module_id' => $module, 'meta' => ['plan' => 'basic'],
+    'pricing' => [['term' => 1, 'period' => 'month', 'price' => '10.00', 'setup_fee' => '2.00', 'currency' => 'USD'], ['term' => 1, 'period' => 'year', 'price' => '100.00', 'currency' => 'USD']]]]), 200, $isInt);
+$backup = expect_call('packages/add (second, on the module)', $api->post('packages', 'add', ['vars' => ['names' => [['lang' => 'en_us', 'name' => 'Backup']], 'module_id' => $module, 'meta' => ['plan' => 'basic'],
+    'pricing' => [['term' => 1, 'period' => 'month', 'price' => '3.00', 'currency' => 'USD']]]]), 200, $isInt);
+$monthly = $api->get('packages', 'get', ['package_id' => $hosting])->response()->pricing[0]->id ?? 0;
+$yearly = $api->get('packages', 'get', ['package_id' => $hosting])->response()->pricing[1]->id ?? 0;
+$backupPricing = $api->get('packages', 'get', ['package_id' => $backup])->response()->pricing[0]->id ?? 0;
+$owner = expect_call('clients/add (service owner)', $api->post('clients', 'add', ['vars' => ['first_name' => 'Grace', 'last_name' => 'Hopper', 'email' => "grace-{$run}@example.com"]]), 200, $isInt);
+$newOwner = expect_call('clients/add (second owner)', $api->post('clients', 'add', ['vars' => ['first_name' => 'Alan', 'last_name' => 'Turing', 'email' => "alan-{$run}@example.com"]]), 200, $isInt);
+$service = expect_call('services/add', $api->post('services', 'add', ['vars' => ['pricing_id' => $monthly, 'client_id' => $owner, 'status' => 'active', 'use_module' => 'true', 'domain' => "grace-{$run}.example.com"]]), 200, $isInt);
+$serviceRecord = expect_call('services/get', $api->get('services', 'get', ['service_id' => $service]), 200, fn ($v) => is_object($v) && $v->status === 'active' && $v->pricing_id === $monthly);
+expect_shape('service', $serviceRecord, ['id', 'parent_service_id', 'package_group_id', 'pricing_id', 'client_id', 'module_row_id', 'coupon_id', 'qty', 'override_price', 'override_currency', 'status',
+    'suspension_reason', 'date_added', 'date_renews', 'date_last_renewed', 'date_suspended', 'date_canceled', 'fields']);
+expect_shape('service_field', $serviceRecord->fields[0] ?? null, ['key', 'value', 'encrypted']);
+$addon = expect_call('services/add (addon)', $api->post('services', 'add', ['vars' => ['pricing_id' => $backupPricing, 'client_id' => $owner, 'parent_service_id' => $service, 'status' => 'active', 'domain' => "backup-{$run}.example.com"]]), 200, $isInt);
+expect_call('services/getList', $api->get('services', 'getList', ['client_id' => $owner, 'status' => 'active', 'page' => 1, 'order_by' => ['date_added' => 'DESC'], 'children' => 'true', 'filters' => ['package_id' => $hosting]]), 200,
+    fn ($v) => is_array($v) && array_map(fn ($s) => $s->id, $v) === [$service]);
+expect_call('services/getList (order_by id)', $api->get('services', 'getList', ['client_id' => $owner, 'status' => 'all', 'page' => 1, 'order_by' => ['id' => 'ASC']]), 200, fn ($v) => is_array($v) && array_map(fn ($s) => $s->id, $v) === [$service, $addon]);
+expect_call('services/getListCount', $api->get('services', 'getListCount', ['client_id' => $owner, 'status' => 'active', 'children' => 'false', 'filters' => ['package_name' => 'HOST']]), 200, fn ($v) => $v === 1);
+expect_call('services/getAllByClient', $api->get('services', 'getAllByClient', ['client_id' => $owner, 'status' => 'active', 'order_by' => ['id' => 'DESC']]), 200, fn ($v) => is_array($v) && array_map(fn ($s) => $s->id, $v) === [$addon, $service]);
+expect_call('services/getStatusCount', $api->get('services', 'getStatusCount', ['client_id' => $owner, 'status' => 'active', 'children' => 'true', 'filters' => ['package_id' => $backup]]), 200, fn ($v) => $v === 1);
+expect_call('services/getSimpleList', $api->get('services', 'getSimpleList', ['client_id' => $owner, 'page' => 1]), 200, fn ($v) => is_array($v) && count($v) === 2);
+expect_call('services/getAll', $api->get('services', 'getAll', ['order_by' => ['date_added' => 'DESC'], 'children' => 'true', 'filters' => ['client_id' => $owner]]), 200, fn ($v) => is_array($v) && count($v) === 2);
+expect_call('services/search', $api->get('services', 'search', ['query' => "GRACE-{$run}", 'page' => 1]), 200, fn ($v) => is_array($v) && count($v) === 1 && $v[0]->id === $service);
+expect_call('services/getSearchCount', $api->get('services', 'getSearchCount', ['query' => "grace-{$run}"]), 200, fn ($v) => $v === 1);
+expect_call('services/getAllChildren', $api->get('services', 'getAllChildren', ['parent_service_id' => $service, 'status' => 'all']), 200, fn ($v) => is_array($v) && ($v[0]->id ?? null) === $addon);
+expect_call('services/getAllChildrenCount', $api->get('services', 'getAllChildrenCount', ['parent_service_id' => $service]), 200, fn ($v) => $v === 1);
+expect_call('services/hasChildren', $api->get('services', 'hasChildren', ['service_id' => $service]), 200, $isTrue);
+expect_call('services/hasParent', $api->get('services', 'hasParent', ['service_id' => $addon]), 200, $isTrue);
+expect_call('services/getRenewalPrice', $api->get('services', 'getRenewalPrice', ['service_id' => $service]), 200, fn ($v) => $v === '10.0000');
+expect_call('services/getPricingInfo', $api->get('services', 'getPricingInfo', ['service_id' => $service]), 200, fn ($v) => is_object($v) && $v->price === '10.0000' && $v->period === 'month');
+expect_call('services/getPackagePricing', $api->get('services', 'getPackagePricing', ['pricing_id' => $yearly]), 200, fn ($v) => is_object($v) && $v->price === '100.0000');
+expect_call('services/getNextRenewDate', $api->get('services', 'getNextRenewDate', ['last_renew_date' => '2026-01-31 00:00:00 UTC', 'term' => 1, 'period' => 'month']), 200, fn ($v) => is_string($v) && str_starts_with($v, '2026-02-28'));
+expect_call('services/getStatusTypes', $api->get('services', 'getStatusTypes'), 200, fn ($v) => isset($v->active, $v->suspended, $v->canceled, $v->pending, $v->in_review));
+expect_call('services/getActions', $api->get('services', 'getActions'), 200, fn ($v) => isset($v->suspend, $v->cancel));
+expect_call('services/edit (to the yearly term)', $api->put('services', 'edit', ['service_id' => $service, 'vars' => ['pricing_id' => $yearly, 'use_module' => 'false']]), 200);
+expect_call('services/get (yearly)', $api->get('services', 'get', ['service_id' => $service]), 200, fn ($v) => is_object($v) && $v->pricing_id === $yearly);
+expect_call('services/suspend', $api->post('services', 'suspend', ['service_id' => $service, 'vars' => ['suspension_reason' => 'Abuse report']]));
+expect_call('services/get (suspended)', $api->get('services', 'get', ['service_id' => $service]), 200, fn ($v) => is_object($v) && $v->status === 'suspended' && $v->suspension_reason === 'Abuse report' && $v->date_suspended !== null);
+expect_call('services/unsuspend', $api->post('services', 'unsuspend', ['service_id' => $service]));
+expect_call('services/get (unsuspended)', $api->get('services', 'get', ['service_id' => $service]), 200, fn ($v) => is_object($v) && $v->status === 'active' && $v->date_suspended === null);
+expect_call('services/cancel (end of term)', $api->post('services', 'cancel', ['service_id' => $service, 'vars' => ['date_canceled' => 'end_of_term']]));
+expect_call('services/getListCount (scheduled_cancellation)', $api->get('services', 'getListCount', ['client_id' => $owner, 'status' => 'scheduled_cancellation']), 200, fn ($v) => $v === 1);
+expect_call('services/unCancel', $api->post('services', 'unCancel', ['service_id' => $service]));
+expect_call('services/get (not canceling)', $api->get('services', 'get', ['service_id' => $service]), 200, fn ($v) => is_object($v) && $v->status === 'active' && $v->date_canceled === null);
+expect_call('services/move', $api->post('services', 'move', ['service_id' => $service, 'client_id' => $newOwner]), 200, fn ($v) => $v === $service);
+expect_call('services/getAllByClient (moved with its addon)', $api->get('services', 'getAllByClient', ['client_id' => $newOwner, 'status' => 'all']), 200, fn ($v) => is_array($v) && count($v) === 2);
+expect_call('services/cancel (now)', $api->post('services', 'cancel', ['service_id' => $addon, 'vars' => ['date_canceled' => '2020-01-01 00:00:00 UTC']]));
+expect_call('services/get (canceled)', $api->get('services', 'get', ['service_id' => $addon]), 200, fn ($v) => is_object($v) && $v->status === 'canceled');
+$pending = expect_call('services/add (pending)', $api->post('services', 'add', ['vars' => ['pricing_id' => $monthly, 'client_id' => $owner, 'domain' => "later-{$run}.example.com"]]), 200, $isInt);
+expect_call('services/get (pending by default)', $api->get('services', 'get', ['service_id' => $pending]), 200, fn ($v) => is_object($v) && $v->status === 'pending');
+expect_call('services/delete (pending)', $api->delete('services', 'delete', ['service_id' => $pending]));
+expect_call('services/get (deleted)', $api->get('services', 'get', ['service_id' => $pending]), 200, $isFalse);
+expect_call('services/delete (active: refused)', $api->delete('services', 'delete', ['service_id' => $service]), 400);
+expect_call('packages/delete (in use: refused)', $api->delete('packages', 'delete', ['package_id' => $hosting]), 400);
+
+$contact = $api->get('clients', 'get', ['client_id' => $owner])->response()->contact_id ?? 0;
+$card = expect_call('accounts/addCc', $api->post('accounts', 'addCc', ['vars' => ['contact_id' => $contact, 'first_name' => 'Grace', 'last_name' => 'Hopper', 'number' => '4242424242424242', 'expiration' => '203012', 'security_code' => '123', 'currency' => 'USD']]), 200, $isInt);
+$cardRecord = expect_call('accounts/getCc', $api->get('accounts', 'getCc', ['account_id' => $card]), 200, fn ($v) => is_object($v) && $v->last4 === '4242' && $v->expiration === '203012' && !property_exists($v, 'number'));
+expect_shape('account', $cardRecord, ['id', 'contact_id', 'first_name', 'last_name', 'reference_id', 'currency', 'expiration', 'last4', 'type', 'type_name', 'account_type', 'status']);
+expect_call('accounts/addCc (bad expiration)', $api->post('accounts', 'addCc', ['vars' => ['contact_id' => $contact, 'number' => '4242424242424242', 'expiration' => '12/30']]), 400, fn ($v, $e) => isset($e->expiration));
+expect_call('accounts/editCc', $api->put('accounts', 'editCc', ['account_id' => $card, 'vars' => ['first_name' => 'G.']]));
+expect_call('accounts/getAllCc', $api->get('accounts', 'getAllCc', ['contact_id' => $contact]), 200, fn ($v) => is_array($v) && count($v) === 1 && $v[0]->first_name === 'G.');
+expect_call('accounts/getAllCcByClient', $api->get('accounts', 'getAllCcByClient', ['client_id' => $owner]), 200, fn ($v) => is_array($v) && ($v[0]->id ?? null) === $card);
+expect_call('accounts/getListCc', $api->get('accounts', 'getListCc', ['contact_id' => $contact, 'sortby' => 'last_name', 'order' => 'asc']), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('accounts/getAllAchByClient', $api->get('accounts', 'getAllAchByClient', ['client_id' => $owner]), 200, fn ($v) => $v === []);
+expect_call('accounts/getCcTypes', $api->get('accounts', 'getCcTypes'), 200, fn ($v) => isset($v->visa));
+expect_call('accounts/getAchTypes', $api->get('accounts', 'getAchTypes'), 200, fn ($v) => isset($v->checking, $v->savings));
+expect_call('accounts/getTypes', $api->get('accounts', 'getTypes'), 200, fn ($v) => isset($v->cc, $v->ach));
+expect_call('accounts/getAch (a card id)', $api->get('accounts', 'getAch', ['account_id' => $card]), 200, $isFalse);
+expect_call('other company: accounts/getCc', $other->get('accounts', 'getCc', ['account_id' => $card]), 200, $isFalse);
+expect_call('other company: services/get', $other->get('services', 'get', ['service_id' => $service]), 200, $isFalse);
+expect_call('clients/addDebitAccount', $api->post('clients', 'addDebitAccount', ['client_id' => $owner, 'vars' => ['account_id' => $card, 'type' => 'cc']]));
+expect_call('clients/getDebitAccount', $api->get('clients', 'getDebitAccount', ['client_id' => $owner]), 200, fn ($v) => is_object($v) && $v->account_id === $card && $v->type === 'cc' && $v->failed_count === 0);
+expect_call('clients/setDebitAccountFailure', $api->post('clients', 'setDebitAccountFailure', ['client_id' => $owner, 'type' => 'cc', 'account_id' => $card]));
+expect_call('clients/getDebitAccount (one failure)', $api->get('clients', 'getDebitAccount', ['client_id' => $owner]), 200, fn ($v) => is_object($v) && $v->failed_count === 1);
+expect_call('clients/resetDebitAccountFailure', $api->post('clients', 'resetDebitAccountFailure', ['client_id' => $owner]));
+expect_call('clients/deleteDebitAccount', $api->delete('clients', 'deleteDebitAccount', ['client_id' => $owner]), 200, $isTrue);
+expect_call('accounts/deleteCc', $api->delete('accounts', 'deleteCc', ['account_id' => $card]));
+expect_call('accounts/getAllCcByClient (deleted)', $api->get('accounts', 'getAllCcByClient', ['client_id' => $owner]), 200, fn ($v) => $v === []);
 
 // ---- another company's credential sees none of it --------------------------------------------
 expect_call('other company: clients/get', $other->get('clients', 'get', ['client_id' => $client]), 200, $isFalse);

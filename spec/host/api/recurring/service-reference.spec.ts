@@ -113,6 +113,19 @@ describe('recurring billing: the reference\'s other service and invoice methods'
       expect(await ok(server, 'GET', 'services/getSearchCount', { query: 'Hosting' })).to.equal(all.length);
     });
 
+    it('getList, getListCount and getStatusCount take the reference\'s order_by and filters', async () => {
+      const ids = (list: Array<{ id: number }>) => list.map((s) => s.id);
+      const all = await ok(server, 'GET', 'services/getList', { client_id: clientId, status: 'all', order_by: { id: 'ASC' } });
+      expect(ids(all)).to.deep.equal([...ids(all)].sort((a, b) => a - b));
+      const byPackage = await ok(server, 'GET', 'services/getList', { client_id: clientId, status: 'all', filters: { package_id: packageId } });
+      expect(byPackage.length).to.be.greaterThan(0);
+      expect(await ok(server, 'GET', 'services/getListCount', { client_id: clientId, status: 'all', filters: { package_id: packageId + 1000 } })).to.equal(0);
+      expect(await ok(server, 'GET', 'services/getListCount', { client_id: clientId, status: 'all', filters: { package_name: 'HOSTING' } })).to.equal(all.length);
+      expect(await ok(server, 'GET', 'services/getStatusCount', { client_id: clientId, status: 'active', filters: { package_id: packageId } })).to.equal(1);
+      expect((await call(server, 'GET', 'services/getList', { filters: { module_row: 1 } })).json.errors).to.have.property('filters[module_row]');
+      expect((await call(server, 'GET', 'services/getList', { order_by: { password: 'ASC' } })).json.errors).to.have.property('order_by');
+    });
+
     it('answers pricing information, a package pricing and the actions', async () => {
       await ok(server, 'PUT', 'services/edit', { service_id: renewing, vars: { override_price: '20.00', override_currency: 'USD' } });
       expect(await ok(server, 'GET', 'services/getPricingInfo', { service_id: renewing })).to.deep.equal({
