@@ -88,7 +88,7 @@ async function rollingRestart(logger: Logger, fork: () => Worker, stopping: () =
     } catch (error) {
       // The old process keeps serving; if it died meanwhile, it still needs a successor.
       retiring.retiring = false;
-      if (old.isDead()) fork();
+      if (old.isDead() && !stopping()) fork();
       throw error;
     }
     if (old.isDead()) continue;
