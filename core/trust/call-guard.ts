@@ -3,6 +3,7 @@ import { Db } from '../db/schema';
 import type { Installation } from '../installation';
 import { TallyError } from '../kernel/tally-error';
 import { AuditLog } from './audit-log';
+import { clientNetwork } from './client-network';
 import { IdempotencyStore } from './idempotency';
 import { Lockouts, subject } from './lockouts';
 import { TrustPolicy } from './policy';
@@ -78,9 +79,12 @@ export class CallGuard {
    * out by sending wrong keys. The address lock-out slows a scanner trying many users.
    */
   async authenticate(given: GivenCredentials | null, address: string | undefined): Promise<Caller> {
-    const user = given && (address ? subject.apiUserAt(given.user, address) : subject.apiUser(given.user));
+    // Counted per source network, as the admin sign-in counts: an IPv6 client holds a whole /64 and
+    // could send each wrong key from a new address in it, so counts per address never reached a limit.
+    const source = address ? clientNetwork(address) : undefined;
+    const user = given && (source ? subject.apiUserAt(given.user, source) : subject.apiUser(given.user));
     const counted = user ? [{ subject: user, limit: this.policy.lockoutAttempts }] : [];
-    if (address) counted.push({ subject: subject.apiAddress(address), limit: this.policy.addressAttempts });
+    if (source) counted.push({ subject: subject.apiAddress(source), limit: this.policy.addressAttempts });
     const locked = await this.lockouts.lockedFor(this.db, counted.map((c) => c.subject));
     if (locked > 0) throw new RetryLater(locked);
     const caller = given ? await this.credentials.verify(given.user, given.key, undefined, address) : null;

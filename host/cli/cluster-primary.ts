@@ -26,8 +26,28 @@ export async function runPrimary(workers: number, logger: Logger): Promise<numbe
   await Promise.all(started.map(listening));
   logger.info({ workers }, 'all host processes are listening');
 
+  // One rolling restart at a time: two at once would each fork a replacement for the same process
+  // and then wait for its exit, which only one of them sees, so processes multiplied and the other
+  // restart never finished. A SIGHUP during a restart asks for one more round after it (code
+  // deployed meanwhile may have reached only some of the replacements).
+  let restarting: Promise<void> | null = null;
+  let again = false;
   process.on('SIGHUP', () => {
-    void rollingRestart(logger).catch((error) => logger.error({ err: error }, 'rolling restart failed'));
+    if (stopping) return;
+    if (restarting) {
+      again = true;
+      return;
+    }
+    restarting = (async () => {
+      do {
+        again = false;
+        await rollingRestart(logger, fork, () => stopping);
+      } while (again && !stopping);
+    })()
+      .catch((error) => logger.error({ err: error }, 'rolling restart failed'))
+      .finally(() => {
+        restarting = null;
+      });
   });
 
   return new Promise<number>((resolve) => {
@@ -48,13 +68,30 @@ export async function runPrimary(workers: number, logger: Logger): Promise<numbe
   });
 }
 
-async function rollingRestart(logger: Logger): Promise<void> {
+async function rollingRestart(logger: Logger, fork: () => Worker, stopping: () => boolean): Promise<void> {
   const current = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w);
   logger.info({ workers: current.length }, 'rolling restart');
   for (const old of current) {
-    const replacement = cluster.fork({ TALLY_CLUSTER_WORKER: '1' });
-    await listening(replacement);
-    (old as Worker & { retiring?: boolean }).retiring = true;
+    // A process that died meanwhile has had its replacement from the exit handler already; one
+    // from here too would be a process too many, and its exit would never come.
+    if (stopping() || old.isDead()) continue;
+    // Retiring from here on: should it die before its replacement listens, the replacement stands
+    // for it, and the exit handler must not start another.
+    const retiring = old as Worker & { retiring?: boolean };
+    retiring.retiring = true;
+    // Until it listens, the replacement's death is this loop's to answer, not the exit handler's.
+    const replacement = fork() as Worker & { retiring?: boolean };
+    replacement.retiring = true;
+    try {
+      await listening(replacement);
+      replacement.retiring = false;
+    } catch (error) {
+      // The old process keeps serving; if it died meanwhile, it still needs a successor.
+      retiring.retiring = false;
+      if (old.isDead() && !stopping()) fork();
+      throw error;
+    }
+    if (old.isDead()) continue;
     const exited = new Promise((resolve) => old.once('exit', resolve));
     old.process.kill('SIGTERM');
     await exited;

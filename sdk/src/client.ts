@@ -126,8 +126,17 @@ function baseUrl(url: string): string {
   return parsed.href.replace(/\/+$/, '');
 }
 
+/** What an API user and key are made of; HTTP whitespace around them is trimmed by fetch, as before. */
+const PRINTABLE = /^[\x21-\x7e]*$/;
+
 function authHeaders(options: TallyClientOptions): Record<string, string> {
   if (typeof options.user !== 'string' || typeof options.key !== 'string') throw new SdkError('usage', 'Both user and key must be strings.');
+  // fetch refuses a header value with a line break or NUL inside with a TypeError that quotes the
+  // whole value, which then travelled as the cause of an 'unreachable' error into the
+  // application's logs: the key, in clear. Checked here, and never quoted.
+  for (const [name, value] of [['user', options.user], ['key', options.key]] as const) {
+    if (!PRINTABLE.test(value.trim())) throw new SdkError('usage', `The API ${name} must be printable ASCII without spaces; check where it was read from (a line break or a stray character).`);
+  }
   const mode = options.auth ?? 'header';
   if (mode === 'basic') return { authorization: `Basic ${Buffer.from(`${options.user}:${options.key}`, 'utf8').toString('base64')}` };
   if (mode === 'header') return { 'SERVICE-API-USER': options.user, 'SERVICE-API-KEY': options.key };

@@ -132,6 +132,26 @@ describe('sdk: errors', () => {
       }
     });
 
+    it('usage: a key with a line break or a control character inside is refused without quoting it (fetch\'s own error quoted the whole key)', async () => {
+      for (const key of [`${sdk.server.credential.key}\r\nX-Injected: 1`, `tly_secret\u0000rest`, `tly_secret\nrest`]) {
+        for (const auth of ['header', 'basic'] as const) {
+          let error: unknown;
+          try {
+            await new TallyClient({ url: sdk.server.url, user: sdk.server.credential.user, key, auth }).get('users', 'getListCount');
+          } catch (e) {
+            error = e;
+          }
+          expect(error, auth).to.be.instanceOf(SdkError);
+          expect((error as SdkError).code).to.equal('usage');
+          const told = JSON.stringify({ message: (error as SdkError).message, cause: String((error as SdkError).cause ?? '') });
+          expect(told).not.to.contain('secret').and.not.to.contain(sdk.server.credential.key);
+        }
+      }
+      // Whitespace around the key, as a file read whole gives it, still works (fetch trims it).
+      const trailing = new TallyClient({ url: sdk.server.url, user: sdk.server.credential.user, key: `${sdk.server.credential.key}\n` });
+      expect((await trailing.get('users', 'getListCount')).status()).to.equal(200);
+    });
+
     it('usage: a malformed call is refused before anything is sent', async () => {
       expect(() => new TallyClient({ url: 'not a url', ...sdk.server.credential })).to.throw(SdkError, /not a URL/);
       expect(() => new TallyClient({ url: 'ftp://example.com', ...sdk.server.credential })).to.throw(SdkError, /http or https/);

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Installation } from '../../../core/installation';
@@ -67,6 +68,22 @@ describe('serve --workers N', function () {
     expect(served).to.be.greaterThan(10);
   });
 
+  it('a second SIGHUP during a rolling restart restarts once more, never leaving more processes than asked for', async () => {
+    const before = children(primary.pid!);
+    primary.kill('SIGHUP');
+    await new Promise((r) => setTimeout(r, 200));
+    primary.kill('SIGHUP');
+    primary.kill('SIGHUP');
+    // Settled: two processes, none of them from before, and no fork left starting.
+    await until(async () => {
+      const now = children(primary.pid!);
+      return now.size === 2 && [...now].every((pid) => !before.has(pid)) && (await pids()).size === 2;
+    }, 40_000);
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(children(primary.pid!).size).to.equal(2);
+    expect((await fetch(`${base}/api/users/getListCount.json`, { headers })).status).to.equal(200);
+  });
+
   it('replaces a process that dies', async () => {
     const [victim] = await pids();
     process.kill(victim, 'SIGKILL');
@@ -83,6 +100,23 @@ describe('serve --workers N', function () {
     expect(await exited).to.equal(0);
   });
 });
+
+/** The host processes of a primary: its child processes running Tally (not esbuild's service), read from /proc. */
+function children(parent: number): Set<number> {
+  const found = new Set<number>();
+  const read = (file: string) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || !new RegExp(`^PPid:\\s+${parent}$`, 'm').test(read(`/proc/${entry}/status`))) continue;
+    if (read(`/proc/${entry}/cmdline`).includes(BIN)) found.add(Number(entry));
+  }
+  return found;
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {

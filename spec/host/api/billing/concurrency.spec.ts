@@ -76,4 +76,29 @@ describe('billing under concurrent calls', () => {
     expect(sum([a.paid, b.paid, creditLeft])).to.equal('85.0000');
     for (const invoice of [a, b]) expect(Number(invoice.due)).to.be.at.least(0);
   });
+  it('applyFromCredits never pays an invoice voided or moved to another currency while it ran', async () => {
+    // Each round races a void (or a currency change) of a client's one open invoice with spending
+    // the client's credit: the credit may pay the invoice before, never after, it stops being payable.
+    for (let round = 0; round < 12; round++) {
+      const client = await addClient(server);
+      const invoice = await addInvoice(server, client, { lines: [{ description: 'x', amount: '50' }] });
+      await ok(server, 'POST', 'transactions/add', { vars: { client_id: client, amount: '100', currency: 'USD' } });
+      const change = round % 2 ? { status: 'void' } : { currency: 'EUR' };
+      const [edited, spent] = await Promise.all([
+        call(server, 'PUT', 'invoices/edit', { invoice_id: invoice, vars: change }),
+        call(server, 'POST', 'transactions/applyFromCredits', { client_id: client }),
+      ]);
+      expect(spent.status).to.equal(200);
+      const after = await getInvoice(server, invoice);
+      const credit = await ok(server, 'GET', 'transactions/getCredit', { client_id: client, currency: 'USD' });
+      if (edited.status === 200) {
+        // The change went through: whichever ran first, nothing of the USD credit is on the invoice.
+        expect(after.paid, `round ${round}`).to.equal('0.0000');
+        expect(credit, `round ${round}`).to.equal('100.0000');
+      } else {
+        expect(after.paid).to.equal('50.0000');
+        expect(credit).to.equal('50.0000');
+      }
+    }
+  });
 });

@@ -44,6 +44,21 @@ describe('abuse limits: lock-outs shared by every process, rate limit, timing', 
     }
   });
 
+  it('wrong keys from new IPv6 addresses of one /64 count as one source: the API user and then the network are locked', async () => {
+    const proxied = await startTestServer({ trust: LIMITS, trustProxy: true, proxyHops: 1 });
+    try {
+      const from = (address: string, auth = proxied.credential) => proxied.request('GET', '/api/users/getListCount.json', { auth, headers: { 'X-Forwarded-For': address } });
+      for (let i = 1; i <= 3; i++) expect((await from(`2001:db8:5:7::${i}`, wrong(proxied.credential.user))).status).to.equal(401);
+      expect((await from('2001:db8:5:7::99')).status).to.equal(429);
+      for (let i = 0; i < 3; i++) expect((await from(`2001:db8:5:7:${i}::1`, wrong(`tly_nobody${i}`))).status).to.equal(401);
+      expect((await from('2001:db8:5:7:ffff::1', proxied.installationCredential)).status).to.equal(429);
+      // Another /64 is another source.
+      expect((await from('2001:db8:5:8::1')).status).to.equal(200);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('failures counted on both processes add up', async () => {
     const { user } = server.credential;
     expect((await server.request('GET', '/api/users/getListCount.json', { auth: wrong(user) })).status).to.equal(401);
