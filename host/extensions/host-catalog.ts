@@ -67,8 +67,10 @@ export class HostCatalog extends ExtensionCatalog {
   override async uninstall(type: ExtensionType, name: string, ctx: CallContext, dropTables: boolean): Promise<void> {
     const entry = this.loaded(type, name);
     await this.runTask(entry, { kind: 'hook', hook: 'uninstall' }, ctx);
-    // The tables stay for the other companies; this company's rows go, whatever the hook did.
-    if (!dropTables) return deleteCompanyRows(ctx.db, this.installation.connection.dialect, entry.info.capabilities.tables, ctx.companyId);
+    // This company's rows go whatever the hook did: the tables stay for the other companies, or
+    // when a migration has no down().
+    await deleteCompanyRows(ctx.db, this.installation.connection.dialect, entry.info.capabilities.tables, ctx.companyId);
+    if (!dropTables) return;
     const applied = await this.applied(name, ctx);
     if (applied.length) await this.runTask(entry, { kind: 'migrate', direction: 'down', names: applied.reverse() }, ctx);
     await ctx.db.deleteFrom('extensions_migrations').where('extension', '=', name).execute();
