@@ -34,10 +34,17 @@ exports.migrations = {
 };
 `;
 
+/** A table whose migration has no down(): the last uninstall leaves it in place. */
+const KEEPER = `
+exports.models = { notes: { callable: { add: {} }, async add() { await this.ctx.db.insertInto('keeper_notes').values({ company_id: 0 }).execute(); return true; } } };
+exports.migrations = { '001_notes': { up: (db, kit) => db.schema.createTable('keeper_notes').addColumn('id', kit.idType(), (c) => c.primaryKey()).addColumn('company_id', 'integer', (c) => c.notNull()).execute() } };
+`;
+
 describe('extensions: per-company lifecycle through the managers', () => {
   const dir = new ExtensionsDir()
     .add('plugins/probe', manifest('Probe', PROBE_CAPABILITIES), PROBE_PLUGIN)
     .add('plugins/base', manifest('Base'), TINY('base'))
+    .add('plugins/keeper', manifest('Keeper', { tables: ['keeper_notes'] }), KEEPER)
     .add('plugins/ledger', manifest('Ledger', { tables: ['ledger_books', 'ledger_lines', 'ledger_later'] }), LEDGER)
     .add('plugins/addon', manifest('Addon', { depends: ['base'] }), TINY('addon'))
     .add('gateways/merchant/vault', manifest('Vault', { currencies: ['USD', 'EUR'], settings: { secret_key: { label: 'the secret key', secret: true, required: true }, mode: {} } }), VAULT);
@@ -60,7 +67,7 @@ describe('extensions: per-company lifecycle through the managers', () => {
     expect((await add('plugin_manager', 'vars[dir]=')).json.errors).to.have.nested.property('dir.empty');
     const unknown = await add('plugin_manager', 'vars[dir]=nothing');
     expect(unknown.status).to.equal(400);
-    expect(unknown.json.errors.dir.exists).to.contain('Available: addon, base, ledger, probe');
+    expect(unknown.json.errors.dir.exists).to.contain('Available: addon, base, keeper, ledger, probe');
     expect((await add('plugin_manager', 'vars[dir]=vault')).json.errors).to.have.nested.property('dir.exists');
   });
 
@@ -118,6 +125,14 @@ describe('extensions: per-company lifecycle through the managers', () => {
     expect((await add('plugin_manager', 'vars[dir]=ledger', other)).status).to.equal(200);
     expect((await server.request('GET', '/api/ledger.books/counts.json', { auth: other })).json.response).to.deep.equal({ books: [], lines: 0 });
     expect((await server.request('GET', '/api/ledger.books/counts.json')).json.response).to.deep.equal({ books: ['mine'], lines: 1 });
+  });
+
+  it("the last company's uninstall deletes its rows from a table a migration without down() leaves in place", async () => {
+    expect((await add('plugin_manager', 'vars[dir]=keeper')).status).to.equal(200);
+    expect((await server.request('POST', '/api/keeper.notes/add.json')).status).to.equal(200);
+    const id = (await server.request('GET', '/api/plugin_manager/getAll.json')).json.response.find((e: any) => e.dir === 'keeper').id;
+    expect((await server.request('DELETE', `/api/plugin_manager/delete.json?plugin_id=${id}`)).status).to.equal(200);
+    expect(await (server.installation.db as any).selectFrom('keeper_notes').select('id').execute()).to.deep.equal([]);
   });
 
   it('installs dependencies first, and keeps them while something depends on them', async () => {
