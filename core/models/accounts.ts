@@ -11,6 +11,7 @@ import { AchAccounts } from './accounts/ach-accounts';
 import { requireClientId } from './clients/client-store';
 import { accountCurrency, contactOf, findAccount, forgetAccount, gatewayOffering, keepAccount, listAccounts, renameAccount, requireAccount } from './accounts/account-ops';
 import { autodebitAccountOf, CC_TYPES, invalidAccount, setAutodebitAccount } from './accounts/account-store';
+import { askGateway, storedAccount } from './accounts/gateway-answers';
 
 /**
  * Payment accounts of clients. A card is handed once to a merchant gateway that stores it
@@ -42,11 +43,11 @@ export class Accounts extends AchAccounts {
     const currency = await accountCurrency(this.ctx, vars, errors);
     if (!gateway) errors.gateway = { exists: `The merchant gateway "${String(vars.gateway ?? 'test_card')}" is not installed and enabled, or cannot store cards.` };
     if (Object.keys(errors).length) throw TallyError.invalid(errors);
-    const stored = (await this.calls.call(this.ctx, `${gateway}.tokens`, 'store', {
+    const stored = storedAccount(gateway!, await askGateway(this.ctx, this.calls, gateway!, 'store', {
       vars: { client_id: contact.client_id, card_number: vars.number, exp_year: expiration.slice(0, 4), exp_month: expiration.slice(4), cvv: vars.security_code },
-    })) as { reference_id: string; last4: string; type: string; expiration: string };
+    }, 'store the card'));
     return keepAccount(this.ctx, contact, vars, {
-      type: 'cc', gateway: gateway!, reference_id: stored.reference_id, last4: stored.last4, card_type: CC_TYPES[stored.type] ? stored.type : 'other', expiration: stored.expiration ?? expiration, status: 'active', currency,
+      type: 'cc', gateway: gateway!, reference_id: stored.reference_id, last4: stored.last4, card_type: stored.type && CC_TYPES[stored.type] ? stored.type : 'other', expiration: stored.expiration ?? expiration, status: 'active', currency,
     });
   }
 

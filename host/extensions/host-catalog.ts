@@ -10,6 +10,7 @@ import { ExtensionCatalog, ExtensionInfo, ExtensionType } from '../../core/model
 import { ExtensionSandbox } from './sandbox/extension-sandbox';
 import { SandboxLimits } from './sandbox-limits';
 import { callInfo, serveRequests } from './host-requests';
+import { deleteCompanyRows } from './company-rows';
 
 /** One discovered extension: `worker` only when it loaded. */
 export interface CatalogEntry {
@@ -66,6 +67,9 @@ export class HostCatalog extends ExtensionCatalog {
   override async uninstall(type: ExtensionType, name: string, ctx: CallContext, dropTables: boolean): Promise<void> {
     const entry = this.loaded(type, name);
     await this.runTask(entry, { kind: 'hook', hook: 'uninstall' }, ctx);
+    // This company's rows go whatever the hook did: the tables stay for the other companies, or
+    // when a migration has no down().
+    await deleteCompanyRows(ctx.db, this.installation.connection.dialect, entry.info.capabilities.tables, ctx.companyId);
     if (!dropTables) return;
     const applied = await this.applied(name, ctx);
     if (applied.length) await this.runTask(entry, { kind: 'migrate', direction: 'down', names: applied.reverse() }, ctx);

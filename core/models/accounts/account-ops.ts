@@ -6,6 +6,7 @@ import { formatUtc } from '../../kernel/timestamps';
 import { truthy } from '../billing/values';
 import { findCurrency } from '../currencies';
 import { MESSAGES } from '../invoices/invoice-rules';
+import { callGateway } from './gateway-answers';
 import { accountQuery, AccountKind, autodebitAccountOf, invalidAccount, presentAccount, setAutodebitAccount } from './account-store';
 
 /** What cards and bank accounts share: whose they are, how they are stored, listed and forgotten. */
@@ -97,7 +98,7 @@ export async function listAccounts(ctx: CallContext, kind: AccountKind, narrow: 
 /** Tells the gateway to forget the token; the account becomes inactive and stops being the autodebit account. */
 export async function forgetAccount(ctx: CallContext, calls: ModelCalls, account: { id: number; status: string; gateway: string; reference_id: string }) {
   if (account.status !== 'inactive' && (await calls.available(ctx, `${account.gateway}.tokens`, 'remove'))) {
-    await calls.call(ctx, `${account.gateway}.tokens`, 'remove', { reference_id: account.reference_id });
+    await callGateway(ctx, calls, account.gateway, 'remove', { reference_id: account.reference_id }, 'forget the account');
   }
   await ctx.db.updateTable('accounts').set({ status: 'inactive' }).where('id', '=', account.id).execute();
   await ctx.db.deleteFrom('client_autodebit').where('account_id', '=', account.id).execute();

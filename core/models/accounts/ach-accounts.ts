@@ -8,6 +8,7 @@ import { bool as yes, listOf, nothing, orFalse, int as id } from '../../kernel/s
 import { TallyError } from '../../kernel/tally-error';
 import { ACCOUNT, ACH_ADD, DEPOSITS, LABELS, NAME_EDIT } from '../accounts.fields';
 import { ACH_TYPES } from './account-store';
+import { askGateway, storedAccount } from './gateway-answers';
 import { accountCurrency, contactOf, findAccount, forgetAccount, gatewayOffering, keepAccount, listAccounts, renameAccount, requireAccount } from './account-ops';
 
 /**
@@ -43,11 +44,11 @@ export abstract class AchAccounts {
     const currency = await accountCurrency(this.ctx, vars, errors);
     if (!gateway) errors.gateway = { exists: `The merchant gateway "${String(vars.gateway ?? 'test_card')}" is not installed and enabled, or cannot store bank accounts.` };
     if (Object.keys(errors).length) throw TallyError.invalid(errors);
-    const stored = (await this.calls.call(this.ctx, `${gateway}.tokens`, 'storeAch', {
+    const stored = storedAccount(gateway!, await askGateway(this.ctx, this.calls, gateway!, 'storeAch', {
       vars: { client_id: contact.client_id, account_number: vars.account, routing_number: vars.routing, account_type: type },
-    })) as { reference_id: string; last4: string; type?: string; verification?: string };
+    }, 'store the bank account'));
     return keepAccount(this.ctx, contact, vars, {
-      type: 'ach', gateway: gateway!, reference_id: stored.reference_id, last4: stored.last4, card_type: ACH_TYPES[stored.type ?? ''] ? stored.type! : type, expiration: null,
+      type: 'ach', gateway: gateway!, reference_id: stored.reference_id, last4: stored.last4, card_type: stored.type && ACH_TYPES[stored.type] ? stored.type : type, expiration: null,
       status: stored.verification === 'pending' ? 'unverified' : 'active', currency,
     });
   }
@@ -108,9 +109,9 @@ export abstract class AchAccounts {
     }
     if (!errors.account_id && !(await this.calls.available(this.ctx, `${account.gateway}.tokens`, 'verifyDeposits'))) errors.gateway = { exists: `The gateway "${account.gateway}" is not installed and enabled, or does not verify bank accounts.` };
     if (Object.keys(errors).length) throw TallyError.invalid(errors);
-    const answer = (await this.calls.call(this.ctx, `${account.gateway}.tokens`, 'verifyDeposits', {
+    const answer = await askGateway(this.ctx, this.calls, account.gateway, 'verifyDeposits', {
       vars: { reference_id: account.reference_id, client_id: account.client_id, amounts: [vars.first_deposit, vars.second_deposit] },
-    })) as { status: string };
+    }, 'check the deposits');
     if (answer.status === 'verified') await this.ctx.db.updateTable('accounts').set({ status: 'active' }).where('id', '=', accountId).execute();
     if (answer.status === 'failed') await forgetAccount(this.ctx, this.calls, account);
     return answer.status === 'verified';

@@ -14,7 +14,7 @@ export const MODULE_SERVICE_ID = 'module_service_id';
  * Calls the package's module for a service's lifecycle, through the one call path and in the
  * caller's transaction, so a module failure rolls the whole action back and the service is left
  * unchanged. The module's own 400 is answered as it is; anything else it throws becomes a 400
- * naming the module and what it could not do.
+ * naming the module and what it could not do, without what it threw.
  */
 export class ModuleLifecycle {
   constructor(
@@ -63,8 +63,10 @@ export class ModuleLifecycle {
       return await this.calls.call(this.ctx, model, action, params);
     } catch (error) {
       if (error instanceof TallyError && error.status === 400) throw error;
-      const reason = error instanceof TallyError ? error.message : (error as Error).message;
-      throw TallyError.invalid({ module: { failed: `The module "${module}" could not ${action === 'changePackage' ? 'change the package of' : action} the service: ${reason}` } });
+      // Not the module's own message but whatever it threw (with its stack): an HTTP client's
+      // error quoting a URL with the server's password in it, say. The host logs it; the answer
+      // only says what could not be done.
+      throw TallyError.invalid({ module: { failed: `The module "${module}" could not ${action === 'changePackage' ? 'change the package of' : action} the service (the host's log says why).` } });
     }
   }
 }

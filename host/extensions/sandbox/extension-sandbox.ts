@@ -104,7 +104,12 @@ export class ExtensionSandbox {
             try {
               const checked = checkAnswer(answer, this.limits.resultBytes);
               if (checked.ok) finish(() => resolve(checked.value));
-              else finish(() => reject(checked.error instanceof TallyError ? checked.error : new ExtensionFailure(`Extension ${this.setup.extension}: ${checked.error.message}`)));
+              else if (checked.error instanceof TallyError) finish(() => reject(checked.error));
+              else {
+                // What it threw is for the operator: a caller answering 400 (a module's failed action) does not pass it on.
+                this.logger.warn({ extension: this.setup.extension, task: describe(task), company: info.companyId, reason: checked.error.message }, 'extension call failed');
+                finish(() => reject(new ExtensionFailure(`Extension ${this.setup.extension}: ${checked.error.message}`)));
+              }
             } catch (error) {
               this.kill(live, (error as Error).message);
             }
