@@ -51,7 +51,7 @@ export class Invoices extends InvoiceQueries {
     const client = rules.client!;
     const currency = String(vars.currency);
     const lines = readLines(vars.lines, rules);
-    const totals = await totalFor(this.ctx.db, this.ctx.companyId, client, currency, lines, rules.currency);
+    const totals = await totalFor(this.ctx.db, this.ctx.companyId, this.ctx.systemKey, client, currency, lines, rules.currency);
     const status = typeof vars.status === 'string' ? vars.status : 'active';
     const now = formatUtc(new Date());
     const invoiceId = await insertInvoice(this.ctx.db, {

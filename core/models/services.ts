@@ -74,13 +74,16 @@ export class Services extends ServiceQueueLists {
     if (columns.parent_service_id) await checkParent(this.ctx.db, service, columns.parent_service_id);
     // Another coupon is taken as services/add takes one: usable for the package now, with a use left.
     if (columns.coupon_id && columns.coupon_id !== service.coupon_id) await takeCoupon(this.ctx, this.calls, columns.coupon_id, read.pricing?.package_id ?? service.package_id);
-    if (Object.keys(columns).length) await this.ctx.db.updateTable('services').set(columns).where('id', '=', serviceId).execute();
+    // Staff giving a suspended service a reason of their own make the suspension theirs: the run
+    // unsuspends only what it suspended for non-payment, not a service since held for abuse.
+    const takenOver = service.status === 'suspended' && columns.suspension_reason !== undefined && columns.suspension_reason !== service.suspension_reason;
+    if (Object.keys(columns).length) await this.ctx.db.updateTable('services').set(takenOver ? { ...columns, auto_suspended: 0 } : columns).where('id', '=', serviceId).execute();
     await writeFields(this.ctx.db, serviceId, read.fields, this.ctx.systemKey);
     if (pricingId !== undefined && pricingId !== service.pricing_id) {
       if (bypassModule) throw TallyError.invalid({ pricing_id: { module: 'A package change needs the module; do not bypass it.' } });
       await changePricing(this.ctx, this.calls, await requireService(this.ctx.db, this.ctx.companyId, serviceId), pricingId, this.now());
     }
-    if (status !== undefined && status !== service.status) await this.moveTo(await requireService(this.ctx.db, this.ctx.companyId, serviceId), status, !bypassModule);
+    if (status !== undefined && status !== service.status) await this.moveTo(await requireService(this.ctx.db, this.ctx.companyId, serviceId), status, !bypassModule, columns.suspension_reason);
     return serviceId;
   }
 
@@ -316,11 +319,11 @@ export class Services extends ServiceQueueLists {
     return STATUS_NAMES;
   }
 
-  private async moveTo(service: ServiceRow, status: string, useModule: boolean): Promise<void> {
+  private async moveTo(service: ServiceRow, status: string, useModule: boolean, reason?: string | null): Promise<void> {
     const t = this.transitions();
     if (status === 'active' && ['pending', 'in_review'].includes(service.status)) return t.activate(service, useModule);
     if (status === 'active' && service.status === 'suspended') return t.unsuspend(service, useModule);
-    if (status === 'suspended') return t.suspend(service, { useModule });
+    if (status === 'suspended') return t.suspend(service, { useModule, reason });
     if (status === 'canceled') return t.cancel(service, useModule);
     if (status === 'in_review' && service.status === 'pending') {
       await this.ctx.db.updateTable('services').set({ status }).where('id', '=', service.id).execute();

@@ -115,7 +115,7 @@ export class Taxes {
   async getApplicable(clientId: number) {
     const client = await findClient(this.ctx.db, this.ctx.companyId, clientId);
     if (!client) throw invalidClient();
-    const taxes = await applicableTaxes(this.ctx.db, this.ctx.companyId, client);
+    const taxes = await applicableTaxes(this.ctx.db, this.ctx.companyId, client, this.ctx.systemKey);
     return taxes.map((t) => ({ id: t.id, level: t.level, name: t.name, rate: toStored(t.rate), type: t.type }));
   }
 }

@@ -1,20 +1,55 @@
 import { Tx } from '../../db/schema';
 import { stored } from '../../kernel/money';
 import { reusedSelect } from '../../kernel/reused-select';
+import { systemDecrypt } from '../../kernel/system-cipher';
 import { TaxRule } from '../invoices/totals';
+import { truthy } from './values';
 
 export interface Location {
   readonly country: string | null;
   readonly state: string | null;
 }
 
+/** A client of the company where it is (its taxes depend on its settings too). */
+export interface TaxedClient extends Location {
+  readonly id: number;
+}
+
 /**
- * The taxes a client pays: for each level (1 and 2, as in the reference system), the company's
- * active tax that matches the client's address most closely: country and state, else the whole
- * country, else everywhere. A client without a country pays only taxes that apply everywhere.
+ * The taxes a client pays: none when it is tax exempt (taxExemptClients); else for each level (1
+ * and 2, as in the reference system), the company's active tax that matches the client's address
+ * most closely: country and state, else the whole country, else everywhere. A client without a
+ * country pays only taxes that apply everywhere.
  */
-export async function applicableTaxes(db: Tx, companyId: number, where: Location): Promise<TaxRule[]> {
-  return taxesFor(await activeTaxes(db, companyId), where);
+export async function applicableTaxes(db: Tx, companyId: number, client: TaxedClient, systemKey: string): Promise<TaxRule[]> {
+  if ((await taxExemptClients(db, companyId, [client.id], systemKey)).size) return [];
+  return taxesFor(await activeTaxes(db, companyId), client);
+}
+
+/**
+ * Which of the clients are tax exempt: the reference's `tax_exempt` client setting (`true`), the
+ * client's own value, else its group's (settings inherit client > client group), as
+ * `clients/setSetting` or `clients/create`'s `vars[settings]` and `client_groups/setSetting` store
+ * it. Their taxable lines are charged no tax.
+ */
+export async function taxExemptClients(db: Tx, companyId: number, clientIds: readonly number[], systemKey: string): Promise<Set<number>> {
+  if (!clientIds.length) return new Set();
+  const clients = await db.selectFrom('clients').select(['id', 'client_group_id']).where('company_id', '=', companyId).where('id', 'in', [...clientIds]).execute();
+  const groupIds = [...new Set(clients.map((c) => c.client_group_id).filter((id): id is number => id !== null))];
+  const rows = await db
+    .selectFrom('owner_settings')
+    .select(['owner', 'owner_id', 'value', 'encrypted'])
+    .where('key', '=', 'tax_exempt')
+    .where((eb) => eb.or([
+      eb.and([eb('owner', '=', 'client'), eb('owner_id', 'in', [0, ...clientIds])]),
+      eb.and([eb('owner', '=', 'client_group'), eb('owner_id', 'in', [0, ...groupIds])]),
+    ]))
+    .execute();
+  const value = (owner: string, id: number | null) => {
+    const row = rows.find((r) => r.owner === owner && r.owner_id === id);
+    return row && (row.encrypted ? systemDecrypt(row.value, systemKey) : row.value);
+  };
+  return new Set(clients.filter((c) => truthy(value('client', c.id) ?? value('client_group', c.client_group_id) ?? 'false')).map((c) => c.id));
 }
 
 /** The company's active taxes, in id order: what taxesFor chooses from (read once for many clients). */

@@ -66,7 +66,7 @@ export class InvoiceEditor {
       const currency = typeof vars.currency === 'string' ? vars.currency : invoice.currency;
       const stored = await storedLines(db, invoiceId);
       const lines = vars.lines !== undefined ? mergeLineEdits(stored, vars.lines) : stored;
-      const totals = await totalFor(db, this.ctx.companyId, client, currency, lines);
+      const totals = await totalFor(db, this.ctx.companyId, this.ctx.systemKey, client, currency, lines);
       if (totals.total.lessThan(invoice.paid)) {
         throw TallyError.invalid({ total: { paid: 'The invoice total cannot be less than what has been paid on it; refund or unapply a payment first.' } });
       }

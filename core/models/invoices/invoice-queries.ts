@@ -138,7 +138,7 @@ export abstract class InvoiceQueries {
   async getTaxRules(clientId: number) {
     const client = await findClient(this.ctx.db, this.ctx.companyId, clientId);
     if (!client) throw invalidClient();
-    const rules = await applicableTaxes(this.ctx.db, this.ctx.companyId, client);
+    const rules = await applicableTaxes(this.ctx.db, this.ctx.companyId, client, this.ctx.systemKey);
     return rules.map((t) => ({ id: t.id, level: t.level, name: t.name, amount: toStored(t.rate), type: t.type }));
   }
 

@@ -96,7 +96,7 @@ async function newInvoiceLike(ctx: CallContext, like: LockedInvoice, nextNumber:
 /** Writes `lines` as the invoice's lines and totals it with the client's current taxes. */
 async function retotal(ctx: CallContext, invoiceId: number, like: LockedInvoice, lines: LineInput[]): Promise<void> {
   const client = (await findClient(ctx.db, ctx.companyId, like.client_id))!;
-  const totals = await totalFor(ctx.db, ctx.companyId, client, like.currency, lines);
+  const totals = await totalFor(ctx.db, ctx.companyId, ctx.systemKey, client, like.currency, lines);
   await writeLinesAndTaxes(ctx.db, invoiceId, lines, totals);
   const closed = closedDate(like.status, totals.total, ZERO, null, formatUtc(new Date()));
   await ctx.db.updateTable('invoices').set({ ...storedTotals(totals), date_closed: closed }).where('id', '=', invoiceId).execute();

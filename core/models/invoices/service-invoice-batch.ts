@@ -6,7 +6,7 @@ import { is } from '../../kernel/input-rules';
 import { Amount, Money, toStored, ZERO } from '../../kernel/money';
 import { TallyError } from '../../kernel/tally-error';
 import { formatUtc, parseTimestamp } from '../../kernel/timestamps';
-import { activeTaxes, taxesFor } from '../billing/applicable-taxes';
+import { activeTaxes, taxesFor, taxExemptClients } from '../billing/applicable-taxes';
 import { clientQuery } from '../clients/client-store';
 import { CouponBook } from '../coupons/coupon-discount';
 import { ServiceRow } from '../services/service-store';
@@ -68,11 +68,12 @@ export async function invoiceServiceBatch(ctx: CallContext, requests: readonly S
   const wanted = requests.filter((_, i) => drafts[i]);
   if (!wanted.length) return { ids: requests.map(() => null), numbered: Promise.resolve() };
   const taxable = drafts.some((d) => d?.lines.some((l) => l.tax));
-  const [clients, currencies, taxRows] = await Promise.all([
+  const [clients, currencies, taxRows, exempt] = await Promise.all([
     runPrepared(db, clientQuery(db, ctx.companyId, [...new Set(wanted.map((r) => r.clientId))])),
     // All of the company's (a handful): the statement is the same for every batch.
     runPrepared(db, db.selectFrom('currencies').select(['code', 'precision']).where('company_id', '=', ctx.companyId)),
     taxable ? activeTaxes(db, ctx.companyId) : Promise.resolve([]),
+    taxable ? taxExemptClients(db, ctx.companyId, [...new Set(wanted.map((r) => r.clientId))], ctx.systemKey) : Promise.resolve(new Set<number>()),
   ]);
   const clientById = new Map(clients.map((c) => [c.id, c]));
   const precisionOf = new Map(currencies.map((c) => [c.code, Number(c.precision)]));
@@ -95,7 +96,7 @@ export async function invoiceServiceBatch(ctx: CallContext, requests: readonly S
     if (!billed || !due || due < billed) continue;
     const lines = readLines(draft.lines, reader);
     if (!lines.every((line, i) => complete(draft.lines[i], line))) continue;
-    const totals = computeTotals(lines, lines.some((l) => l.taxable) ? taxesFor(taxRows, client) : [], precision);
+    const totals = computeTotals(lines, lines.some((l) => l.taxable) && !exempt.has(client.id) ? taxesFor(taxRows, client) : [], precision);
     if (totals.total.isNegative() || !fits(totals)) continue;
     prepared.push({ index, clientId: request.clientId, currency: request.options.currency, lines, totals, billed, due, periods: draft.periods, renew: request.options.renew });
   }

@@ -32,7 +32,10 @@ export async function changePricing(ctx: CallContext, calls: ModelCalls, service
   let charge = new Money(0);
   let dateRenews = renews;
   if (renews && renews > now && service.period !== 'onetime') {
-    const share = packageChange(oldPrice, samePeriod ? newPrice : new Money(0), now, renews, service.term, periodOf(service), ctx.timezone);
+    // The period began at the last renewal (or the start, before any): a renew date clamped to a
+    // short month (31 January + 1 month = 28 February) is 28 days from it, not 31 from 28 January.
+    const began = service.date_last_renewed ?? service.date_added;
+    const share = packageChange(oldPrice, samePeriod ? newPrice : new Money(0), now, renews, service.term, periodOf(service), ctx.timezone, began);
     credit = share.credit;
     charge = samePeriod ? share.charge : newPrice;
   } else if (!samePeriod) charge = newPrice;

@@ -122,4 +122,26 @@ describe('recurring billing: a service from purchase to suspension', () => {
     expect(service).to.include({ status: 'canceled', date_canceled: '2027-04-01 00:30:00' });
     expect((await moduleService(server, service)).status).to.equal('cancelled');
   });
+
+  it('never unsuspends a service staff took over with a reason of their own, nor one staff suspended through services/edit', async () => {
+    const held = await addClient(server);
+    const add = (domain: string) => ok(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, client_id: held, status: 'active', date_added: '2027-05-01 00:00:00 UTC', domain } });
+    const [unpaid, abusive, other] = [await add('held1.example.com'), await add('held2.example.com'), await add('held3.example.com')];
+    await runAt(server, '2027-05-28 12:00:00');
+    const [invoice] = await invoicesOf(server, held);
+    expect(invoice).to.include({ total: '93.0000', date_due: '2027-06-01 00:00:00' });
+    await runAt(server, '2027-06-05 12:00:00');
+    for (const id of [unpaid, abusive, other]) expect(await serviceOf(server, id)).to.include({ status: 'suspended', suspension_reason: 'Not paid.' });
+    // Staff hold one for abuse; another, unsuspended by hand, they suspend again through services/edit with a reason.
+    await ok(server, 'PUT', 'services/edit', { service_id: abusive, vars: { suspension_reason: 'Abuse: spam' } });
+    await ok(server, 'POST', 'services/unsuspend', { service_id: other });
+    await ok(server, 'PUT', 'services/edit', { service_id: other, vars: { status: 'suspended', suspension_reason: 'Chargeback' } });
+    expect(await serviceOf(server, other)).to.include({ status: 'suspended', suspension_reason: 'Chargeback' });
+    await ok(server, 'POST', 'transactions/add', { vars: { client_id: held, amount: '93.00', currency: 'USD', invoices: [{ invoice_id: invoice.id }] } });
+    await runAt(server, '2027-06-06 12:00:00');
+    expect(await serviceOf(server, unpaid)).to.include({ status: 'active', suspension_reason: null });
+    expect(await serviceOf(server, abusive)).to.include({ status: 'suspended', suspension_reason: 'Abuse: spam' });
+    expect(await serviceOf(server, other)).to.include({ status: 'suspended', suspension_reason: 'Chargeback' });
+    expect((await moduleService(server, await serviceOf(server, abusive))).status).to.equal('suspended');
+  });
 });

@@ -176,6 +176,35 @@ describe('recurring billing: packages, pricings, groups, coupons, accounts and s
       expect(await ok(server, 'GET', 'transactions/getCredit', { client_id: client, currency: 'USD' })).to.equal(expected);
     });
 
+    it('prorates a change over the days of a period whose renew date was clamped to a short month (31st + N months)', async () => {
+      // The latest 31st before today, and a term of N months from it ending in a shorter month after
+      // today: its renew date is that month's last day, and the period is counted from the 31st.
+      const day = 86_400_000;
+      const today = new Date();
+      const todayUtc = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
+      const daysIn = (y: number, m: number) => new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+      let y = today.getUTCFullYear();
+      let m = today.getUTCMonth();
+      while (daysIn(y, m) < 31 || Date.UTC(y, m, 31) >= todayUtc) [y, m] = m === 0 ? [y - 1, 11] : [y, m - 1];
+      const start = Date.UTC(y, m, 31);
+      let term = 1;
+      while (daysIn(y, m + term) === 31 || Date.UTC(y, m + term, daysIn(y, m + term)) <= todayUtc + day) term++;
+      const end = Date.UTC(y, m + term, daysIn(y, m + term));
+      const text = (t: number) => `${new Date(t).toISOString().slice(0, 10)} 00:00:00`;
+      const pricing = (price: string) => [{ term, period: 'month', price, currency: 'USD' }];
+      const small = await addPackage(server, moduleId, { names: [{ lang: 'en_us', name: 'Month End Small' }], pricing: pricing('30.00') });
+      const large = await addPackage(server, moduleId, { names: [{ lang: 'en_us', name: 'Month End Large' }], meta: { plan: 'pro' }, pricing: pricing('130.00') });
+      const client = await addClient(server);
+      const serviceId = await ok(server, 'POST', 'services/add', { vars: { pricing_id: small.pricingId, client_id: client, status: 'active', domain: 'monthend.example.com', date_added: `${text(start)} UTC` } });
+      expect(await serviceOf(server, serviceId)).to.include({ date_added: text(start), date_renews: text(end) });
+      await ok(server, 'PUT', 'services/edit', { service_id: serviceId, vars: { pricing_id: large.pricingId } });
+      const expected = (Math.round((100 * 100 * (end - todayUtc)) / (end - start)) / 100).toFixed(4);
+      const [invoice] = await ok(server, 'GET', 'invoices/getList', { client_id: client });
+      expect(invoice.total).to.equal(expected);
+      await ok(server, 'PUT', 'services/edit', { service_id: serviceId, vars: { pricing_id: small.pricingId } });
+      expect(await ok(server, 'GET', 'transactions/getCredit', { client_id: client, currency: 'USD' })).to.equal(expected);
+    });
+
     it('changing pricing back and forth pays no one: each way is rounded to the cent, and a change sent twice in a second is invoiced twice', async () => {
       const prices = ['100.00', '100.01', '100.07'];
       const both = await addPackage(server, moduleId, { names: [{ lang: 'en_us', name: 'Hosting Cents' }], pricing: prices.map((price) => ({ term: 1, period: 'month', price, currency: 'USD' })) });
