@@ -1,3 +1,4 @@
+import { idIn } from '../../db/id-list';
 import { Tx } from '../../db/schema';
 import { stored } from '../../kernel/money';
 import { reusedSelect } from '../../kernel/reused-select';
@@ -41,8 +42,8 @@ export async function taxExemptClients(db: Tx, companyId: number, clientIds: rea
     .select(['owner', 'owner_id', 'value', 'encrypted'])
     .where('key', '=', 'tax_exempt')
     .where((eb) => eb.or([
-      eb.and([eb('owner', '=', 'client'), eb('owner_id', 'in', [0, ...clientIds])]),
-      eb.and([eb('owner', '=', 'client_group'), eb('owner_id', 'in', [0, ...groupIds])]),
+      eb.and([eb('owner', '=', 'client'), idIn(db, 'owner_id', clientIds)]),
+      eb.and([eb('owner', '=', 'client_group'), idIn(db, 'owner_id', groupIds)]),
     ]))
     .execute();
   const value = (owner: string, id: number | null) => {

@@ -68,12 +68,13 @@ export async function invoiceServiceBatch(ctx: CallContext, requests: readonly S
   const wanted = requests.filter((_, i) => drafts[i]);
   if (!wanted.length) return { ids: requests.map(() => null), numbered: Promise.resolve() };
   const taxable = drafts.some((d) => d?.lines.some((l) => l.tax));
+  const clientIds = [...new Set(wanted.map((r) => r.clientId))];
   const [clients, currencies, taxRows, exempt] = await Promise.all([
-    runPrepared(db, clientQuery(db, ctx.companyId, [...new Set(wanted.map((r) => r.clientId))])),
+    runPrepared(db, clientQuery(db, ctx.companyId, clientIds)),
     // All of the company's (a handful): the statement is the same for every batch.
     runPrepared(db, db.selectFrom('currencies').select(['code', 'precision']).where('company_id', '=', ctx.companyId)),
     taxable ? activeTaxes(db, ctx.companyId) : Promise.resolve([]),
-    taxable ? taxExemptClients(db, ctx.companyId, [...new Set(wanted.map((r) => r.clientId))], ctx.systemKey) : Promise.resolve(new Set<number>()),
+    taxable ? taxExemptClients(db, ctx.companyId, clientIds, ctx.systemKey) : Promise.resolve(new Set<number>()),
   ]);
   const clientById = new Map(clients.map((c) => [c.id, c]));
   const precisionOf = new Map(currencies.map((c) => [c.code, Number(c.precision)]));
