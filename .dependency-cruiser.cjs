@@ -1,0 +1,101 @@
+/**
+ * Which way imports may point (README, "Project layout"; DESIGN.md §2). `npm test` runs this check
+ * (`npm run check:imports`) before the specs, so an import up a layer or a cycle fails the build.
+ *
+ * Core, from the bottom up:
+ *   errors      core/kernel/errors.ts, core/kernel/tally-error.ts: the catalogue and its error,
+ *               which import nothing of Tally's
+ *   config      core/config.ts: the environment, read once
+ *   db          core/db/: Kysely, dialects, migrations
+ *   kernel      core/kernel/ and the settings catalogue and store beside it
+ *   billing     core/billing/: the billing rules shared by models and automation
+ *   models      core/models/; a file in core/models/<x>/ is private to <x>
+ *   automation  core/automation/, beside the models: it reaches them through the call path
+ *   trust       core/trust/, core/credentials.ts
+ *   call path   core/installation.ts, core/call-path.ts
+ * and host/ above all of core.
+ */
+const ERRORS = '^core/kernel/(errors|tally-error)\\.ts$';
+const CONFIG = '^core/config\\.ts$';
+const DB = '^core/db/';
+const KERNEL = '^core/(kernel/|settings-catalogue\\.ts$|settings-store\\.ts$)';
+const BILLING = '^core/billing/';
+const MODELS = '^core/models/';
+const AUTOMATION = '^core/automation/';
+const TRUST = '^core/(trust/|credentials\\.ts$)';
+const CALL_PATH = '^core/(installation|call-path)\\.ts$';
+
+/** A rule that `from` imports nothing in core but the layers listed. */
+function onlyDownward(name, comment, from, below) {
+  return {
+    name,
+    comment,
+    severity: 'error',
+    from: { path: from, pathNot: ERRORS },
+    to: { path: '^core/', pathNot: [from, ...below] },
+  };
+}
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import cycle anywhere, type-only imports included: a cycle ties its files into one unit that can only be understood, loaded and changed together.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-not-host',
+      comment: 'core/ is the installation without HTTP: it never imports host/.',
+      severity: 'error',
+      from: { path: '^core/' },
+      to: { path: '^host/' },
+    },
+    {
+      name: 'errors-are-a-leaf',
+      comment: 'The errors catalogue and TallyError import nothing of Tally but each other, so every layer can use them.',
+      severity: 'error',
+      from: { path: ERRORS },
+      to: { path: '^(core|host)/', pathNot: ERRORS },
+    },
+    onlyDownward('config-is-a-leaf', 'core/config.ts reads the environment and imports nothing of Tally.', CONFIG, []),
+    onlyDownward('db-imports-downward', 'core/db imports only the errors and the configuration below it.', DB, [ERRORS, CONFIG]),
+    onlyDownward('kernel-imports-downward', 'The kernel (decorators, call context, money, timestamps, settings) imports only db, config and errors.', KERNEL, [ERRORS, CONFIG, DB]),
+    onlyDownward('billing-imports-downward', 'The billing rules sit below models and automation: they import only kernel, db, config and errors.', BILLING, [ERRORS, CONFIG, DB, KERNEL]),
+    onlyDownward('models-import-downward', 'Models import the billing rules and what is below; never automation, trust, the call path or the installation (they reach other models through ctx.models and the call path).', MODELS, [ERRORS, CONFIG, DB, KERNEL, BILLING]),
+    onlyDownward('automation-beside-models', 'Automation uses the billing rules below it and reaches models through the call path (the installation), never by importing a model.', AUTOMATION, [ERRORS, CONFIG, DB, KERNEL, BILLING, CALL_PATH]),
+    onlyDownward('trust-imports-downward', 'Trust (credentials, scope, lock-outs, audit) sits between the call path and the models.', TRUST, [ERRORS, CONFIG, DB, KERNEL, BILLING, MODELS]),
+    {
+      name: 'model-folders-are-private',
+      comment: 'A file in core/models/<x>/ is private to the model <x> (core/models/<x>.ts, <x>.fields.ts and the folder itself). What another model needs lives in core/billing/ or is reached through the call path.',
+      severity: 'error',
+      from: { path: '^core/models/([^/.]+)', pathNot: '^core/models/index\\.ts$' },
+      to: { path: '^core/models/[^/]+/', pathNot: '^core/models/$1/' },
+    },
+    {
+      name: 'model-folders-are-private-outside',
+      comment: 'Nothing outside core/models/ reaches into a model\'s folder; core/models/index.ts registers the models.',
+      severity: 'error',
+      from: { pathNot: '^core/models/' },
+      to: { path: '^core/models/[^/]+/' },
+    },
+    {
+      name: 'extensions-not-cli',
+      comment: 'The extension runtime serves the API, the CLI and the admin area alike: it never imports the command line.',
+      severity: 'error',
+      from: { path: '^host/extensions/' },
+      to: { path: '^host/cli/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules)/' },
+    // TypeScript 7 has no compiler API for dependency-cruiser 16 to parse with; swc parses the
+    // sources as written, so type-only imports count as the rules above say.
+    parser: 'swc',
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
