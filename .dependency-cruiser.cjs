@@ -77,7 +77,7 @@ module.exports = {
       name: 'model-folders-are-private-outside',
       comment: 'Nothing outside core/models/ reaches into a model\'s folder; core/models/index.ts registers the models.',
       severity: 'error',
-      from: { pathNot: '^core/models/' },
+      from: { pathNot: '^(core/models|spec)/' },
       to: { path: '^core/models/[^/]+/' },
     },
     {

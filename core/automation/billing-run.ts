@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Installation } from '../installation';
-import { localDate, localTime } from '../models/services/renew-dates';
-import { billingProfiles } from './billing-profiles';
+import { localDate, localTime } from '../billing/renew-dates';
+import { billingProfiles } from '../billing/billing-profiles';
 import { Leases } from './leases';
-import { runNow } from './run-clock';
+import { runNow } from '../billing/run-clock';
 import { recordEnd, recordStart } from './run-log';
 import { TaskOutcome } from './task-run';
 import { TASKS } from './tasks';

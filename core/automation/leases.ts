@@ -1,7 +1,7 @@
 import { Db } from '../db/schema';
 import { isUniqueViolation } from '../db/errors';
 import { untilWritten } from './run-retries';
-import { toStoredUtc } from '../models/services/renew-dates';
+import { toStoredUtc } from '../billing/renew-dates';
 import { DateTime } from 'luxon';
 
 /** How many slices a task's clients are dealt into: what several processes share out. */

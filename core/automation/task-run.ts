@@ -1,7 +1,7 @@
 import { Installation } from '../installation';
 import { TallyError } from '../kernel/tally-error';
-import { BillingProfile } from './billing-profiles';
-import { BillingSettings } from './billing-settings';
+import { BillingProfile } from '../billing/billing-profiles';
+import { BillingSettings } from '../billing/billing-settings';
 import { CompanyScope } from './company-scope';
 import { Leases, SLICES } from './leases';
 import { BulkBody, UnitBatch, UnitBody, UnitResult } from './unit-batch';

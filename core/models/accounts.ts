@@ -8,10 +8,10 @@ import { bool as yes, int as id, listOf, nothing, orFalse } from '../kernel/shap
 import { TallyError } from '../kernel/tally-error';
 import { ACCOUNT, CC_ADD, DEBIT_ACCOUNT, LABELS, NAME_EDIT } from './accounts.fields';
 import { AchAccounts } from './accounts/ach-accounts';
-import { requireClientId } from './clients/client-store';
-import { accountCurrency, contactOf, findAccount, forgetAccount, gatewayOffering, keepAccount, listAccounts, renameAccount, requireAccount } from './accounts/account-ops';
-import { autodebitAccountOf, CC_TYPES, invalidAccount, setAutodebitAccount } from './accounts/account-store';
-import { askGateway, storedAccount } from './accounts/gateway-answers';
+import { requireClientId } from '../billing/client-store';
+import { accountCurrency, contactOf, findAccount, forgetAccount, gatewayOffering, keepAccount, listAccounts, renameAccount, requireAccount } from '../billing/account-ops';
+import { autodebitAccountOf, CC_TYPES, invalidAccount, setAutodebitAccount } from '../billing/account-store';
+import { askGateway, storedAccount } from '../billing/gateway-answers';
 
 /**
  * Payment accounts of clients. A card is handed once to a merchant gateway that stores it

@@ -5,10 +5,10 @@ import { assertValid, is, RuleSet } from '../kernel/input-rules';
 import { model } from '../kernel/model';
 import { any, bool, int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
-import { ordered, readOrder } from './billing/ordering';
-import { effectiveSettings, ownSettings, setOwnSetting, setOwnSettings, overrideValueRules, ownSettingsRules, settingKeyRules, unsetOwnSettings } from './billing/owner-settings';
-import { optionalText, pageOffset } from './billing/values';
-import { defaultGroupId, findGroup, groupQuery, invalidGroup } from './client-groups/group-store';
+import { ordered, readOrder } from '../billing/ordering';
+import { effectiveSettings, ownSettings, setOwnSetting, setOwnSettings, overrideValueRules, ownSettingsRules, settingKeyRules, unsetOwnSettings } from '../billing/owner-settings';
+import { optionalText, pageOffset } from '../billing/values';
+import { defaultGroupId, findGroup, groupQuery, invalidGroup } from '../billing/group-store';
 import { int as count, listOf, nothing, orFalse } from '../kernel/shape';
 import { CLIENT_GROUP, CLIENT_GROUP_ADD, CLIENT_GROUP_EDIT, SETTING, SETTINGS_VARS } from './clients.fields';
 

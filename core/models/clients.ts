@@ -6,20 +6,20 @@ import { model } from '../kernel/model';
 import { bool, int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { formatUtc } from '../kernel/timestamps';
-import { CONTACT_FIELDS, contactRules, contactValues, userExists } from './billing/contact-fields';
-import { ordered, readFilters, readOrder } from './billing/ordering';
-import { ownSettingsRules, setOwnSettings, valuesOf } from './billing/owner-settings';
-import { optionalText, pageOffset, wholeNumber } from './billing/values';
-import { clientGroupExists, defaultGroupId } from './client-groups/group-store';
-import { CLIENT_ORDER, CLIENT_STATUSES, clientQuery, findClient, matching, presentClient } from './clients/client-store';
+import { CONTACT_FIELDS, contactRules, contactValues, userExists } from '../billing/contact-fields';
+import { ordered, readFilters, readOrder } from '../billing/ordering';
+import { ownSettingsRules, setOwnSettings, valuesOf } from '../billing/owner-settings';
+import { optionalText, pageOffset, wholeNumber } from '../billing/values';
+import { clientGroupExists, defaultGroupId } from '../billing/group-store';
+import { CLIENT_ORDER, CLIENT_STATUSES, clientQuery, findClient, matching, presentClient } from '../billing/client-store';
 import { ClientDebitAccount } from './clients/client-debit-account';
 import { PAGE_SIZE } from './clients/client-settings-and-notes';
-import { addNumbers } from './contacts/contact-numbers';
+import { addNumbers } from '../billing/contact-numbers';
 import { ModelCalls } from '../kernel/model-calls';
 import { int as count, listOf, mapOf, nothing, orFalse, string as text } from '../kernel/shape';
 import { CLIENT, CLIENT_ADD, CLIENT_CREATE, CLIENT_EDIT, CLIENT_WITH_SETTINGS, CLIENTS } from './clients.fields';
 
-export { findClient, invalidClient } from './clients/client-store';
+export { findClient, invalidClient } from '../billing/client-store';
 
 const STATUS_TYPES = { active: 'Active', inactive: 'Inactive', fraud: 'Fraud' };
 const FILTERS = ['client_group_id'] as const;

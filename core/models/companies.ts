@@ -12,10 +12,10 @@ import { SETTING } from './clients.fields';
 import { companyOf, invalidCompanyError, requireInstallation } from '../trust/tenancy';
 import { SettingsStore } from '../settings-store';
 import { removeEmptyCompany } from './companies/company-removal';
-import { ordered, readOrder } from './billing/ordering';
-import { onlyValueKeys } from './billing/owner-settings';
-import { pageOffset } from './billing/values';
-import { knownSetting, levelSettings, setLevelSettings } from './settings/catalogue-settings';
+import { ordered, readOrder } from '../billing/ordering';
+import { onlyValueKeys } from '../billing/owner-settings';
+import { pageOffset } from '../billing/values';
+import { knownSetting, levelSettings, setLevelSettings } from '../billing/catalogue-settings';
 
 const PAGE_SIZE = 25;
 const ORDER: Record<string, string> = { id: 'id', name: 'name', hostname: 'hostname', date_added: 'date_added' };

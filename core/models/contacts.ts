@@ -7,12 +7,12 @@ import { model } from '../kernel/model';
 import { int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { formatUtc } from '../kernel/timestamps';
-import { CONTACT_COLUMNS, contactRules, contactValues, userExists } from './billing/contact-fields';
-import { CustomTypes } from './billing/custom-types';
-import { ordered, readOrder } from './billing/ordering';
-import { optionalText, pageOffset, wholeNumber } from './billing/values';
-import { findClient, invalidClient } from './clients/client-store';
-import { addNumbers, editNumbers, invalidNumber, NUMBER_COLUMNS, NUMBER_LOCATIONS, NUMBER_TYPES, numberRules, numbersRules, numberValues, WORK_HOME_MOBILE } from './contacts/contact-numbers';
+import { CONTACT_COLUMNS, contactRules, contactValues, userExists } from '../billing/contact-fields';
+import { CustomTypes } from '../billing/custom-types';
+import { ordered, readOrder } from '../billing/ordering';
+import { optionalText, pageOffset, wholeNumber } from '../billing/values';
+import { findClient, invalidClient } from '../billing/client-store';
+import { addNumbers, editNumbers, invalidNumber, NUMBER_COLUMNS, NUMBER_LOCATIONS, NUMBER_TYPES, numberRules, numbersRules, numberValues, WORK_HOME_MOBILE } from '../billing/contact-numbers';
 import { int as count, listOf, mapOf, nothing, orFalse, string as text } from '../kernel/shape';
 import { CONTACT, CONTACT_ADD, CONTACT_EDIT, CUSTOM_TYPE, CUSTOM_TYPE_ADD, CUSTOM_TYPE_EDIT, NUMBER, NUMBER_ADD, NUMBER_EDIT } from './contacts.fields';
 

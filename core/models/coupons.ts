@@ -8,8 +8,8 @@ import { model } from '../kernel/model';
 import { any, int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { formatUtc, parseTimestamp } from '../kernel/timestamps';
-import { pageOffset } from './billing/values';
-import { ordered, readFilters, readOrder } from './billing/ordering';
+import { pageOffset } from '../billing/values';
+import { ordered, readFilters, readOrder } from '../billing/ordering';
 import { AMOUNT_TYPES, readCouponVars } from './coupons/coupon-vars';
 
 const PAGE_SIZE = 25;

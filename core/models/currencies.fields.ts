@@ -1,5 +1,5 @@
 import { allOptional, inputs, int, record, string, timestamp } from '../kernel/shape';
-import { CURRENCY_FORMATS } from './billing/currency-format';
+import { CURRENCY_FORMATS } from '../billing/currency-format';
 
 /** The fields of currencies/* (see `@callable({ vars, returns })` in currencies.ts). */
 

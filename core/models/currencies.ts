@@ -2,20 +2,19 @@ import { isUniqueViolation } from '../db/errors';
 import { Tx } from '../db/schema';
 import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
-import { reusedSelect } from '../kernel/reused-select';
 import { assertValid, is, RuleSet } from '../kernel/input-rules';
 import { model } from '../kernel/model';
 import { Money, parseDecimal, stored, toStored } from '../kernel/money';
 import { formatUtc } from '../kernel/timestamps';
-import { ordered, readOrder } from './billing/ordering';
+import { ordered, readOrder } from '../billing/ordering';
 import { bool, int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
-import { CURRENCY_FORMATS, formatAmount, parseFormatted } from './billing/currency-format';
-import { optionalText, pageOffset, wholeNumber } from './billing/values';
+import { CURRENCY_FORMATS, formatAmount, parseFormatted } from '../billing/currency-format';
+import { optionalText, pageOffset, wholeNumber } from '../billing/values';
 import { int as count, listOf, mapOf, money, nothing, orFalse, string as text } from '../kernel/shape';
 import { CURRENCY, CURRENCY_ADD, CURRENCY_CODE, CURRENCY_EDIT } from './currencies.fields';
+import { CURRENCY_COLUMNS as COLUMNS, findCurrency } from '../billing/find-currency';
 
-const COLUMNS = ['code', 'company_id', 'format', 'precision', 'prefix', 'suffix', 'exchange_rate', 'exchange_updated'] as const;
 const ORDER: Record<string, string> = { code: 'code', precision: 'precision', exchange_rate: 'exchange_rate', exchange_updated: 'exchange_updated' };
 const PAGE_SIZE = 25;
 
@@ -37,14 +36,6 @@ export async function seedCurrencies(db: Tx, companyId: number): Promise<void> {
     .onConflict((oc) => oc.columns(['company_id', 'code']).doNothing())
     .execute();
 }
-
-/** One currency of one company, or undefined. */
-export async function findCurrency(db: Tx, companyId: number, code: string) {
-  const [row] = await currencyByCode(db, companyId, code);
-  return row as typeof row | undefined;
-}
-
-const currencyByCode = reusedSelect((db: Tx, companyId: number, code: string) => db.selectFrom('currencies').select(COLUMNS).where('company_id', '=', companyId).where('code', '=', code));
 
 /**
  * The currencies a company bills in, keyed by code and company as in the reference system: code,

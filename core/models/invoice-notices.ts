@@ -6,7 +6,7 @@ import { int, string } from '../kernel/parameter';
 import { bool as yes, int as count, listOf, orFalse } from '../kernel/shape';
 import { TallyError } from '../kernel/tally-error';
 import { formatUtc } from '../kernel/timestamps';
-import { pageOffset } from './billing/values';
+import { pageOffset } from '../billing/values';
 import { INVOICE_NOTICE, NOTICE_NAMES, NOTICE_TYPES } from './invoice-notices.fields';
 
 const PAGE_SIZE = 25;

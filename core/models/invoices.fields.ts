@@ -1,5 +1,5 @@
 import { allOptional, any, bool, inputs, int, listOf, mapOf, money, record, string, timestamp } from '../kernel/shape';
-import { DELIVERY_METHODS, INVOICE_STATUSES } from './invoices/invoice-rules';
+import { DELIVERY_METHODS, INVOICE_STATUSES } from '../billing/invoice-rules';
 
 /** The fields of invoices/* (see `@callable({ vars, returns })`), as the reference names them. */
 

@@ -7,8 +7,8 @@ import { is } from '../kernel/input-rules';
 import { model } from '../kernel/model';
 import { any, int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
-import { pageOffset } from './billing/values';
-import { ordered, readFilters, readOrder } from './billing/ordering';
+import { pageOffset } from '../billing/values';
+import { ordered, readFilters, readOrder } from '../billing/ordering';
 
 const PAGE_SIZE = 25;
 const TYPES = ['standard', 'addon'] as const;

@@ -9,11 +9,11 @@ import { model } from '../kernel/model';
 import { any, bool, int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { formatUtc } from '../kernel/timestamps';
-import { pageOffset } from './billing/values';
-import { ordered, readFilters, readOrder } from './billing/ordering';
+import { pageOffset } from '../billing/values';
+import { ordered, readFilters, readOrder } from '../billing/ordering';
 import { PACKAGE_STATUSES, packageQuery, presentPackages, readPackage } from './packages/package-store';
 import { readPackageVars } from './packages/package-vars';
-import { PRICING_COLUMNS } from './pricings/pricing-rows';
+import { PRICING_COLUMNS } from '../billing/pricing-rows';
 
 const PAGE_SIZE = 25;
 // A package's display code is its id (Tally keeps no package number format).

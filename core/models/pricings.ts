@@ -6,10 +6,10 @@ import { PERIOD_NAMES, PRICING, PRICING_ADD, PRICING_EDIT, PRICINGS } from './pr
 import { model } from '../kernel/model';
 import { bool, int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
-import { pageOffset } from './billing/values';
-import { ordered, readOrder } from './billing/ordering';
-import { presentPricing, PRICING_COLUMNS, readPricing } from './pricings/pricing-rows';
-import { Period, PERIODS } from './services/renew-dates';
+import { pageOffset } from '../billing/values';
+import { ordered, readOrder } from '../billing/ordering';
+import { presentPricing, PRICING_COLUMNS, readPricing } from '../billing/pricing-rows';
+import { Period, PERIODS } from '../billing/renew-dates';
 
 const PAGE_SIZE = 25;
 const ORDER: Record<string, string> = { period: 'period', term: 'term', id: 'id', currency: 'currency' };

@@ -8,8 +8,8 @@ import { SETTINGS, SettingDefinition, SYSTEM_COMPANY } from '../settings-catalog
 import { SETTING_VALUE, SETTING_VALUES } from './settings.fields';
 import { SETTING } from './clients.fields';
 import { listOf, nothing, orFalse } from '../kernel/shape';
-import { onlyValueKeys } from './billing/owner-settings';
-import { knownSetting, levelSettings, setLevelSettings } from './settings/catalogue-settings';
+import { onlyValueKeys } from '../billing/owner-settings';
+import { knownSetting, levelSettings, setLevelSettings } from '../billing/catalogue-settings';
 import { companyOf, invalidCompanyError, requireInstallation } from '../trust/tenancy';
 
 /**

@@ -1,5 +1,5 @@
 import { stored } from '../../kernel/money';
-import { clientCredit, unapplied } from '../../models/transactions/transaction-store';
+import { clientCredit, unapplied } from '../../billing/transaction-store';
 import { sliced, Task, TaskRun } from '../task-run';
 
 /**

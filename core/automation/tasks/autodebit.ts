@@ -2,9 +2,9 @@ import { sql } from 'kysely';
 import { isUniqueViolation } from '../../db/errors';
 import { stored, toStored } from '../../kernel/money';
 import { TallyError } from '../../kernel/tally-error';
-import { localDate } from '../../models/services/renew-dates';
+import { localDate } from '../../billing/renew-dates';
 import { asCompany } from '../company-scope';
-import { shiftDays } from '../run-clock';
+import { shiftDays } from '../../billing/run-clock';
 import { sliced, Task, TaskRun } from '../task-run';
 
 /**

@@ -4,12 +4,12 @@ import { runPrepared } from '../../db/prepared-statements';
 import { CallContext } from '../../kernel/call-context';
 import { ModelCalls } from '../../kernel/model-calls';
 import { isPostgres } from '../../db/is-postgres';
-import { invoiceServices } from '../../models/invoices/from-services';
-import { ensureInvoiceCounter } from '../../models/invoices/numbering';
-import { invoiceServiceBatch, ServiceInvoiceRequest } from '../../models/invoices/service-invoice-batch';
-import { serviceCurrency, serviceQuery, ServiceRow } from '../../models/services/service-store';
-import { renewingQuery } from '../../models/services/service-queues';
-import { shiftDays } from '../run-clock';
+import { invoiceServices } from '../../billing/from-services';
+import { ensureInvoiceCounter } from '../../billing/numbering';
+import { invoiceServiceBatch, ServiceInvoiceRequest } from '../../billing/service-invoice-batch';
+import { serviceCurrency, serviceQuery, ServiceRow } from '../../billing/service-store';
+import { renewingQuery } from '../../billing/service-queues';
+import { shiftDays } from '../../billing/run-clock';
 import { untilWritten } from '../run-retries';
 import { sliced, Task, TaskRun } from '../task-run';
 

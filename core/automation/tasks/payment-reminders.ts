@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { Tx } from '../../db/schema';
-import { toStoredUtc } from '../../models/services/renew-dates';
+import { toStoredUtc } from '../../billing/renew-dates';
 import { sliced, Task, TaskRun } from '../task-run';
 
 /** A notice whose day a run missed (the installation was down) still goes out this many days late, not later. */

@@ -1,9 +1,9 @@
 import { Tx } from '../../db/schema';
 import { CallContext } from '../../kernel/call-context';
-import { findService, ServiceRow } from '../../models/services/service-store';
-import { paidPendingQuery, pendingCancelationQuery, pendingSuspensionQuery, pendingUnsuspensionQuery, renewablePaidQuery } from '../../models/services/service-queues';
-import { ServiceTransitions } from '../../models/services/transitions';
-import { shiftDays } from '../run-clock';
+import { findService, ServiceRow } from '../../billing/service-store';
+import { paidPendingQuery, pendingCancelationQuery, pendingSuspensionQuery, pendingUnsuspensionQuery, renewablePaidQuery } from '../../billing/service-queues';
+import { ServiceTransitions } from '../../billing/transitions';
+import { shiftDays } from '../../billing/run-clock';
 import { sliced, Task, TaskOutcome, TaskRun } from '../task-run';
 
 type Row = ServiceRow & { period_start?: string };

@@ -7,9 +7,9 @@ import { any, bool, int, object, string } from '../../kernel/parameter';
 import { bool as yes, listOf, nothing, orFalse, int as id } from '../../kernel/shape';
 import { TallyError } from '../../kernel/tally-error';
 import { ACCOUNT, ACH_ADD, DEPOSITS, LABELS, NAME_EDIT } from '../accounts.fields';
-import { ACH_TYPES } from './account-store';
-import { askGateway, storedAccount } from './gateway-answers';
-import { accountCurrency, contactOf, findAccount, forgetAccount, gatewayOffering, keepAccount, listAccounts, renameAccount, requireAccount } from './account-ops';
+import { ACH_TYPES } from '../../billing/account-store';
+import { askGateway, storedAccount } from '../../billing/gateway-answers';
+import { accountCurrency, contactOf, findAccount, forgetAccount, gatewayOffering, keepAccount, listAccounts, renameAccount, requireAccount } from '../../billing/account-ops';
 
 /**
  * Bank accounts (ACH), the half of the reference's Accounts model beside cards. A bank account is

@@ -7,7 +7,7 @@ import { assertValid } from '../../kernel/input-rules';
 import { any, int, object } from '../../kernel/parameter';
 import { systemDecrypt, systemEncrypt } from '../../kernel/system-cipher';
 import { TallyError } from '../../kernel/tally-error';
-import { optionalText, truthy, wholeNumber } from '../billing/values';
+import { optionalText, truthy, wholeNumber } from '../../billing/values';
 import { ClientSettingsAndNotes } from './client-settings-and-notes';
 import { checkValue, FIELD_TYPES, fieldRules } from './custom-field-rules';
 import { int as count, listOf, mapOf, nothing, orFalse, string as text } from '../../kernel/shape';

@@ -4,10 +4,10 @@ import { is } from '../../kernel/input-rules';
 import { int, object, string } from '../../kernel/parameter';
 import { bool as yes, inputs, int as count, nothing, orFalse, record, string as text } from '../../kernel/shape';
 import { TallyError } from '../../kernel/tally-error';
-import { findAccount } from '../accounts/account-ops';
-import { invalidAccount, setAutodebitAccount } from '../accounts/account-store';
+import { findAccount } from '../../billing/account-ops';
+import { invalidAccount, setAutodebitAccount } from '../../billing/account-store';
 import { ClientCustomFields } from './client-custom-fields';
-import { requireClientId } from './client-store';
+import { requireClientId } from '../../billing/client-store';
 
 /** clients/getDebitAccount's record, as the reference's. */
 const DEBIT_ACCOUNT = record({

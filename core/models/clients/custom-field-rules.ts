@@ -1,7 +1,7 @@
 import { Tx } from '../../db/schema';
 import { is, RuleSet } from '../../kernel/input-rules';
 import { TallyError } from '../../kernel/tally-error';
-import { clientGroupExists } from '../client-groups/group-store';
+import { clientGroupExists } from '../../billing/group-store';
 
 export const FIELD_TYPES = { text: 'Text', checkbox: 'Checkbox', select: 'Drop-down', textarea: 'Textarea' };
 const MAX_VALUE = 65535;

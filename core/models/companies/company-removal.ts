@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { Tx } from '../../db/schema';
 import { TallyError } from '../../kernel/tally-error';
-import { forUpdate } from '../billing/for-update';
+import { forUpdate } from '../../billing/for-update';
 import { isPostgres } from '../../db/is-postgres';
 
 /**

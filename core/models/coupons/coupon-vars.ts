@@ -3,9 +3,9 @@ import { FieldErrors } from '../../kernel/errors';
 import { is } from '../../kernel/input-rules';
 import { parseDecimal, toStored } from '../../kernel/money';
 import { formatUtc, parseTimestamp } from '../../kernel/timestamps';
-import { truthy } from '../billing/values';
-import { findCurrency } from '../currencies';
-import { lineList } from '../invoices/lines';
+import { truthy } from '../../billing/values';
+import { findCurrency } from '../../billing/find-currency';
+import { lineList } from '../../billing/lines';
 
 export const AMOUNT_TYPES = ['percent', 'amount'] as const;
 

@@ -1,10 +1,10 @@
 import { CallContext } from '../../kernel/call-context';
 import { ModelCalls } from '../../kernel/model-calls';
 import { TallyError } from '../../kernel/tally-error';
-import { requireClientId } from '../clients/client-store';
+import { requireClientId } from '../../billing/client-store';
 import { formatUtc, parseTimestamp } from '../../kernel/timestamps';
-import { serviceQuery } from '../services/service-store';
-import { invoiceServices } from './from-services';
+import { serviceQuery } from '../../billing/service-store';
+import { invoiceServices } from '../../billing/from-services';
 
 export interface CreateFromServicesArgs {
   readonly clientId: number;

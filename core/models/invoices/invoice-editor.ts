@@ -5,16 +5,16 @@ import { FieldErrors } from '../../kernel/errors';
 import { assertValid } from '../../kernel/input-rules';
 import { TallyError } from '../../kernel/tally-error';
 import { formatUtc } from '../../kernel/timestamps';
-import { findClientLocation } from '../clients/client-store';
-import { LockedInvoice, lockInvoice } from './invoice-lock';
-import { deliveryList, InvoiceRules } from './invoice-rules';
+import { findClientLocation } from '../../billing/client-store';
+import { LockedInvoice, lockInvoice } from '../../billing/invoice-lock';
+import { deliveryList, InvoiceRules } from '../../billing/invoice-rules';
 import { storedLines, writeDelivery, writeLinesAndTaxes } from './invoice-store';
 import { mergeLineEdits } from './line-edits';
-import { optionalText } from '../billing/values';
-import { unapplyAll } from '../transactions/applying';
-import { closedDate } from './settlement';
+import { optionalText } from '../../billing/values';
+import { unapplyAll } from '../../billing/applying';
+import { closedDate } from '../../billing/settlement';
 import { totalFor } from './totalling';
-import { storedTotals } from './totals';
+import { storedTotals } from '../../billing/totals';
 
 /** Where an invoice's status may go through invoices/edit; void is final. */
 const NEXT_STATUSES: Record<string, readonly string[]> = {

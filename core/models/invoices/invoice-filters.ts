@@ -3,8 +3,8 @@ import { sql } from 'kysely';
 import { Tx } from '../../db/schema';
 import { formatUtc } from '../../kernel/timestamps';
 import { TallyError } from '../../kernel/tally-error';
-import { readFilters } from '../billing/ordering';
-import { INVOICE_STATUSES, MESSAGES } from './invoice-rules';
+import { readFilters } from '../../billing/ordering';
+import { INVOICE_STATUSES, MESSAGES } from '../../billing/invoice-rules';
 import { invoiceQuery } from './invoice-store';
 
 /**

@@ -2,8 +2,8 @@ import { Insertable } from 'kysely';
 import { reusedWrite, rowsOf, valuesOf, WriteValue } from '../../db/reused-write';
 import { InvoicesTable, Tx } from '../../db/schema';
 import { stored, toStored } from '../../kernel/money';
-import { LineInput } from './lines';
-import { Totals } from './totals';
+import { LineInput } from '../../billing/lines';
+import { Totals } from '../../billing/totals';
 
 const SUMMARY = [
   'id',

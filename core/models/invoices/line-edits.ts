@@ -1,9 +1,9 @@
 import { FieldErrors } from '../../kernel/errors';
 import { is } from '../../kernel/input-rules';
 import { TallyError } from '../../kernel/tally-error';
-import { truthy, wholeNumber } from '../billing/values';
-import { BOOLEAN_TEXT, MESSAGES, serviceRule } from './invoice-rules';
-import { LineInput, lineList, parseAmount, parseQuantity } from './lines';
+import { truthy, wholeNumber } from '../../billing/values';
+import { BOOLEAN_TEXT, MESSAGES, serviceRule } from '../../billing/invoice-rules';
+import { LineInput, lineList, parseAmount, parseQuantity } from '../../billing/lines';
 
 /**
  * Merges `vars[lines]` of invoices/edit into the stored lines, as the reference reads them: an

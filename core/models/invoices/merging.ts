@@ -3,14 +3,14 @@ import { FieldErrors } from '../../kernel/errors';
 import { ZERO } from '../../kernel/money';
 import { TallyError } from '../../kernel/tally-error';
 import { formatUtc } from '../../kernel/timestamps';
-import { findClient } from '../clients/client-store';
+import { findClient } from '../../billing/client-store';
 import { voidInvoice } from './invoice-editor';
-import { LockedInvoice, lockInvoices } from './invoice-lock';
+import { LockedInvoice, lockInvoices } from '../../billing/invoice-lock';
 import { storedLines, writeLinesAndTaxes } from './invoice-store';
-import { LineInput } from './lines';
-import { closedDate } from './settlement';
+import { LineInput } from '../../billing/lines';
+import { closedDate } from '../../billing/settlement';
 import { totalFor } from './totalling';
-import { storedTotals } from './totals';
+import { storedTotals } from '../../billing/totals';
 
 type NextNumber = () => Promise<{ value: number; text: string }>;
 

@@ -2,9 +2,9 @@ import { CallContext } from '../../kernel/call-context';
 import { ModelCalls } from '../../kernel/model-calls';
 import { TallyError } from '../../kernel/tally-error';
 import { formatUtc } from '../../kernel/timestamps';
-import { requireService, serviceCurrency, serviceQuery } from '../services/service-store';
-import { CouponBook } from '../coupons/coupon-discount';
-import { draftServiceInvoice, invoiceServices, recordPeriods } from './from-services';
+import { requireService, serviceCurrency, serviceQuery } from '../../billing/service-store';
+import { CouponBook } from '../../billing/coupon-discount';
+import { draftServiceInvoice, invoiceServices, recordPeriods } from '../../billing/from-services';
 import { filteredInvoices } from './invoice-filters';
 import { presentSummary } from './invoice-store';
 

@@ -1,12 +1,12 @@
 import { Tx } from '../../db/schema';
 import { TallyError } from '../../kernel/tally-error';
-import { applicableTaxes, TaxedClient } from '../billing/applicable-taxes';
-import { findCurrency } from '../currencies';
+import { applicableTaxes, TaxedClient } from '../../billing/applicable-taxes';
+import { findCurrency } from '../../billing/find-currency';
 
 type Currency = Awaited<ReturnType<typeof findCurrency>>;
-import { MESSAGES } from './invoice-rules';
-import { LineInput } from './lines';
-import { computeTotals, Totals } from './totals';
+import { MESSAGES } from '../../billing/invoice-rules';
+import { LineInput } from '../../billing/lines';
+import { computeTotals, Totals } from '../../billing/totals';
 
 /**
  * Totals lines for a client in a currency: the client's taxes (from its address; none when it is

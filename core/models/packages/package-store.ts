@@ -1,5 +1,5 @@
 import { Tx } from '../../db/schema';
-import { presentPricing, PRICING_COLUMNS } from '../pricings/pricing-rows';
+import { presentPricing, PRICING_COLUMNS } from '../../billing/pricing-rows';
 
 export const PACKAGE_STATUSES = ['active', 'inactive', 'restricted'] as const;
 

@@ -1,9 +1,9 @@
 import { Tx } from '../../db/schema';
 import { FieldErrors } from '../../kernel/errors';
 import { is } from '../../kernel/input-rules';
-import { truthy } from '../billing/values';
-import { lineList } from '../invoices/lines';
-import { PricingValues, readPricing } from '../pricings/pricing-rows';
+import { truthy } from '../../billing/values';
+import { lineList } from '../../billing/lines';
+import { PricingValues, readPricing } from '../../billing/pricing-rows';
 import { PACKAGE_STATUSES } from './package-store';
 
 /** The package columns `vars` sets (only those it names on edit). */

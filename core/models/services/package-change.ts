@@ -1,12 +1,12 @@
 import { CallContext } from '../../kernel/call-context';
 import { ModelCalls } from '../../kernel/model-calls';
 import { Money, roundTo, stored, toStored } from '../../kernel/money';
-import { findCurrency } from '../currencies';
+import { findCurrency } from '../../billing/find-currency';
 import { formatUtc } from '../../kernel/timestamps';
-import { packageChange } from './proration';
-import { nextRenewDate, Period } from './renew-dates';
-import { periodOf, requireService, serviceCurrency, ServiceRow } from './service-store';
-import { ServiceTransitions } from './transitions';
+import { packageChange } from '../../billing/proration';
+import { nextRenewDate, Period } from '../../billing/renew-dates';
+import { periodOf, requireService, serviceCurrency, ServiceRow } from '../../billing/service-store';
+import { ServiceTransitions } from '../../billing/transitions';
 
 /**
  * Moves an active service to another pricing (an upgrade or downgrade, of package or term). Within

@@ -1,14 +1,14 @@
 import { CallContext } from '../../kernel/call-context';
 import { ModelCalls } from '../../kernel/model-calls';
-import { takeCoupon } from '../coupons/coupon-use';
-import { forUpdate } from '../billing/for-update';
+import { takeCoupon } from '../../billing/coupon-use';
+import { forUpdate } from '../../billing/for-update';
 import { TallyError } from '../../kernel/tally-error';
-import { truthy } from '../billing/values';
-import { nextRenewDate, Period, prorataDate } from './renew-dates';
-import { writeFields } from './service-fields';
-import { requireService } from './service-store';
+import { truthy } from '../../billing/values';
+import { nextRenewDate, Period, prorataDate } from '../../billing/renew-dates';
+import { writeFields } from '../../billing/service-fields';
+import { requireService } from '../../billing/service-store';
 import { readServiceVars } from './service-vars';
-import { ServiceTransitions } from './transitions';
+import { ServiceTransitions } from '../../billing/transitions';
 
 /**
  * services/add: checks, the package's quantity limits, the first renew date (the pro rata day when

@@ -1,17 +1,17 @@
 import { injectable } from 'tsyringe';
-import { billingProfiles } from '../../automation/billing-profiles';
-import { BillingSettings } from '../../automation/billing-settings';
-import { shiftDays } from '../../automation/run-clock';
+import { billingProfiles } from '../../billing/billing-profiles';
+import { BillingSettings } from '../../billing/billing-settings';
+import { shiftDays } from '../../billing/run-clock';
 import { Tx } from '../../db/schema';
 import { CallContext } from '../../kernel/call-context';
 import { callable } from '../../kernel/callable';
 import { int } from '../../kernel/parameter';
 import { int as count } from '../../kernel/shape';
 import { formatUtc } from '../../kernel/timestamps';
-import { pageOffset } from '../billing/values';
+import { pageOffset } from '../../billing/values';
 import { SERVICES } from '../services.fields';
-import { paidPendingQuery, pendingCancelationQuery, pendingSuspensionQuery, pendingUnsuspensionQuery, renewablePaidQuery, renewingQuery } from './service-queues';
-import { presentServices, serviceQuery, ServiceRow } from './service-store';
+import { paidPendingQuery, pendingCancelationQuery, pendingSuspensionQuery, pendingUnsuspensionQuery, renewablePaidQuery, renewingQuery } from '../../billing/service-queues';
+import { presentServices, serviceQuery, ServiceRow } from '../../billing/service-store';
 
 const PAGE_SIZE = 25;
 

@@ -3,9 +3,9 @@ import { FieldErrors } from '../../kernel/errors';
 import { is } from '../../kernel/input-rules';
 import { parseDecimal, toStored } from '../../kernel/money';
 import { formatUtc, parseTimestamp } from '../../kernel/timestamps';
-import { findCurrency } from '../currencies';
+import { findCurrency } from '../../billing/find-currency';
 import { findClient } from '../clients';
-import { SERVICE_STATUSES } from './service-store';
+import { SERVICE_STATUSES } from '../../billing/service-store';
 
 /** Keys of services/add and edit that are columns or options; every other key is a service field. */
 const KNOWN = new Set([

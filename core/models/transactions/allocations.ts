@@ -2,10 +2,10 @@ import { Tx } from '../../db/schema';
 import { FieldErrors } from '../../kernel/errors';
 import { Amount, min, parseDecimal } from '../../kernel/money';
 import { TallyError } from '../../kernel/tally-error';
-import { wholeNumber } from '../billing/values';
-import { LockedInvoice, lockInvoices } from '../invoices/invoice-lock';
-import { lineList } from '../invoices/lines';
-import { applyToInvoice, PAYABLE_STATUSES } from './applying';
+import { wholeNumber } from '../../billing/values';
+import { LockedInvoice, lockInvoices } from '../../billing/invoice-lock';
+import { lineList } from '../../billing/lines';
+import { applyToInvoice, PAYABLE_STATUSES } from '../../billing/applying';
 
 /** One entry of `vars[invoices]`: an invoice, and at most how much to pay on it (null: what it needs). */
 export interface Allocation {

@@ -1,10 +1,10 @@
 import { Tx } from '../../db/schema';
 import { Amount, stored, ZERO } from '../../kernel/money';
-import { forUpdate } from '../billing/for-update';
-import { lockInvoices } from '../invoices/invoice-lock';
+import { forUpdate } from '../../billing/for-update';
+import { lockInvoices } from '../../billing/invoice-lock';
 import { Allocation, applyAllocations, lockAllocated } from './allocations';
-import { PAYABLE_STATUSES } from './applying';
-import { SETTLED_STATUSES, transactionQuery, unapplied } from './transaction-store';
+import { PAYABLE_STATUSES } from '../../billing/applying';
+import { SETTLED_STATUSES, transactionQuery, unapplied } from '../../billing/transaction-store';
 
 /**
  * applyFromCredits: spends a client's loose credit in one currency, oldest transaction first, on

@@ -3,10 +3,10 @@ import { is, Rule, RuleSet } from '../../kernel/input-rules';
 import { parseDecimal } from '../../kernel/money';
 import { parseTimestamp } from '../../kernel/timestamps';
 import { findClient } from '../clients';
-import { findCurrency } from '../currencies';
-import { CustomTypes } from '../billing/custom-types';
-import { optionalText, wholeNumber } from '../billing/values';
-import { MESSAGES } from '../invoices/invoice-rules';
+import { findCurrency } from '../../billing/find-currency';
+import { CustomTypes } from '../../billing/custom-types';
+import { optionalText, wholeNumber } from '../../billing/values';
+import { MESSAGES } from '../../billing/invoice-rules';
 import { allocationAmount } from './allocations';
 
 /** How a payment was made, as the reference system records it: card, bank (ACH), or anything else. */

@@ -6,12 +6,12 @@ import { callable } from '../../kernel/callable';
 import { stored, toStored } from '../../kernel/money';
 import { int, object, string } from '../../kernel/parameter';
 import { TallyError } from '../../kernel/tally-error';
-import { CustomTypes, DEBIT_TYPES } from '../billing/custom-types';
-import { ordered, readFilters, readOrder } from '../billing/ordering';
-import { pageOffset } from '../billing/values';
-import { findClient, invalidClient } from '../clients/client-store';
+import { CustomTypes, DEBIT_TYPES } from '../../billing/custom-types';
+import { ordered, readFilters, readOrder } from '../../billing/ordering';
+import { pageOffset } from '../../billing/values';
+import { findClient, invalidClient } from '../../billing/client-store';
 import { TRANSACTION_STATUSES } from './payment-rules';
-import { clientCredit, presentTransaction, readTransaction, SETTLED_STATUSES, transactionQuery, unapplied } from './transaction-store';
+import { clientCredit, presentTransaction, readTransaction, SETTLED_STATUSES, transactionQuery, unapplied } from '../../billing/transaction-store';
 import { int as count, listOf, mapOf, money, orFalse, string as text } from '../../kernel/shape';
 import { APPLIED, CREDITS, TRANSACTION, TRANSACTION_SUMMARIES, TYPE } from '../transactions.fields';
 

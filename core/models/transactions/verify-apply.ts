@@ -2,11 +2,11 @@ import { Tx } from '../../db/schema';
 import { FieldErrors } from '../../kernel/errors';
 import { parseDecimal, stored, sum } from '../../kernel/money';
 import { TallyError } from '../../kernel/tally-error';
-import { wholeNumber } from '../billing/values';
-import { lineList } from '../invoices/lines';
+import { wholeNumber } from '../../billing/values';
+import { lineList } from '../../billing/lines';
 import { allocationAmount } from './allocations';
-import { PAYABLE_STATUSES } from './applying';
-import { transactionQuery, unapplied } from './transaction-store';
+import { PAYABLE_STATUSES } from '../../billing/applying';
+import { transactionQuery, unapplied } from '../../billing/transaction-store';
 
 /**
  * verifyApply: the checks of transactions/apply without applying (and without locking, so it runs

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { Money, parseDecimal, roundTo, sum, toStored } from '../../../core/kernel/money';
-import { computeTotals, LineAmounts, TaxRule } from '../../../core/models/invoices/totals';
+import { computeTotals, LineAmounts, TaxRule } from '../../../core/billing/totals';
 
 /**
  * Money arithmetic checked against an independent oracle: scaled BigInt integers, where every
