@@ -1,31 +1,14 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Db, Tx } from './db/schema';
 import { formatUtc, parseTimestamp } from './kernel/timestamps';
-import { AddressList } from './trust/address-list';
-import { compilePattern, CredentialScope, UNSCOPED } from './trust/scope';
+import { AddressList } from './kernel/address-list';
+import { Caller, CredentialScope, Grant, UNSCOPED } from './kernel/caller';
+import { compilePattern } from './trust/scope';
 import { trustDb } from './trust/trust-tables';
 
-/** What an API credential grants, beyond acting as its company. */
-export interface Grant {
-  readonly credentialId: number;
-  /** An installation credential: other companies, companies/add, system settings, staff identities. */
-  readonly installation: boolean;
-  readonly scope: CredentialScope;
-}
-
-/**
- * Who makes a call. `{ companyId, user }` alone is an in-process caller (the CLI, the admin area, a
- * scheduled task, a spec): the installation itself, acting for that company. A caller authenticated
- * by an API credential carries its `grant`: a company credential acts only as its company.
- */
-export interface Caller {
-  readonly companyId: number;
-  readonly user: string;
-  readonly grant?: Grant;
-}
-
-/** Whether the caller holds installation-wide powers (an installation credential, or in-process). */
-export const actsForInstallation = (caller: Caller): boolean => !caller.grant || caller.grant.installation;
+// Who makes a call is the kernel's to name (the call context carries it); the call path and the
+// host name it from here, beside the credentials that authenticate it.
+export { actsForInstallation, type Caller, type Grant } from './kernel/caller';
 
 /** A new API user (public, like a username) and key (secret, shown once, stored only as a hash). */
 export function generateCredential(): { user: string; key: string } {

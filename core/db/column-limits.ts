@@ -1,10 +1,10 @@
 import { AliasNode, ColumnUpdateNode, CompiledQuery, DatabaseConnection, InsertQueryNode, OperationNode, PrimitiveValueListNode, TableNode, UpdateQueryNode, ValueListNode, ValueNode, ValuesNode } from 'kysely';
 import { FieldErrors } from '../kernel/errors';
 import { TallyError } from '../kernel/tally-error';
-import { INT32_MAX, INT32_MIN } from '../kernel/input-rules';
+import { INT32_MAX, INT32_MIN } from './int32';
 import { isMoneyColumn, MONEY_INTEGER_DIGITS } from './money-columns';
 import { beyondInt32 } from './wide-id-comparisons';
-import type { DialectName } from './connect';
+import type { DialectName } from './dialect-name';
 
 /** What one column can hold, as both databases will hold it. */
 type Limit = { kind: 'text'; max?: number } | { kind: 'int32' } | { kind: 'decimal'; integerDigits: number } | { kind: 'other' };

@@ -10,6 +10,7 @@ import { readStatements } from './read-statements';
 import { SqliteReaders } from './sqlite-readers';
 import { resilientPostgresDialect } from './postgres-pool';
 import { Database } from './schema';
+import type { DialectName } from './dialect-name';
 import { WideIdComparisons } from './wide-id-comparisons';
 
 /**
@@ -19,8 +20,6 @@ import { WideIdComparisons } from './wide-id-comparisons';
  * statements run alone (read-statements.ts).
  */
 const SQLITE_READERS = 4;
-
-export type DialectName = 'sqlite' | 'postgres';
 
 export interface Connection {
   readonly db: Kysely<Database>;

@@ -15,7 +15,7 @@ import {
   ValueNode,
   sql,
 } from 'kysely';
-import { INT32_MAX, INT32_MIN } from '../kernel/input-rules';
+import { INT32_MAX, INT32_MIN } from './int32';
 
 
 /** True for a whole number (or its text) outside the 32-bit range. */

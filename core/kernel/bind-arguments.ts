@@ -1,6 +1,7 @@
 import { CallableSpec } from './callable';
 import { DEFAULT_VALUE_TEXT, FieldErrors } from './errors';
-import { INT32_MAX, INT32_MIN, SINGLE_VALUE_MESSAGE } from './input-rules';
+import { SINGLE_VALUE_MESSAGE } from './input-rules';
+import { INT32_MAX, INT32_MIN } from '../db/int32';
 import { ParameterSpec } from './parameter';
 import { Field, Shape } from './shape';
 import { TallyError } from './tally-error';

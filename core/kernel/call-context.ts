@@ -1,4 +1,4 @@
-import type { Caller, Grant } from '../credentials';
+import type { Caller, Grant } from './caller';
 import { Tx } from '../db/schema';
 
 /**

@@ -1,5 +1,6 @@
 import { FieldErrors } from './errors';
 import { TallyError } from './tally-error';
+import { INT32_MAX, INT32_MIN } from '../db/int32';
 
 type Vars = Record<string, unknown>;
 
@@ -67,10 +68,6 @@ function* targets(field: string, vars: Vars): Generator<[string, unknown, boolea
     yield [`${listName}[${i}][${member}]`, item[member], Object.prototype.hasOwnProperty.call(item, member)];
   }
 }
-
-/** The range of the 32-bit columns that hold ids and counts on both databases. */
-export const INT32_MIN = -2147483648;
-export const INT32_MAX = 2147483647;
 
 /** The message a text field given a list or a set answers (bindArguments and the extensions' rule alike). */
 export const SINGLE_VALUE_MESSAGE = 'The value must be a single value, not a list or set.';

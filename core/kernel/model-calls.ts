@@ -1,5 +1,5 @@
 import type { CallOptions } from '../installation';
-import type { Caller } from '../credentials';
+import type { Caller } from './caller';
 import { CallContext } from './call-context';
 import type { CallScope } from './call-scope';
 import { ModelEntry } from './model-entry';

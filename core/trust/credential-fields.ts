@@ -1,7 +1,7 @@
 import { FieldErrors } from '../kernel/errors';
 import { TallyError } from '../kernel/tally-error';
 import { formatUtc, parseTimestamp } from '../kernel/timestamps';
-import { AddressList } from './address-list';
+import { AddressList } from '../kernel/address-list';
 import { parsePatterns } from './scope';
 
 /** The narrowing fields of a credential as stored (api_keys columns); only those given are set. */

@@ -1,17 +1,4 @@
-import { AddressList } from './address-list';
-
-/** What one credential may do beyond "act as its company": all optional narrowings. */
-export interface CredentialScope {
-  /** Allowed calls as `model/method` patterns (`*` any run of characters); null: every call. */
-  readonly patterns: readonly RegExp[] | null;
-  /** Only methods declared GET. */
-  readonly readOnly: boolean;
-  readonly addresses: AddressList | null;
-  /** Epoch ms after which the credential is refused; null: never. */
-  readonly expiresAt: number | null;
-}
-
-export const UNSCOPED: CredentialScope = { patterns: null, readOnly: false, addresses: null, expiresAt: null };
+import { CredentialScope } from '../kernel/caller';
 
 const PATTERN = /^[A-Za-z0-9_.*]+\/[A-Za-z0-9_*]+$/;
 

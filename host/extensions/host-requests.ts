@@ -1,7 +1,7 @@
 import { RootOperationNode } from 'kysely';
 import { Caller } from '../../core/credentials';
 import { Installation } from '../../core/installation';
-import { UNSCOPED } from '../../core/trust/scope';
+import { UNSCOPED } from '../../core/kernel/caller';
 import { isPlainObject } from '../../core/kernel/bind-arguments';
 import { CallContext } from '../../core/kernel/call-context';
 import { ExtensionInfo } from '../../core/models/extension-managers/catalog';
