@@ -67,11 +67,11 @@ module.exports = {
     onlyDownward('automation-beside-models', 'Automation uses the billing rules below it and reaches models through the call path (the installation), never by importing a model.', AUTOMATION, [ERRORS, CONFIG, DB, KERNEL, BILLING, CALL_PATH]),
     onlyDownward('trust-imports-downward', 'Trust (credentials, scope, lock-outs, audit) sits between the call path and the models.', TRUST, [ERRORS, CONFIG, DB, KERNEL, BILLING, MODELS]),
     {
-      name: 'model-folders-are-private',
-      comment: 'A file in core/models/<x>/ is private to the model <x> (core/models/<x>.ts, <x>.fields.ts and the folder itself). What another model needs lives in core/billing/ or is reached through the call path.',
+      name: 'models-are-private',
+      comment: 'A model (core/models/<x>.ts, <x>.fields.ts and the folder core/models/<x>/) imports no other model: what two models share lives in core/billing/, and a model uses another through the call path (ctx.models). Record shapes (<y>.fields.ts, declarations the API documents) may be shared.',
       severity: 'error',
       from: { path: '^core/models/([^/.]+)', pathNot: '^core/models/index\\.ts$' },
-      to: { path: '^core/models/[^/]+/', pathNot: '^core/models/$1/' },
+      to: { path: '^core/models/', pathNot: ['^core/models/$1(/|\\.ts$|\\.fields\\.ts$)', '^core/models/[^/]+\\.fields\\.ts$'] },
     },
     {
       name: 'model-folders-are-private-outside',

@@ -13,7 +13,7 @@ import { ModelCalls } from './kernel/model-calls';
 import { newSystemKey } from './kernel/system-cipher';
 import { formatUtc } from './kernel/timestamps';
 import { coreModels, recurringModels } from './models';
-import { seedCurrencies } from './models/currencies';
+import { seedCurrencies } from './billing/starting-currencies';
 import { SettingsStore } from './settings-store';
 import { SYSTEM_COMPANY } from './settings-catalogue';
 

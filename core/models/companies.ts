@@ -5,7 +5,7 @@ import { model } from '../kernel/model';
 import { any, bool, int, object, string } from '../kernel/parameter';
 import { formatUtc } from '../kernel/timestamps';
 import { TallyError } from '../kernel/tally-error';
-import { seedCurrencies } from './currencies';
+import { seedCurrencies } from '../billing/starting-currencies';
 import { int as count, listOf, nothing, orFalse } from '../kernel/shape';
 import { COMPANY, COMPANY_ADD, COMPANY_EDIT } from './companies.fields';
 import { SETTING } from './clients.fields';

@@ -1,5 +1,4 @@
 import { isUniqueViolation } from '../db/errors';
-import { Tx } from '../db/schema';
 import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
 import { assertValid, is, RuleSet } from '../kernel/input-rules';
@@ -20,22 +19,6 @@ const PAGE_SIZE = 25;
 
 /** Exchange rates: a positive decimal, up to 10 places. */
 const rateRule = { code: 'format', message: 'The exchange rate must be a number greater than 0 with at most 10 decimal places.', check: (v: unknown) => { const r = parseDecimal(v, 12); return !!r && r.greaterThan(0) && r.decimalPlaces() <= 10; } };
-
-/** What a new company can bill in from the start; more are added with currencies/add. */
-export const STARTING_CURRENCIES = [
-  { code: 'USD', precision: 2, format: '#,###.##', prefix: '$', suffix: '' },
-  { code: 'EUR', precision: 2, format: '#.###,##', prefix: '€', suffix: '' },
-  { code: 'GBP', precision: 2, format: '#,###.##', prefix: '£', suffix: '' },
-] as const;
-
-/** Gives a company the starting currencies; safe to run twice (companies/add and first start call it). */
-export async function seedCurrencies(db: Tx, companyId: number): Promise<void> {
-  await db
-    .insertInto('currencies')
-    .values(STARTING_CURRENCIES.map((c) => ({ company_id: companyId, ...c })))
-    .onConflict((oc) => oc.columns(['company_id', 'code']).doNothing())
-    .execute();
-}
 
 /**
  * The currencies a company bills in, keyed by code and company as in the reference system: code,

@@ -10,6 +10,7 @@ import { pageOffset } from '../billing/values';
 import { ordered, readOrder } from '../billing/ordering';
 import { presentPricing, PRICING_COLUMNS, readPricing } from '../billing/pricing-rows';
 import { Period, PERIODS } from '../billing/renew-dates';
+import { formatTerm } from '../billing/term-format';
 
 const PAGE_SIZE = 25;
 const ORDER: Record<string, string> = { period: 'period', term: 'term', id: 'id', currency: 'currency' };
@@ -92,10 +93,4 @@ export class Pricings {
   private query() {
     return this.ctx.db.selectFrom('pricings').select(PRICING_COLUMNS).where('company_id', '=', this.ctx.companyId);
   }
-}
-
-export function formatTerm(term: number, period: string): string {
-  if (period === 'onetime') return 'One time';
-  const name = period.charAt(0).toUpperCase() + period.slice(1);
-  return `${term} ${name}${term === 1 ? '' : 's'}`;
 }

@@ -7,7 +7,7 @@ import { int, object } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { applicableTaxes } from '../billing/applicable-taxes';
 import { optionalText, wholeNumber } from '../billing/values';
-import { findClient, invalidClient } from './clients';
+import { findClient, invalidClient } from '../billing/client-store';
 import { int as count, listOf, mapOf, nothing, orFalse, string as text } from '../kernel/shape';
 import { APPLICABLE_TAXES, TAX, TAX_ADD, TAX_EDIT } from './taxes.fields';
 

@@ -1,7 +1,7 @@
 import { Tx } from '../../db/schema';
 import { toStored, stored } from '../../kernel/money';
 import { TallyError } from '../../kernel/tally-error';
-import { formatTerm } from '../pricings';
+import { formatTerm } from '../../billing/term-format';
 import { serviceCurrency, ServiceRow } from '../../billing/service-store';
 
 /** services/getPricingInfo: what a service costs, in its own currency (Tally converts nothing). */

@@ -4,7 +4,7 @@ import { is } from '../../kernel/input-rules';
 import { parseDecimal, toStored } from '../../kernel/money';
 import { formatUtc, parseTimestamp } from '../../kernel/timestamps';
 import { findCurrency } from '../../billing/find-currency';
-import { findClient } from '../clients';
+import { findClient } from '../../billing/client-store';
 import { SERVICE_STATUSES } from '../../billing/service-store';
 
 /** Keys of services/add and edit that are columns or options; every other key is a service field. */

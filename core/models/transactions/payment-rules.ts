@@ -2,7 +2,7 @@ import { Tx } from '../../db/schema';
 import { is, Rule, RuleSet } from '../../kernel/input-rules';
 import { parseDecimal } from '../../kernel/money';
 import { parseTimestamp } from '../../kernel/timestamps';
-import { findClient } from '../clients';
+import { findClient } from '../../billing/client-store';
 import { findCurrency } from '../../billing/find-currency';
 import { CustomTypes } from '../../billing/custom-types';
 import { optionalText, wholeNumber } from '../../billing/values';
