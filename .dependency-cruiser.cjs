@@ -8,10 +8,11 @@
  *   config      core/config.ts: the environment, read once
  *   db          core/db/: Kysely, dialects, migrations
  *   kernel      core/kernel/ and the settings catalogue and store beside it
+ *   identity    core/identity/: credentials, their scope, lock-outs, tenancy, the trust tables
  *   billing     core/billing/: the billing rules shared by models and automation
  *   models      core/models/; a file in core/models/<x>/ is private to <x>
  *   automation  core/automation/, beside the models: it reaches them through the call path
- *   trust       core/trust/, core/credentials.ts
+ *   trust       core/trust/: the call guard, idempotency, rate limits, the audit writer
  *   call path   core/installation.ts, core/call-path.ts
  * and host/ above all of core.
  */
@@ -22,7 +23,8 @@ const KERNEL = '^core/(kernel/|settings-catalogue\\.ts$|settings-store\\.ts$)';
 const BILLING = '^core/billing/';
 const MODELS = '^core/models/';
 const AUTOMATION = '^core/automation/';
-const TRUST = '^core/(trust/|credentials\\.ts$)';
+const IDENTITY = '^core/identity/';
+const TRUST = '^core/trust/';
 const CALL_PATH = '^core/(installation|call-path)\\.ts$';
 
 /** A rule that `from` imports nothing in core but the layers listed. */
@@ -62,10 +64,11 @@ module.exports = {
     onlyDownward('config-is-a-leaf', 'core/config.ts reads the environment and imports nothing of Tally.', CONFIG, []),
     onlyDownward('db-imports-downward', 'core/db imports only the errors and the configuration below it.', DB, [ERRORS, CONFIG]),
     onlyDownward('kernel-imports-downward', 'The kernel (decorators, call context, money, timestamps, settings) imports only db, config and errors.', KERNEL, [ERRORS, CONFIG, DB]),
-    onlyDownward('billing-imports-downward', 'The billing rules sit below models and automation: they import only kernel, db, config and errors.', BILLING, [ERRORS, CONFIG, DB, KERNEL]),
-    onlyDownward('models-import-downward', 'Models import the billing rules and what is below; never automation, trust, the call path or the installation (they reach other models through ctx.models and the call path).', MODELS, [ERRORS, CONFIG, DB, KERNEL, BILLING]),
-    onlyDownward('automation-beside-models', 'Automation uses the billing rules below it and reaches models through the call path (the installation), never by importing a model.', AUTOMATION, [ERRORS, CONFIG, DB, KERNEL, BILLING, CALL_PATH]),
-    onlyDownward('trust-imports-downward', 'Trust (credentials, scope, lock-outs, audit) sits between the call path and the models.', TRUST, [ERRORS, CONFIG, DB, KERNEL, BILLING, MODELS]),
+    onlyDownward('identity-imports-downward', 'Who calls (credentials, their scope, lock-outs, tenancy, the trust tables) sits beside the kernel: it imports only kernel, db, config and errors.', IDENTITY, [ERRORS, CONFIG, DB, KERNEL]),
+    onlyDownward('billing-imports-downward', 'The billing rules sit below models and automation: they import only identity, kernel, db, config and errors.', BILLING, [ERRORS, CONFIG, DB, KERNEL, IDENTITY]),
+    onlyDownward('models-import-downward', 'Models import the billing rules and what is below; never automation, trust, the call path or the installation (they reach other models through ctx.models and the call path).', MODELS, [ERRORS, CONFIG, DB, KERNEL, IDENTITY, BILLING]),
+    onlyDownward('automation-beside-models', 'Automation uses the billing rules below it and reaches models through the call path (the installation), never by importing a model.', AUTOMATION, [ERRORS, CONFIG, DB, KERNEL, IDENTITY, BILLING, CALL_PATH]),
+    onlyDownward('trust-imports-downward', 'Trust (the call guard, idempotency, rate limits, the audit writer) sits between the call path and the models.', TRUST, [ERRORS, CONFIG, DB, KERNEL, IDENTITY, BILLING, MODELS]),
     {
       name: 'models-are-private',
       comment: 'A model (core/models/<x>.ts, <x>.fields.ts and the folder core/models/<x>/) imports no other model: what two models share lives in core/billing/, and a model uses another through the call path (ctx.models). Record shapes (<y>.fields.ts, declarations the API documents) may be shared.',

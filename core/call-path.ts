@@ -1,4 +1,4 @@
-import { Caller } from './credentials';
+import { Caller } from './identity/credentials';
 import { Tx } from './db/schema';
 import { withRetries } from './db/retryable';
 import type { Installation } from './installation';

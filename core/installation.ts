@@ -4,7 +4,7 @@ import { config } from './config';
 import { connect, ConnectOptions, Connection } from './db/connect';
 import { migrateToLatest } from './db/migrate';
 import { Db, Tx } from './db/schema';
-import { Caller, CredentialVerifier } from './credentials';
+import { Caller, CredentialVerifier } from './identity/credentials';
 import { CallContext } from './kernel/call-context';
 import { CallScope } from './kernel/call-scope';
 import { classEntry, ModelEntry } from './kernel/model-entry';

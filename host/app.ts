@@ -13,7 +13,7 @@ import { defaultFormat } from './api/formats';
 import { health, readiness } from './health';
 import { Logger } from './logger';
 import { CallGuard } from '../core/trust/call-guard';
-import { TrustPolicy } from '../core/trust/policy';
+import { TrustPolicy } from '../core/identity/policy';
 
 const RETRY_AFTER_SECONDS = 5;
 

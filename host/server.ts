@@ -5,7 +5,7 @@ import { Installation } from '../core/installation';
 import { createApp } from './app';
 import { answerClientError, answerUnknownExpectation } from './client-error';
 import { createLogger, Logger } from './logger';
-import { TrustPolicy } from '../core/trust/policy';
+import { TrustPolicy } from '../core/identity/policy';
 
 /** In-flight calls get this long to finish when the server stops. */
 const DRAIN_LIMIT_MS = 15_000;

@@ -1,6 +1,6 @@
 import { CallContext } from '../kernel/call-context';
-import { trustDb } from '../trust/trust-tables';
-import { usersFilter } from '../trust/user-reach';
+import { trustDb } from '../identity/trust-tables';
+import { usersFilter } from '../identity/user-reach';
 import { is, Rule, RuleSet } from '../kernel/input-rules';
 import { optionalText, wholeNumber } from './values';
 

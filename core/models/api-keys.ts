@@ -1,4 +1,4 @@
-import { CredentialVerifier, generateCredential, hashKey } from '../credentials';
+import { CredentialVerifier, generateCredential, hashKey } from '../identity/credentials';
 import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
 import { model } from '../kernel/model';
@@ -7,9 +7,9 @@ import { TallyError } from '../kernel/tally-error';
 import { formatUtc } from '../kernel/timestamps';
 import { int as count, listOf, nothing, orNull } from '../kernel/shape';
 import { API_KEY, API_KEY_ADD, API_KEY_CREATED, API_KEY_EDIT } from './api-keys.fields';
-import { flag, scopeColumns } from '../trust/credential-fields';
-import { companyOf, invalidCompanyError } from '../trust/tenancy';
-import { trustDb } from '../trust/trust-tables';
+import { flag, scopeColumns } from '../identity/credential-fields';
+import { companyOf, invalidCompanyError } from '../identity/tenancy';
+import { trustDb } from '../identity/trust-tables';
 
 /** What is shown of a credential: never the key, which exists only in the answer that creates it. */
 const LISTED = ['id', 'company_id', 'user', 'notes', 'date_added', 'last_used', 'last_used_ip', 'installation', 'scopes', 'read_only', 'allow_ips', 'expires_at'] as const;

@@ -4,8 +4,8 @@ import { model } from '../kernel/model';
 import { int, object } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { formatUtc, parseTimestamp } from '../kernel/timestamps';
-import { requireInstallation } from '../trust/tenancy';
-import { trustDb } from '../trust/trust-tables';
+import { requireInstallation } from '../identity/tenancy';
+import { trustDb } from '../identity/trust-tables';
 
 const PAGE_SIZE = 50;
 const COLUMNS = ['id', 'at', 'company_id', 'actor', 'credential_id', 'model', 'method', 'verb', 'status', 'request_id', 'address', 'params'] as const;

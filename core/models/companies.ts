@@ -9,7 +9,7 @@ import { seedCurrencies } from '../billing/starting-currencies';
 import { int as count, listOf, nothing, orFalse } from '../kernel/shape';
 import { COMPANY, COMPANY_ADD, COMPANY_EDIT } from './companies.fields';
 import { SETTING } from './clients.fields';
-import { companyOf, invalidCompanyError, requireInstallation } from '../trust/tenancy';
+import { companyOf, invalidCompanyError, requireInstallation } from '../identity/tenancy';
 import { SettingsStore } from '../settings-store';
 import { removeEmptyCompany } from './companies/company-removal';
 import { ordered, readOrder } from '../billing/ordering';
@@ -187,4 +187,4 @@ function text(value: unknown): string | null {
   return value === undefined || value === null || value === '' ? null : String(value).trim();
 }
 
-export { invalidCompanyError as invalidCompany } from '../trust/tenancy';
+export { invalidCompanyError as invalidCompany } from '../identity/tenancy';

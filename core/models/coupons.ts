@@ -1,4 +1,4 @@
-import { readsOwnCompany } from '../trust/tenancy';
+import { readsOwnCompany } from '../identity/tenancy';
 import { isUniqueViolation } from '../db/errors';
 import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';

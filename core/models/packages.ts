@@ -1,4 +1,4 @@
-import { readsOwnCompany } from '../trust/tenancy';
+import { readsOwnCompany } from '../identity/tenancy';
 import { sql } from 'kysely';
 import { containsPattern } from '../db/contains-pattern';
 import { CallContext } from '../kernel/call-context';

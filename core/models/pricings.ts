@@ -1,4 +1,4 @@
-import { readsOwnCompany } from '../trust/tenancy';
+import { readsOwnCompany } from '../identity/tenancy';
 import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
 import { int as count, nothing, orFalse, string as text } from '../kernel/shape';

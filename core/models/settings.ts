@@ -10,7 +10,7 @@ import { SETTING } from './clients.fields';
 import { listOf, nothing, orFalse } from '../kernel/shape';
 import { onlyValueKeys } from '../billing/owner-settings';
 import { knownSetting, levelSettings, setLevelSettings } from '../billing/catalogue-settings';
-import { companyOf, invalidCompanyError, requireInstallation } from '../trust/tenancy';
+import { companyOf, invalidCompanyError, requireInstallation } from '../identity/tenancy';
 
 /**
  * Installation-wide and per-company settings (maintenance mode, timezone, invoice numbering, ...).

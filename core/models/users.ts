@@ -11,11 +11,11 @@ import { bool, int as count, listOf, mapOf, nothing, orFalse, string as text } f
 import { USER, USER_ADD, USER_AUTH, USER_EDIT, USER_ID } from './users.fields';
 import { sql } from 'kysely';
 import { bool as flag } from '../kernel/parameter';
-import { Lockouts, subject } from '../trust/lockouts';
-import { TrustPolicy } from '../trust/policy';
-import { RetryLater } from '../trust/retry-later';
-import { trustDb } from '../trust/trust-tables';
-import { reachableBy, usersFilter } from '../trust/user-reach';
+import { Lockouts, subject } from '../identity/lockouts';
+import { TrustPolicy } from '../identity/policy';
+import { RetryLater } from '../identity/retry-later';
+import { trustDb } from '../identity/trust-tables';
+import { reachableBy, usersFilter } from '../identity/user-reach';
 import { reusedSelect } from '../kernel/reused-select';
 import { Tx } from '../db/schema';
 

@@ -1,7 +1,7 @@
 import { formatUtc } from '../kernel/timestamps';
 import { reusedWrite, rowsOf } from '../db/reused-write';
 import { Tx } from '../db/schema';
-import { TrustDb, trustDb } from './trust-tables';
+import { TrustDb, trustDb } from '../identity/trust-tables';
 
 export interface AuditEntry {
   readonly companyId: number | null;

@@ -1,16 +1,16 @@
-import { Caller, CredentialVerifier } from '../credentials';
+import { Caller, CredentialVerifier } from '../identity/credentials';
 import { Db } from '../db/schema';
 import type { Installation } from '../installation';
 import { TallyError } from '../kernel/tally-error';
 import { AuditLog } from './audit-log';
 import { clientNetwork } from './client-network';
 import { IdempotencyStore } from './idempotency';
-import { Lockouts, subject } from './lockouts';
-import { TrustPolicy } from './policy';
+import { Lockouts, subject } from '../identity/lockouts';
+import { TrustPolicy } from '../identity/policy';
 import { RateLimiter } from './rate-limiter';
-import { RetryLater } from './retry-later';
-import { allowsCall, usable } from './scope';
-import { trustDb } from './trust-tables';
+import { RetryLater } from '../identity/retry-later';
+import { allowsCall, usable } from '../identity/scope';
+import { trustDb } from '../identity/trust-tables';
 
 export interface GivenCredentials {
   readonly user: string;

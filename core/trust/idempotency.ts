@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { purposeKey } from '../kernel/system-cipher';
-import { TrustDb } from './trust-tables';
+import { TrustDb } from '../identity/trust-tables';
 
 export type Begun =
   | { readonly kind: 'new' }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { TrustDb } from './trust-tables';
+import { TrustDb } from '../identity/trust-tables';
 
 const WINDOW_MS = 60_000;
 

@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import { Installation } from '../../core/installation';
 import { TallyError } from '../../core/kernel/tally-error';
-import { TrustPolicy } from '../../core/trust/policy';
+import { TrustPolicy } from '../../core/identity/policy';
 import { Logger } from '../logger';
 import { credentialsFromHeaders } from './credentials-from-headers';
 import { corsHeaders, isCrossSite } from './cross-site';

@@ -1,4 +1,4 @@
-import { actsForInstallation, Caller } from '../../core/credentials';
+import { actsForInstallation, Caller } from '../../core/identity/credentials';
 import { Tx } from '../../core/db/schema';
 import { Installation } from '../../core/installation';
 import { resolveModelMethod } from '../../core/kernel/model-container';
@@ -6,7 +6,7 @@ import { Shape } from '../../core/kernel/shape';
 import { TallyError } from '../../core/kernel/tally-error';
 import { AuditEntry } from '../../core/trust/audit-log';
 import { CallGuard } from '../../core/trust/call-guard';
-import { trustDb } from '../../core/trust/trust-tables';
+import { trustDb } from '../../core/identity/trust-tables';
 import { GivenCredentials } from './credentials-from-headers';
 import { defaultFormat, Format } from './formats';
 import { guardedCall, outcomeOf } from './guarded-run';

@@ -1,9 +1,9 @@
-import { Caller } from '../../core/credentials';
+import { Caller } from '../../core/identity/credentials';
 import { CallOptions, Installation } from '../../core/installation';
 import { TallyError } from '../../core/kernel/tally-error';
 import { CallGuard } from '../../core/trust/call-guard';
 import { AnswerSeal, validIdempotencyKey } from '../../core/trust/idempotency';
-import { RetryLater } from '../../core/trust/retry-later';
+import { RetryLater } from '../../core/identity/retry-later';
 import type { ApiCall } from './dispatch';
 import { Route } from './route';
 

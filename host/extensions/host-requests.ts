@@ -1,5 +1,5 @@
 import { RootOperationNode } from 'kysely';
-import { Caller } from '../../core/credentials';
+import { Caller } from '../../core/identity/credentials';
 import { Installation } from '../../core/installation';
 import { UNSCOPED } from '../../core/kernel/caller';
 import { isPlainObject } from '../../core/kernel/bind-arguments';

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Installation } from '../../core/installation';
 import { CallGuard } from '../../core/trust/call-guard';
-import { TrustPolicy } from '../../core/trust/policy';
+import { TrustPolicy } from '../../core/identity/policy';
 import { createFixture } from './fixture';
 import { load } from './load';
 import { freePort, startTally, withProcessCpu } from './processes';

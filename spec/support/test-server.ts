@@ -4,7 +4,7 @@ import { SandboxLimits } from '../../host/extensions/sandbox-limits';
 import { createLogger } from '../../host/logger';
 import { RunningServer, serve } from '../../host/server';
 import { createTestDatabase, TestDatabase } from './test-database';
-import { TrustPolicy, TrustPolicyValues } from '../../core/trust/policy';
+import { TrustPolicy, TrustPolicyValues } from '../../core/identity/policy';
 
 export interface Credential {
   readonly user: string;

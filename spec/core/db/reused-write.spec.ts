@@ -4,7 +4,7 @@ import { reusedWrite, rowsOf, valuesOf, WriteValue } from '../../../core/db/reus
 import { Tx } from '../../../core/db/schema';
 import { Installation } from '../../../core/installation';
 import { TallyError } from '../../../core/kernel/tally-error';
-import { trustDb } from '../../../core/trust/trust-tables';
+import { trustDb } from '../../../core/identity/trust-tables';
 import { useTestInstallation } from '../../support/test-installation';
 
 const COLUMNS = ['at', 'company_id', 'actor', 'credential_id', 'model', 'method', 'verb', 'status', 'request_id', 'address', 'params'] as const;

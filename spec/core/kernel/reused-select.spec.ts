@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import { Tx } from '../../../core/db/schema';
 import { Installation } from '../../../core/installation';
 import { reusedSelect } from '../../../core/kernel/reused-select';
-import { trustDb } from '../../../core/trust/trust-tables';
-import { reachableBy } from '../../../core/trust/user-reach';
+import { trustDb } from '../../../core/identity/trust-tables';
+import { reachableBy } from '../../../core/identity/user-reach';
 import { createTestDatabase, TestDatabase } from '../../support/test-database';
 
 /**

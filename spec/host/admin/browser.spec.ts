@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { BrowserContext, Page } from 'playwright-core';
-import { Caller } from '../../../core/credentials';
+import { Caller } from '../../../core/identity/credentials';
 import { CHROMIUM, CHROMIUM_ARGS as ARGS, SCREENSHOTS as SPEC_OUTPUT } from '../../support/chromium';
 import { startTestServer, TestServer } from '../../support/test-server';
 import { ExtensionsDir } from '../extensions/fixtures';

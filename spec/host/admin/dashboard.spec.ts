@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { runBilling } from '../../../core/automation/billing-run';
-import { Caller } from '../../../core/credentials';
+import { Caller } from '../../../core/identity/credentials';
 import { startTestServer, TestServer } from '../../support/test-server';
 import { AdminClient, addStaff } from './support/admin-client';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { hashKey } from '../../../core/credentials';
+import { hashKey } from '../../../core/identity/credentials';
 import { formatUtc } from '../../../core/kernel/timestamps';
 import { Credential, startTestServer, TestServer } from '../../support/test-server';
 

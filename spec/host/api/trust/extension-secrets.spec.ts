@@ -3,7 +3,7 @@ import { Installation } from '../../../../core/installation';
 import { loadExtensions } from '../../../../host/extensions/load-extensions';
 import { createLogger } from '../../../../host/logger';
 import { serve } from '../../../../host/server';
-import { TrustPolicy } from '../../../../core/trust/policy';
+import { TrustPolicy } from '../../../../core/identity/policy';
 import { install, SHIPPED_EXTENSIONS } from '../../../extensions/shipped';
 import { Credential, send, startTestServer, TestServer } from '../../../support/test-server';
 import { ExtensionsDir } from '../../extensions/fixtures';

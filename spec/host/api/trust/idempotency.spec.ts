@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { startTestServer, TestServer } from '../../../support/test-server';
 import { form } from '../billing/fixtures';
 import { secondProcess, SecondProcess } from './support';
-import { trustDb } from '../../../../core/trust/trust-tables';
+import { trustDb } from '../../../../core/identity/trust-tables';
 
 describe('Idempotency-Key on writes', () => {
   let server: TestServer;

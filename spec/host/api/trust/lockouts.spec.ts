@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CredentialVerifier } from '../../../../core/credentials';
+import { CredentialVerifier } from '../../../../core/identity/credentials';
 import { startTestServer, TestServer } from '../../../support/test-server';
 import { call } from '../billing/fixtures';
 import { secondCompany, secondProcess, SecondProcess } from './support';

@@ -1,5 +1,5 @@
 import { Installation } from '../../../../core/installation';
-import { TrustPolicy, TrustPolicyValues } from '../../../../core/trust/policy';
+import { TrustPolicy, TrustPolicyValues } from '../../../../core/identity/policy';
 import { createLogger } from '../../../../host/logger';
 import { serve } from '../../../../host/server';
 import { Credential, RequestOptions, send, TestResponse, TestServer } from '../../../support/test-server';

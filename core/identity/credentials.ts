@@ -1,14 +1,14 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { Db, Tx } from './db/schema';
-import { formatUtc, parseTimestamp } from './kernel/timestamps';
-import { AddressList } from './kernel/address-list';
-import { Caller, CredentialScope, Grant, UNSCOPED } from './kernel/caller';
-import { compilePattern } from './trust/scope';
-import { trustDb } from './trust/trust-tables';
+import { Db, Tx } from '../db/schema';
+import { formatUtc, parseTimestamp } from '../kernel/timestamps';
+import { AddressList } from '../kernel/address-list';
+import { Caller, CredentialScope, Grant, UNSCOPED } from '../kernel/caller';
+import { compilePattern } from './scope';
+import { trustDb } from './trust-tables';
 
 // Who makes a call is the kernel's to name (the call context carries it); the call path and the
 // host name it from here, beside the credentials that authenticate it.
-export { actsForInstallation, type Caller, type Grant } from './kernel/caller';
+export { actsForInstallation, type Caller, type Grant } from '../kernel/caller';
 
 /** A new API user (public, like a username) and key (secret, shown once, stored only as a hash). */
 export function generateCredential(): { user: string; key: string } {
