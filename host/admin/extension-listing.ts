@@ -1,4 +1,4 @@
-import { EXTENSION_TYPES, ExtensionCapabilities, ExtensionCatalog, ExtensionType, SettingDeclaration } from '../../core/models/extension-managers/catalog';
+import { EXTENSION_TYPES, ExtensionCapabilities, ExtensionCatalog, ExtensionType, SettingDeclaration } from '../../core/kernel/extension-catalog';
 import { AdminRequest, callAs, hasCallable } from './admin-request';
 
 /** One extension as the extensions page shows it, from its manager's getAll (and get, when installed). */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
-import { ExtensionType } from '../../core/models/extension-managers/catalog';
+import { ExtensionType } from '../../core/kernel/extension-catalog';
 import { findEntryFile } from './entry-file';
 import { checkManifest, Manifest, NAME_PATTERN } from './manifest';
 

@@ -6,7 +6,7 @@ import { Transaction } from 'kysely';
 import { DirectSession } from './capabilities/direct-session';
 import { joined } from './capabilities/extension-session';
 import { sessionOf } from './capabilities/session-database';
-import { ExtensionCatalog, ExtensionInfo, ExtensionType } from '../../core/models/extension-managers/catalog';
+import { ExtensionCatalog, ExtensionInfo, ExtensionType } from '../../core/kernel/extension-catalog';
 import { ExtensionSandbox } from './sandbox/extension-sandbox';
 import { SandboxLimits } from './sandbox-limits';
 import { callInfo, serveRequests } from './host-requests';

@@ -4,7 +4,7 @@ import { Installation } from '../../core/installation';
 import { UNSCOPED } from '../../core/kernel/caller';
 import { isPlainObject } from '../../core/kernel/bind-arguments';
 import { CallContext } from '../../core/kernel/call-context';
-import { ExtensionInfo } from '../../core/models/extension-managers/catalog';
+import { ExtensionInfo } from '../../core/kernel/extension-catalog';
 import { ExtensionSession } from './capabilities/extension-session';
 import { outboundHttp } from './capabilities/http';
 import { ownSettings } from './capabilities/own-settings';

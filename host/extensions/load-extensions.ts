@@ -1,6 +1,6 @@
 import { Installation } from '../../core/installation';
 import { CallContext } from '../../core/kernel/call-context';
-import { ExtensionCatalog, ExtensionInfo } from '../../core/models/extension-managers/catalog';
+import { ExtensionCatalog, ExtensionInfo } from '../../core/kernel/extension-catalog';
 import { createLogger, Logger } from '../logger';
 import { orderByDependencies } from './dependency-order';
 import { Candidate, discover } from './discovery';

@@ -1,4 +1,4 @@
-import { SettingDeclaration } from '../../core/models/extension-managers/catalog';
+import { SettingDeclaration } from '../../core/kernel/extension-catalog';
 import { HOST_ENTRY } from './capabilities/declared-hosts';
 
 /** A validated `config.json`. Unknown fields (such as the reference's `logo`) are allowed and kept out. */

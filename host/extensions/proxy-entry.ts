@@ -3,7 +3,7 @@ import { Db } from '../../core/db/schema';
 import { CallContext } from '../../core/kernel/call-context';
 import type { CallScope } from '../../core/kernel/call-scope';
 import { ModelEntry } from '../../core/kernel/model-entry';
-import { ExtensionInfo } from '../../core/models/extension-managers/catalog';
+import { ExtensionInfo } from '../../core/kernel/extension-catalog';
 import { DirectSession } from './capabilities/direct-session';
 import { ExtensionSession, inSession, joined, openSession } from './capabilities/extension-session';
 import { sessionOf } from './capabilities/session-database';

@@ -1,6 +1,6 @@
-import { ExtensionCapabilities, ExtensionInfo } from './catalog';
+import { ExtensionCapabilities, ExtensionInfo } from '../../kernel/extension-catalog';
 import { InstallRecord } from './install-records';
-import { publicSettings } from './settings-codec';
+import { publicSettings } from '../../kernel/extension-settings-codec';
 
 /**
  * Whether `upgrade` has something to do for an installed extension: migrations of a newer version

@@ -3,10 +3,10 @@ import { CallContext } from '../../kernel/call-context';
 import { TallyError } from '../../kernel/tally-error';
 import { formatUtc } from '../../kernel/timestamps';
 import { isUniqueViolation } from '../../db/errors';
-import { ExtensionCatalog, ExtensionInfo, ExtensionType } from './catalog';
+import { ExtensionCatalog, ExtensionInfo, ExtensionType } from '../../kernel/extension-catalog';
 import { describeInstalled, describeListed, isUpgradable } from './describe';
 import { InstallRecord, InstallRecords } from './install-records';
-import { decodeSettings, encodeSettings, mergeSettings } from './settings-codec';
+import { decodeSettings, encodeSettings, mergeSettings } from '../../kernel/extension-settings-codec';
 
 /**
  * Per-company lifecycle of one type of extension: add (install: migrations, then the install

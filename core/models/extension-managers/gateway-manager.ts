@@ -1,6 +1,6 @@
 import { model } from '../../kernel/model';
 import { TallyError } from '../../kernel/tally-error';
-import { ExtensionType } from './catalog';
+import { ExtensionType } from '../../kernel/extension-catalog';
 import { declareManagerCallables } from './manager-callables';
 import { ReferenceManager } from './reference-manager';
 

@@ -1,6 +1,6 @@
 import { Selectable } from 'kysely';
 import { ExtensionsInstalledTable, Tx } from '../../db/schema';
-import { ExtensionType } from './catalog';
+import { ExtensionType } from '../../kernel/extension-catalog';
 
 export type InstallRecord = Selectable<ExtensionsInstalledTable>;
 

@@ -1,7 +1,7 @@
 import { callable } from '../../kernel/callable';
 import { bool, int, object, string } from '../../kernel/parameter';
 import { nothing } from '../../kernel/shape';
-import { ExtensionType } from './catalog';
+import { ExtensionType } from '../../kernel/extension-catalog';
 
 /**
  * Declares a manager's callables on its class, with the reference's names, parameter order and

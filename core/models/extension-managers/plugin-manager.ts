@@ -1,5 +1,5 @@
 import { model } from '../../kernel/model';
-import { ExtensionType } from './catalog';
+import { ExtensionType } from '../../kernel/extension-catalog';
 import { declareManagerCallables } from './manager-callables';
 import { ReferenceManager } from './reference-manager';
 

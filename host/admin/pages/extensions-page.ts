@@ -1,4 +1,4 @@
-import { EXTENSION_TYPES, ExtensionType, SettingDeclaration } from '../../../core/models/extension-managers/catalog';
+import { EXTENSION_TYPES, ExtensionType, SettingDeclaration } from '../../../core/kernel/extension-catalog';
 import { AdminRequest, callAs, hrefFor, PageHandler } from '../admin-request';
 import { declaredSettings, hasExtensionManagers, listExtensions, managerOf } from '../extension-listing';
 import { field } from '../form-body';

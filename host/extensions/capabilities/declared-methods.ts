@@ -1,5 +1,5 @@
 import { TallyError } from '../../../core/kernel/tally-error';
-import { ExtensionInfo } from '../../../core/models/extension-managers/catalog';
+import { ExtensionInfo } from '../../../core/kernel/extension-catalog';
 
 /**
  * Whether an extension may call `<model>/<method>`: its own models always; anything else only

@@ -1,7 +1,7 @@
 import { Tx } from '../../../core/db/schema';
 import { CallContext } from '../../../core/kernel/call-context';
-import { ExtensionInfo } from '../../../core/models/extension-managers/catalog';
-import { decodeSettings } from '../../../core/models/extension-managers/settings-codec';
+import { ExtensionInfo } from '../../../core/kernel/extension-catalog';
+import { decodeSettings } from '../../../core/kernel/extension-settings-codec';
 
 /** `ctx.settings()`: this extension's settings for the calling company, its secrets decrypted for it alone. */
 export async function ownSettings(extension: ExtensionInfo, db: Tx, ctx: CallContext): Promise<Record<string, string>> {

@@ -1,6 +1,6 @@
-import { FieldErrors } from '../../kernel/errors';
-import { systemDecrypt, systemEncrypt } from '../../kernel/system-cipher';
-import { SettingDeclaration } from './catalog';
+import { FieldErrors } from './errors';
+import { systemDecrypt, systemEncrypt } from './system-cipher';
+import { SettingDeclaration } from './extension-catalog';
 
 type Declared = Readonly<Record<string, SettingDeclaration>>;
 export type SettingValues = Record<string, string>;

@@ -1,4 +1,4 @@
-import { CallContext } from '../../kernel/call-context';
+import { CallContext } from './call-context';
 
 export type ExtensionType = 'plugin' | 'module' | 'gateway';
 export const EXTENSION_TYPES: readonly ExtensionType[] = ['plugin', 'module', 'gateway'];
