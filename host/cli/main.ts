@@ -32,7 +32,7 @@ export async function main(argv: string[]): Promise<number> {
   // and the extension runtime's loader cost a short-lived command such as a cron billing run about
   // 0.2 s of CPU to load).
   if (argv[0] && /^\/?(index\.php\/)?api\//i.test(argv[0])) {
-    const [{ runApiForm }, { openForApiPath }] = await Promise.all([import('./api-form'), import('../extensions/open-with-extensions')]);
+    const [{ runApiForm }, { openForApiPath }] = await Promise.all([import('./api-form'), import('./open-with-extensions')]);
     return runApiForm(argv, openForApiPath(argv[0]), print);
   }
   let status = 0;

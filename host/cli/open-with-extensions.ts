@@ -1,8 +1,8 @@
 import pino from 'pino';
 import { config } from '../../core/config';
 import { Installation } from '../../core/installation';
-import { openInstallation } from '../cli/open-installation';
-import { loadExtensions } from './load-extensions';
+import { openInstallation } from './open-installation';
+import { loadExtensions } from '../extensions/load-extensions';
 
 /** An extension model (`<extension>.<model>`) or a manager: only those need the extension runtime. */
 const NEEDS_EXTENSIONS = /^\/?(?:index\.php\/)?api\/(?:[^/]*\.[^/]*|[a-z]+_manager)\//i;
