@@ -3,7 +3,8 @@ import { Installation } from '../../core/installation';
 import { CallContext } from '../../core/kernel/call-context';
 import { ModelEntry } from '../../core/kernel/model-entry';
 import { replaceModel } from '../../core/kernel/model-container';
-import { inSession, openSession } from './capabilities/extension-session';
+import { inSession } from './capabilities/extension-session';
+import { openSession } from './capabilities/open-session';
 import { sessionDatabase } from './capabilities/session-database';
 
 const MANAGERS = ['plugin_manager', 'module_manager', 'gateway_manager'];

@@ -1,8 +1,5 @@
 import { CompiledQuery, QueryResult, UnknownRow } from 'kysely';
-import { Db } from '../../../core/db/schema';
 import { isRetryable } from '../../../core/db/retryable';
-import { CallJournal } from './call-journal';
-import { HeldTransaction } from './held-transaction';
 
 /** How one extension call reaches the database: atomic, and never at the cost of core calls. */
 export interface ExtensionSession {
@@ -12,21 +9,6 @@ export interface ExtensionSession {
   commit(): Promise<void>;
   /** The call failed: keep nothing. */
   abort(): Promise<void>;
-}
-
-/** SQLite: a journal replayed in short transactions; PostgreSQL: a transaction from a bounded share of the pool. */
-export interface SessionOptions {
-  readonly dialect: 'sqlite' | 'postgres';
-  readonly readOnly: boolean;
-  /** Who takes turns writing on SQLite: the extension's name. */
-  readonly writers: string;
-  readonly poolSize: number;
-  /** PostgreSQL's statement_timeout for the call: its deadline. */
-  readonly statementTimeoutMs: number;
-}
-
-export function openSession(db: Db, o: SessionOptions): ExtensionSession {
-  return o.dialect === 'sqlite' ? new CallJournal(db, o.readOnly, o.writers) : new HeldTransaction(db, o.readOnly, o.poolSize, o.statementTimeoutMs);
 }
 
 /** The caller's session, for a nested extension call: its queries join it; ending it is the caller's business. */
