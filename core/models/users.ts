@@ -36,7 +36,7 @@ const DUMMY_HASH = 'scrypt$16384$8$1$Dy8tCF5fUNpz8v/qNGCIyg==$Lh5wfN+BaUcnPfyVOX
 
 /**
  * Log-in identities. Staff, clients and contacts each link to a user. A company credential reaches
- * only its own clients' and contacts' identities and those it created (see core/trust/user-reach.ts);
+ * only its own clients' and contacts' identities and those it created (see core/identity/user-reach.ts);
  * staff identities only the installation. Another company's user is as absent as a missing one.
  */
 @model('users')
