@@ -157,7 +157,12 @@ export class CallPath {
     if (entry.ownsTransactions) return invoke(this.connection.db, committed);
     // A serialization failure or deadlock means another call won; the whole call is run again,
     // and what the failed attempt's inner calls left for after commit is dropped with it.
-    return withRetries(() => this.connection.db.transaction().execute((db) => invoke(db, (committed.length = 0, committed))));
+    return withRetries(() =>
+      this.connection.db.transaction().execute((db) => {
+        committed.length = 0;
+        return invoke(db, committed);
+      }),
+    );
   }
 
   /** A call inside a call: in its transaction, its after-commit work left with the enclosing call's. */
@@ -210,6 +215,16 @@ export class CallPath {
    */
   private readsOn() {
     return this.connection.db.transaction().setAccessMode('read only').setIsolationLevel('read committed');
+  }
+
+  /**
+   * Runs the after-commit work that calls made inside a transaction of its own (not a call: a
+   * billing run unit's) left in `committed`, once that transaction has committed. That work is
+   * done: a hook that fails cannot undo it, so its failure is dropped here (a hook that must not
+   * lose anything writes before commit, and wakes its work after).
+   */
+  async afterOwnCommit(committed: AfterCommitQueue): Promise<void> {
+    for (const work of committed.splice(0)) await work().catch(() => undefined);
   }
 
   /** What one call's models are resolved in: the call's context over the installation's services. */

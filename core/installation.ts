@@ -5,9 +5,9 @@ import { CallOutcome, CallRequest } from './call-record';
 import { config } from './config';
 import { connect, ConnectOptions, Connection } from './db/connect';
 import { migrateToLatest } from './db/migrate';
-import { Db } from './db/schema';
+import { Db, Tx } from './db/schema';
 import { Caller, CredentialVerifier } from './credentials';
-import { CallContext } from './kernel/call-context';
+import { AfterCommitQueue, CallContext } from './kernel/call-context';
 import { CallScope } from './kernel/call-scope';
 import { classEntry, ModelEntry } from './kernel/model-entry';
 import { allModels, findModel, registerModel, resolveModelMethod } from './kernel/model-container';
@@ -99,6 +99,17 @@ export class Installation {
   /** Runs a call through the one call path for a transport: its status and body, never a throw. */
   answer(request: CallRequest): Promise<CallOutcome> {
     return this.path.answer(request);
+  }
+
+  /**
+   * Work of its own that is not a call (the admin area's staff accounts) in one transaction, in
+   * which it makes calls `within` it: their after-commit hooks run once it has committed.
+   */
+  async inTransaction<T>(work: (within: { db: Tx; afterCommit: AfterCommitQueue }) => Promise<T>): Promise<T> {
+    const afterCommit: AfterCommitQueue = [];
+    const done = await this.db.transaction().execute((db) => work({ db, afterCommit }));
+    await this.path.afterOwnCommit(afterCommit);
+    return done;
   }
 
   /** Registers a model (a core class or an extension's proxy) under its API name. */
