@@ -81,12 +81,25 @@ export class CallPath {
     let outcome: CallOutcome;
     try {
       const contextFor = await this.contextFactory(call);
-      await this.authorise(call, contextFor);
+      // authorise (a hook with nothing to wait for costs no await: this is every call's path)
+      if (entry.availableTo && !(await entry.availableTo(call.caller.companyId, this.scope(contextFor(request.within?.db ?? this.connection.db))))) {
+        throw new TallyError('forbidden');
+      }
+      for (const authorise of this.authorisers) {
+        const pending = authorise(call);
+        if (pending) await pending;
+      }
+      // claim, once the parameters are read
       call.params = typeof request.params === 'function' ? await request.params() : request.params;
-      claim = this.claims.length === 0 ? undefined : await this.claim(call);
+      for (const take of this.claims) {
+        const pending = take(call);
+        claim = pending instanceof Promise ? await pending : pending;
+        if (claim) break;
+      }
       if (claim?.answer) {
         outcome = { ...claim.answer, call };
       } else {
+        // bind → transaction → invoke → beforeCommit → afterCommit
         const args = bindArguments(spec, call.params);
         const committed = spec.verb === 'GET' || request.within ? undefined : ([] as AfterCommitQueue);
         call.result = await this.transact(call, args, contextFor, committed);
@@ -97,7 +110,8 @@ export class CallPath {
       outcome = { ...outcomeOf(thrown), call };
     }
     if (claim?.settle) outcome = await claim.settle(outcome).then(() => outcome, (thrown: unknown) => ({ ...outcomeOf(thrown), call }));
-    return this.answers.length === 0 ? outcome : this.answered(call, outcome);
+    // answered
+    return this.answered(call, outcome, 0);
   }
 
   /** The call's context over a given transaction: its company's timezone, the system key. */
@@ -110,28 +124,6 @@ export class CallPath {
       ? (cached as string[])
       : await Promise.all([this.settings.get(caller.companyId, 'timezone', within), this.settings.system('system_key', within)]);
     return (db, afterCommit) => new CallContext(db, caller.companyId, timezone, systemKey, caller.user, caller, afterCommit);
-  }
-
-  private async authorise(call: Call, contextFor: (db: Tx) => CallContext): Promise<void> {
-    const { entry, request } = call;
-    if (entry.availableTo) {
-      const available = await entry.availableTo(call.caller.companyId, this.scope(contextFor(request.within?.db ?? this.connection.db)));
-      if (!available) throw new TallyError('forbidden');
-    }
-    for (const authorise of this.authorisers) {
-      const pending = authorise(call);
-      if (pending) await pending;
-    }
-  }
-
-  /** The first claim hook that claims the call (at most one may: an Idempotency-Key is one claim). */
-  private async claim(call: Call): Promise<Claim | undefined> {
-    for (const claim of this.claims) {
-      const pending = claim(call);
-      const claimed = pending instanceof Promise ? await pending : pending;
-      if (claimed) return claimed;
-    }
-    return undefined;
   }
 
   /** transaction → invoke → beforeCommit. `committed` collects the after-commit work of calls made inside this one. */
@@ -184,25 +176,33 @@ export class CallPath {
     for (const work of [() => this.afterCommitHooks(call), ...committed]) {
       await work().catch((thrown: unknown) => (failure ??= thrown));
     }
-    return failure === undefined || outcome.failure !== undefined ? outcome : { ...outcome, failure };
+    return failure === undefined ? outcome : withFailure(outcome, failure);
   }
 
   private async afterCommitHooks(call: Call): Promise<void> {
     for (const hook of this.afterCommits) await hook(call);
   }
 
-  /** The answered hooks; one that fails leaves the answer as it was and its failure for the log. */
-  private async answered(call: Call, outcome: CallOutcome): Promise<CallOutcome> {
-    let answer = outcome;
-    for (const hook of this.answers) {
+  /**
+   * The answered hooks from the `from`th on; one that fails leaves the answer as it was and its
+   * failure for the log. Synchronous while no hook has anything to wait for (a read's audit).
+   */
+  private answered(call: Call, outcome: CallOutcome, from: number): CallOutcome | Promise<CallOutcome> {
+    for (let i = from; i < this.answers.length; i++) {
+      let pending: void | Promise<void>;
       try {
-        const pending = hook(call, outcome);
-        if (pending) await pending;
+        pending = this.answers[i](call, outcome);
       } catch (thrown) {
-        if (answer.failure === undefined) answer = { ...answer, failure: thrown };
+        return this.answered(call, withFailure(outcome, thrown), i + 1);
+      }
+      if (pending) {
+        return pending.then(
+          () => this.answered(call, outcome, i + 1),
+          (thrown: unknown) => this.answered(call, withFailure(outcome, thrown), i + 1),
+        );
       }
     }
-    return answer;
+    return outcome;
   }
 
   /**
@@ -231,6 +231,11 @@ export class CallPath {
   scope(context: CallContext): CallScope {
     return new CallScope(this.container, context);
   }
+}
+
+/** The answer with a failure for the log (the first one), its status and body unchanged. */
+function withFailure(outcome: CallOutcome, thrown: unknown): CallOutcome {
+  return outcome.failure === undefined ? { ...outcome, failure: thrown } : outcome;
 }
 
 /** A failure as the client sees it: the contract's body, Retry-After for a 429, the cause of a 500 for the log. */
