@@ -12,6 +12,8 @@
  *   billing     core/billing/: the billing rules shared by models and automation
  *   models      core/models/; a file in core/models/<x>/ is private to <x>
  *   automation  core/automation/, beside the models: it reaches them through the call path
+ *   call contract core/call-record.ts, core/call-hooks.ts: what a call is and the hooks' stage
+ *               names and signatures (types the trust hooks implement; no behaviour)
  *   trust       core/trust/: the call guard, idempotency, rate limits, the audit writer
  *   call path   core/installation.ts, core/call-path.ts
  * and host/ above all of core.
@@ -25,6 +27,7 @@ const MODELS = '^core/models/';
 const AUTOMATION = '^core/automation/';
 const IDENTITY = '^core/identity/';
 const TRUST = '^core/trust/';
+const CALL_CONTRACT = '^core/(call-record|call-hooks)\\.ts$';
 const CALL_PATH = '^core/(installation|call-path)\\.ts$';
 
 /** A rule that `from` imports nothing in core but the layers listed. */
@@ -68,7 +71,8 @@ module.exports = {
     onlyDownward('billing-imports-downward', 'The billing rules sit below models and automation: they import only identity, kernel, db, config and errors.', BILLING, [ERRORS, CONFIG, DB, KERNEL, IDENTITY]),
     onlyDownward('models-import-downward', 'Models import the billing rules and what is below; never automation, trust, the call path or the installation (they reach other models through ctx.models and the call path).', MODELS, [ERRORS, CONFIG, DB, KERNEL, IDENTITY, BILLING]),
     onlyDownward('automation-beside-models', 'Automation uses the billing rules below it and reaches models through the call path (the installation), never by importing a model.', AUTOMATION, [ERRORS, CONFIG, DB, KERNEL, IDENTITY, BILLING, CALL_PATH]),
-    onlyDownward('trust-imports-downward', 'Trust (the call guard, idempotency, rate limits, the audit writer) sits between the call path and the models.', TRUST, [ERRORS, CONFIG, DB, KERNEL, IDENTITY, BILLING, MODELS]),
+    onlyDownward('call-contract-imports-downward', 'What a call is and the hook signatures are types over the kernel and identity: the call path runs them, trust implements them.', CALL_CONTRACT, [ERRORS, CONFIG, DB, KERNEL, IDENTITY]),
+    onlyDownward('trust-imports-downward', 'Trust (the call guard, idempotency, rate limits, the audit writer) sits between the call path and the models; its hooks implement the call contract.', TRUST, [ERRORS, CONFIG, DB, KERNEL, IDENTITY, BILLING, MODELS, CALL_CONTRACT]),
     {
       name: 'models-are-private',
       comment: 'A model (core/models/<x>.ts, <x>.fields.ts and the folder core/models/<x>/) imports no other model: what two models share lives in core/billing/, and a model uses another through the call path (ctx.models). Record shapes (<y>.fields.ts, declarations the API documents) may be shared.',

@@ -1,11 +1,13 @@
 import { container as rootContainer, DependencyContainer, InjectionToken } from 'tsyringe';
-import { Authoriser, CallRequest, runCall } from './call-path';
+import { CallHooks } from './call-hooks';
+import { CallPath } from './call-path';
+import { CallOutcome, CallRequest } from './call-record';
 import { config } from './config';
 import { connect, ConnectOptions, Connection } from './db/connect';
 import { migrateToLatest } from './db/migrate';
 import { Db, Tx } from './db/schema';
 import { Caller, CredentialVerifier } from './identity/credentials';
-import { CallContext } from './kernel/call-context';
+import { AfterCommitQueue, CallContext } from './kernel/call-context';
 import { CallScope } from './kernel/call-scope';
 import { classEntry, ModelEntry } from './kernel/model-entry';
 import { allModels, findModel, registerModel, resolveModelMethod } from './kernel/model-container';
@@ -24,33 +26,43 @@ export interface InstallationOptions extends ConnectOptions {
   cacheTtlMs?: number;
   /** How long a call waits for SQLite's write connection (a GET call for a read connection); defaults to TALLY_SQLITE_WAIT_MS. */
   sqliteWaitMs?: number;
+  /** The call path's hooks (host/assemble-installation.ts adds them); none when not given. */
+  hooks?: CallHooks;
+  /**
+   * How a model is registered: a core model as it is, or wrapped (the composition root runs the
+   * extension managers outside transactions this way when extensions are loaded).
+   */
+  registering?: (entry: ModelEntry, installation: Installation) => ModelEntry;
 }
 
 /** How a call is carried, beyond who makes it (see CallRequest). */
-export type CallOptions = Partial<Pick<CallRequest, 'via' | 'verb' | 'address' | 'within' | 'beforeCommit'>>;
+export type CallOptions = Partial<Pick<CallRequest, 'via' | 'verb' | 'address' | 'requestId' | 'within'>>;
 
 /**
- * The installation: its database, its models (in its container) and how a call is run. No HTTP
- * here; the web host, the CLI, the admin area and extensions all call `call()`, which runs the one
- * call path (`call-path.ts`), so all answer the same way.
+ * The installation: its database, its models (in its container) and its call path. No HTTP here;
+ * the web host, the CLI, the admin area and extensions all call `call()` or `answer()`, which run
+ * the one call path (`call-path.ts`), so all answer the same way. It is assembled, with its hooks,
+ * in one place: host/assemble-installation.ts.
  */
 export class Installation {
   readonly settings: SettingsStore;
   readonly credentials: CredentialVerifier;
-  /** The checks every call passes after it resolves and before its parameters are read. */
-  readonly authorisers: Authoriser[] = [];
   /** This installation's container: its services and, under their API names, its models. */
   readonly container: DependencyContainer;
+  /** The one call path, built once with this installation's hooks. */
+  readonly path: CallPath;
   private readonly closers: Array<() => Promise<void>> = [];
 
-  private constructor(readonly connection: Connection, cacheTtlMs: number) {
+  private constructor(readonly connection: Connection, cacheTtlMs: number, options: InstallationOptions) {
     this.settings = new SettingsStore(connection.db, cacheTtlMs);
     this.credentials = new CredentialVerifier(connection.db, cacheTtlMs);
     this.container = rootContainer.createChildContainer();
     this.container.registerInstance(SettingsStore, this.settings);
     this.container.registerInstance(CredentialVerifier, this.credentials);
+    this.path = new CallPath(this.container, connection, this.settings, options.hooks ?? new CallHooks());
     this.container.registerInstance(ModelCalls, new ModelCalls(this));
-    for (const modelClass of [...coreModels, ...recurringModels]) this.addModel(classEntry(modelClass));
+    const registering = options.registering ?? ((entry: ModelEntry) => entry);
+    for (const modelClass of [...coreModels, ...recurringModels]) this.addModel(registering(classEntry(modelClass), this));
   }
 
   /** Opens the database, brings its schema up to date and, on a new database, sets it up. */
@@ -58,7 +70,7 @@ export class Installation {
     const connection = connect(options.databaseUrl ?? config().databaseUrl, options);
     try {
       await migrateToLatest(connection.db);
-      const installation = new Installation(connection, options.cacheTtlMs ?? 1000);
+      const installation = new Installation(connection, options.cacheTtlMs ?? 1000, options);
       await installation.setUp();
       return installation;
     } catch (error) {
@@ -79,9 +91,25 @@ export class Installation {
     return (await this.settings.system('maintenance_mode')) === 'true';
   }
 
-  /** Runs `<model>/<method>` for `caller` through the one call path. */
+  /** Runs `<model>/<method>` for `caller` through the one call path: its result, or what stopped it thrown. */
   call(model: string, method: string, params: CallRequest['params'], caller: Caller, options: CallOptions = {}): Promise<unknown> {
-    return runCall(this, { model, method, params, caller, via: options.via ?? 'internal', ...options });
+    return this.path.run({ model, method, params, caller, via: options.via ?? 'internal', ...options });
+  }
+
+  /** Runs a call through the one call path for a transport: its status and body, never a throw. */
+  answer(request: CallRequest): Promise<CallOutcome> {
+    return this.path.answer(request);
+  }
+
+  /**
+   * Work of its own that is not a call (the admin area's staff accounts) in one transaction, in
+   * which it makes calls `within` it: their after-commit hooks run once it has committed.
+   */
+  async inTransaction<T>(work: (within: { db: Tx; afterCommit: AfterCommitQueue }) => Promise<T>): Promise<T> {
+    const afterCommit: AfterCommitQueue = [];
+    const done = await this.db.transaction().execute((db) => work({ db, afterCommit }));
+    await this.path.afterOwnCommit(afterCommit);
+    return done;
   }
 
   /** Registers a model (a core class or an extension's proxy) under its API name. */
@@ -102,16 +130,6 @@ export class Installation {
     return resolveModelMethod(this.container, model, method).found;
   }
 
-  /** The call context for `caller` over a given transaction: its company's timezone, the system key. */
-  async contextFactory(caller: Caller, within: Tx = this.db): Promise<(db: Tx) => CallContext> {
-    // Both are cached on nearly every call: read without the four promises a load would cost.
-    const cached = [this.settings.cached(caller.companyId, 'timezone'), this.settings.cached(SYSTEM_COMPANY, 'system_key')];
-    const [timezone, systemKey] = cached.every((value) => value !== undefined)
-      ? (cached as string[])
-      : await Promise.all([this.settings.get(caller.companyId, 'timezone', within), this.settings.system('system_key', within)]);
-    return (db: Tx) => new CallContext(db, caller.companyId, timezone, systemKey, caller.user, caller);
-  }
-
   async close(): Promise<void> {
     for (const closer of this.closers.splice(0)) await closer();
     await this.db.destroy();
@@ -129,7 +147,7 @@ export class Installation {
 
   /** What one call's models are resolved in: the call's context over the installation's services. */
   scope(context: CallContext): CallScope {
-    return new CallScope(this.container, context);
+    return this.path.scope(context);
   }
 
   /** First start: the system key and a default company. Idempotent, and safe when processes race. */

@@ -12,8 +12,7 @@ import { docsMiddleware } from './api/docs-middleware';
 import { defaultFormat } from './api/formats';
 import { health, readiness } from './health';
 import { Logger } from './logger';
-import { CallGuard } from '../core/trust/call-guard';
-import { TrustPolicy } from '../core/identity/policy';
+import { assembled } from './assembled';
 
 const RETRY_AFTER_SECONDS = 5;
 
@@ -22,8 +21,6 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** Trusted proxies appending to X-Forwarded-For (default TALLY_PROXY_HOPS). */
   proxyHops?: number;
-  /** Abuse limits and browser rules (default: from the configuration). */
-  trust?: TrustPolicy;
 }
 
 /** Where the API is served: `/api/...`, and `/index.php/api/...` for servers that cannot rewrite URLs. */
@@ -47,9 +44,8 @@ export function createApp(installation: Installation, logger: Logger, options: A
   // The client is the rightmost X-Forwarded-For entry not added by a trusted proxy: the leftmost
   // ones are written by the client and prove nothing (Koa counts this many from the right).
   app.maxIpsCount = options.proxyHops ?? config().proxyHops;
-  // One policy for the API's checks and the models' (users/auth lock-outs).
-  const policy = CallGuard.of(installation, options.trust).policy;
-  installation.provide(TrustPolicy, policy);
+  // The abuse limits and browser rules the installation was assembled with (host/assemble-installation.ts).
+  const policy = assembled(installation).guard.policy;
   // The dashboard's API call counts: one in-memory increment per call, flushed every few seconds.
   const api = ApiCallCounter.forInstallation(installation).wrap(apiMiddleware(installation, logger, policy));
   const admin = adminArea(installation, logger);

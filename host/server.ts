@@ -5,7 +5,6 @@ import { Installation } from '../core/installation';
 import { createApp } from './app';
 import { answerClientError, answerUnknownExpectation } from './client-error';
 import { createLogger, Logger } from './logger';
-import { TrustPolicy } from '../core/identity/policy';
 
 /** In-flight calls get this long to finish when the server stops. */
 const DRAIN_LIMIT_MS = 15_000;
@@ -31,8 +30,6 @@ export interface ServeOptions {
   limits?: Partial<ConnectionLimits>;
   /** Trusted proxies appending to X-Forwarded-For; defaults to TALLY_PROXY_HOPS. */
   proxyHops?: number;
-  /** Abuse limits and browser rules; defaults to the configuration. */
-  trust?: TrustPolicy;
 }
 
 export interface ConnectionLimits {
@@ -63,7 +60,7 @@ function connectionLimits(given: Partial<ConnectionLimits> = {}): ConnectionLimi
 /** Listens on `port` (0 for any free port). Rejects with a clear message when the port is taken. */
 export async function serve(options: ServeOptions): Promise<RunningServer> {
   const logger = options.logger ?? createLogger();
-  const app = createApp(options.installation, logger, { trustProxy: options.trustProxy, proxyHops: options.proxyHops, trust: options.trust });
+  const app = createApp(options.installation, logger, { trustProxy: options.trustProxy, proxyHops: options.proxyHops });
   const handle = app.callback();
   let draining = false;
   // While draining, every response tells its client to reconnect (to another process).

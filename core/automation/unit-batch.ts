@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { untilWritten } from './run-retries';
-import { CallContext } from '../kernel/call-context';
+import { AfterCommitQueue, CallContext } from '../kernel/call-context';
 import { ModelCalls } from '../kernel/model-calls';
 import { TallyError } from '../kernel/tally-error';
 import { CompanyScope } from './company-scope';
@@ -72,8 +72,11 @@ export class UnitBatch {
     const run = (bulk: BulkBody | undefined) =>
       untilWritten(async () => {
         const lastWrites: Array<Promise<void>> = [];
-        const answers = await this.scope.db.transaction().execute((trx) => this.runAll(units, this.scope.context(trx), bulk, lastWrites));
+        // The after-commit work of the calls the units make (a module's), dropped with an attempt that rolls back.
+        const committed: AfterCommitQueue = [];
+        const answers = await this.scope.db.transaction().execute((trx) => this.runAll(units, this.scope.context(trx, committed), bulk, lastWrites));
         await Promise.all(lastWrites);
+        await this.scope.afterCommit(committed);
         return answers;
       });
     try {
@@ -106,6 +109,7 @@ export class UnitBatch {
         }
       } else {
         const name = sql.raw(`unit${i}`);
+        const committedBefore = ctx.afterCommit?.length ?? 0;
         await sql`savepoint ${name}`.execute(ctx.db);
         try {
           results.push(await units[i].body(ctx, this.scope.calls));
@@ -113,6 +117,7 @@ export class UnitBatch {
         } catch (error) {
           if (!refusal(error)) throw error;
           await sql`rollback to savepoint ${name}`.execute(ctx.db);
+          ctx.afterCommit?.splice(committedBefore);
           results.push(error as TallyError);
         }
       }

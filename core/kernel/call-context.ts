@@ -2,6 +2,13 @@ import type { Caller, Grant } from './caller';
 import { Tx } from '../db/schema';
 
 /**
+ * The after-commit work of calls made inside a call (a module called by services/add, a core
+ * method called from an extension): it runs once the enclosing call's transaction has committed,
+ * and is dropped with it when it rolls back.
+ */
+export type AfterCommitQueue = Array<() => Promise<void>>;
+
+/**
  * What a model knows about the call it serves: the transaction every query of the call runs in, the
  * caller's company (its records, its timezone) and the installation's system key. Registered in the
  * call's own container, so models receive it by constructor injection and never see the transport.
@@ -16,6 +23,8 @@ export class CallContext {
     readonly caller: string,
     /** The whole credential the call is made with, for calls this call makes in turn. */
     readonly origin: Caller = { companyId, user: caller },
+    /** Where calls made inside this one leave their after-commit work (absent where nothing commits: reads). */
+    readonly afterCommit?: AfterCommitQueue,
   ) {}
 
   /** The API credential's grant; absent for in-process callers, which act for the installation. */

@@ -1,12 +1,21 @@
-import type { CallOptions } from '../installation';
 import type { Caller } from './caller';
-import { CallContext } from './call-context';
+import type { Tx } from '../db/schema';
+import { AfterCommitQueue, CallContext } from './call-context';
 import type { CallScope } from './call-scope';
 import { ModelEntry } from './model-entry';
 
-/** The part of the installation ModelCalls needs (core/kernel does not depend on the class). */
+/**
+ * The part of the installation ModelCalls needs, declared here so that core/kernel and the models
+ * depend on no installation, and the installation (which registers the models) on them only.
+ */
 export interface CallRunner {
-  call(model: string, method: string, params: Record<string, unknown>, caller: Caller, options?: CallOptions): Promise<unknown>;
+  call(
+    model: string,
+    method: string,
+    params: Record<string, unknown>,
+    caller: Caller,
+    options: { via: 'internal'; within: { db: Tx; afterCommit?: AfterCommitQueue } },
+  ): Promise<unknown>;
   model(name: string): ModelEntry | undefined;
   scope(context: CallContext): CallScope;
 }
@@ -14,8 +23,8 @@ export interface CallRunner {
 /**
  * How a core model calls another model (a module's or a gateway's, say) inside the call it serves:
  * through the one call path (resolved, checked for the company, authorised, bound) and in the same
- * transaction, as the same caller. This is the path the extension runtime answers `ctx.models`
- * with, offered to core models.
+ * transaction, as the same caller; its after-commit hooks run once that transaction has committed.
+ * This is the path the extension runtime answers `ctx.models` with, offered to core models.
  */
 export class ModelCalls {
   constructor(private readonly runner: CallRunner) {}
@@ -28,6 +37,6 @@ export class ModelCalls {
   }
 
   call(ctx: CallContext, model: string, method: string, params: Record<string, unknown>): Promise<unknown> {
-    return this.runner.call(model, method, params, ctx.origin, { via: 'internal', within: { db: ctx.db } });
+    return this.runner.call(model, method, params, ctx.origin, { via: 'internal', within: { db: ctx.db, afterCommit: ctx.afterCommit } });
   }
 }

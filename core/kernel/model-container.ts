@@ -19,16 +19,6 @@ export function registerModel(container: DependencyContainer, entry: ModelEntry)
   container.register(ALL_MODELS, { useValue: entry });
 }
 
-/**
- * Registers `entry` in place of the model of the same name (the extension runtime wraps the
- * managers so they run extension code outside any transaction). The container keeps the old
- * registration; the last one wins, here and in `allModels`.
- */
-export function replaceModel(container: DependencyContainer, entry: ModelEntry): void {
-  container.register(tokenFor(entry.name), { useValue: entry });
-  container.register(ALL_MODELS, { useValue: entry });
-}
-
 export function findModel(container: DependencyContainer, name: string): ModelEntry | undefined {
   const token = tokenFor(name);
   return container.isRegistered(token) ? container.resolve<ModelEntry>(token) : undefined;

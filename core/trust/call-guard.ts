@@ -1,6 +1,6 @@
+import type { Call } from '../call-record';
 import { Caller, CredentialVerifier } from '../identity/credentials';
 import { Db } from '../db/schema';
-import type { Installation } from '../installation';
 import { TallyError } from '../kernel/tally-error';
 import { AuditLog } from './audit-log';
 import { clientNetwork } from './client-network';
@@ -19,12 +19,11 @@ export interface GivenCredentials {
 
 /**
  * The trust checks of an API call, in the contract's order: lock-out (429) → credentials (401) →
- * rate (429) ... → scope (403). One per installation, shared by the HTTP host and the CLI, so
- * both answer alike. Everything shared between processes is in the database; what a process keeps
+ * rate (429) ... → scope (403). One per installation, made by the composition root
+ * (host/assemble-installation.ts) and shared by the HTTP host and the CLI, so both answer alike. Everything shared between processes is in the database; what a process keeps
  * (credential, lock and rate state) is a cache of it, bounded by `policy.stateCacheMs` or a batch.
  */
 export class CallGuard {
-  private static readonly guards = new WeakMap<object, CallGuard>();
   readonly lockouts: Lockouts;
   readonly rates: RateLimiter;
   readonly idempotency: IdempotencyStore;
@@ -46,26 +45,15 @@ export class CallGuard {
   private readonly db;
 
   /**
-   * The guard of an installation, made on first use with `policy` (or the configuration's). Its
-   * scope check joins the installation's authorisers, so it applies on the one call path to every
-   * call made with a credential: over HTTP, from the CLI's API form, and from an extension called
-   * with that credential.
+   * The credential's scope, as the call path's authorise hook: it applies to every call made with
+   * a credential, over HTTP, from the CLI's API form, and from an extension called with it.
    */
-  static of(installation: Pick<Installation, 'db' | 'credentials' | 'authorisers'>, policy?: TrustPolicy): CallGuard {
-    let guard = CallGuard.guards.get(installation);
-    if (!guard) {
-      const made = new CallGuard(installation.db, installation.credentials, policy ?? new TrustPolicy());
-      installation.authorisers.push(({ request, entry, spec }) => {
-        // A core model calling another inside a call (clients/create adding its login, services
-        // calling their module) is part of the call the scope already allowed.
-        if (request.via === 'internal' && request.within) return;
-        return made.authorise(request.caller, entry.name, spec.method, spec.verb);
-      });
-      CallGuard.guards.set(installation, made);
-      guard = made;
-    }
-    return guard;
-  }
+  readonly scopeCheck = (call: Call): void => {
+    // A core model calling another inside a call (clients/create adding its login, services
+    // calling their module) is part of the call the scope already allowed.
+    if (call.via === 'internal' && call.request.within) return;
+    this.authorise(call.caller, call.model, call.method, call.spec.verb);
+  };
 
   /**
    * The caller for the credentials given from `address`, or a TallyError: 429 while the API user

@@ -15,7 +15,7 @@ import { clearCookie, readCookie, SESSION_COOKIE } from './session-cookie';
 import { DEFAULT_SESSION_LIMITS, SessionLimits, SessionStore, StaffSession } from './session-store';
 import { DEFAULT_LOCKOUT, LockoutPolicy, SignInLockout } from './sign-in-lockout';
 import { signInHandler } from './staff-sign-in';
-import { CallGuard } from '../../core/trust/call-guard';
+import { assembled } from '../assembled';
 import { requestIdFor } from '../api/request-id';
 
 
@@ -35,6 +35,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
 export function adminArea(installation: Installation, logger: Logger, options: AdminAreaOptions = {}): Koa.Middleware {
   const db = adminDb(installation.db);
   const sessions = new SessionStore(db, options.sessionLimits ?? DEFAULT_SESSION_LIMITS);
+  const { audit } = assembled(installation);
   const signIn = signInHandler(installation, sessions, new SignInLockout(db, options.lockout ?? DEFAULT_LOCKOUT));
 
   const withSession = async (ctx: Koa.Context, session: StaffSession) => {
@@ -64,8 +65,8 @@ export function adminArea(installation: Installation, logger: Logger, options: A
   /** Every action of the area is in the audit log as `admin/<page>`, with the form's field names (never values). */
   const auditAction = async (ctx: Koa.Context, session: StaffSession, companyId: number, form: Record<string, unknown>) => {
     const { [CSRF_FIELD]: _token, ...fields } = form;
-    await CallGuard.of(installation)
-      .audit.record({
+    await audit
+      .action({
         companyId,
         actor: `staff:${session.username}`,
         model: 'admin',

@@ -20,7 +20,7 @@ export interface NewStaffMember {
  * Answers the user id; invalid input is a TallyError with field errors, and nothing is written.
  */
 export async function createStaffMember(installation: Installation, member: NewStaffMember): Promise<number> {
-  return installation.db.transaction().execute(async (trx) => {
+  return installation.inTransaction(async ({ db: trx, afterCommit }) => {
     await assertValid(
       { email: member.email, company_id: member.companyId },
       {
@@ -36,7 +36,7 @@ export async function createStaffMember(installation: Installation, member: NewS
     );
     const vars = { username: member.username, new_password: member.password, confirm_password: member.password, recovery_email: member.email };
     const caller = { companyId: member.companyId, user: 'admin' };
-    const userId = (await installation.call('users', 'add', { vars }, caller, { via: 'admin', within: { db: trx } })) as number;
+    const userId = (await installation.call('users', 'add', { vars }, caller, { via: 'admin', within: { db: trx, afterCommit } })) as number;
     await trx
       .insertInto('staff')
       .values({
@@ -99,9 +99,9 @@ export async function setStaffStatus(installation: Installation, username: strin
  */
 export async function resetStaffPassword(installation: Installation, username: string, password: string): Promise<StaffListing> {
   const member = await findStaffMember(installation, username);
-  await installation.db.transaction().execute(async (trx) => {
+  await installation.inTransaction(async ({ db: trx, afterCommit }) => {
     const vars = { new_password: password, confirm_password: password };
-    await installation.call('users', 'edit', { user_id: member.user_id, vars }, { companyId: member.company_id, user: 'admin' }, { via: 'admin', within: { db: trx } });
+    await installation.call('users', 'edit', { user_id: member.user_id, vars }, { companyId: member.company_id, user: 'admin' }, { via: 'admin', within: { db: trx, afterCommit } });
     await adminDb(trx).deleteFrom('admin_sessions').where('user_id', '=', member.user_id).execute();
   });
   await new SignInLockout(adminDb(installation.db)).unlock(username);

@@ -5,7 +5,7 @@ import { TrustPolicy } from '../../core/identity/policy';
 import { Logger } from '../logger';
 import { credentialsFromHeaders } from './credentials-from-headers';
 import { corsHeaders, isCrossSite } from './cross-site';
-import { dispatch, VERBS } from './dispatch';
+import { dispatcher, VERBS } from './dispatch';
 import { parseQueryString } from './parameters';
 import { carriesBody, readBodyParameters } from './request-body';
 import { requestIdFor } from './request-id';
@@ -17,6 +17,7 @@ import { requestIdFor } from './request-id';
  * carry a new key). One log line per call: never a key, a password or a parameter value.
  */
 export function apiMiddleware(installation: Installation, logger: Logger, policy: TrustPolicy): Koa.Middleware {
+  const dispatch = dispatcher(installation);
   return async (ctx) => {
     const started = process.hrtime.bigint();
     const verb = ctx.method;
@@ -25,7 +26,7 @@ export function apiMiddleware(installation: Installation, logger: Logger, policy
     ctx.set('Cache-Control', 'no-store');
     if (ctx.headers.origin !== undefined) ctx.set(corsHeaders(ctx.headers, policy.allowedOrigins));
     const idempotencyKey = ctx.headers['idempotency-key'];
-    const answer = await dispatch(installation, {
+    const answer = await dispatch({
       verb,
       path: ctx.path,
       credentials: credentialsFromHeaders(ctx.headers),

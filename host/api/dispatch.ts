@@ -1,15 +1,12 @@
 import { actsForInstallation, Caller } from '../../core/identity/credentials';
-import { Tx } from '../../core/db/schema';
+import { outcomeOf } from '../../core/call-path';
 import { Installation } from '../../core/installation';
-import { resolveModelMethod } from '../../core/kernel/model-container';
 import { Shape } from '../../core/kernel/shape';
 import { TallyError } from '../../core/kernel/tally-error';
-import { AuditEntry } from '../../core/trust/audit-log';
 import { CallGuard } from '../../core/trust/call-guard';
-import { trustDb } from '../../core/identity/trust-tables';
+import { assembled } from '../assembled';
 import { GivenCredentials } from './credentials-from-headers';
 import { defaultFormat, Format } from './formats';
-import { guardedCall, outcomeOf } from './guarded-run';
 import { parseRoute, Route, RouteError } from './route';
 
 export const VERBS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
@@ -48,93 +45,50 @@ export interface ApiAnswer {
   readonly headers?: Record<string, string>;
 }
 
-interface Progress {
-  route?: Route;
-  caller?: Caller;
-  /** Set once the call entered the one call path (everything before it is the transport's). */
-  called?: boolean;
-  params: Record<string, unknown>;
-  /** Its audit row was written in the call's transaction (meaningful once the call succeeded: it committed). */
-  auditedInCall?: boolean;
-}
+/** Answers one API call (see `dispatcher`). */
+export type Dispatch = (call: ApiCall) => Promise<ApiAnswer>;
 
 /**
- * Answers a call in the contract's order: URL (404/415) → verb (405) → cross-site (403) →
- * lock-out (429) → credentials (401) → rate (429) → maintenance (503; not for installation
- * credentials, which must be able to end it) → the one call path: model and method (404/403),
- * authorisers (the credential's scope: 403), parameters (400), Idempotency-Key (409, or the
- * stored answer), the call (400/500) → 200. Every call of a method not declared GET is audited,
- * whatever its answer: a successful one in its own transaction (the row commits with the write,
- * and the write costs one commit, not two), any other once it has been answered.
+ * The transport's part of an API call, in the contract's order: URL (404/415) → verb (405) →
+ * cross-site (403) → lock-out (429) → credentials (401) → rate (429) → maintenance (503; not for
+ * installation credentials, which must be able to end it); then the one call path (core/call-path.ts)
+ * answers: model and method (404/403), the credential's scope (403), Idempotency-Key (409, or the
+ * stored answer), parameters (400), the call (400/500) → 200, with its hooks (the audit log among
+ * them). Made once per installation: the guard is the one its composition root assembled.
  */
-export async function dispatch(installation: Installation, call: ApiCall): Promise<ApiAnswer> {
-  const guard = CallGuard.of(installation);
-  const progress: Progress = { params: {} };
-  const answer = await answerCall(guard, installation, call, progress);
-  const entry = auditEntry(installation, call, progress, answer.status);
-  if (!entry) return answer;
-  const committed = progress.auditedInCall && answer.status === 200;
-  // The answer stands whether or not its audit row could be written; the failure is logged.
-  const write = committed ? guard.audit.sweepIfDue() : guard.audit.record(entry);
-  const failed = await write.then(() => undefined, (error: unknown) => error);
-  return failed && !answer.failure ? { ...answer, failure: failed } : answer;
+export function dispatcher(installation: Installation): Dispatch {
+  const { guard } = assembled(installation);
+  return (call) => answerCall(guard, installation, call);
 }
 
-/** The audit row of a call that entered the call path with a method not declared GET; null for any other. */
-function auditEntry(installation: Installation, call: ApiCall, progress: Progress, status: number): AuditEntry | null {
-  const { route, caller } = progress;
-  if (!progress.called || !route || !caller) return null;
-  const resolution = resolveModelMethod(installation.container, route.model, route.method);
-  if (!resolution.found || resolution.spec.verb === 'GET') return null;
-  return {
-    companyId: caller.companyId,
-    actor: caller.user,
-    credentialId: caller.grant?.credentialId,
-    model: resolution.entry.name,
-    method: resolution.spec.method,
-    verb: call.verb,
-    status,
-    requestId: call.requestId ?? '',
-    address: call.address ?? 'local',
-    params: progress.params,
-  };
-}
-
-/**
- * Writes a succeeding call's audit row in its transaction, as its last statement. Should that
- * insert fail, the row is left to `dispatch` to write after the answer, as for a failed call.
- */
-function auditBeforeCommit(guard: CallGuard, installation: Installation, call: ApiCall, progress: Progress) {
-  return async (db: Tx): Promise<void> => {
-    progress.auditedInCall = false;
-    const entry = auditEntry(installation, call, progress, 200);
-    if (!entry) return;
-    await guard.audit.record(entry, Date.now(), trustDb(db)).then(
-      () => (progress.auditedInCall = true),
-      () => undefined,
-    );
-  };
-}
-
-function declaredAnswer(installation: Installation, route: Route): Shape | undefined {
-  const resolution = resolveModelMethod(installation.container, route.model, route.method);
-  return resolution.found ? resolution.spec.returns : undefined;
-}
-
-async function answerCall(guard: CallGuard, installation: Installation, call: ApiCall, progress: Progress): Promise<ApiAnswer> {
+async function answerCall(guard: CallGuard, installation: Installation, call: ApiCall): Promise<ApiAnswer> {
+  let route: Route | undefined;
+  let caller: Caller | undefined;
   try {
-    const route = (progress.route = parseRoute(call.path));
+    route = parseRoute(call.path);
     if (!(VERBS as readonly string[]).includes(call.verb)) throw new TallyError('method_not_allowed');
     if (call.crossSite) throw new TallyError('forbidden');
-    const caller = (progress.caller = await guard.authenticate(call.credentials, call.address));
+    caller = await guard.authenticate(call.credentials, call.address);
     await guard.throttle(caller);
     if (!actsForInstallation(caller) && (await installation.inMaintenance())) throw new TallyError('maintenance');
-    progress.called = true;
-    const ran = await guardedCall(guard, installation, route, call, caller, progress, auditBeforeCommit(guard, installation, call, progress));
-    const shape = ran.status === 200 && route.format.needsShape ? declaredAnswer(installation, route) : undefined;
-    return { format: route.format, root: route.model, route, caller, ...ran, ...(shape ? { shape } : {}) };
+    const key = call.idempotencyKey;
+    const outcome = await installation.answer({
+      model: route.model,
+      method: route.method,
+      params: call.params,
+      caller,
+      via: call.via,
+      verb: call.verb,
+      address: call.address,
+      requestId: call.requestId,
+      idempotency: key === undefined ? undefined : { key, path: call.path, credentialKey: call.credentials?.key ?? '' },
+    });
+    const shape = outcome.status === 200 && route.format.needsShape ? outcome.call?.spec.returns : undefined;
+    const { status, body, failure, headers } = outcome;
+    return { format: route.format, root: route.model, route, caller, status, body, failure, headers, ...(shape ? { shape } : {}) };
   } catch (thrown) {
-    const format = thrown instanceof RouteError ? thrown.format : progress.route?.format ?? defaultFormat;
-    return { format, root: progress.route?.model ?? 'api', route: progress.route, caller: progress.caller, ...outcomeOf(thrown) };
+    const format = thrown instanceof RouteError ? thrown.format : route?.format ?? defaultFormat;
+    const { status, body, failure, headers } = outcomeOf(thrown);
+    return { format, root: route?.model ?? 'api', route, caller, status, body, failure, headers };
   }
 }

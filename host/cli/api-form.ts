@@ -1,7 +1,7 @@
 import { Installation } from '../../core/installation';
 import { suggestCall } from '../../core/kernel/call-suggestion';
 import { resolveModelMethod } from '../../core/kernel/model-container';
-import { dispatch } from '../api/dispatch';
+import { dispatcher } from '../api/dispatch';
 import { parseQueryString } from '../api/parameters';
 import { API_FORM_USAGE, describeCallable } from './api-form-help';
 import { databaseLine } from './open-installation';
@@ -67,7 +67,7 @@ export async function runApiForm(argv: string[], open: () => Promise<Installatio
     }
     process.stderr.write(`${databaseLine(installation)}\n`);
     const path = '/' + options.path.replace(/^\/+/, '');
-    const answer = await dispatch(installation, {
+    const answer = await dispatcher(installation)({
       verb: options.method,
       path,
       credentials: options.user !== undefined || options.key !== undefined ? { user: options.user ?? '', key: options.key ?? '' } : null,

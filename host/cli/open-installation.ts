@@ -1,11 +1,15 @@
 import { Installation } from '../../core/installation';
 import { config } from '../../core/config';
+import { assembleInstallation, AssemblyOptions } from '../assemble-installation';
 
-/** Opens the installation for a command, turning a database failure into a sentence a person can act on. */
-export async function openInstallation(): Promise<Installation> {
+/**
+ * Opens the installation for a command (assembled by the composition root, with extensions when
+ * `options.extensions` asks for them), turning a database failure into a sentence a person can act on.
+ */
+export async function openInstallation(options: Omit<AssemblyOptions, 'databaseUrl'> = {}): Promise<Installation> {
   const url = config().databaseUrl;
   try {
-    return await Installation.open({ databaseUrl: url });
+    return await assembleInstallation({ ...options, databaseUrl: url });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     const where = url.replace(/\/\/[^@/]*@/, '//');

@@ -2,7 +2,6 @@ import pino from 'pino';
 import { config } from '../../core/config';
 import { Installation } from '../../core/installation';
 import { openInstallation } from './open-installation';
-import { loadExtensions } from '../extensions/load-extensions';
 
 /** An extension model (`<extension>.<model>`) or a manager: only those need the extension runtime. */
 const NEEDS_EXTENSIONS = /^\/?(?:index\.php\/)?api\/(?:[^/]*\.[^/]*|[a-z]+_manager)\//i;
@@ -15,11 +14,8 @@ const NEEDS_EXTENSIONS = /^\/?(?:index\.php\/)?api\/(?:[^/]*\.[^/]*|[a-z]+_manag
  */
 export function openForApiPath(path: string): () => Promise<Installation> {
   return async () => {
-    const installation = await openInstallation();
-    if (NEEDS_EXTENSIONS.test(path)) {
-      const logger = pino({ level: config().logLevel === 'info' ? 'warn' : config().logLevel, base: { service: 'tally' } }, pino.destination(2));
-      await loadExtensions(installation, { logger });
-    }
-    return installation;
+    if (!NEEDS_EXTENSIONS.test(path)) return openInstallation();
+    const logger = pino({ level: config().logLevel === 'info' ? 'warn' : config().logLevel, base: { service: 'tally' } }, pino.destination(2));
+    return openInstallation({ extensions: { logger } });
   };
 }

@@ -2,7 +2,6 @@ import cluster from 'node:cluster';
 import { AutomationScheduler } from '../../core/automation/scheduler';
 import { Installation } from '../../core/installation';
 import { config, parseSetting, SETTINGS } from '../../core/config';
-import { loadExtensions } from '../extensions/load-extensions';
 import { createLogger, Logger } from '../logger';
 import { serve } from '../server';
 import { banner, BannerOptions, shownHost } from './banner';
@@ -24,8 +23,12 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
   const workers = options.workers === undefined ? config().workers : (parseSetting('TALLY_WORKERS', options.workers) as number);
   const port = options.port === undefined ? config().port : (parseSetting('PORT', options.port) as number);
   const host = options.host ?? config().host;
-  const installation = await openInstallation();
-  if (workers > 1 && cluster.isPrimary) {
+  const primaryOfCluster = workers > 1 && cluster.isPrimary;
+  // Extensions run in worker threads of this process; they stop when the installation closes. A
+  // cluster's primary serves nothing: it loads them only for the billing run's modules and gateways.
+  const loadsExtensions = !primaryOfCluster || config().automationMinutes !== 0;
+  const installation = await openInstallation(loadsExtensions ? { extensions: { logger } } : {});
+  if (primaryOfCluster) {
     // The database is migrated and set up once, here, before the host processes start.
     process.stdout.write(await banner(installation, `http://${shownHost(host)}:${port}`, workers, databaseUrls()));
     // The primary keeps the installation only to run the billing scheduler: one process runs it.
@@ -35,15 +38,13 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
     await installation.close();
     return status;
   }
-  // Extensions run in worker threads of this process; they stop when the installation closes.
-  await loadExtensions(installation, { logger });
   const server = await serve({ installation, port, host, logger }).catch(async (error) => {
     await installation.close();
     throw error;
   });
   if (cluster.isPrimary) process.stdout.write(await banner(installation, server.url, 1, databaseUrls()));
   // Host processes of a cluster never run it: their primary does.
-  const stopScheduler = cluster.isPrimary ? await startScheduler(installation, logger, false) : async () => undefined;
+  const stopScheduler = cluster.isPrimary ? await startScheduler(installation, logger) : async () => undefined;
   return new Promise<number>((resolve) => {
     const stop = (signal: string) => {
       logger.info({ signal, pid: process.pid }, 'shutting down: finishing in-flight calls');
@@ -65,11 +66,9 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
 }
 
 /** Starts the billing scheduler (TALLY_AUTOMATION_MINUTES; 0 turns it off); answers how to stop it. */
-async function startScheduler(installation: Installation, logger: Logger, loadRuntime = true): Promise<() => Promise<void>> {
+async function startScheduler(installation: Installation, logger: Logger): Promise<() => Promise<void>> {
   const minutes = config().automationMinutes;
   if (minutes === 0) return async () => undefined;
-  // Modules and gateways are called through the extension runtime.
-  if (loadRuntime) await loadExtensions(installation, { logger });
   const scheduler = new AutomationScheduler(installation, minutes * 60_000, {
     ran: (reports) => {
       const done = reports.filter((r) => r.processed || r.failed);

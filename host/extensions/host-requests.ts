@@ -55,7 +55,7 @@ export function serveRequests(installation: Installation, extension: ExtensionIn
  * manifest's `uses` (load-extensions.ts registers that check).
  */
 function callModel(installation: Installation, extension: ExtensionInfo, model: string, method: string, params: unknown, ctx: CallContext, db: ReturnType<typeof sessionDatabase>) {
-  return installation.call(model, method, isPlainObject(params) ? params : {}, asCompany(ctx.origin), { via: 'extension', within: { db, extension: extension.name } });
+  return installation.call(model, method, isPlainObject(params) ? params : {}, asCompany(ctx.origin), { via: 'extension', within: { db, extension: extension.name, afterCommit: ctx.afterCommit } });
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { StageHooks } from '../../core/call-hooks';
 import { Installation } from '../../core/installation';
 import { CallContext } from '../../core/kernel/call-context';
 import { ExtensionCatalog, ExtensionInfo } from '../../core/kernel/extension-catalog';
@@ -8,7 +9,6 @@ import { defaultExtensionsDir } from './entry-file';
 import { ExtensionSandbox } from './sandbox/extension-sandbox';
 import { bundleExtension } from './sandbox/bundle';
 import { tableProblems } from './table-ownership';
-import { runManagersOutsideTransactions } from './managers-outside-transactions';
 import { assertDeclared } from './capabilities/declared-methods';
 import { CatalogEntry, HostCatalog } from './host-catalog';
 import { serveRequests } from './host-requests';
@@ -99,16 +99,21 @@ export async function loadExtensions(installation: Installation, options: LoadOp
     await started.get(c)?.worker.close();
   }
   catalog = new HostCatalog(installation, entries, options.cacheTtlMs ?? 1000, limits);
-  runManagersOutsideTransactions(installation, limits.deadlineMs);
-  // The one call path checks every call an extension makes against what its manifest `uses`.
-  installation.authorisers.push(({ request }) => {
-    const caller = request.via === 'extension' ? request.within?.extension : undefined;
-    const info = caller === undefined ? undefined : entries.find((e) => e.info.name === caller)?.info;
-    if (caller !== undefined) assertDeclared(info, request.model, request.method);
-  });
   installation.provide(ExtensionCatalog, catalog);
   installation.onClose(() => catalog!.close());
   return catalog;
+}
+
+/**
+ * The call path's authorise hook that checks every call an extension makes against what its
+ * manifest `uses` (registered by the composition root, host/assemble-installation.ts).
+ */
+export function declaredUses(catalog: HostCatalog): StageHooks['authorise'] {
+  const byName = new Map(catalog.list().map((info) => [info.name, info]));
+  return ({ via, request }) => {
+    const extension = via === 'extension' ? request.within?.extension : undefined;
+    if (extension !== undefined) assertDeclared(byName.get(extension), request.model, request.method);
+  };
 }
 
 function describe(c: Candidate, error: string | null, models: string[]): ExtensionInfo {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { Installation } from '../../core/installation';
+import { assembleInstallation } from '../../host/assemble-installation';
 import { formatUtc } from '../../core/kernel/timestamps';
 
 /** When the fixture's services renew, and the run's clock (two days before). */
@@ -12,7 +12,7 @@ export const RUN_AT = '2027-05-30 00:00:00';
  * longer than the run being measured).
  */
 export async function seedRenewals(databaseUrl: string, clients: number, services: number): Promise<void> {
-  const installation = await Installation.open({ databaseUrl });
+  const installation = await assembleInstallation({ databaseUrl });
   try {
     const db = installation.db;
     const now = formatUtc(new Date());
@@ -49,7 +49,7 @@ export async function seedRenewals(databaseUrl: string, clients: number, service
 
 /** How many service periods the run invoiced, and into how many invoices. */
 export async function countInvoiced(databaseUrl: string): Promise<{ periods: number; invoices: number }> {
-  const installation = await Installation.open({ databaseUrl });
+  const installation = await assembleInstallation({ databaseUrl });
   try {
     const periods = await installation.db.selectFrom('service_invoices').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const invoices = await installation.db.selectFrom('invoices').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

@@ -1,4 +1,4 @@
-import { Installation } from '../../core/installation';
+import { assembleInstallation } from '../../host/assemble-installation';
 import { createScratchDatabase } from '../support/scratch-database';
 
 export interface Fixture {
@@ -17,7 +17,7 @@ export interface Fixture {
  */
 export async function createFixture(postgresServerUrl?: string): Promise<Fixture> {
   const database = await createScratchDatabase(postgresServerUrl, 'tally_bench');
-  const installation = await Installation.open({ databaseUrl: database.url });
+  const installation = await assembleInstallation({ databaseUrl: database.url });
   const caller = { companyId: 1, user: 'bench' };
   try {
     const userId = (await installation.call(

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Installation } from '../../core/installation';
+import { assembleInstallation } from '../../host/assemble-installation';
 import { CallGuard } from '../../core/trust/call-guard';
 import { TrustPolicy } from '../../core/identity/policy';
 import { createFixture } from './fixture';
@@ -18,7 +18,7 @@ const CALLS = 200_000;
 export async function measureTrustCost(): Promise<void> {
   const fixture = await createFixture();
   try {
-    const installation = await Installation.open({ databaseUrl: fixture.databaseUrl });
+    const installation = await assembleInstallation({ databaseUrl: fixture.databaseUrl });
     let scoped: { user: string; key: string };
     let checksUs: number;
     try {

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { Client } from 'pg';
 import { connect } from '../../core/db/connect';
-import { Installation } from '../../core/installation';
+import { assembleInstallation } from '../../host/assemble-installation';
 import { freePort } from '../bench/processes';
 import { PrivatePostgres } from '../support/private-postgres';
 import { createScratchDatabase, ScratchDatabase } from '../support/scratch-database';
@@ -27,7 +27,7 @@ async function main(): Promise<number> {
   const { database, label, privateServer } = await soakDatabase();
   const extensions = writeProbeExtension();
   console.log(`Soak: ${SECONDS} s, ${CONCURRENCY} concurrent callers, ${PROCESSES} host processes on ${label}`);
-  const installation = await Installation.open({ databaseUrl: database.url });
+  const installation = await assembleInstallation({ databaseUrl: database.url });
   const credential = (await installation.call('api_keys', 'add', {}, { companyId: 1, user: 'soak' })) as { user: string; key: string };
   await installation.close();
   const port = await freePort();

@@ -1,14 +1,15 @@
 import { expect } from 'chai';
-import { CallCheck } from '../../core/call-path';
-import { Installation } from '../../core/installation';
+import { CallHooks } from '../../core/call-hooks';
+import { Call } from '../../core/call-record';
 import { TallyError } from '../../core/kernel/tally-error';
+import { assembleInstallation } from '../../host/assemble-installation';
 import { runApiForm } from '../../host/cli/api-form';
 import { AdminClient, addStaff } from '../host/admin/support/admin-client';
 import { ExtensionsDir, manifest, PROBE_CAPABILITIES, PROBE_PLUGIN } from '../host/extensions/fixtures';
 import { startTestServer, TestServer } from '../support/test-server';
 
 /**
- * One call path: a check added to the installation's authorisers is seen by every kind of caller
+ * One call path: a check added as an authorise hook is seen by every kind of caller
  * (HTTP on a core and on an extension model, an extension's own calls into the core, an admin
  * page, the CLI's API form), and a refusal there stops each of them the same way.
  */
@@ -16,19 +17,21 @@ describe('the one call path', () => {
   const dir = new ExtensionsDir().add('plugins/probe', manifest('Probe', PROBE_CAPABILITIES), PROBE_PLUGIN);
   let server: TestServer;
   let seen: string[] = [];
-  let refuse: (check: CallCheck) => boolean = () => false;
-  const record = (installation: Installation) =>
-    installation.authorisers.push((check) => {
-      const { via, model, method, within } = check.request;
-      seen.push(`${via}${within?.extension ? `(${within.extension})` : ''} ${check.entry.name}/${check.spec.method} as ${model}/${method}`);
-      if (refuse(check)) throw new TallyError('forbidden');
+  let refuse: (call: Call) => boolean = () => false;
+  let recording = false;
+  const record = (hooks: CallHooks) =>
+    hooks.add('authorise', (call) => {
+      if (!recording) return;
+      const { model, method, within } = call.request;
+      seen.push(`${call.via}${within?.extension ? `(${within.extension})` : ''} ${call.model}/${call.method} as ${model}/${method}`);
+      if (refuse(call)) throw new TallyError('forbidden');
     });
 
   before(async () => {
-    server = await startTestServer({ extensionsDir: dir.root });
+    server = await startTestServer({ extensionsDir: dir.root, hooks: record });
     expect((await server.request('POST', '/api/plugin_manager/add.json', { body: 'vars[dir]=probe' })).status).to.equal(200);
-    record(server.installation);
     await addStaff(server.installation);
+    recording = true;
   });
   beforeEach(() => {
     seen = [];
@@ -59,8 +62,7 @@ describe('the one call path', () => {
   });
 
   it('checks the CLI form of the API', async () => {
-    const installation = await Installation.open({ databaseUrl: server.database.url, cacheTtlMs: 0 });
-    record(installation);
+    const installation = await assembleInstallation({ databaseUrl: server.database.url, cacheTtlMs: 0, hooks: record });
     let body = '';
     const status = await runApiForm(['api/users/getListCount.json', '-u', server.credential.user, '-k', server.credential.key], async () => installation, (text) => (body = text));
     expect(status, body).to.equal(0);

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import pino from 'pino';
-import { Installation } from '../../core/installation';
+import { assembleInstallation } from '../../host/assemble-installation';
 import { Logger } from '../../host/logger';
 import { RunningServer, serve } from '../../host/server';
 import { installSpecProbe, nextSlowWriteStarts } from '../support/spec-models';
@@ -10,7 +10,7 @@ import { createTestDatabase, TestDatabase } from '../support/test-database';
 /** A server of the spec's own (startTestServer drops its database on close; these specs look after). */
 async function ownServer(logger?: Logger) {
   const database = await createTestDatabase();
-  const installation = await Installation.open({ databaseUrl: database.url, cacheTtlMs: 0 });
+  const installation = await assembleInstallation({ databaseUrl: database.url, cacheTtlMs: 0 });
   installSpecProbe(installation);
   const credential = (await installation.call('api_keys', 'add', { vars: {} }, { companyId: 1, user: 'spec' })) as { user: string; key: string };
   const server = await serve({ installation, port: 0, host: '127.0.0.1', logger: logger ?? pino({ level: 'silent' }) });
@@ -41,7 +41,7 @@ describe('the server', () => {
       expect(res.status).to.equal(200);
       expect(await res.json()).to.deep.equal({ response: 'written during shutdown' });
       await closed;
-      const after = await Installation.open({ databaseUrl: database.url });
+      const after = await assembleInstallation({ databaseUrl: database.url });
       try {
         const row = await after.db.selectFrom('companies').select('name').where('name', '=', 'written during shutdown').executeTakeFirst();
         expect(row).to.deep.equal({ name: 'written during shutdown' });

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { expect } from 'chai';
-import { Installation } from '../../core/installation';
+import { assembleInstallation } from '../../host/assemble-installation';
 import { createLogger } from '../../host/logger';
 import { RunningServer, serve } from '../../host/server';
 import { EXPECTATION_FAILED } from '../../host/client-error';
@@ -34,7 +34,7 @@ describe('slow and odd clients', function () {
   let server: RunningServer;
   before(async () => {
     database = await createTestDatabase();
-    const installation = await Installation.open({ databaseUrl: database.url });
+    const installation = await assembleInstallation({ databaseUrl: database.url });
     server = await serve({ installation, port: 0, host: '127.0.0.1', logger: createLogger('silent'), limits: { headersTimeoutMs: 1000, requestTimeoutMs: 2000, maxConnections: 20 } });
   });
   after(async () => {

@@ -1,4 +1,5 @@
 import { Installation } from '../../core/installation';
+import { assembleInstallation } from '../../host/assemble-installation';
 import { createTestDatabase, TestDatabase } from './test-database';
 
 export interface OpenedInstallation {
@@ -15,7 +16,7 @@ export function useTestInstallation(opened: (it: OpenedInstallation) => void): v
   let held: OpenedInstallation | undefined;
   before(async () => {
     const database = await createTestDatabase();
-    held = { database, installation: await Installation.open({ databaseUrl: database.url }) };
+    held = { database, installation: await assembleInstallation({ databaseUrl: database.url }) };
     opened(held);
   });
   after(async () => {

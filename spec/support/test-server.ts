@@ -1,5 +1,6 @@
+import { CallHooks } from '../../core/call-hooks';
 import { Installation } from '../../core/installation';
-import { loadExtensions } from '../../host/extensions/load-extensions';
+import { assembleInstallation } from '../../host/assemble-installation';
 import { SandboxLimits } from '../../host/extensions/sandbox-limits';
 import { createLogger } from '../../host/logger';
 import { RunningServer, serve } from '../../host/server';
@@ -55,18 +56,23 @@ export interface TestServerOptions {
   trust?: Partial<TrustPolicyValues>;
   /** Trusted proxies appending to X-Forwarded-For (with trustProxy). */
   proxyHops?: number;
+  /** Further call path hooks, added as the composition root adds its own. */
+  hooks?: (hooks: CallHooks, installation: Installation) => void;
 }
 
 /** A real Tally server on an ephemeral port over a fresh database, for one spec file or test. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const database = await createTestDatabase();
-  const installation = await Installation.open({ databaseUrl: database.url, cacheTtlMs: options.cacheTtlMs ?? 0, sqliteWaitMs: options.sqliteWaitMs });
   const logger = createLogger(process.env.LOG_LEVEL ?? 'silent');
-  if (options.extensionsDir) {
-    await loadExtensions(installation, { dir: options.extensionsDir, logger, limits: options.extensionLimits, cacheTtlMs: options.cacheTtlMs ?? 0 });
-  }
-  const trust = new TrustPolicy({ stateCacheMs: 0, ...options.trust });
-  const server: RunningServer = await serve({ installation, port: 0, host: '127.0.0.1', logger, trustProxy: options.trustProxy ?? false, proxyHops: options.proxyHops, trust });
+  const installation = await assembleInstallation({
+    databaseUrl: database.url,
+    cacheTtlMs: options.cacheTtlMs ?? 0,
+    sqliteWaitMs: options.sqliteWaitMs,
+    trust: new TrustPolicy({ stateCacheMs: 0, ...options.trust }),
+    extensions: options.extensionsDir ? { dir: options.extensionsDir, logger, limits: options.extensionLimits, cacheTtlMs: options.cacheTtlMs ?? 0 } : undefined,
+    hooks: options.hooks,
+  });
+  const server: RunningServer = await serve({ installation, port: 0, host: '127.0.0.1', logger, trustProxy: options.trustProxy ?? false, proxyHops: options.proxyHops });
   const credentialFor = async (companyId: number, vars: Record<string, unknown> = {}): Promise<Credential> => {
     const created = (await installation.call('api_keys', 'add', { vars: { company_id: companyId, ...vars } }, { companyId, user: 'spec' })) as Credential;
     return { user: created.user, key: created.key };

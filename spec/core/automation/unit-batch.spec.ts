@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { CompanyScope } from '../../../core/automation/company-scope';
 import { BulkBody, UnitBatch, UnitResult } from '../../../core/automation/unit-batch';
 import { Installation } from '../../../core/installation';
+import { assembleInstallation } from '../../../host/assemble-installation';
 import { createTestDatabase, TestDatabase } from '../../support/test-database';
 
 /**
@@ -18,7 +19,7 @@ describe('UnitBatch: a bulk body\'s last write, settled after the commit', () =>
   before(async function () {
     if (process.env.DATABASE_URL === undefined || !/^postgres/.test(process.env.DATABASE_URL)) this.skip(); // Only PostgreSQL's batches send a write without waiting.
     database = await createTestDatabase();
-    installation = await Installation.open({ databaseUrl: database.url });
+    installation = await assembleInstallation({ databaseUrl: database.url });
     scope = await CompanyScope.open(installation, 1);
   });
   after(async () => {

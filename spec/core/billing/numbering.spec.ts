@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { Installation } from '../../../core/installation';
+import { assembleInstallation } from '../../../host/assemble-installation';
 import { ensureInvoiceCounter, numberInvoices } from '../../../core/billing/numbering';
 import { createTestDatabase, TestDatabase } from '../../support/test-database';
 
@@ -17,7 +18,7 @@ describe('numberInvoices: a block of numbers as the last write, settled after th
 
   before(async () => {
     database = await createTestDatabase();
-    installation = await Installation.open({ databaseUrl: database.url });
+    installation = await assembleInstallation({ databaseUrl: database.url });
     clientId = (await db().insertInto('clients').values({ company_id: 1, user_id: null, status: 'active', date_added: '2027-01-01 00:00:00' } as never).returning('id').executeTakeFirstOrThrow()).id;
   });
   after(async () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { sql } from 'kysely';
 import { Installation } from '../../../core/installation';
+import { assembleInstallation } from '../../../host/assemble-installation';
 import { moveRenewDates, Period } from '../../../core/billing/from-services';
 import { createTestDatabase, TestDatabase } from '../../support/test-database';
 
@@ -18,7 +19,7 @@ describe('a renewal updates its service in place (PostgreSQL)', () => {
   before(async function () {
     if (!/^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '')) return this.skip();
     database = await createTestDatabase();
-    installation = await Installation.open({ databaseUrl: database.url });
+    installation = await assembleInstallation({ databaseUrl: database.url });
   });
   after(async () => {
     await installation?.close();

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { Installation } from '../../../core/installation';
+import { assembleInstallation } from '../../../host/assemble-installation';
 import { PrivatePostgres } from '../../../scripts/support/private-postgres';
 import { HostProcess, startHostProcess } from '../../support/host-process';
 
@@ -57,7 +57,7 @@ describe('PostgreSQL with a full data disk', function () {
 
   it('answers 503 (not 500) while the disk is full, keeps serving reads, keeps nothing of a failed write, and writes again when space returns', async () => {
     const url = await postgres!.createDatabaseIn('tally', path.join(dir, 'space'));
-    const installation = await Installation.open({ databaseUrl: url });
+    const installation = await assembleInstallation({ databaseUrl: url });
     const caller = { companyId: 1, user: 'spec' };
     const credential = (await installation.call('api_keys', 'add', {}, caller)) as { user: string; key: string };
     const client = (await installation.call('clients', 'add', { vars: { first_name: 'Full', last_name: 'Disk', email: 'full@example.com' } }, caller)) as number;
@@ -101,7 +101,7 @@ describe('PostgreSQL with a full data disk', function () {
     expect(host.child.exitCode, host.stderr()).to.equal(null);
 
     // Every acknowledged invoice is there, whole (two lines each); the refused one left nothing.
-    const check = await Installation.open({ databaseUrl: url });
+    const check = await assembleInstallation({ databaseUrl: url });
     try {
       const invoices = await check.db.selectFrom('invoices').select('id').where('client_id', '=', client).execute();
       expect(invoices.length).to.equal(acknowledged);

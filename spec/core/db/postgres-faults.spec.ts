@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { sql } from 'kysely';
 import { connect } from '../../../core/db/connect';
-import { Installation } from '../../../core/installation';
+import { assembleInstallation } from '../../../host/assemble-installation';
 import { TallyError } from '../../../core/kernel/tally-error';
 import { verify } from '../../../scripts/soak/checks';
 import { PrivatePostgres } from '../../../scripts/support/private-postgres';
@@ -36,7 +36,7 @@ describe('PostgreSQL faults under writes from two host processes', function () {
     }
     postgres = started;
     url = await postgres.createDatabase('tally');
-    const installation = await Installation.open({ databaseUrl: url });
+    const installation = await assembleInstallation({ databaseUrl: url });
     const credential = (await installation.call('api_keys', 'add', {}, { companyId: 1, user: 'spec' })) as { user: string; key: string };
     const clients: number[] = [];
     for (let i = 0; i < 3; i++) {
@@ -114,7 +114,7 @@ describe('PostgreSQL faults under writes from two host processes', function () {
   });
 
   it('fails a call whose connection is killed between two statements of its transaction with 503, and keeps nothing of it', async () => {
-    const installation = await Installation.open({ databaseUrl: url, databaseTimeoutMs: DATABASE_TIMEOUT_MS });
+    const installation = await assembleInstallation({ databaseUrl: url, databaseTimeoutMs: DATABASE_TIMEOUT_MS });
     try {
       let failure: unknown;
       try {

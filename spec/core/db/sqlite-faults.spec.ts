@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { Installation } from '../../../core/installation';
+import { assembleInstallation } from '../../../host/assemble-installation';
 import { HostProcess, startHostProcess } from '../../support/host-process';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -25,7 +25,7 @@ async function timed(url: string, init: RequestInit = {}): Promise<Timed> {
 /** A SQLite installation in `dir` with an API key and a client, served by a host process of its own. */
 async function sqliteHost(dir: string, env: Record<string, string>) {
   const file = path.join(dir, 'tally.sqlite');
-  const installation = await Installation.open({ databaseUrl: file });
+  const installation = await assembleInstallation({ databaseUrl: file });
   const credential = (await installation.call('api_keys', 'add', {}, { companyId: 1, user: 'spec' })) as { user: string; key: string };
   const vars = { first_name: 'Lock', last_name: 'Client', email: 'lock@example.com' };
   const client = (await installation.call('clients', 'add', { vars }, { companyId: 1, user: 'spec' })) as number;

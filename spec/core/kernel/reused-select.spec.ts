@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { Tx } from '../../../core/db/schema';
 import { Installation } from '../../../core/installation';
+import { assembleInstallation } from '../../../host/assemble-installation';
 import { reusedSelect } from '../../../core/kernel/reused-select';
 import { trustDb } from '../../../core/identity/trust-tables';
 import { reachableBy } from '../../../core/identity/user-reach';
@@ -26,7 +27,7 @@ describe('reusedSelect', () => {
 
   before(async () => {
     database = await createTestDatabase();
-    installation = await Installation.open({ databaseUrl: database.url });
+    installation = await assembleInstallation({ databaseUrl: database.url });
     for (const [companyId, username] of [[1, 'ada'], [1, 'grace'], [2, 'edsger']] as const) {
       const vars = { username, new_password: 'a-long-password', confirm_password: 'a-long-password' };
       await installation.call('users', 'add', { vars }, { companyId, user: 'spec' });

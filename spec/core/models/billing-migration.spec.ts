@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Kysely, Migrator } from 'kysely';
 import { connect } from '../../../core/db/connect';
 import { migrations } from '../../../core/db/migrations';
-import { Installation } from '../../../core/installation';
+import { assembleInstallation } from '../../../host/assemble-installation';
 import { createTestDatabase, TestDatabase } from '../../support/test-database';
 
 /** Migration 002 on a database that already has companies (an upgrade, not a fresh install). */
@@ -23,7 +23,7 @@ describe('billing migration', () => {
     } finally {
       await db.destroy();
     }
-    const installation = await Installation.open({ databaseUrl: database.url });
+    const installation = await assembleInstallation({ databaseUrl: database.url });
     try {
       const rows = await installation.db.selectFrom('currencies').select(['company_id', 'code', 'precision']).orderBy('company_id').orderBy('code').execute();
       expect(rows.map((r) => `${r.company_id}:${r.code}:${r.precision}`)).to.deep.equal(['1:EUR:2', '1:GBP:2', '1:USD:2', '2:EUR:2', '2:GBP:2', '2:USD:2']);

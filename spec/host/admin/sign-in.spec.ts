@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { Installation } from '../../../core/installation';
+import { assembleInstallation } from '../../../host/assemble-installation';
 import { createLogger } from '../../../host/logger';
 import { serve } from '../../../host/server';
 import { startTestServer, TestServer } from '../../support/test-server';
@@ -115,7 +115,7 @@ describe('admin sign-in and sessions over HTTP', () => {
   it('shares sessions between host processes over one database', async () => {
     const client = new AdminClient(server.url);
     await client.signIn();
-    const installation = await Installation.open({ databaseUrl: server.database.url, cacheTtlMs: 0 });
+    const installation = await assembleInstallation({ databaseUrl: server.database.url, cacheTtlMs: 0 });
     const second = await serve({ installation, port: 0, host: '127.0.0.1', logger: createLogger('silent') });
     try {
       const elsewhere = new AdminClient(second.url);

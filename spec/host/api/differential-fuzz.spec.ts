@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { Client } from 'pg';
-import { Installation } from '../../../core/installation';
+import { assembleInstallation } from '../../../host/assemble-installation';
 import { ParameterSpec } from '../../../core/kernel/parameter';
 import { createLogger } from '../../../host/logger';
 import { RunningServer, serve } from '../../../host/server';
@@ -46,7 +46,7 @@ interface Side {
 /** A server over a fresh database with the same fixtures on either side: two clients, an invoice, a payment. */
 async function side(serverUrl?: string): Promise<Side> {
   const database = await createScratchDatabase(serverUrl, 'tally_fuzz');
-  const installation = await Installation.open({ databaseUrl: database.url, cacheTtlMs: 0 });
+  const installation = await assembleInstallation({ databaseUrl: database.url, cacheTtlMs: 0 });
   const caller = { companyId: 1, user: 'fuzz' };
   const key = (await installation.call('api_keys', 'add', {}, caller)) as { user: string; key: string };
   for (const n of [1, 2]) await installation.call('clients', 'add', { vars: { first_name: 'Fuzz', last_name: `C${n}`, email: `c${n}@example.com` } }, caller);

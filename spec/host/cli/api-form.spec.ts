@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { convert } from 'xmlbuilder2';
-import { Installation } from '../../../core/installation';
+import { assembleInstallation } from '../../../host/assemble-installation';
 import { runCli } from '../../support/cli';
 import { phpAvailable, phpUnserialize } from '../../support/php';
 import { createTestDatabase } from '../../support/test-database';
@@ -88,7 +88,7 @@ describe('the command-line form of the API', () => {
   it('works with no server running', async () => {
     const database = await createTestDatabase();
     try {
-      const installation = await Installation.open({ databaseUrl: database.url });
+      const installation = await assembleInstallation({ databaseUrl: database.url });
       const credential = (await installation.call('api_keys', 'add', { vars: {} }, { companyId: 1, user: 'spec' })) as { user: string; key: string };
       await installation.close();
       const res = await runCli(database.url, ['api/users/getListCount.json', '-u', credential.user, '-k', credential.key]);

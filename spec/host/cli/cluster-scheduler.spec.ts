@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ChildProcess, spawn } from 'node:child_process';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import { Installation } from '../../../core/installation';
+import { assembleInstallation } from '../../../host/assemble-installation';
 import { freePort } from '../../../scripts/bench/processes';
 import { pids, until } from '../../support/cluster-probe';
 import { startHostProcess } from '../../support/host-process';
@@ -14,7 +14,7 @@ const SCHEDULED = { TALLY_AUTOMATION_MINUTES: '1', LOG_LEVEL: 'silent' };
 
 /** The run log of the database: each task's run count and who started its last run. */
 async function runLog(url: string) {
-  const installation = await Installation.open({ databaseUrl: url });
+  const installation = await assembleInstallation({ databaseUrl: url });
   try {
     return await installation.db.selectFrom('automation_runs').select(['task', 'status', 'runs', 'runner']).where('company_id', '=', 1).orderBy('task').execute();
   } finally {
@@ -39,7 +39,7 @@ describe('serve --workers 2: only the primary runs the billing scheduler', funct
 
   beforeEach(async () => {
     database = await createTestDatabase();
-    await (await Installation.open({ databaseUrl: database.url })).close();
+    await (await assembleInstallation({ databaseUrl: database.url })).close();
   });
   afterEach(() => database.drop());
 

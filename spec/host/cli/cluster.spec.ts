@@ -3,7 +3,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { Installation } from '../../../core/installation';
+import { assembleInstallation } from '../../../host/assemble-installation';
 import { pids as pidsAt, until } from '../../support/cluster-probe';
 import { createTestDatabase, TestDatabase } from '../../support/test-database';
 
@@ -19,7 +19,7 @@ describe('serve --workers N', function () {
 
   before(async () => {
     database = await createTestDatabase();
-    const installation = await Installation.open({ databaseUrl: database.url });
+    const installation = await assembleInstallation({ databaseUrl: database.url });
     const credential = (await installation.call('api_keys', 'add', {}, { companyId: 1, user: 'spec' })) as { user: string; key: string };
     await installation.close();
     headers = { 'SERVICE-API-USER': credential.user, 'SERVICE-API-KEY': credential.key };

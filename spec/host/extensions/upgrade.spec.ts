@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { Installation } from '../../../core/installation';
-import { loadExtensions } from '../../../host/extensions/load-extensions';
+import { assembleInstallation } from '../../../host/assemble-installation';
 import { createLogger } from '../../../host/logger';
 import { serve } from '../../../host/server';
 import { Credential, RequestOptions, send, startTestServer, TestResponse, TestServer } from '../../support/test-server';
@@ -67,8 +66,8 @@ interface LaterHost {
 
 /** The installation restarted over the same database with the later extensions directory. */
 async function restartWith(server: TestServer, dir: string): Promise<LaterHost> {
-  const installation = await Installation.open({ databaseUrl: server.database.url, cacheTtlMs: 0 });
-  await loadExtensions(installation, { dir, logger: createLogger(process.env.LOG_LEVEL ?? 'silent'), cacheTtlMs: 0 });
+  const extensions = { dir, logger: createLogger(process.env.LOG_LEVEL ?? 'silent'), cacheTtlMs: 0 };
+  const installation = await assembleInstallation({ databaseUrl: server.database.url, cacheTtlMs: 0, extensions });
   const running = await serve({ installation, port: 0, host: '127.0.0.1', logger: createLogger(process.env.LOG_LEVEL ?? 'silent') });
   return { request: (verb, path, options = {}) => send(running.url, server.credential, verb, path, options), close: () => running.close() };
 }

@@ -1,7 +1,7 @@
 import SQLite from 'better-sqlite3';
 import { expect } from 'chai';
 import { runBilling } from '../../../../core/automation/billing-run';
-import { Installation } from '../../../../core/installation';
+import { assembleInstallation } from '../../../../host/assemble-installation';
 import { runCli } from '../../../support/cli';
 import { TestServer } from '../../../support/test-server';
 import { addCard, addClient, addPackage, ok, recurringServer, runAt, setSettings } from './support';
@@ -63,7 +63,7 @@ describe('recurring billing: the run is safe to repeat, to run twice at once and
   it('on SQLite, a run waits while another process holds the file, past the bound where an API call gives up', async function () {
     if (/^postgres/.test(server.database.url)) this.skip();
     // A connection of its own is another process to SQLite; an API call on it answers 503 after 100 ms.
-    const other = await Installation.open({ databaseUrl: server.database.url, sqliteBusyMs: 100 });
+    const other = await assembleInstallation({ databaseUrl: server.database.url, sqliteBusyMs: 100 });
     const holder = new SQLite(server.database.url);
     try {
       holder.exec('begin immediate');

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { Installation } from '../../../../core/installation';
-import { loadExtensions } from '../../../../host/extensions/load-extensions';
+import { assembleInstallation } from '../../../../host/assemble-installation';
 import { createLogger } from '../../../../host/logger';
 import { serve } from '../../../../host/server';
 import { TrustPolicy } from '../../../../core/identity/policy';
@@ -35,10 +34,10 @@ describe('extension managers: secrets and upgrade reach', () => {
 
   /** Another host over the same database, loading `dir` (or no extensions at all). */
   async function hostWith(dir: string | null) {
-    const installation = await Installation.open({ databaseUrl: server.database.url, cacheTtlMs: 0 });
     const logger = createLogger('silent');
-    if (dir) await loadExtensions(installation, { dir, logger, cacheTtlMs: 0 });
-    const running = await serve({ installation, port: 0, host: '127.0.0.1', logger, trust: new TrustPolicy({ stateCacheMs: 0 }) });
+    const extensions = dir ? { dir, logger, cacheTtlMs: 0 } : undefined;
+    const installation = await assembleInstallation({ databaseUrl: server.database.url, cacheTtlMs: 0, trust: new TrustPolicy({ stateCacheMs: 0 }), extensions });
+    const running = await serve({ installation, port: 0, host: '127.0.0.1', logger });
     return { get: (path: string, auth: Credential) => send(running.url, auth, 'GET', `/api/gateway_manager/${path}`, {}), close: () => running.close() };
   }
 

@@ -1,5 +1,5 @@
-import { Installation } from '../../../../core/installation';
 import { TrustPolicy, TrustPolicyValues } from '../../../../core/identity/policy';
+import { assembleInstallation } from '../../../../host/assemble-installation';
 import { createLogger } from '../../../../host/logger';
 import { serve } from '../../../../host/server';
 import { Credential, RequestOptions, send, TestResponse, TestServer } from '../../../support/test-server';
@@ -15,8 +15,8 @@ export interface SecondProcess {
  * installation, credential cache, lock-out cache and rate counters; only the database is shared.
  */
 export async function secondProcess(server: TestServer, trust: Partial<TrustPolicyValues> = {}): Promise<SecondProcess> {
-  const installation = await Installation.open({ databaseUrl: server.database.url, cacheTtlMs: 0 });
-  const running = await serve({ installation, port: 0, host: '127.0.0.1', logger: createLogger('silent'), trust: new TrustPolicy({ stateCacheMs: 0, ...trust }) });
+  const installation = await assembleInstallation({ databaseUrl: server.database.url, cacheTtlMs: 0, trust: new TrustPolicy({ stateCacheMs: 0, ...trust }) });
+  const running = await serve({ installation, port: 0, host: '127.0.0.1', logger: createLogger('silent') });
   return {
     url: running.url,
     request: (verb, path, options = {}) => send(running.url, server.credential, verb, path, options),

@@ -1,0 +1,59 @@
+import { CallHooks } from '../core/call-hooks';
+import { Installation, InstallationOptions } from '../core/installation';
+import { CallAudit } from '../core/trust/call-audit';
+import { CallGuard } from '../core/trust/call-guard';
+import { idempotentClaim } from '../core/trust/idempotent-claim';
+import { TrustPolicy } from '../core/identity/policy';
+import { Assembled } from './assembled';
+import { declaredUses, loadExtensions, LoadOptions } from './extensions/load-extensions';
+import { managersOutsideTransactions } from './extensions/managers-outside-transactions';
+import { sandboxLimits } from './extensions/sandbox-limits';
+
+export interface AssemblyOptions extends Omit<InstallationOptions, 'hooks' | 'registering'> {
+  /** Abuse limits and browser rules; defaults to the configuration. */
+  trust?: TrustPolicy;
+  /** Loads the extensions (from `extensions.dir`, or TALLY_EXTENSIONS_DIR); none are loaded without it. */
+  extensions?: LoadOptions;
+  /** Adds further hooks (the events outbox, a spec's probe) after the installation's own, before it is sealed. */
+  hooks?: (hooks: CallHooks, installation: Installation) => void;
+}
+
+/**
+ * The composition root: the one place an installation is assembled, used by the server, the CLI
+ * (and so the admin area it serves) and the specs. It opens the installation with the call path's
+ * hooks, registered here by stage name and nowhere else:
+ *
+ *   authorise     the credential's scope (CallGuard), an extension's declared `uses`
+ *   claim         an API write's Idempotency-Key
+ *   beforeCommit  the audit row of a successful write, in its transaction
+ *   answered      the audit row of any other write, once answered
+ *
+ * then seals them: a hook added later, or at an unknown stage, is refused with a clear error.
+ */
+export async function assembleInstallation(options: AssemblyOptions = {}): Promise<Installation> {
+  const { trust, extensions, hooks: moreHooks, ...opening } = options;
+  const hooks = new CallHooks();
+  // Extension managers run extension code: with extensions loaded they are registered to run
+  // outside any transaction (managers-outside-transactions.ts).
+  const registering = extensions ? managersOutsideTransactions(sandboxLimits(extensions.limits).deadlineMs) : undefined;
+  const installation = await Installation.open({ ...opening, hooks, registering });
+  try {
+    const policy = trust ?? new TrustPolicy();
+    const guard = new CallGuard(installation.db, installation.credentials, policy);
+    const audit = new CallAudit(guard.audit);
+    // One policy for the API's checks and the models' (users/auth lock-outs).
+    installation.provide(TrustPolicy, policy);
+    installation.provide(Assembled, new Assembled(guard, audit));
+    hooks.add('authorise', guard.scopeCheck);
+    if (extensions) hooks.add('authorise', declaredUses(await loadExtensions(installation, extensions)));
+    hooks.add('claim', idempotentClaim(guard.idempotency));
+    hooks.add('beforeCommit', audit.beforeCommit);
+    hooks.add('answered', audit.answered);
+    moreHooks?.(hooks, installation);
+    hooks.seal();
+    return installation;
+  } catch (error) {
+    await installation.close().catch(() => undefined);
+    throw error;
+  }
+}
