@@ -14,6 +14,7 @@ import { newSystemKey } from './kernel/system-cipher';
 import { formatUtc } from './kernel/timestamps';
 import { coreModels, recurringModels } from './models';
 import { seedCurrencies } from './models/currencies';
+import { seedDefaultClientGroup } from './models/client-groups/default-group';
 import { SettingsStore } from './settings-store';
 import { SYSTEM_COMPANY } from './settings-catalogue';
 
@@ -147,6 +148,7 @@ export class Installation {
         .returning('id')
         .executeTakeFirstOrThrow();
       await seedCurrencies(this.db, created.id);
+      await seedDefaultClientGroup(this.db, created.id);
     }
   }
 }
