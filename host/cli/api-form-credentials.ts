@@ -1,3 +1,5 @@
+import { config } from '../../core/config';
+
 /** The credentials the CLI form calls with, and a line saying where they came from. */
 export interface ApiFormCredentials {
   readonly credentials: { user: string; key: string } | null;
@@ -9,10 +11,9 @@ export interface ApiFormCredentials {
  * TALLY_KEY, the variables the README's quick start exports (`tally api-keys create --shell`).
  * The line names the source and never the key, so a 401 says which credential was tried.
  */
-export function apiFormCredentials(options: { user?: string; key?: string }, env: NodeJS.ProcessEnv = process.env): ApiFormCredentials {
-  const fromEnv = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
-  const user = options.user ?? fromEnv('TALLY_USER');
-  const key = options.key ?? fromEnv('TALLY_KEY');
+export function apiFormCredentials(options: { user?: string; key?: string }, environment = { user: config().apiUser, key: config().apiKey }): ApiFormCredentials {
+  const user = options.user ?? environment.user;
+  const key = options.key ?? environment.key;
   if (user === undefined && key === undefined) {
     return { credentials: null, source: 'Credentials: none given (use -u and -k, or export TALLY_USER and TALLY_KEY).' };
   }
