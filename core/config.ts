@@ -24,6 +24,8 @@ export interface Config {
   readonly trustProxy: boolean;
   readonly workers: number;
   readonly companyName: string;
+  readonly apiUser: string | undefined;
+  readonly apiKey: string | undefined;
   readonly extensionsDir: string | undefined;
   readonly extensionHeapMb: number;
   readonly extensionDeadlineMs: number;
@@ -73,6 +75,8 @@ export const SETTINGS: readonly SettingDefinition[] = [
   setting('TALLY_PROXY_HOPS', 'proxyHops', { type: 'integer', min: 1, max: 10 }, '1', () => 1, 'with TRUST_PROXY, how many trusted proxies append to `X-Forwarded-For`; the client is the entry that many from the right'),
   setting('TALLY_WORKERS', 'workers', { type: 'integer', min: 1, max: 64 }, '1', () => 1, 'host processes sharing the port (same as `serve --workers N`)'),
   setting('TALLY_COMPANY_NAME', 'companyName', { type: 'text' }, 'Default company', () => 'Default company', 'name of the company created on first start'),
+  setting('TALLY_USER', 'apiUser', { type: 'text' }, 'unset', () => undefined, 'API user of the command-line form (`tally api/...`) when `-u` is not given'),
+  setting('TALLY_KEY', 'apiKey', { type: 'text' }, 'unset', () => undefined, 'API key of the command-line form when `-k` is not given'),
   setting('TALLY_EXTENSIONS_DIR', 'extensionsDir', { type: 'text' }, '`extensions/`', () => undefined, 'where extensions are discovered'),
   setting('TALLY_EXTENSION_HEAP_MB', 'extensionHeapMb', { type: 'integer', min: 16, max: 65536 }, '128', () => 128, 'memory limit of each extension sandbox'),
   setting('TALLY_EXTENSION_DEADLINE_MS', 'extensionDeadlineMs', { type: 'integer', min: 1, max: 3_600_000 }, '10000', () => 10_000, 'time limit of one extension call'),

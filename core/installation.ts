@@ -16,6 +16,7 @@ import { newSystemKey } from './kernel/system-cipher';
 import { formatUtc } from './kernel/timestamps';
 import { coreModels, recurringModels } from './models';
 import { seedCurrencies } from './billing/starting-currencies';
+import { seedDefaultClientGroup } from './billing/default-group';
 import { SettingsStore } from './settings-store';
 import { SYSTEM_COMPANY } from './settings-catalogue';
 
@@ -165,6 +166,7 @@ export class Installation {
         .returning('id')
         .executeTakeFirstOrThrow();
       await seedCurrencies(this.db, created.id);
+      await seedDefaultClientGroup(this.db, created.id);
     }
   }
 }

@@ -34,6 +34,9 @@ export function clientQuery(db: Tx, companyId: number, ids?: readonly number[]) 
       const primary = join.onRef('contacts.client_id', '=', 'clients.id').on('contacts.contact_type', '=', 'primary');
       return ids ? primary.on(idIn(db, 'contacts.client_id', ids)) : primary;
     })
+    // The reference's primary account is the client's debit account (the one the run charges).
+    .leftJoin('client_autodebit', 'client_autodebit.client_id', 'clients.id')
+    .leftJoin('accounts', 'accounts.id', 'client_autodebit.account_id')
     .select([
       'clients.id',
       'clients.id_format',
@@ -43,6 +46,8 @@ export function clientQuery(db: Tx, companyId: number, ids?: readonly number[]) 
       'clients.status',
       'clients.company_id',
       'clients.date_added',
+      'client_autodebit.account_id as primary_account_id',
+      'accounts.type as primary_account_type',
       'contacts.id as contact_id',
       ...CONTACT_COLUMNS,
     ])
@@ -57,17 +62,17 @@ export function idCode(format: string, value: number | string | null, id: number
   return format.split('{num}').join(String(value ?? id));
 }
 
-/** A client as the API shows it, in the reference's field order; no payment account is ever primary here yet. */
+/** A client as the API shows it, in the reference's field order. */
 export function presentClient(row: ClientRow) {
-  const { id, id_format, id_value, ...rest } = row;
+  const { id, id_format, id_value, primary_account_id, primary_account_type, ...rest } = row;
   const value = id_value === null ? id : Number(id_value);
   return {
     id,
     id_format,
     id_value: value,
     id_code: idCode(id_format, value, id),
-    primary_account_id: null,
-    primary_account_type: null,
+    primary_account_id,
+    primary_account_type,
     ...rest,
   };
 }

@@ -34,6 +34,8 @@ export interface Line {
   amount: string;
   qty: number;
   tax: boolean;
+  /** The service the line bills (its price, setup fee or coupon), as the reference's lines name it. */
+  service_id: number;
 }
 
 export interface Period {
@@ -87,11 +89,11 @@ export function draftServiceInvoice(timezone: string, clientId: number, services
       amount = proratedAmount(unit, period.start, period.end, service.term, periodOf(service), timezone);
     }
     const dates = period.end ? ` (${localDate(period.start, timezone)} - ${localDate(period.end, timezone)})` : '';
-    lines.push({ description: `${service.package_name}${dates}`, amount: toStored(amount), qty: Number(service.qty), tax: taxable });
-    if (!options.renew && stored(service.setup_fee).gt(0)) lines.push({ description: `${service.package_name} setup fee`, amount: service.setup_fee, qty: 1, tax: taxable });
+    lines.push({ description: `${service.package_name}${dates}`, amount: toStored(amount), qty: Number(service.qty), tax: taxable, service_id: service.id });
+    if (!options.renew && stored(service.setup_fee).gt(0)) lines.push({ description: `${service.package_name} setup fee`, amount: service.setup_fee, qty: 1, tax: taxable, service_id: service.id });
     if (service.coupon_id) {
       const off = coupons.discount(service.coupon_id, service.package_id, options.currency, amount.times(service.qty), options.now, options.renew);
-      if (off) lines.push({ description: `Coupon ${off.code}: ${service.package_name}`, amount: toStored(off.amount.negated()), qty: 1, tax: taxable });
+      if (off) lines.push({ description: `Coupon ${off.code}: ${service.package_name}`, amount: toStored(off.amount.negated()), qty: 1, tax: taxable, service_id: service.id });
     }
     periods.push(period);
   }

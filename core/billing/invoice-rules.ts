@@ -6,6 +6,7 @@ import { findClientLocation } from './client-store';
 import { wholeNumber } from './values';
 import { Amount } from '../kernel/money';
 import { LineReader, lineList, parseAmount, parseQuantity, remembered } from './lines';
+import { lineServiceRule } from './line-services';
 
 export const INVOICE_STATUSES = ['active', 'draft', 'proforma', 'void'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -35,9 +36,6 @@ export const MESSAGES = {
 } as const;
 
 const noteLength: Rule = { code: 'length', message: 'A note may be at most 65535 characters long.', check: (v) => String(v ?? '').length <= 65535 };
-
-/** A line's service: Tally's core has no services model yet, so only a blank service_id is valid. */
-export const serviceRule: Rule = { code: 'exists', message: MESSAGES.service, check: (v) => v === undefined || v === null || v === '' };
 
 export const BOOLEAN_TEXT = ['', '0', '1', 'true', 'false', 'on', 'off', 'yes', 'no'];
 
@@ -151,7 +149,7 @@ export class InvoiceRules implements LineReader {
 
   private lineRules(): RuleSet {
     return {
-      'lines[][service_id]': { ifSet: true, rules: [serviceRule] },
+      'lines[][service_id]': { ifSet: true, rules: [lineServiceRule(this.db, this.companyId, () => this.client)] },
       'lines[][description]': [{ code: 'empty', message: MESSAGES.description, check: is.present }],
       'lines[][qty]': { ifSet: true, rules: [{ code: 'minimum', message: MESSAGES.qty, check: (v) => !!this.quantity(v)?.greaterThan(0) }] },
       // A missing list is reported once, as lines[0][description]; a given line needs its amount.

@@ -1,5 +1,6 @@
 import { Amount, Money, parseDecimal } from '../kernel/money';
 import { truthy } from './values';
+import { lineServiceId } from './line-services';
 import { LineAmounts } from './totals';
 
 /** An invoice line as given in `vars[lines][i]`, once its rules have passed. */
@@ -70,6 +71,6 @@ export function readLines(value: unknown, read: LineReader = FRESH): LineInput[]
     qty: read.quantity(line.qty)!,
     amount: read.amount(line.amount)!,
     taxable: truthy(line.tax),
-    serviceId: null,
+    serviceId: lineServiceId(line.service_id),
   }));
 }

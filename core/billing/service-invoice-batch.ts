@@ -183,7 +183,7 @@ async function insertLinesAndTaxes(ctx: CallContext, prepared: readonly Prepared
   const texts = new Map<Amount, string>();
   const text = (amount: Amount) => texts.get(amount) ?? texts.set(amount, toStored(amount)).get(amount)!;
   const lines = prepared.flatMap((p, i) =>
-    p.lines.map((line, order) => ({ line_order: order, description: line.description, qty: text(line.qty), amount: text(line.amount), taxable: line.taxable ? 1 : 0, service_id: null, invoice_id: ids[i] })),
+    p.lines.map((line, order) => ({ line_order: order, description: line.description, qty: text(line.qty), amount: text(line.amount), taxable: line.taxable ? 1 : 0, service_id: line.serviceId ?? null, invoice_id: ids[i] })),
   );
   const taxes = prepared.flatMap((p, i) =>
     p.totals.taxes.map((t) => ({ invoice_id: ids[i], tax_id: t.id, level: t.level, name: t.name, rate: toStored(t.rate), type: t.type, amount: toStored(t.amount) })),

@@ -1,5 +1,6 @@
 import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
+import { accountSort } from './accounts/account-order';
 import { is } from '../kernel/input-rules';
 import { model } from '../kernel/model';
 import { ModelCalls } from '../kernel/model-calls';
@@ -84,9 +85,10 @@ export class Accounts extends AchAccounts {
     return listAccounts(this.ctx, 'cc', (q) => q.where('client_id', '=', clientId));
   }
 
-  @callable({ verb: 'GET', params: [int('contact_id'), string('sortby', { default: 'last_name' }), string('order', { default: 'asc' })], returns: listOf(ACCOUNT), description: 'The card accounts of a contact, by last name.' })
-  getListCc(contactId: number, _sortBy: string, order: string) {
-    return listAccounts(this.ctx, 'cc', (q) => q.where('contact_id', '=', contactId).orderBy('last_name', order.toLowerCase() === 'desc' ? 'desc' : 'asc'));
+  @callable({ verb: 'GET', params: [int('contact_id'), string('sortby', { default: 'last_name' }), string('order', { default: 'asc' })], returns: listOf(ACCOUNT), description: 'The card accounts of a contact, sorted by sortby (last_name, first_name, last4, expiration, status, date_added, id) in order (asc, desc); another field or order is a 400.' })
+  getListCc(contactId: number, sortBy: string, order: string) {
+    const [column, direction] = accountSort(sortBy, order);
+    return listAccounts(this.ctx, 'cc', (q) => q.where('contact_id', '=', contactId).orderBy(column as 'id', direction));
   }
 
   @callable({ verb: 'GET', params: [int('client_id')], returns: orFalse(ACCOUNT), description: 'The client\'s autodebit account (card or bank account), or false.' })

@@ -5,7 +5,7 @@ import { model } from '../kernel/model';
 import { int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { formatUtc } from '../kernel/timestamps';
-import { int as count, listOf, nothing, orNull } from '../kernel/shape';
+import { int as count, listOf, nothing, orFalse } from '../kernel/shape';
 import { API_KEY, API_KEY_ADD, API_KEY_CREATED, API_KEY_EDIT } from './api-keys.fields';
 import { flag, scopeColumns } from '../identity/credential-fields';
 import { companyOf, invalidCompanyError } from '../identity/tenancy';
@@ -48,10 +48,10 @@ export class ApiKeys {
     return rows.map(shown);
   }
 
-  @callable({ description: 'Fetch one credential of the caller\'s company (any, for an installation credential), without its key; null when there is none.', verb: 'GET', params: [int('id')], returns: orNull(API_KEY) })
+  @callable({ description: 'Fetch one credential of the caller\'s company (any, for an installation credential), without its key; false when there is none (as the reference answers a missing record).', verb: 'GET', params: [int('id')], returns: orFalse(API_KEY) })
   async get(id: number) {
     const row = await this.mine(this.db.selectFrom('api_keys').select(LISTED).where('id', '=', id)).executeTakeFirst();
-    return row ? shown(row) : null;
+    return row ? shown(row) : false;
   }
 
   @callable({

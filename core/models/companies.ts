@@ -6,6 +6,7 @@ import { any, bool, int, object, string } from '../kernel/parameter';
 import { formatUtc } from '../kernel/timestamps';
 import { TallyError } from '../kernel/tally-error';
 import { seedCurrencies } from '../billing/starting-currencies';
+import { seedDefaultClientGroup } from '../billing/default-group';
 import { int as count, listOf, nothing, orFalse } from '../kernel/shape';
 import { COMPANY, COMPANY_ADD, COMPANY_EDIT } from './companies.fields';
 import { SETTING } from './clients.fields';
@@ -120,6 +121,7 @@ export class Companies {
       .returning('id')
       .executeTakeFirstOrThrow();
     await seedCurrencies(this.ctx.db, row.id);
+    await seedDefaultClientGroup(this.ctx.db, row.id);
     return row.id;
   }
 

@@ -59,8 +59,9 @@ export class Packages {
     return readPackage(this.ctx.db, this.ctx.companyId, packageId);
   }
 
-  @callable({ returns: nothing(), verb: 'DELETE', params: [int('package_id'), bool('remove_services', { default: false })], description: 'Delete a package that no service uses (remove_services is accepted for compatibility; services are never deleted with it).' })
-  async delete(packageId: number, _removeServices: boolean) {
+  @callable({ returns: nothing(), verb: 'DELETE', params: [int('package_id'), bool('remove_services', { default: false })], description: 'Delete a package that no service uses. remove_services=true (the reference then deletes the package\'s canceled services) is refused: Tally keeps services, and their invoices\' history, until each is deleted.' })
+  async delete(packageId: number, removeServices: boolean) {
+    if (removeServices) throw TallyError.invalid({ remove_services: { unsupported: 'Tally does not support remove_services: it never deletes services with their package. Delete the package once no service uses it.' } });
     if (!(await readPackage(this.ctx.db, this.ctx.companyId, packageId))) throw invalidPackage();
     const used = await this.ctx.db.selectFrom('services').innerJoin('pricings', 'pricings.id', 'services.pricing_id').select('services.id').where('pricings.package_id', '=', packageId).limit(1).executeTakeFirst();
     if (used) throw TallyError.invalid({ package_id: { in_use: 'Services use this package; cancel and delete them first.' } });

@@ -153,9 +153,10 @@ export class Services extends ServiceQueueLists {
     returns: SERVICES,
     verb: 'GET',
     params: [object('order_by', { default: { date_added: 'DESC' } }), bool('children', { default: true }), object('filters', { default: [] }), object('formatted_filters', { default: [] })],
-    description: 'Every service of the company, newest first; filters[client_id], filters[status] (as getList; default all), filters[package_id] (a filter given that is not a whole number, or a status given as a list, is a 400); children=false leaves out addons. formatted_filters is accepted and unused.',
+    description: `Every service of the company, ordered by order_by[field]=ASC|DESC over ${Object.keys(ORDER).join(', ')} (newest first by default); filters[client_id], filters[status] (as getList; default all), filters[package_id] (a filter given that is not a whole number, or a status given as a list, is a 400); children=false leaves out addons. formatted_filters is accepted and unused.`,
   })
-  async getAll(_orderBy: unknown, children: boolean, filters: unknown, _formattedFilters: unknown) {
+  async getAll(orderBy: unknown, children: boolean, filters: unknown, _formattedFilters: unknown) {
+    const order = readOrder(orderBy, ORDER);
     const f = (filters && typeof filters === 'object' && !Array.isArray(filters) ? filters : {}) as Record<string, unknown>;
     // A filter given but unreadable is refused: dropped, it would widen the list to every client's services.
     const errors: Record<string, Record<string, string>> = {};
@@ -164,7 +165,7 @@ export class Services extends ServiceQueueLists {
     if (Object.keys(errors).length) throw TallyError.invalid(errors);
     let query = this.filtered(is.present(f.client_id) ? Number(f.client_id) : null, typeof f.status === 'string' && f.status ? f.status : 'all', children);
     if (is.present(f.package_id)) query = query.where('packages.id', '=', Number(f.package_id));
-    return presentServices(this.ctx.db, await query.orderBy('services.date_added', 'desc').orderBy('services.id', 'desc').execute(), this.ctx.systemKey);
+    return presentServices(this.ctx.db, await ordered(query, order, 'services.id').execute(), this.ctx.systemKey);
   }
 
   @callable({ returns: PRICING_INFO, verb: 'GET', params: [int('service_id'), string('currency_code', { default: null })], description: 'What a service costs: package name, term, period, currency, price and renewal price (its override price when set), setup and cancellation fees. currency_code other than the service\'s is refused (Tally converts nothing).' })
@@ -231,8 +232,9 @@ export class Services extends ServiceQueueLists {
     return null;
   }
 
-  @callable({ returns: nothing(), verb: 'DELETE', params: [int('service_id'), bool('validate', { default: true })], description: 'Delete a pending or in_review service (others are canceled, never deleted).' })
-  async delete(serviceId: number, _validate: boolean) {
+  @callable({ returns: nothing(), verb: 'DELETE', params: [int('service_id'), bool('validate', { default: true })], description: 'Delete a pending or in_review service (others are canceled, never deleted). validate=false (the reference\'s delete without its checks) is refused: Tally always checks.' })
+  async delete(serviceId: number, validate: boolean) {
+    if (!validate) throw TallyError.invalid({ validate: { unsupported: 'Tally does not support validate=false: a service is deleted only when it is pending or in review; cancel others.' } });
     const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
     if (!['pending', 'in_review'].includes(service.status)) throw TallyError.invalid({ status: { pending: 'Only pending services can be deleted; cancel this one instead.' } });
     for (const table of ['service_fields', 'service_invoices'] as const) await this.ctx.db.deleteFrom(table).where('service_id', '=', serviceId).execute();

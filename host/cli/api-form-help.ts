@@ -5,11 +5,11 @@ export const API_FORM_USAGE = `Usage: tally api/<model>/<method>.<format> [optio
 
 Calls one API method in-process, against the database DATABASE_URL names, with the same
 credentials check, verb rules, errors and formats as over HTTP. Prints the body; the database
-used is said on standard error.
+used, and where the credentials came from, are said on standard error.
 
 Options:
-  -u, -user, --user <user>        the API user (e.g. "$TALLY_USER")
-  -k, -key, --key <key>           the API key (e.g. "$TALLY_KEY")
+  -u, -user, --user <user>        the API user (default: the TALLY_USER environment variable)
+  -k, -key, --key <key>           the API key (default: the TALLY_KEY environment variable)
   -m, -method, --method <verb>    GET (default), POST, PUT or DELETE
   -p, -params, --params <query>   parameters, URL-encoded: 'user_id=1' or 'vars[username]=ada&vars[lines][0][amount]=10.00'
   -h, --help                      this help; after a method's path, also its parameters

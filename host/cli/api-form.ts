@@ -4,6 +4,7 @@ import { resolveModelMethod } from '../../core/kernel/model-container';
 import { dispatcher } from '../api/dispatch';
 import { parseQueryString } from '../api/parameters';
 import { API_FORM_USAGE, describeCallable } from './api-form-help';
+import { apiFormCredentials } from './api-form-credentials';
 import { databaseLine } from './open-installation';
 
 interface ApiFormOptions {
@@ -65,12 +66,13 @@ export async function runApiForm(argv: string[], open: () => Promise<Installatio
       out(helpFor(installation, options.path));
       return 0;
     }
-    process.stderr.write(`${databaseLine(installation)}\n`);
+    const { credentials, source } = apiFormCredentials(options);
+    process.stderr.write(`${databaseLine(installation)}\n${source}\n`);
     const path = '/' + options.path.replace(/^\/+/, '');
     const answer = await dispatcher(installation)({
       verb: options.method,
       path,
-      credentials: options.user !== undefined || options.key !== undefined ? { user: options.user ?? '', key: options.key ?? '' } : null,
+      credentials,
       params: async () => parseQueryString(options.params),
       via: 'cli',
     });

@@ -147,8 +147,10 @@ $run = bin2hex(random_bytes(3));
 
 // ---- client_groups -------------------------------------------------------------------------
 $company = 1;
-// The company's first group is its default one: clients added without a group join it.
-$default = expect_call('client_groups/add (default)', $api->post('client_groups', 'add', ['vars' => ['name' => 'General']]), 200, $isInt);
+// What many of the reference's consumers do first on a fresh installation: add a client to group 1,
+// the default group the reference creates with every company (clients added without a group join it).
+expect_call('clients/add (client_group_id 1, fresh installation)', $api->post('clients', 'add', ['vars' => ['client_group_id' => 1, 'first_name' => 'First', 'last_name' => 'Client', 'email' => "first-{$run}@example.com"]]), 200, $isInt);
+$default = 1;
 $group = expect_call('client_groups/add', $api->post('client_groups', 'add', ['vars' => ['company_id' => $company, 'name' => 'Resellers', 'color' => 'ff0000']]), 200, $isInt);
 expect_call('client_groups/edit', $api->put('client_groups', 'edit', ['client_group_id' => $group, 'vars' => ['description' => 'Wholesale']]));
 expect_shape('client_group', expect_call('client_groups/get', $api->get('client_groups', 'get', ['client_group_id' => $group])), ['id', 'company_id', 'name', 'description', 'color']);
@@ -432,6 +434,7 @@ expect_call('invoices/add (due before billed)', $api->post('invoices', 'add', ['
 
 // ---- companies and settings; timestamps read in the company's time zone ------------------------
 expect_call('companies/get', $api->get('companies', 'get', ['company_id' => $company]), 200, fn ($v) => is_object($v) && $v->id === $company);
+expect_call('companies/get (missing)', $api->get('companies', 'get', ['company_id' => 999999]), 200, $isFalse);
 expect_call('companies/getAll', $api->get('companies', 'getAll'), 200, fn ($v) => is_array($v) && count($v) === 1);
 expect_call('companies/getList', $api->get('companies', 'getList', ['page' => 1, 'order_by' => ['name' => 'ASC']]), 200, fn ($v) => is_array($v) && count($v) === 1);
 expect_call('companies/getListCount', $api->get('companies', 'getListCount'), 200, fn ($v) => $v === 1);

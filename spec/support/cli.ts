@@ -13,8 +13,8 @@ const BIN = path.resolve(__dirname, '../../../bin/tally.js');
  * Runs `node bin/tally.js ...args` against the database at `databaseUrl`, as a user would from a
  * shell (asynchronously, so a test server in this process keeps serving meanwhile).
  */
-export function runCli(databaseUrl: string, args: string[]): Promise<CliResult> {
-  const env = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' };
+export function runCli(databaseUrl: string, args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> {
+  const env = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ...extraEnv };
   return new Promise((resolve) => {
     execFile(process.execPath, [BIN, ...args], { env, encoding: 'utf8', timeout: 30_000 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;

@@ -63,6 +63,11 @@ export const autodebit: Task = {
             answer = { status: 'error', message: error.errors ? Object.values(error.errors).flatMap((e) => Object.values(e)).join(' ') : error.message };
           }
           const approved = answer.status === 'approved';
+          // The payment names the stored account it was made from, as the reference's do: the
+          // gateway records the transaction but only the core knows which account the token is.
+          if (approved && answer.transaction_id) {
+            await ctx.db.updateTable('transactions').set({ account_id: invoice.account_id }).where('id', '=', Number(answer.transaction_id)).where('company_id', '=', ctx.companyId).where('client_id', '=', invoice.client_id).where('account_id', 'is', null).execute();
+          }
           await ctx.db.updateTable('autodebit_attempts').set({ status: approved ? 'approved' : 'declined', message: answer.message ?? null, transaction_id: answer.transaction_id ?? null }).where('invoice_id', '=', invoice.id).where('attempt_date', '=', day).execute();
           await ctx.db.updateTable('client_autodebit').set(approved ? { failures: 0 } : (eb) => ({ failures: eb('failures', '+', 1) })).where('client_id', '=', invoice.client_id).execute();
           return true;

@@ -1,4 +1,4 @@
-import { ColumnDataType, Kysely } from 'kysely';
+import { ColumnDataType, ColumnDefinitionBuilder, Kysely } from 'kysely';
 
 /**
  * An auto-numbered key: `integer primary key` is SQLite's rowid; PostgreSQL needs `serial`. Told
@@ -7,4 +7,15 @@ import { ColumnDataType, Kysely } from 'kysely';
  */
 export function idType(db: Kysely<any>): ColumnDataType {
   return db.getExecutor().adapter.supportsTransactionalDdl ? 'serial' : 'integer';
+}
+
+/**
+ * The id column's constraints for a table made from now on: `.addColumn('id', idType(db),
+ * autoIncrementId(db))`. On SQLite AUTOINCREMENT too, so a deleted row's id is never given to a
+ * new one (tables made before it were rebuilt by 012_unique_ids); a PostgreSQL sequence never
+ * gives one twice anyway.
+ */
+export function autoIncrementId(db: Kysely<any>): (column: ColumnDefinitionBuilder) => ColumnDefinitionBuilder {
+  const sqlite = !db.getExecutor().adapter.supportsTransactionalDdl;
+  return (column) => (sqlite ? column.primaryKey().autoIncrement() : column.primaryKey());
 }

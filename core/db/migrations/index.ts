@@ -8,6 +8,8 @@ import * as recurring from './008_recurring';
 import * as referenceModels from './007_reference_models';
 import * as billingReference from './009_billing_reference';
 import * as serviceRenewals from './010_service_renewals';
+import * as defaultClientGroups from './011_default_client_groups';
+import * as uniqueIds from './012_unique_ids';
 
 /** Every migration, in order. Listed in code so a compiled build needs no migrations folder scan. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +22,6 @@ export const migrations: Record<string, Migration> = {
   '008_recurring': recurring,
   '009_billing_reference': billingReference,
   '010_service_renewals': serviceRenewals,
+  '011_default_client_groups': defaultClientGroups,
+  '012_unique_ids': uniqueIds,
 };

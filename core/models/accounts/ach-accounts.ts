@@ -1,6 +1,7 @@
 import { injectable } from 'tsyringe';
 import { CallContext } from '../../kernel/call-context';
 import { callable } from '../../kernel/callable';
+import { accountSort } from './account-order';
 import { is } from '../../kernel/input-rules';
 import { ModelCalls } from '../../kernel/model-calls';
 import { any, bool, int, object, string } from '../../kernel/parameter';
@@ -86,9 +87,10 @@ export abstract class AchAccounts {
     return listAccounts(this.ctx, 'ach', (q) => q.where('client_id', '=', clientId), unverified);
   }
 
-  @callable({ verb: 'GET', params: [int('contact_id'), string('sortby', { default: 'last_name' }), string('order', { default: 'asc' })], returns: listOf(ACCOUNT), description: 'The active bank accounts of a contact, by last name.' })
-  getListAch(contactId: number, _sortBy: string, order: string) {
-    return listAccounts(this.ctx, 'ach', (q) => q.where('contact_id', '=', contactId).orderBy('last_name', order.toLowerCase() === 'desc' ? 'desc' : 'asc'));
+  @callable({ verb: 'GET', params: [int('contact_id'), string('sortby', { default: 'last_name' }), string('order', { default: 'asc' })], returns: listOf(ACCOUNT), description: 'The active bank accounts of a contact, sorted by sortby (last_name, first_name, last4, expiration, status, date_added, id) in order (asc, desc); another field or order is a 400.' })
+  getListAch(contactId: number, sortBy: string, order: string) {
+    const [column, direction] = accountSort(sortBy, order);
+    return listAccounts(this.ctx, 'ach', (q) => q.where('contact_id', '=', contactId).orderBy(column as 'id', direction));
   }
 
   @callable({

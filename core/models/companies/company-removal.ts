@@ -8,9 +8,10 @@ import { isPostgres } from '../../db/is-postgres';
  * What a company is given when it is added, or keeps about its records rather than records of its
  * own, and so is removed with it: its own settings, the currencies companies/add seeds, its
  * numbering counters and the billing run's bookkeeping (every company's automation runs every few
- * minutes, so an empty company has some). Anything else naming the company keeps it.
+ * minutes, so an empty company has some), and its client groups (it is given one). Anything else
+ * naming the company keeps it.
  */
-const REMOVED_WITH_COMPANY = new Set(['settings', 'currencies', 'company_counters', 'automation_runs', 'automation_leases']);
+const REMOVED_WITH_COMPANY = new Set(['settings', 'currencies', 'company_counters', 'automation_runs', 'automation_leases', 'client_groups']);
 
 /**
  * Delete a company that holds nothing: every table with a company_id column, found in the database
@@ -33,6 +34,9 @@ export async function removeEmptyCompany(db: Tx, companyId: number): Promise<voi
       company_id: { in_use: `The company cannot be deleted while it holds records (${holding.sort().join(', ')}); delete them first.` },
     });
   }
+  // Its client groups' settings first: owner_settings names its owner, not the company.
+  const groups = db.selectFrom('client_groups').select('id').where('company_id', '=', companyId);
+  await db.deleteFrom('owner_settings').where('owner', '=', 'client_group').where('owner_id', 'in', groups).execute();
   for (const name of REMOVED_WITH_COMPANY) await sql`delete from ${sql.table(name)} where company_id = ${companyId}`.execute(db);
   await db.deleteFrom('companies').where('id', '=', companyId).execute();
 }

@@ -15,6 +15,23 @@ type Kind = 'merchant' | 'nonmerchant';
 export class GatewayManager extends ReferenceManager {
   protected readonly type: ExtensionType = 'gateway';
 
+  /**
+   * The reference's getAll($company_id, $type, $order, $currency, ...): Tally's list, only the
+   * gateways of `type` (merchant, nonmerchant) and taking `currency` when given.
+   */
+  override async getAll(companyId: number | null = null, type: unknown = null, _order: unknown = null, currency: unknown = null) {
+    const kind = readKind(type);
+    const code = readCurrency(currency);
+    return (await super.getAll(companyId)).filter((g) => (kind === null || this.kindOf(g.dir) === kind) && (code === null || (this.catalog.find('gateway', g.dir)?.currencies ?? []).includes(code)));
+  }
+
+  /** The reference's getAvailable($type, $company_id): type first, then the company (the base class takes the company alone). */
+  override async getAvailable(type: unknown = null, companyId: unknown = null) {
+    const kind = readKind(type);
+    const company = companyId === null || companyId === undefined ? null : Number(companyId);
+    return (await super.getAvailable(company)).filter((g) => kind === null || this.kindOf(g.dir) === kind);
+  }
+
   async getByClass(name: string, companyId: number | null) {
     return this.getByName(name, companyId);
   }
@@ -64,6 +81,19 @@ export class GatewayManager extends ReferenceManager {
   private kindOf(dir: string): Kind | null {
     return this.catalog.find('gateway', dir)?.kind ?? null;
   }
+}
+
+/** A gateway type parameter: merchant, nonmerchant, or none given; anything else is a 400, never ignored. */
+function readKind(type: unknown): Kind | null {
+  if (type === null || type === undefined || type === '') return null;
+  if (type === 'merchant' || type === 'nonmerchant') return type;
+  throw TallyError.invalid({ type: { format: 'The gateway type must be merchant or nonmerchant.' } });
+}
+
+function readCurrency(currency: unknown): string | null {
+  if (currency === null || currency === undefined || currency === '') return null;
+  if (typeof currency !== 'string' || !/^[A-Za-z]{3}$/.test(currency)) throw TallyError.invalid({ currency: { format: 'The currency must be a three-letter code such as USD.' } });
+  return currency.toUpperCase();
 }
 
 declareManagerCallables(GatewayManager, 'gateway');

@@ -9,7 +9,9 @@ import { findClientLocation } from '../../billing/client-store';
 import { LockedInvoice, lockInvoice } from '../../billing/invoice-lock';
 import { deliveryList, InvoiceRules } from '../../billing/invoice-rules';
 import { storedLines, writeDelivery, writeLinesAndTaxes } from './invoice-store';
+import { lineList } from '../../billing/lines';
 import { mergeLineEdits } from './line-edits';
+import { ownedServiceIds } from '../../billing/line-services';
 import { optionalText } from '../../billing/values';
 import { unapplyAll } from '../../billing/applying';
 import { closedDate } from '../../billing/settlement';
@@ -65,7 +67,13 @@ export class InvoiceEditor {
       const client = rules.client ?? (await findClientLocation(db, this.ctx.companyId, invoice.client_id))!;
       const currency = typeof vars.currency === 'string' ? vars.currency : invoice.currency;
       const stored = await storedLines(db, invoiceId);
-      const lines = vars.lines !== undefined ? mergeLineEdits(stored, vars.lines) : stored;
+      const named = [...stored.map((l) => l.serviceId), ...lineList(vars.lines).map((l) => l.service_id)];
+      const clientServices = await ownedServiceIds(db, this.ctx.companyId, client.id, named);
+      // Moved to another client, the invoice cannot keep lines billing its former client's services.
+      if (client.id !== invoice.client_id && stored.some((l) => l.serviceId !== null && l.serviceId !== undefined && !clientServices.has(l.serviceId))) {
+        throw TallyError.invalid({ client_id: { services: 'The invoice bills services of its client: it cannot move to another client.' } });
+      }
+      const lines = vars.lines !== undefined ? mergeLineEdits(stored, vars.lines, clientServices) : stored;
       const totals = await totalFor(db, this.ctx.companyId, this.ctx.systemKey, client, currency, lines);
       if (totals.total.lessThan(invoice.paid)) {
         throw TallyError.invalid({ total: { paid: 'The invoice total cannot be less than what has been paid on it; refund or unapply a payment first.' } });

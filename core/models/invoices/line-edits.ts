@@ -2,16 +2,18 @@ import { FieldErrors } from '../../kernel/errors';
 import { is } from '../../kernel/input-rules';
 import { TallyError } from '../../kernel/tally-error';
 import { truthy, wholeNumber } from '../../billing/values';
-import { BOOLEAN_TEXT, MESSAGES, serviceRule } from '../../billing/invoice-rules';
+import { BOOLEAN_TEXT, MESSAGES } from '../../billing/invoice-rules';
+import { lineServiceId } from '../../billing/line-services';
 import { LineInput, lineList, parseAmount, parseQuantity } from '../../billing/lines';
 
 /**
  * Merges `vars[lines]` of invoices/edit into the stored lines, as the reference reads them: an
  * entry with the `id` of a stored line changes the fields it gives (a blank description and amount
- * remove the line), an entry without an id adds a line, and stored lines not named stay. Every
- * problem is reported at once, keyed lines[i][field].
+ * remove the line), an entry without an id adds a line, and stored lines not named stay. A given
+ * service_id must be among `clientServices` (the invoice client's, ownedServiceIds). Every problem
+ * is reported at once, keyed lines[i][field].
  */
-export function mergeLineEdits(storedLines: readonly LineInput[], given: unknown): LineInput[] {
+export function mergeLineEdits(storedLines: readonly LineInput[], given: unknown, clientServices: ReadonlySet<number>): LineInput[] {
   const errors: FieldErrors = {};
   const fail = (i: number, field: string, code: string, message: string) => ((errors[`lines[${i}][${field}]`] ??= {})[code] = message);
   const result = new Map<number | string, LineInput>(storedLines.map((l) => [l.id!, l]));
@@ -28,8 +30,9 @@ export function mergeLineEdits(storedLines: readonly LineInput[], given: unknown
     const amount = entry.amount !== undefined || !current ? parseAmount(entry.amount) : current.amount;
     if (amount === null) fail(i, 'amount', 'format', MESSAGES.amount);
     if (entry.tax !== undefined && typeof entry.tax !== 'boolean' && !BOOLEAN_TEXT.includes(String(entry.tax).trim().toLowerCase())) fail(i, 'tax', 'format', MESSAGES.tax);
-    if (!serviceRule.check(entry.service_id, entry)) fail(i, 'service_id', 'exists', MESSAGES.service);
-    const line: LineInput = { id: current?.id, description, qty: qty!, amount: amount!, taxable: entry.tax !== undefined ? truthy(entry.tax) : current?.taxable ?? false, serviceId: null };
+    const serviceId = entry.service_id !== undefined ? lineServiceId(entry.service_id) : current?.serviceId ?? null;
+    if (is.present(entry.service_id) && (serviceId === null || !clientServices.has(serviceId))) fail(i, 'service_id', 'exists', MESSAGES.service);
+    const line: LineInput = { id: current?.id, description, qty: qty!, amount: amount!, taxable: entry.tax !== undefined ? truthy(entry.tax) : current?.taxable ?? false, serviceId };
     result.set(current ? current.id! : `new${i}`, line);
   });
   if (Object.keys(errors).length) throw TallyError.invalid(errors);

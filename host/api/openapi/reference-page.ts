@@ -91,7 +91,9 @@ function renderOperation({ path, verb, operation }: ListedOperation): string {
   const params = parameterRows(operation);
   const answer = responseRows(operation);
   const statuses = Object.keys(operation.responses).filter((s) => s !== '200').join(', ');
-  const searchable = [operation['x-tally-model'], operation['x-tally-method'], operation.description ?? '', ...params.map((r) => r.name), ...answer.map((r) => r.name)].join(' ').toLowerCase();
+  // The call as the docs write it (invoices/add, /api/invoices/add.json) is found too, not only its words.
+  const call = `${operation['x-tally-model']}/${operation['x-tally-method']}`;
+  const searchable = [call, `/api/${call}.json`, path, operation.description ?? '', ...params.map((r) => r.name), ...answer.map((r) => r.name)].join(' ').toLowerCase();
   return `<section class="op" id="${escape(operation.operationId)}" data-of="${escape(operation['x-tally-model'])}" data-search="${escape(searchable)}">
 <h3><span class="verb ${verb}">${verb.toUpperCase()}</span><code>${escape(path)}</code></h3>
 ${operation.description ? `<p>${prose(operation.description)}</p>` : ''}${params.length ? fieldTable('Parameter', params, true) : '<p>No parameters.</p>'}

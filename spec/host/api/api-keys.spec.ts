@@ -60,7 +60,7 @@ describe('api_keys over HTTP', () => {
     expect((await server.request('DELETE', `/api/api_keys/delete.json?id=${id}`)).json).to.deep.equal({ response: null });
     const after = await server.request('GET', '/api/users/getListCount.json', { auth: { user, key } });
     expect(after.status).to.equal(401);
-    expect((await server.request('GET', `/api/api_keys/get.json?id=${id}`)).json).to.deep.equal({ response: null });
+    expect((await server.request('GET', `/api/api_keys/get.json?id=${id}`)).json).to.deep.equal({ response: false });
   });
 
   it('delete of an unknown id is a 400', async () => {

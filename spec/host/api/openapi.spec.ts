@@ -243,6 +243,16 @@ describe('the reference page at /api/reference.html', () => {
     expect(res.text).to.contain(CONTRACT_MESSAGES['503']);
   });
 
+  it('lets the search find a call typed as the docs write it (invoices/add, /api/invoices/add.json)', async () => {
+    const page = (await server.request('GET', '/api/reference.html', { auth: { basic: server.credential } })).text;
+    const sections = [...page.matchAll(/<section class="op" id="([^"]+)"[^>]* data-search="([^"]*)"/g)].map(([, id, text]) => ({ id, text }));
+    expect(sections.length).to.be.greaterThan(60);
+    // As the page's script matches: every word typed, lower-cased, is part of the section's text.
+    const found = (typed: string) => sections.filter((s) => typed.toLowerCase().split(/\s+/).filter(Boolean).every((w) => s.text.includes(w))).map((s) => s.id);
+    for (const typed of ['invoices/add', 'Invoices/Add', '/api/invoices/add.json']) expect(found(typed), typed).to.deep.equal(['invoices.add']);
+    expect(found('transactions/getcredit')).to.deep.equal(['transactions.getCredit', 'transactions.getCreditedAmount', 'transactions.getCredits']);
+  });
+
   it('forbids the page from loading anything, and from running any script but its own search', async () => {
     const headers = { 'SERVICE-API-USER': server.credential.user, 'SERVICE-API-KEY': server.credential.key };
     const raw = await fetch(`${server.url}/api/reference.html`, { headers });

@@ -55,6 +55,8 @@ describe('the reference page in a browser', function () {
     await search.fill('getcredit');
     expect(await page.locator('section.op:visible').evaluateAll((ops) => ops.map((o) => o.id))).to.deep.equal(['transactions.getCredit', 'transactions.getCreditedAmount', 'transactions.getCredits']);
     expect(await page.locator('#search-count').textContent()).to.equal(`3 of ${all} methods`);
+    await search.fill('invoices/add');
+    expect(await page.locator('section.op:visible').evaluateAll((ops) => ops.map((o) => o.id))).to.deep.equal(['invoices.add']);
     await search.fill('invoices date_due');
     expect(await page.locator('section.op:visible').evaluateAll((ops) => ops.map((o) => o.id))).to.deep.equal(['invoices.add', 'invoices.edit', 'invoices.get', 'invoices.getAll', 'invoices.getAllWithService', 'invoices.getList', 'invoices.search', 'invoices.void']);
     await search.fill('recovery_email');

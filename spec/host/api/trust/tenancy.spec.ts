@@ -27,7 +27,7 @@ describe('tenancy: a company credential acts only as its company', () => {
     expect(created.status).to.equal(400);
     expect(created.json.errors).to.deep.equal({ company_id: { exists: 'Invalid company ID.' } });
     expect((await call(server, 'GET', 'api_keys/getList', { company_id: 1 }, other)).status).to.equal(400);
-    expect((await call(server, 'GET', 'api_keys/get', { id: mine.key }, other)).json).to.deep.equal({ response: null });
+    expect((await call(server, 'GET', 'api_keys/get', { id: mine.key }, other)).json).to.deep.equal({ response: false });
     expect((await call(server, 'PUT', 'api_keys/edit', { id: mine.key, vars: { read_only: 1 } }, other)).status).to.equal(400);
     const revoked = await call(server, 'DELETE', 'api_keys/delete', { id: mine.key }, other);
     expect(revoked.status).to.equal(400);
