@@ -42,14 +42,12 @@ const STATUS_NAMES: Record<string, string> = { active: 'Active', canceled: 'Canc
  * module first, in the same transaction: a module that refuses leaves the service unchanged and
  * its error is the answer (400).
  */
-@model('services')
-export class Services extends ServiceQueueLists {
+@model('services', { facets: [ServiceQueueLists] })
+export class Services {
   constructor(
-    ctx: CallContext,
+    private readonly ctx: CallContext,
     private readonly calls: ModelCalls,
-  ) {
-    super(ctx);
-  }
+  ) {}
 
   @callable({ returns: count({ description: 'The new service id.' }), vars: SERVICE_ADD,
     verb: 'POST',
