@@ -104,6 +104,13 @@ const clientLocation = reusedSelect((db: Tx, companyId: number, clientId: number
 export const invalidClient = () => TallyError.invalid({ client_id: { exists: 'Invalid client ID.' } });
 
 /** The id of a client of the company, or the 400 `client_id.exists` (another company's client is no client here). */
+/** The client of the caller's company, or the reference's 400 client_id.exists. */
+export async function requireClient(db: Tx, companyId: number, clientId: number) {
+  const client = await findClient(db, companyId, clientId);
+  if (!client) throw invalidClient();
+  return client;
+}
+
 export async function requireClientId(db: Tx, companyId: number, clientId: number): Promise<number> {
   const row = await db.selectFrom('clients').select('id').where('company_id', '=', companyId).where('id', '=', clientId).executeTakeFirst();
   if (!row) throw invalidClient();

@@ -1,3 +1,4 @@
+import { TypedMethodDecorator } from './callable-signature';
 import { CALLABLES_KEY } from './metadata-keys';
 import { ParameterSpec } from './parameter';
 import { Field, Shape } from './shape';
@@ -14,8 +15,9 @@ export interface CallableSpec {
   readonly namedLikeHook?: boolean;
 }
 
-export interface CallableOptions {
-  params?: ParameterSpec[];
+export interface CallableOptions<P extends readonly ParameterSpec[] = readonly ParameterSpec[]> {
+  /** The parameters in the method's order; the method must take exactly these (callable-signature.ts). */
+  params?: P;
   description?: string;
   verb?: CallableSpec['verb'];
   /** The fields of the method's `vars` parameter (see `core/kernel/shape.ts`). */
@@ -32,8 +34,9 @@ export interface CallableOptions {
 /**
  * Marks a model method as callable over the API and the CLI, with its parameter list; `vars` and
  * `returns` declare the fields it takes and the shape it answers, for the reference and clients.
+ * The list types the method: one out of step with the method's signature does not compile.
  */
-export function callable(options: CallableOptions = {}): MethodDecorator {
+export function callable<const P extends readonly ParameterSpec[] = []>(options: CallableOptions<P> = {}): TypedMethodDecorator<P> {
   return (target, propertyKey) => {
     const method = String(propertyKey);
     const owner = target.constructor;

@@ -1,6 +1,6 @@
 import { callablesOf, CallableSpec } from './callable';
 import type { CallScope } from './call-scope';
-import { modelNameOf } from './model';
+import { facetOf, facetsOf, ModelClass, modelNameOf } from './model';
 
 /** A model as the API sees it: core class or extension proxy alike. */
 export interface ModelEntry {
@@ -21,16 +21,36 @@ export interface ModelEntry {
   readonly ownsTransactions?: boolean;
 }
 
-/** Builds the entry for a core model class decorated with @model. */
-export function classEntry(modelClass: new (...args: any[]) => object): ModelEntry {
+/**
+ * Builds the entry for a core model class decorated with @model, merged with the facets it lists:
+ * one model whose methods each run on the class that declares them. Throws, naming both classes,
+ * when a facet is not declared for this model or two classes declare the same method name (which
+ * of them would answer is then a guess).
+ */
+export function classEntry(modelClass: ModelClass): ModelEntry {
   const name = modelNameOf(modelClass);
   if (!name) throw new Error(`${modelClass.name} is not decorated with @model`);
+  const owners = new Map<string, ModelClass>();
+  const callables = new Map<string, CallableSpec>();
+  // Facets first, then the model's own methods: the order the reference and the CLI list them in.
+  for (const part of [...facetsOf(modelClass), modelClass]) {
+    if (part !== modelClass && facetOf(part) !== name) {
+      throw new Error(`${part.name} is listed as a facet of the model "${name}" but is not decorated with @facet('${name}')`);
+    }
+    for (const member of memberNames(part.prototype)) {
+      const earlier = owners.get(member);
+      // Every class has a constructor; it is a member (answered 403) but never invoked.
+      if (earlier && member !== 'constructor') throw new Error(`The model "${name}" declares the method ${member} twice, in ${earlier.name} and in ${part.name}: a method belongs to one facet`);
+      if (!earlier) owners.set(member, part);
+    }
+    for (const [method, spec] of callablesOf(part)) callables.set(method, spec);
+  }
   return {
     name,
-    callables: callablesOf(modelClass),
-    members: memberNames(modelClass.prototype),
+    callables,
+    members: new Set(owners.keys()),
     async invoke(method, args, scope) {
-      const instance = scope.resolve(modelClass) as Record<string, (...a: unknown[]) => unknown>;
+      const instance = scope.resolve(owners.get(method) ?? modelClass) as Record<string, (...a: unknown[]) => unknown>;
       return instance[method](...args);
     },
   };

@@ -6,7 +6,24 @@ import { Field, ShapeFormat } from './shape';
 
 export type ParameterKind = 'int' | 'string' | 'bool' | 'object' | 'list' | 'any';
 
-export interface ParameterSpec {
+/**
+ * What binding hands the method for each kind (bind-arguments.ts): an `object` may also arrive as a
+ * list, which a method reads like a set with numbered names, so it is typed as the set it is meant to be.
+ */
+export interface KindValues {
+  int: number;
+  string: string;
+  bool: boolean;
+  object: Record<string, unknown>;
+  list: unknown[];
+  any: unknown;
+}
+
+/** Type-only key: the value a declared parameter binds to, so `@callable` can type the method (callable-signature.ts). */
+export declare const BOUND_VALUE: unique symbol;
+
+/** `V` is the value the method receives: the kind's value, or the default when the parameter is omitted. */
+export interface ParameterSpec<V = unknown> {
   readonly name: string;
   readonly kind: ParameterKind;
   readonly optional: boolean;
@@ -20,7 +37,14 @@ export interface ParameterSpec {
   readonly fields?: readonly Field[];
   /** A value that works on a fresh installation, for the reference's examples. */
   readonly example?: unknown;
+  readonly [BOUND_VALUE]?: V;
 }
+
+/**
+ * The value a parameter declared with options `O` binds to: its kind's, or a scalar default (null,
+ * a text, a number). A set or list default is handed over as a copy, typed as the kind's value.
+ */
+type BoundValue<K extends ParameterKind, O> = O extends { default: infer D } ? KindValues[K] | Exclude<D, object> : KindValues[K];
 
 export interface ParameterOptions {
   /** Makes the parameter optional with this default. */
@@ -33,8 +57,9 @@ export interface ParameterOptions {
   example?: unknown;
 }
 
-function declare(kind: ParameterKind) {
-  return (name: string, options: ParameterOptions = {}): ParameterSpec => {
+function declare<K extends ParameterKind>(kind: K) {
+  return <const O extends ParameterOptions = {}>(name: string, given?: O): ParameterSpec<BoundValue<K, O>> => {
+    const options: ParameterOptions = given ?? {};
     const hasDefault = 'default' in options;
     return {
       name,

@@ -19,13 +19,14 @@ import { askGateway, storedAccount } from '../billing/gateway-answers';
  * (`<gateway>.tokens/store`) and answers a token; Tally keeps that token, the brand, the expiry
  * and the last four digits — never the card number or the security code. Charges go through the
  * gateway with the token (the billing run's autodebit). One account per client, card or bank
- * account (accounts/ach-accounts.ts), is its autodebit account.
+ * account (the AchAccounts facet, accounts/ach-accounts.ts), is its autodebit account.
  */
-@model('accounts')
-export class Accounts extends AchAccounts {
-  constructor(ctx: CallContext, calls: ModelCalls) {
-    super(ctx, calls);
-  }
+@model('accounts', { facets: [AchAccounts] })
+export class Accounts {
+  constructor(
+    private readonly ctx: CallContext,
+    private readonly calls: ModelCalls,
+  ) {}
 
   @callable({
     verb: 'POST',

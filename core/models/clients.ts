@@ -11,9 +11,10 @@ import { ordered, readFilters, readOrder } from '../billing/ordering';
 import { ownSettingsRules, setOwnSettings, valuesOf } from '../billing/owner-settings';
 import { optionalText, pageOffset, wholeNumber } from '../billing/values';
 import { clientGroupExists, defaultGroupId } from '../billing/group-store';
-import { CLIENT_ORDER, CLIENT_STATUSES, clientQuery, findClient, matching, presentClient } from '../billing/client-store';
+import { CLIENT_ORDER, CLIENT_STATUSES, clientQuery, findClient, matching, presentClient, requireClient } from '../billing/client-store';
+import { ClientCustomFields } from './clients/client-custom-fields';
 import { ClientDebitAccount } from './clients/client-debit-account';
-import { PAGE_SIZE } from './clients/client-settings-and-notes';
+import { clientSettings, ClientSettingsAndNotes, PAGE_SIZE } from './clients/client-settings-and-notes';
 import { addNumbers } from '../billing/contact-numbers';
 import { ModelCalls } from '../kernel/model-calls';
 import { int as count, listOf, mapOf, nothing, orFalse, string as text } from '../kernel/shape';
@@ -27,23 +28,23 @@ const FILTERS = ['client_group_id'] as const;
 /**
  * The clients of the caller's company, as the reference system's Clients model: a client row
  * (login, group, status, display number) merged with its primary contact (name, email, address).
- * Settings and staff notes are in clients/client-settings-and-notes.ts, custom fields in
- * clients/client-custom-fields.ts.
+ * Its other methods are in its facets, one concern each: settings and staff notes
+ * (clients/client-settings-and-notes.ts), custom fields (clients/client-custom-fields.ts) and the
+ * autodebit account (clients/client-debit-account.ts).
  */
-@model('clients')
-export class Clients extends ClientDebitAccount {
+@model('clients', { facets: [ClientSettingsAndNotes, ClientCustomFields, ClientDebitAccount] })
+export class Clients {
   constructor(
-    ctx: CallContext,
+    private readonly ctx: CallContext,
     private readonly calls: ModelCalls,
-  ) {
-    super(ctx);
-  }
+    private readonly customFields: ClientCustomFields,
+  ) {}
 
   @callable({ description: 'A client with its primary contact\'s details and, unless get_settings is false, its effective settings; false when the caller\'s company has no such client.', verb: 'GET', params: [int('client_id'), bool('get_settings', { default: true })], returns: orFalse(CLIENT_WITH_SETTINGS) })
   async get(clientId: number, getSettings: boolean) {
     const client = await findClient(this.ctx.db, this.ctx.companyId, clientId);
     if (!client) return false;
-    return getSettings ? { ...client, settings: valuesOf(await this.settingsOf(client)) } : client;
+    return getSettings ? { ...client, settings: valuesOf(await clientSettings(this.ctx, client)) } : client;
   }
 
   @callable({ description: 'The company\'s client whose login is user_id; false when there is none.', verb: 'GET', params: [int('user_id'), bool('get_settings', { default: false })], returns: orFalse(CLIENT_WITH_SETTINGS) })
@@ -72,7 +73,7 @@ export class Clients extends ClientDebitAccount {
     if (clientGroupId !== null) query = query.where('clients.client_group_id', '=', clientGroupId);
     const rows = (await ordered(query, [['clients.id_value', 'asc']], 'clients.id').execute()).map(presentClient);
     if (!getSettings) return rows;
-    return Promise.all(rows.map(async (client) => ({ ...client, settings: valuesOf(await this.settingsOf(client)) })));
+    return Promise.all(rows.map(async (client) => ({ ...client, settings: valuesOf(await clientSettings(this.ctx, client)) })));
   }
 
   @callable({ description: 'How many clients have a status (default active).', verb: 'GET', params: [string('status', { default: 'active' }), object('filters', { default: [] })], returns: count() })
@@ -98,7 +99,7 @@ export class Clients extends ClientDebitAccount {
 
   @callable({ description: 'The currency codes a client has been invoiced or paid in.', verb: 'GET', params: [int('client_id')], returns: listOf(text()) })
   async usedCurrencies(clientId: number) {
-    await this.client(clientId);
+    await requireClient(this.ctx.db, this.ctx.companyId, clientId);
     const rows = await this.ctx.db
       .selectFrom('invoices')
       .select('currency')
@@ -122,7 +123,7 @@ export class Clients extends ClientDebitAccount {
     const userId = (await this.calls.call(this.ctx, 'users', 'add', { vars: JSON.parse(JSON.stringify(login)) })) as number;
     const clientId = await this.add({ ...vars, user_id: userId });
     await setOwnSettings(this.ctx.db, 'client', clientId, settings, null, this.ctx.systemKey);
-    await this.setCustomValues(clientId, vars.custom);
+    await this.customFields.setCustomValues(clientId, vars.custom);
     return this.get(clientId, false);
   }
 
@@ -150,7 +151,7 @@ export class Clients extends ClientDebitAccount {
 
   @callable({ description: 'Change any of the fields clients/add takes (the contact fields change the primary contact). Returns the client.', verb: 'PUT', params: [int('client_id'), object('vars')], vars: CLIENT_EDIT, returns: CLIENT })
   async edit(clientId: number, vars: Record<string, unknown>) {
-    const client = await this.client(clientId);
+    const client = await requireClient(this.ctx.db, this.ctx.companyId, clientId);
     const contact = contactValues(vars);
     const givesContact = Object.keys(contact).length > 0;
     // A bare client (added without a contact) gets its primary contact from the first edit that names one.
@@ -169,7 +170,7 @@ export class Clients extends ClientDebitAccount {
 
   @callable({ description: 'Delete a client with its contacts, notes and settings. A client with invoices or transactions is kept (400 client_id.in_use).', verb: 'DELETE', params: [int('client_id')], returns: nothing() })
   async delete(clientId: number) {
-    await this.client(clientId);
+    await requireClient(this.ctx.db, this.ctx.companyId, clientId);
     const db = this.ctx.db;
     const billed =
       (await db.selectFrom('invoices').select('id').where('client_id', '=', clientId).executeTakeFirst()) ??

@@ -90,7 +90,7 @@ export class Companies {
     params: [int('company_id'), string('key', { example: 'timezone' }), any('value', { example: 'UTC' }), any('encrypted', { default: null }), any('inherit', { default: null })],
     returns: nothing(),
   })
-  async setSetting(companyId: number, key: string, value: unknown) {
+  async setSetting(companyId: number, key: string, value: unknown, _encrypted: unknown, _inherit: unknown) {
     await this.company(companyId);
     await setLevelSettings(this.ctx.db, this.settings, companyId, { [key]: value }, () => 'key');
     return null;

@@ -27,18 +27,17 @@ import { INVOICE, INVOICE_ADD, INVOICE_EDIT, INVOICE_SUMMARIES } from './invoice
 
 /**
  * Invoices of the caller's company, with the reference's signatures and record shape (reading
- * methods in invoices/invoice-queries.ts). Numbers are given when an invoice stops being a draft,
+ * methods in the InvoiceQueries facet, invoices/invoice-queries.ts). Numbers are given when an invoice stops being a draft,
  * from the company's sequence (invoice_format, invoice_start settings); money is exact (decimal.js)
  * and answered as decimal strings with four places, totals rounded to the currency's precision.
  */
-@model('invoices')
-export class Invoices extends InvoiceQueries {
+@model('invoices', { facets: [InvoiceQueries] })
+export class Invoices {
   constructor(
-    ctx: CallContext,
+    private readonly ctx: CallContext,
     private readonly calls: ModelCalls,
-  ) {
-    super(ctx);
-  }
+    private readonly queries: InvoiceQueries,
+  ) {}
 
   @callable({
     description:
@@ -112,7 +111,7 @@ export class Invoices extends InvoiceQueries {
 
   @callable({ description: 'Set a meta value of an invoice (any value: text, or a set sent as value[name]=...); kept as given.', verb: 'POST', params: [int('invoice_id'), string('key'), any('value')], returns: nothing() })
   async setMeta(invoiceId: number, key: string, value: unknown) {
-    if (!(await this.summary(invoiceId))) throw invalidInvoice();
+    if (!(await this.queries.summary(invoiceId))) throw invalidInvoice();
     await assertValid({ key }, settingKeyRules);
     const json = JSON.stringify(value ?? null);
     await this.ctx.db
@@ -125,7 +124,7 @@ export class Invoices extends InvoiceQueries {
 
   @callable({ description: 'Remove one meta value of an invoice, or all of them when key is null.', verb: 'DELETE', params: [int('invoice_id'), string('key', { default: null })], returns: nothing() })
   async unsetMeta(invoiceId: number, key: string | null) {
-    if (!(await this.summary(invoiceId))) throw invalidInvoice();
+    if (!(await this.queries.summary(invoiceId))) throw invalidInvoice();
     let query = this.ctx.db.deleteFrom('invoice_meta').where('invoice_id', '=', invoiceId);
     if (key !== null) query = query.where('key', '=', key);
     await query.execute();
@@ -143,7 +142,7 @@ export class Invoices extends InvoiceQueries {
   @callable({ description: 'Void an invoice (as invoices/edit with vars[status]=void): payments applied to it go back to the client\'s credit, and it keeps its number. Returns the invoice.', verb: 'POST', params: [int('invoice_id')], returns: INVOICE })
   async void(invoiceId: number) {
     await voidInvoice(this.ctx.db, await lockInvoice(this.ctx.db, this.ctx.companyId, invoiceId));
-    return this.get(invoiceId);
+    return this.queries.get(invoiceId);
   }
 
   @callable({ description: 'Delete a draft invoice (other invoices are voided, never deleted, so numbers have no gaps).', verb: 'DELETE', params: [int('invoice_id')], returns: nothing() })

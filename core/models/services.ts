@@ -42,14 +42,12 @@ const STATUS_NAMES: Record<string, string> = { active: 'Active', canceled: 'Canc
  * module first, in the same transaction: a module that refuses leaves the service unchanged and
  * its error is the answer (400).
  */
-@model('services')
-export class Services extends ServiceQueueLists {
+@model('services', { facets: [ServiceQueueLists] })
+export class Services {
   constructor(
-    ctx: CallContext,
+    private readonly ctx: CallContext,
     private readonly calls: ModelCalls,
-  ) {
-    super(ctx);
-  }
+  ) {}
 
   @callable({ returns: count({ description: 'The new service id.' }), vars: SERVICE_ADD,
     verb: 'POST',
@@ -101,7 +99,7 @@ export class Services extends ServiceQueueLists {
     ],
     description: `One page (25) of services of one status (pending, in_review, active, suspended, canceled, scheduled_cancellation, all; active), optionally of one client; order_by[field]=ASC|DESC over ${Object.keys(ORDER).join(', ')}; children=false leaves out addons; filters[${LIST_FILTERS.join('], filters[')}]. formatted_filters is accepted and unused.`,
   })
-  async getList(clientId: number | null, status: string, page: number, orderBy: unknown, children: boolean, filters: unknown) {
+  async getList(clientId: number | null, status: string, page: number, orderBy: unknown, children: boolean, filters: unknown, _formattedFilters: unknown) {
     const query = ordered(this.listed(clientId, status, children, null, filters), readOrder(orderBy, ORDER), 'services.id');
     return presentServices(this.ctx.db, await query.limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute(), this.ctx.systemKey);
   }
@@ -112,7 +110,7 @@ export class Services extends ServiceQueueLists {
     params: [int('client_id', { default: null }), string('status', { default: 'active' }), bool('children', { default: true }), int('package_id', { default: null }), any('filters', { default: [] }), any('formatted_filters', { default: [] })],
     description: 'How many services getList would list (optionally of one package; filters as getList).',
   })
-  getListCount(clientId: number | null, status: string, children: boolean, packageId: number | null, filters: unknown) {
+  getListCount(clientId: number | null, status: string, children: boolean, packageId: number | null, filters: unknown, _formattedFilters: unknown) {
     return this.count(this.listed(clientId, status, children, packageId, filters));
   }
 
@@ -128,7 +126,7 @@ export class Services extends ServiceQueueLists {
     params: [int('client_id'), string('status', { default: 'active' }), bool('children', { default: true }), any('filters', { default: [] }), any('formatted_filters', { default: [] })],
     description: 'How many services of a client have a status (filters as getList).',
   })
-  getStatusCount(clientId: number, status: string, children: boolean, filters: unknown) {
+  getStatusCount(clientId: number, status: string, children: boolean, filters: unknown, _formattedFilters: unknown) {
     return this.count(this.listed(clientId, status, children, null, filters));
   }
 

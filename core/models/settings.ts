@@ -78,7 +78,7 @@ export class Settings {
     params: [string('key', { example: 'maintenance_mode' }), any('value', { example: 'false' }), any('encrypted', { default: null }), any('inherit', { default: null })],
     returns: nothing(),
   })
-  async setSetting(key: string, value: unknown) {
+  async setSetting(key: string, value: unknown, _encrypted: unknown, _inherit: unknown) {
     requireInstallation(this.ctx);
     await setLevelSettings(this.ctx.db, this.settings, SYSTEM_COMPANY, { [key]: value }, () => 'key');
     return null;

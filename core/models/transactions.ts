@@ -22,17 +22,18 @@ import { bool as boolShape, int as count, money, nothing } from '../kernel/shape
 import { APPLY, PAYMENT_ADD, PAYMENT_EDIT, REFUND, TRANSACTION, TYPE_ADD, TYPE_EDIT, VERIFY_APPLY } from './transactions.fields';
 
 /**
- * Payments and refunds, with the reference's signatures (reading methods in
- * transactions/transaction-queries.ts). A payment belongs to a client and a currency; it is applied
+ * Payments and refunds, with the reference's signatures (reading methods in the TransactionQueries
+ * facet, transactions/transaction-queries.ts). A payment belongs to a client and a currency; it is applied
  * to that client's invoices in that currency, and whatever it does not pay stays with it as the
  * client's credit. Every change locks the transaction, then the invoices in id order, so concurrent
  * payments, applications and refunds never lose or double a cent.
  */
-@model('transactions')
-export class Transactions extends TransactionQueries {
-  constructor(ctx: CallContext) {
-    super(ctx);
-  }
+@model('transactions', { facets: [TransactionQueries] })
+export class Transactions {
+  constructor(
+    private readonly ctx: CallContext,
+    private readonly queries: TransactionQueries,
+  ) {}
 
   @callable({
     description:
@@ -130,7 +131,7 @@ export class Transactions extends TransactionQueries {
     await assertValid(vars, allocationAmountRules(listName));
     const { allocations, invoices } = await lockAllocated(db, this.ctx.companyId, vars[listName], transaction, listName);
     await applyAllocations(db, transactionId, allocations, invoices, await unapplied(db, transaction), formatUtc(new Date()));
-    return this.get(transactionId);
+    return this.queries.get(transactionId);
   }
 
   @callable({ description: 'Take a transaction off the invoices it paid (a list of invoice ids, or all of them when invoices is null): what it paid returns to the client\'s credit and the invoices reopen. Returns the transaction.', verb: 'POST', params: [int('transaction_id'), any('invoices', { default: null })], returns: TRANSACTION })
@@ -139,7 +140,7 @@ export class Transactions extends TransactionQueries {
     const only = invoices === null || invoices === '' ? null : (Array.isArray(invoices) ? invoices : typeof invoices === 'object' ? Object.values(invoices as object) : [invoices]).map((v) => wholeNumber(v));
     if (only?.some((id) => id === null)) throw TallyError.invalid({ invoices: { format: 'Give invoice ids, as invoices[]=1&invoices[]=2.' } });
     await this.unapplyAll(transaction, only as number[] | null);
-    return this.get(transactionId);
+    return this.queries.get(transactionId);
   }
 
   @callable({
@@ -167,18 +168,18 @@ export class Transactions extends TransactionQueries {
 
   @callable({ description: 'Add a transaction type of the company: vars[name], vars[type] (debit or credit), optional vars[is_lang]. Returns its id.', verb: 'POST', params: [object('vars', { default: {} })], vars: TYPE_ADD, returns: count({ description: 'The new type id.' }) })
   async addType(vars: Record<string, unknown>) {
-    return this.types().add(vars);
+    return this.queries.types().add(vars);
   }
 
   @callable({ description: 'Change vars[name], vars[type] or vars[is_lang] of a transaction type.', verb: 'PUT', params: [int('type_id'), object('vars')], vars: TYPE_EDIT, returns: nothing() })
   async editType(typeId: number, vars: Record<string, unknown>) {
-    await this.types().edit(typeId, vars);
+    await this.queries.types().edit(typeId, vars);
     return null;
   }
 
   @callable({ description: 'Delete a transaction type; transactions that named it keep their built-in type.', verb: 'DELETE', params: [int('type_id')], returns: nothing() })
   async deleteType(typeId: number) {
-    await this.types().delete(typeId);
+    await this.queries.types().delete(typeId);
     return null;
   }
 
@@ -209,7 +210,7 @@ export class Transactions extends TransactionQueries {
       .insertInto('transaction_refunds')
       .values({ transaction_id: transactionId, amount: toStored(amount), reference: optionalText(vars.reference), date_added: formatUtc(new Date()) })
       .execute();
-    return this.get(transactionId);
+    return this.queries.get(transactionId);
   }
 
   /** The reference's optional link columns named in vars. */

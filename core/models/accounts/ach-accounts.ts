@@ -1,8 +1,8 @@
-import { injectable } from 'tsyringe';
 import { CallContext } from '../../kernel/call-context';
 import { callable } from '../../kernel/callable';
 import { accountSort } from './account-order';
 import { is } from '../../kernel/input-rules';
+import { facet } from '../../kernel/model';
 import { ModelCalls } from '../../kernel/model-calls';
 import { any, bool, int, object, string } from '../../kernel/parameter';
 import { bool as yes, listOf, nothing, orFalse, int as id } from '../../kernel/shape';
@@ -18,13 +18,13 @@ import { accountCurrency, contactOf, findAccount, forgetAccount, gatewayOffering
  * answers a token; Tally keeps the token, the account type and the last four digits, never the
  * account or routing number. A gateway that verifies by micro-deposits leaves the account
  * `unverified` — not charged, not listed unless asked — until `verifyAchDeposits` confirms them.
- * Accounts (accounts.ts) extends this class, so these are `accounts/...` methods.
+ * A facet of the accounts model (accounts.ts lists it), so these are `accounts/...` methods.
  */
-@(injectable() as ClassDecorator)
-export abstract class AchAccounts {
+@facet('accounts')
+export class AchAccounts {
   constructor(
-    protected readonly ctx: CallContext,
-    protected readonly calls: ModelCalls,
+    private readonly ctx: CallContext,
+    private readonly calls: ModelCalls,
   ) {}
 
   @callable({

@@ -1,14 +1,14 @@
-import { injectable } from 'tsyringe';
 import { Updateable } from 'kysely';
 import { ClientFieldsTable } from '../../db/schema';
 import { CallContext } from '../../kernel/call-context';
 import { callable } from '../../kernel/callable';
 import { assertValid } from '../../kernel/input-rules';
+import { facet } from '../../kernel/model';
 import { any, int, object } from '../../kernel/parameter';
 import { systemDecrypt, systemEncrypt } from '../../kernel/system-cipher';
 import { TallyError } from '../../kernel/tally-error';
 import { optionalText, truthy, wholeNumber } from '../../billing/values';
-import { ClientSettingsAndNotes } from './client-settings-and-notes';
+import { requireClient } from '../../billing/client-store';
 import { checkValue, FIELD_TYPES, fieldRules } from './custom-field-rules';
 import { int as count, listOf, mapOf, nothing, orFalse, string as text } from '../../kernel/shape';
 import { CUSTOM_FIELD, CUSTOM_FIELD_ADD, CUSTOM_FIELD_EDIT, CUSTOM_VALUE } from '../clients.fields';
@@ -21,13 +21,12 @@ const invalidField = () => TallyError.invalid({ field_id: { exists: 'Invalid cus
 /**
  * Custom client fields, as the reference's Clients model has them: fields a company defines (for
  * all its clients or one client group) — text, textarea, checkbox or select, optionally checked by
- * a pattern, shown to clients, read-only or stored encrypted — and each client's values.
+ * a pattern, shown to clients, read-only or stored encrypted — and each client's values. A facet
+ * of the clients model (clients.ts lists it), so these are `clients/...` methods.
  */
-@(injectable() as ClassDecorator)
-export abstract class ClientCustomFields extends ClientSettingsAndNotes {
-  constructor(ctx: CallContext) {
-    super(ctx);
-  }
+@facet('clients')
+export class ClientCustomFields {
+  constructor(private readonly ctx: CallContext) {}
 
   @callable({
     description:
@@ -94,7 +93,7 @@ export abstract class ClientCustomFields extends ClientSettingsAndNotes {
 
   @callable({ description: 'A client\'s custom field values, each with its field ({id, client_id, value, name, type, ...}); false when it has none.', verb: 'GET', params: [int('client_id')], returns: orFalse(listOf(CUSTOM_VALUE)) })
   async getCustomFieldValues(clientId: number) {
-    await this.client(clientId);
+    await requireClient(this.ctx.db, this.ctx.companyId, clientId);
     const rows = await this.ctx.db
       .selectFrom('client_values')
       .innerJoin('client_fields', 'client_fields.id', 'client_values.client_field_id')
@@ -109,7 +108,7 @@ export abstract class ClientCustomFields extends ClientSettingsAndNotes {
 
   @callable({ description: 'Set a client\'s value of a custom field (checked against the field\'s options or pattern; stored encrypted when the field is).', verb: 'POST', params: [int('field_id'), int('client_id'), any('value')], returns: nothing() })
   async setCustomField(fieldId: number, clientId: number, given: unknown) {
-    const [field, client] = [await this.getCustomField(fieldId, null), await this.client(clientId)];
+    const [field, client] = [await this.getCustomField(fieldId, null), await requireClient(this.ctx.db, this.ctx.companyId, clientId)];
     if (!field) throw invalidField();
     if (field.client_group_id !== null && field.client_group_id !== client.client_group_id) {
       throw TallyError.invalid({ field_id: { group: 'The custom field belongs to another client group than the client\'s.' } });
@@ -128,20 +127,20 @@ export abstract class ClientCustomFields extends ClientSettingsAndNotes {
 
   @callable({ description: 'Remove a client\'s value of one custom field.', verb: 'DELETE', params: [int('client_field_id'), int('client_id')], returns: nothing() })
   async deleteCustomFieldValue(fieldId: number, clientId: number) {
-    await this.client(clientId);
+    await requireClient(this.ctx.db, this.ctx.companyId, clientId);
     await this.ctx.db.deleteFrom('client_values').where('client_field_id', '=', fieldId).where('client_id', '=', clientId).execute();
     return null;
   }
 
   @callable({ description: 'Remove every custom field value of a client.', verb: 'DELETE', params: [int('client_id')], returns: nothing() })
   async deleteCustomFieldValues(clientId: number) {
-    await this.client(clientId);
+    await requireClient(this.ctx.db, this.ctx.companyId, clientId);
     await this.ctx.db.deleteFrom('client_values').where('client_id', '=', clientId).execute();
     return null;
   }
 
-  /** clients/create's vars[custom][field_id] = value. */
-  protected async setCustomValues(clientId: number, custom: unknown) {
+  /** clients/create's vars[custom][field_id] = value (not callable). */
+  async setCustomValues(clientId: number, custom: unknown) {
     if (!custom || typeof custom !== 'object') return;
     for (const [fieldId, value] of Object.entries(custom)) {
       const id = wholeNumber(fieldId);

@@ -1,12 +1,12 @@
 import { CallContext } from '../../kernel/call-context';
 import { callable } from '../../kernel/callable';
 import { is } from '../../kernel/input-rules';
+import { facet } from '../../kernel/model';
 import { int, object, string } from '../../kernel/parameter';
 import { bool as yes, inputs, int as count, nothing, orFalse, record, string as text } from '../../kernel/shape';
 import { TallyError } from '../../kernel/tally-error';
 import { findAccount } from '../../billing/account-ops';
 import { invalidAccount, setAutodebitAccount } from '../../billing/account-store';
-import { ClientCustomFields } from './client-custom-fields';
 import { requireClientId } from '../../billing/client-store';
 
 /** clients/getDebitAccount's record, as the reference's. */
@@ -27,12 +27,12 @@ const TYPES = ['cc', 'ach'] as const;
 /**
  * The client's autodebit account where the reference keeps it, on clients: which account the billing
  * run charges and how often that failed. accounts/addDebitAccount, getDebitAccount and
- * deleteDebitAccount are the same choice answered as account records.
+ * deleteDebitAccount are the same choice answered as account records. A facet of the clients
+ * model (clients.ts lists it), so these are `clients/...` methods.
  */
-export abstract class ClientDebitAccount extends ClientCustomFields {
-  constructor(ctx: CallContext) {
-    super(ctx);
-  }
+@facet('clients')
+export class ClientDebitAccount {
+  constructor(private readonly ctx: CallContext) {}
 
   @callable({ verb: 'POST', params: [int('client_id'), object('vars')], vars: DEBIT_VARS, returns: nothing(), description: 'Make vars[account_id] (vars[type] cc or ach) the client\'s autodebit account; its failure count starts at 0.' })
   async addDebitAccount(clientId: number, vars: Record<string, unknown>) {

@@ -1,13 +1,13 @@
-import { injectable } from 'tsyringe';
 import { CallContext } from '../../kernel/call-context';
 import { callable } from '../../kernel/callable';
 import { assertValid } from '../../kernel/input-rules';
+import { facet } from '../../kernel/model';
 import { any, int, object, string } from '../../kernel/parameter';
 import { formatUtc } from '../../kernel/timestamps';
 import { readOrder, ordered } from '../../billing/ordering';
 import { effectiveSettings, setOwnSetting, setOwnSettings, overrideValueRules, ownSettingsRules, settingKeyRules, unsetOwnSettings } from '../../billing/owner-settings';
 import { pageOffset } from '../../billing/values';
-import { findClient, invalidClient } from '../../billing/client-store';
+import { requireClient } from '../../billing/client-store';
 import { invalidNote, noteAuthor, noteQuery, NOTE_ORDER, noteRules, noteValues, presentNote } from './client-notes';
 import { int as count, listOf, nothing, orFalse } from '../../kernel/shape';
 import { NOTE, NOTE_ADD, NOTE_EDIT, SETTING, SETTINGS_VARS } from '../clients.fields';
@@ -15,29 +15,31 @@ import { NOTE, NOTE_ADD, NOTE_EDIT, SETTING, SETTINGS_VARS } from '../clients.fi
 export const PAGE_SIZE = 25;
 
 /** Settings a client may set for itself (setClientSettings): those clients/create takes in vars[settings]. */
+/** A client's effective settings: its own > its group's > the company's > the system's. */
+export function clientSettings(ctx: CallContext, client: { id: number; client_group_id: number | null }) {
+  return effectiveSettings(ctx.db, ctx.companyId, ctx.systemKey, [
+    ['client', client.id],
+    ['client_group', client.client_group_id],
+  ]);
+}
+
 export const CLIENT_EDITABLE_SETTINGS = ['default_currency', 'language', 'username_type', 'tax_id'] as const;
 
 /**
  * The settings and staff notes of a client: the half of the reference's Clients model that hangs
- * off a client. Clients (clients.ts) extends this class, so these are `clients/...` methods.
+ * off a client. A facet of the clients model (clients.ts lists it), so these are `clients/...` methods.
  */
-@(injectable() as ClassDecorator)
-export abstract class ClientSettingsAndNotes {
-  constructor(protected readonly ctx: CallContext) {}
+@facet('clients')
+export class ClientSettingsAndNotes {
+  constructor(private readonly ctx: CallContext) {}
 
   /** The client, or the reference's 400 client_id.exists. */
-  protected async client(clientId: number) {
-    const client = await findClient(this.ctx.db, this.ctx.companyId, clientId);
-    if (!client) throw invalidClient();
-    return client;
+  private client(clientId: number) {
+    return requireClient(this.ctx.db, this.ctx.companyId, clientId);
   }
 
-  /** The client's effective settings: its own > its group's > the company's > the system's. */
-  protected async settingsOf(client: { id: number; client_group_id: number | null }) {
-    return effectiveSettings(this.ctx.db, this.ctx.companyId, this.ctx.systemKey, [
-      ['client', client.id],
-      ['client_group', client.client_group_id],
-    ]);
+  private settingsOf(client: { id: number; client_group_id: number | null }) {
+    return clientSettings(this.ctx, client);
   }
 
   @callable({ description: 'One effective setting of a client ({key, value, encrypted, level}), inherited from its group, company or the system when it sets none; false when none has it.', verb: 'GET', params: [int('client_id'), string('key')], returns: orFalse(SETTING) })

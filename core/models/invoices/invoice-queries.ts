@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import { sql } from 'kysely';
-import { injectable } from 'tsyringe';
 import { CallContext } from '../../kernel/call-context';
 import { callable } from '../../kernel/callable';
 import { stored, sum, toStored } from '../../kernel/money';
+import { facet } from '../../kernel/model';
 import { bool, int, object, string } from '../../kernel/parameter';
 import { purposeMac } from '../../kernel/system-cipher';
 import { applicableTaxes } from '../../billing/applicable-taxes';
@@ -23,11 +23,12 @@ const STATUS_PARAM = { description: 'active, draft, proforma, void, or a filter:
 
 /**
  * The reading half of the reference's Invoices model: one invoice, lists by status, search, money
- * of one invoice or one client, and the pay-without-login hash. Invoices (invoices.ts) extends it.
+ * of one invoice or one client, and the pay-without-login hash. A facet of the invoices model
+ * (invoices.ts lists it, and reads invoices through it), so these are `invoices/...` methods.
  */
-@(injectable() as ClassDecorator)
-export abstract class InvoiceQueries {
-  constructor(protected readonly ctx: CallContext) {}
+@facet('invoices')
+export class InvoiceQueries {
+  constructor(private readonly ctx: CallContext) {}
 
   @callable({ description: 'An invoice with its line_items, taxes and delivery methods; false when the company has no such invoice. use_cache is accepted and has no effect (Tally keeps no invoice cache).', verb: 'GET', params: [int('invoice_id'), bool('use_cache', { default: false })], returns: orFalse(INVOICE) })
   async get(invoiceId: number, _useCache?: boolean) {
@@ -172,7 +173,8 @@ export abstract class InvoiceQueries {
     return rows.map((r) => r.currency);
   }
 
-  protected async summary(invoiceId: number) {
+  /** The invoice without its lines, of the caller's company; undefined when there is none. Not callable. */
+  async summary(invoiceId: number) {
     const row = await invoiceQuery(this.ctx.db, this.ctx.companyId).where('id', '=', invoiceId).executeTakeFirst();
     return row && presentSummary(row);
   }

@@ -1,10 +1,10 @@
-import { injectable } from 'tsyringe';
 import { billingProfiles } from '../../billing/billing-profiles';
 import { BillingSettings } from '../../billing/billing-settings';
 import { shiftDays } from '../../billing/run-clock';
 import { Tx } from '../../db/schema';
 import { CallContext } from '../../kernel/call-context';
 import { callable } from '../../kernel/callable';
+import { facet } from '../../kernel/model';
 import { int } from '../../kernel/parameter';
 import { int as count } from '../../kernel/shape';
 import { formatUtc } from '../../kernel/timestamps';
@@ -33,12 +33,12 @@ function renewableUnpaidQuery(db: Tx, companyId: number) {
 /**
  * What the next billing run will do, as the reference lists it: each queue as getAll…, and the
  * reference's page (25) and count of it. Queues that depend on billing settings are asked with
- * each client's own (client > group > company), as the run asks them. Services (services.ts)
- * extends this class, so these are `services/...` methods.
+ * each client's own (client > group > company), as the run asks them. A facet of the services
+ * model (services.ts lists it), so these are `services/...` methods.
  */
-@(injectable() as ClassDecorator)
-export abstract class ServiceQueueLists {
-  constructor(protected readonly ctx: CallContext) {}
+@facet('services')
+export class ServiceQueueLists {
+  constructor(private readonly ctx: CallContext) {}
 
   private readonly queues: Record<string, (settings: BillingSettings, now: string) => Queue> = {
     renewing: (s, now) => renewingQuery(this.ctx.db, this.ctx.companyId, shiftDays(now, s.invoiceDaysBeforeRenewal, this.ctx.timezone), s.invoiceSuspendedServices),

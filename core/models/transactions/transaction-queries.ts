@@ -1,9 +1,9 @@
 import { containsPattern } from '../../db/contains-pattern';
 import { sql } from 'kysely';
-import { injectable } from 'tsyringe';
 import { CallContext } from '../../kernel/call-context';
 import { callable } from '../../kernel/callable';
 import { stored, toStored } from '../../kernel/money';
+import { facet } from '../../kernel/model';
 import { int, object, string } from '../../kernel/parameter';
 import { TallyError } from '../../kernel/tally-error';
 import { CustomTypes, DEBIT_TYPES } from '../../billing/custom-types';
@@ -22,11 +22,12 @@ const STATUS_PARAM = { description: `approved (default), ${TRANSACTION_STATUSES.
 
 /**
  * The reading half of the reference's Transactions model: one transaction, lists by status,
- * search, what was applied where, and the client's loose credit. Transactions extends it.
+ * search, what was applied where, and the client's loose credit. A facet of the transactions
+ * model (transactions.ts lists it, and reads through it), so these are `transactions/...` methods.
  */
-@(injectable() as ClassDecorator)
-export abstract class TransactionQueries {
-  constructor(protected readonly ctx: CallContext) {}
+@facet('transactions')
+export class TransactionQueries {
+  constructor(private readonly ctx: CallContext) {}
 
   @callable({ description: 'A transaction with what it paid on which invoice (applied), its refunds and its credit (what is left of it); false when there is none.', verb: 'GET', params: [int('transaction_id')], returns: orFalse(TRANSACTION) })
   async get(transactionId: number) {
@@ -136,7 +137,8 @@ export abstract class TransactionQueries {
     return DEBIT_TYPES;
   }
 
-  protected types() {
+  /** The company's own transaction types (not callable). */
+  types() {
     return new CustomTypes(this.ctx.db, this.ctx.companyId, 'transaction_types', 'type_id');
   }
 

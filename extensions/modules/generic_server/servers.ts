@@ -1,4 +1,5 @@
-import { callable, ExtensionContext, int, object, singleValue, TallyError } from '../../../host/extensions/kit';
+import { callable, ExtensionContext, int, object, shape, singleValue, TallyError } from '../../../host/extensions/kit';
+import { SERVER, SERVER_EDIT, SERVER_VARS, SERVERS } from './fields';
 
 const HOSTNAME = /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
@@ -6,7 +7,7 @@ const HOSTNAME = /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.
 export class Servers {
   constructor(private readonly ctx: ExtensionContext) {}
 
-  @callable({ verb: 'POST', params: [object('vars')], description: 'Add a server from vars[name], vars[hostname], optional vars[max_accounts] (0 = no limit) and vars[status] (active, inactive). Returns its id.' })
+  @callable({ verb: 'POST', params: [object('vars')], vars: SERVER_VARS, returns: shape.int({ description: 'The new server id.' }), description: 'Add a server from vars[name], vars[hostname], optional vars[max_accounts] (0 = no limit) and vars[status] (active, inactive). Returns its id.' })
   async add(vars: Record<string, unknown>) {
     await this.ctx.assertValid(vars, this.rules(false));
     const row = await this.ctx.db
@@ -17,7 +18,7 @@ export class Servers {
     return row.id;
   }
 
-  @callable({ verb: 'PUT', params: [int('server_id'), object('vars')], description: 'Change any of vars[name], vars[hostname], vars[max_accounts], vars[status]. Returns the server.' })
+  @callable({ verb: 'PUT', params: [int('server_id'), object('vars')], vars: SERVER_EDIT, returns: shape.orNull(SERVER), description: 'Change any of vars[name], vars[hostname], vars[max_accounts], vars[status]. Returns the server.' })
   async edit(serverId: number, vars: Record<string, unknown>) {
     if (!(await this.get(serverId))) throw TallyError.invalid({ server_id: { exists: 'Invalid server ID.' } });
     await this.ctx.assertValid(vars, this.rules(true));
@@ -30,18 +31,18 @@ export class Servers {
     return this.get(serverId);
   }
 
-  @callable({ verb: 'GET', params: [int('server_id')], description: 'A server with the number of accounts on it (cancelled ones do not count); null when there is none.' })
+  @callable({ verb: 'GET', params: [int('server_id')], returns: shape.orNull(SERVER), description: 'A server with the number of accounts on it (cancelled ones do not count); null when there is none.' })
   async get(serverId: number) {
     const [server] = await this.withAccounts((q) => q.where('generic_servers.id', '=', serverId));
     return server ?? null;
   }
 
-  @callable({ verb: 'GET', description: "The company's servers with their account counts, by name." })
+  @callable({ verb: 'GET', returns: SERVERS, description: "The company's servers with their account counts, by name." })
   getList() {
     return this.withAccounts((q) => q.orderBy('generic_servers.name'));
   }
 
-  @callable({ verb: 'DELETE', params: [int('server_id')], description: 'Remove a server without live services (a missing one is a no-op).' })
+  @callable({ verb: 'DELETE', params: [int('server_id')], returns: shape.nothing(), description: 'Remove a server without live services (a missing one is a no-op).' })
   async delete(serverId: number) {
     const server = await this.get(serverId);
     if (!server) return null;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { callable, ExtensionContext, int, object, TallyError } from '../../../host/extensions/kit';
+import { callable, ExtensionContext, int, object, shape, TallyError } from '../../../host/extensions/kit';
+import { PLAN_VARS, PROVISION_VARS, PROVISIONED, SERVICE, SERVICES } from './fields';
 
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 const TRANSITIONS: Record<string, { from: string[]; to: string; done: string }> = {
@@ -18,6 +19,8 @@ export class Services {
   @callable({
     verb: 'POST',
     params: [object('vars')],
+    vars: PROVISION_VARS,
+    returns: PROVISIONED,
     description: 'Provision vars[domain] for vars[client_id], on vars[server_id] or else the active server with the most room, optionally on vars[plan]. Returns { service_id, server_id, hostname, username, password }: the password is shown only here.',
   })
   async provision(vars: Record<string, unknown>) {
@@ -40,13 +43,13 @@ export class Services {
     return { service_id: row.id, server_id: server.id, hostname: server.hostname, username, password };
   }
 
-  @callable({ verb: 'GET', params: [int('service_id')], description: 'A service (never its password), or null.' })
+  @callable({ verb: 'GET', params: [int('service_id')], returns: shape.orNull(SERVICE), description: 'A service (never its password), or null.' })
   async get(serviceId: number) {
     const row = await this.query().where('id', '=', serviceId).executeTakeFirst();
     return row ?? null;
   }
 
-  @callable({ verb: 'GET', params: [int('server_id', { default: null }), int('client_id', { default: null })], description: 'Services, optionally of one server and one client, newest first.' })
+  @callable({ verb: 'GET', params: [int('server_id', { default: null }), int('client_id', { default: null })], returns: SERVICES, description: 'Services, optionally of one server and one client, newest first.' })
   getList(serverId: number | null, clientId: number | null) {
     let query = this.query();
     if (serverId !== null) query = query.where('server_id', '=', serverId);
@@ -54,22 +57,22 @@ export class Services {
     return query.orderBy('id', 'desc').execute();
   }
 
-  @callable({ verb: 'PUT', params: [int('service_id')], description: 'Suspend an active service. Returns it.' })
+  @callable({ verb: 'PUT', params: [int('service_id')], returns: SERVICE, description: 'Suspend an active service. Returns it.' })
   suspend(serviceId: number) {
     return this.move(serviceId, 'suspend');
   }
 
-  @callable({ verb: 'PUT', params: [int('service_id')], description: 'Reactivate a suspended service. Returns it.' })
+  @callable({ verb: 'PUT', params: [int('service_id')], returns: SERVICE, description: 'Reactivate a suspended service. Returns it.' })
   unsuspend(serviceId: number) {
     return this.move(serviceId, 'unsuspend');
   }
 
-  @callable({ verb: 'PUT', params: [int('service_id')], description: 'Cancel a service; its place on the server is freed. Returns it.' })
+  @callable({ verb: 'PUT', params: [int('service_id')], returns: SERVICE, description: 'Cancel a service; its place on the server is freed. Returns it.' })
   cancel(serviceId: number) {
     return this.move(serviceId, 'cancel');
   }
 
-  @callable({ verb: 'PUT', params: [int('service_id')], description: 'Record a paid renewal of an active or suspended service. Returns it.' })
+  @callable({ verb: 'PUT', params: [int('service_id')], returns: SERVICE, description: 'Record a paid renewal of an active or suspended service. Returns it.' })
   async renew(serviceId: number) {
     const service = await this.get(serviceId);
     if (!service) throw TallyError.invalid({ service_id: { exists: 'Invalid service ID.' } });
@@ -78,7 +81,7 @@ export class Services {
     return this.get(serviceId);
   }
 
-  @callable({ verb: 'PUT', params: [int('service_id'), object('vars')], description: 'Move a service to the plan in vars[plan] (a package change). Returns it.' })
+  @callable({ verb: 'PUT', params: [int('service_id'), object('vars')], vars: PLAN_VARS, returns: SERVICE, description: 'Move a service to the plan in vars[plan] (a package change). Returns it.' })
   async changePackage(serviceId: number, vars: Record<string, unknown>) {
     const service = await this.get(serviceId);
     if (!service) throw TallyError.invalid({ service_id: { exists: 'Invalid service ID.' } });

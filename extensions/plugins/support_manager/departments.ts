@@ -1,4 +1,5 @@
 import { callable, ExtensionContext, int, object, singleValue, TallyError } from '../../../host/extensions/kit';
+import { DEPARTMENT, DEPARTMENT_EDIT, DEPARTMENT_VARS, DEPARTMENTS, id, nothing, orNull } from './fields';
 
 const STATUSES = ['visible', 'hidden'];
 
@@ -6,7 +7,7 @@ const STATUSES = ['visible', 'hidden'];
 export class Departments {
   constructor(private readonly ctx: ExtensionContext) {}
 
-  @callable({ verb: 'POST', params: [object('vars')], description: 'Create a department from vars[name], optional vars[description], vars[email], vars[status] (visible, hidden). Returns its id.' })
+  @callable({ verb: 'POST', params: [object('vars')], vars: DEPARTMENT_VARS, returns: id({ description: 'The new department id.' }), description: 'Create a department from vars[name], optional vars[description], vars[email], vars[status] (visible, hidden). Returns its id.' })
   async add(vars: Record<string, unknown>) {
     await this.ctx.assertValid(vars, this.rules(false));
     const row = await this.ctx.db
@@ -24,7 +25,7 @@ export class Departments {
     return row.id;
   }
 
-  @callable({ verb: 'PUT', params: [int('department_id'), object('vars')], description: 'Change any of vars[name], vars[description], vars[email], vars[status]. Returns the department.' })
+  @callable({ verb: 'PUT', params: [int('department_id'), object('vars')], vars: DEPARTMENT_EDIT, returns: orNull(DEPARTMENT), description: 'Change any of vars[name], vars[description], vars[email], vars[status]. Returns the department.' })
   async edit(departmentId: number, vars: Record<string, unknown>) {
     if (!(await this.get(departmentId))) throw TallyError.invalid({ department_id: { exists: 'Invalid department ID.' } });
     await this.ctx.assertValid(vars, this.rules(true));
@@ -34,18 +35,18 @@ export class Departments {
     return this.get(departmentId);
   }
 
-  @callable({ verb: 'GET', params: [int('department_id')], description: 'One department of the company, or null.' })
+  @callable({ verb: 'GET', params: [int('department_id')], returns: orNull(DEPARTMENT), description: 'One department of the company, or null.' })
   async get(departmentId: number) {
     const row = await this.ctx.db.selectFrom('support_departments').selectAll().where('id', '=', departmentId).where('company_id', '=', this.ctx.companyId).executeTakeFirst();
     return row ?? null;
   }
 
-  @callable({ verb: 'GET', description: "The company's departments, by name." })
+  @callable({ verb: 'GET', returns: DEPARTMENTS, description: "The company's departments, by name." })
   getList() {
     return this.ctx.db.selectFrom('support_departments').selectAll().where('company_id', '=', this.ctx.companyId).orderBy('name').execute();
   }
 
-  @callable({ verb: 'DELETE', params: [int('department_id')], description: 'Delete a department that has no tickets (a missing one is a no-op).' })
+  @callable({ verb: 'DELETE', params: [int('department_id')], returns: nothing(), description: 'Delete a department that has no tickets (a missing one is a no-op).' })
   async delete(departmentId: number) {
     if (!(await this.get(departmentId))) return null;
     const ticket = await this.ctx.db.selectFrom('support_tickets').select('id').where('department_id', '=', departmentId).executeTakeFirst();

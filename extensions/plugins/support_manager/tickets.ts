@@ -1,4 +1,5 @@
 import { callable, ExtensionContext, int, object, singleValue, string, TallyError } from '../../../host/extensions/kit';
+import { id, orNull, REPLY_VARS, TICKET, TICKET_VARS, TICKETS } from './fields';
 
 const PRIORITIES = ['low', 'medium', 'high', 'critical'];
 const STATUSES = ['open', 'awaiting_reply', 'closed'];
@@ -14,6 +15,8 @@ export class Tickets {
   @callable({
     verb: 'POST',
     params: [object('vars')],
+    vars: TICKET_VARS,
+    returns: id({ description: 'The new ticket id.' }),
     description: 'Open a ticket for vars[client_id] in vars[department_id] with vars[summary], vars[details] (the first message) and optional vars[priority] (low, medium (default), high, critical). Returns its id.',
   })
   async add(vars: Record<string, unknown>) {
@@ -35,7 +38,7 @@ export class Tickets {
     return ticket.id;
   }
 
-  @callable({ verb: 'GET', params: [int('ticket_id')], description: 'A ticket with its replies, oldest first; null when the company has no such ticket.' })
+  @callable({ verb: 'GET', params: [int('ticket_id')], returns: orNull(TICKET), description: 'A ticket with its replies, oldest first; null when the company has no such ticket.' })
   async get(ticketId: number) {
     const ticket = await this.find(ticketId);
     if (!ticket) return null;
@@ -46,6 +49,7 @@ export class Tickets {
   @callable({
     verb: 'GET',
     params: [string('status', { default: null }), int('client_id', { default: null }), int('page', { default: 1 })],
+    returns: TICKETS,
     description: 'One page (25) of tickets, most recently updated first, optionally of one status (open, awaiting_reply, closed) and one client.',
   })
   async getList(status: string | null, clientId: number | null, page: number) {
@@ -59,6 +63,8 @@ export class Tickets {
   @callable({
     verb: 'POST',
     params: [int('ticket_id'), object('vars')],
+    vars: REPLY_VARS,
+    returns: id({ description: 'The new reply id.' }),
     description: 'Add vars[details] to a ticket, by vars[by] (staff (default) or client); vars[type] note (staff only) is internal. A client reply reopens a closed ticket. Returns the reply id.',
   })
   async reply(ticketId: number, vars: Record<string, unknown>) {
@@ -77,7 +83,7 @@ export class Tickets {
     return id;
   }
 
-  @callable({ verb: 'PUT', params: [int('ticket_id')], description: 'Close a ticket. Returns it.' })
+  @callable({ verb: 'PUT', params: [int('ticket_id')], returns: TICKET, description: 'Close a ticket. Returns it.' })
   async close(ticketId: number) {
     if (!(await this.find(ticketId))) throw TallyError.invalid({ ticket_id: { exists: 'Invalid ticket ID.' } });
     const now = this.ctx.now();

@@ -26,7 +26,7 @@ const KINDS: readonly ParameterKind[] = ['int', 'string', 'bool', 'object', 'lis
 
 /**
  * Reads what an extension's entry module exports: `models` (name → class, or plain object, with a
- * `callable` map of method → { params, description, verb }), optional `migrations` (name → { up,
+ * `callable` map of method → { params, vars, returns, description, verb }, core's declaration), optional `migrations` (name → { up,
  * down }, run in name order) and `install`/`uninstall`/`upgrade` hooks. Throws an Error naming the mistake.
  */
 export function readExtensionModule(exported: any): ExtensionModule {
@@ -67,14 +67,21 @@ function readCallable(model: string, method: string, spec: any, fn: unknown): Ca
     throw new Error(`${where}: the method takes ${(fn as Method).length} argument(s) but declares no params; list them, e.g. params: ['id'].`);
   }
   if (spec.params !== undefined && !Array.isArray(spec.params)) throw new Error(`${where}.params must be a list.`);
-  const params = (spec.params ?? []).map((p: unknown, i: number) => readParam(`${where}.params[${i}]`, p));
-  const names = params.map((p: ParameterSpec) => p.name);
+  if (spec.vars !== undefined && !Array.isArray(spec.vars)) throw new Error(`${where}.vars must be a list of fields, e.g. shape.inputs({ name: shape.string() }).`);
+  const read: ParameterSpec[] = (spec.params ?? []).map((p: unknown, i: number) => readParam(`${where}.params[${i}]`, p));
+  const names = read.map((p) => p.name);
   const repeated = names.find((n: string, i: number) => names.indexOf(n) !== i);
   if (repeated) throw new Error(`${where} declares the parameter "${repeated}" twice.`);
-  return { method, params, description: typeof spec.description === 'string' ? spec.description : undefined, verb: spec.verb };
+  if (spec.vars !== undefined && !names.includes('vars')) throw new Error(`${where} declares vars fields but no vars parameter.`);
+  // As core's @callable: the fields of `vars` belong to the parameter of that name.
+  const params = read.map((p) => (p.name === 'vars' && spec.vars ? { ...p, fields: spec.vars } : p));
+  return { method, params, description: typeof spec.description === 'string' ? spec.description : undefined, verb: spec.verb, ...(spec.returns !== undefined ? { returns: spec.returns } : {}) };
 }
 
-/** `'name'`, or `{ name, kind, optional, default, description }` as core's int()/string() helpers make. */
+/**
+ * What core's int()/string()/object() helpers make; also the short forms plain JavaScript
+ * extensions written before them use, `'name'` or `{ name, kind, optional, default }`.
+ */
 function readParam(where: string, p: any): ParameterSpec {
   if (typeof p === 'string') p = { name: p };
   if (!p || typeof p.name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p.name)) throw new Error(`${where} needs a "name" usable as a request parameter.`);
@@ -86,7 +93,9 @@ function readParam(where: string, p: any): ParameterSpec {
   // An optional parameter without a default cannot be filled in: calls omitting it get the
   // contract's "default value could not be retrieved" 500, exactly as a core parameter would.
   const optional = hasDefault || p.optional === true;
-  return { name: p.name, kind, optional, defaultKnown: hasDefault || !optional, default: p.default, description: p.description };
+  // format, fields and example are core's declaration too; the host checks them (declared-shape.ts).
+  const described = Object.fromEntries((['format', 'fields', 'example'] as const).filter((key) => p[key] !== undefined).map((key) => [key, p[key]]));
+  return { name: p.name, kind, optional, defaultKnown: hasDefault || !optional, default: p.default, description: p.description, ...described };
 }
 
 function memberNames(prototype: object): Set<string> {

@@ -5,6 +5,8 @@
  */
 export { callable, ExtensionCallableOptions } from './callable';
 export { any, bool, int, list, object, string } from '../../../core/kernel/parameter';
+/** The shapes of what a method takes in `vars` and answers (`returns`), as core declares them: `shape.record({...})`. */
+export * as shape from '../../../core/kernel/shape';
 export { TallyError } from '../../../core/kernel/tally-error';
 export { singleValue } from '../../../core/kernel/input-rules';
 export { idType } from '../../../core/db/migrations/id-column';

@@ -17,30 +17,34 @@ export function configJson(title: string, gateway: boolean, name: string): strin
 
 /** TypeScript, compiled by the project's `npx tsc -p .`; `kit` is the import path of host/extensions/kit. */
 export function indexTs(name: string, kit: string): string {
-  return `import { callable, ExtensionContext, ExtensionMigration, idType, int, object, string, TallyError } from '${kit}';
+  return `import { callable, ExtensionContext, ExtensionMigration, idType, int, object, shape, string, TallyError } from '${kit}';
+
+/** What the methods take in vars and answer, for the API reference (/api/openapi.json, /api/docs). */
+const NOTE_VARS = shape.inputs({ text: shape.string({ required: true, example: 'Call back' }) });
+const NOTE = shape.record({ id: shape.int(), company_id: shape.int(), text: shape.string(), date_added: shape.timestamp() });
 
 /** \`${name}.notes\`: notes kept per company in the extension's own table. */
 export class Notes {
   constructor(private readonly ctx: ExtensionContext) {}
 
-  @callable({ verb: 'GET', params: [string('value')], description: 'Answers value: check the extension is installed and answering.' })
+  @callable({ verb: 'GET', params: [string('value')], returns: shape.record({ pong: shape.string(), company_id: shape.int() }), description: 'Answers value: check the extension is installed and answering.' })
   ping(value: string) {
     return { pong: value, company_id: this.ctx.companyId };
   }
 
-  @callable({ verb: 'POST', params: [object('vars')], description: 'Keep a note from vars[text]. Returns its id.' })
+  @callable({ verb: 'POST', params: [object('vars')], vars: NOTE_VARS, returns: shape.int({ description: 'The new note id.' }), description: 'Keep a note from vars[text]. Returns its id.' })
   async add(vars: Record<string, unknown>) {
     await this.ctx.assertValid(vars, { text: [{ code: 'empty', message: 'Please enter the text.', check: this.ctx.is.present }] });
     const row = await this.ctx.db.insertInto('${name}_notes').values({ company_id: this.ctx.companyId, text: String(vars.text), date_added: this.ctx.now() }).returning('id').executeTakeFirstOrThrow();
     return row.id;
   }
 
-  @callable({ verb: 'GET', params: [int('note_id')], description: 'A note, or null.' })
+  @callable({ verb: 'GET', params: [int('note_id')], returns: shape.orNull(NOTE), description: 'A note, or null.' })
   async get(noteId: number) {
     return (await this.ctx.db.selectFrom('${name}_notes').selectAll().where('id', '=', noteId).where('company_id', '=', this.ctx.companyId).executeTakeFirst()) ?? null;
   }
 
-  @callable({ verb: 'DELETE', params: [int('note_id')], description: 'Delete a note.' })
+  @callable({ verb: 'DELETE', params: [int('note_id')], returns: shape.nothing(), description: 'Delete a note.' })
   async delete(noteId: number) {
     if (!(await this.get(noteId))) throw TallyError.invalid({ note_id: { exists: 'Invalid note ID.' } });
     await this.ctx.db.deleteFrom('${name}_notes').where('id', '=', noteId).execute();
@@ -102,12 +106,34 @@ class Notes {
   }
 }
 
-/** What the API may call, with each method's parameters in order. */
+/** What the methods take in vars and answer: shapes as the kit's shape helpers make them, for the API reference. */
+const NOTE = {
+  kind: 'object',
+  fields: [
+    { name: 'id', kind: 'int', required: true },
+    { name: 'company_id', kind: 'int', required: true },
+    { name: 'text', kind: 'string', required: true },
+    { name: 'date_added', kind: 'string', format: 'timestamp', required: true },
+  ],
+};
+
+/** What the API may call, with each method's parameters in order, its vars fields and its answer. */
 Notes.callable = {
-  ping: { verb: 'GET', params: [{ name: 'value', kind: 'string' }], description: 'Answers value: check the extension is installed and answering.' },
-  add: { verb: 'POST', params: [{ name: 'vars', kind: 'object' }], description: 'Keep a note from vars[text]. Returns its id.' },
-  get: { verb: 'GET', params: [{ name: 'note_id', kind: 'int' }], description: 'A note, or null.' },
-  delete: { verb: 'DELETE', params: [{ name: 'note_id', kind: 'int' }], description: 'Delete a note.' },
+  ping: {
+    verb: 'GET',
+    params: [{ name: 'value', kind: 'string' }],
+    returns: { kind: 'object', fields: [{ name: 'pong', kind: 'string', required: true }, { name: 'company_id', kind: 'int', required: true }] },
+    description: 'Answers value: check the extension is installed and answering.',
+  },
+  add: {
+    verb: 'POST',
+    params: [{ name: 'vars', kind: 'object' }],
+    vars: [{ name: 'text', kind: 'string', required: true, example: 'Call back' }],
+    returns: { kind: 'int', description: 'The new note id.' },
+    description: 'Keep a note from vars[text]. Returns its id.',
+  },
+  get: { verb: 'GET', params: [{ name: 'note_id', kind: 'int' }], returns: { ...NOTE, nullable: true }, description: 'A note, or null.' },
+  delete: { verb: 'DELETE', params: [{ name: 'note_id', kind: 'int' }], returns: { kind: 'null' }, description: 'Delete a note.' },
 };
 
 exports.models = { notes: Notes };

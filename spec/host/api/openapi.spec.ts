@@ -18,17 +18,17 @@ const SHIPPED_EXTENSIONS = path.resolve(__dirname, '../../../../extensions');
 @model('spec_docs.widgets')
 class Widgets {
   @callable({ description: 'Make a <b>widget</b> & "friends". Second sentence.', params: [object('vars'), list('tags', { default: [] })] })
-  make() {
+  make(_vars: Record<string, unknown>, _tags: unknown[]) {
     return 1;
   }
 
   @callable({ params: [int('count', { default: null }), string('mode', { optional: true })] })
-  count() {
+  count(_count: number | null, _mode: string) {
     return 0;
   }
 
   @callable({ params: [int('id')] })
-  _internal() {
+  _internal(_id: number) {
     return 'decorated by mistake, yet never callable';
   }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { callable, ExtensionContext, int, object, TallyError } from '../../../../host/extensions/kit';
 import { chargeTerms } from './charge-terms';
+import { CARD_CHARGE, CHARGE_CARD_VARS, CHARGES } from './fields';
 import { clientIdOf } from './client-id';
 import { cardDigits, checkCard, passesLuhn, TEST_CARDS, UNKNOWN_CARD } from './test-cards';
 
@@ -14,6 +15,8 @@ export class Cards {
   @callable({
     verb: 'POST',
     params: [object('vars')],
+    vars: CHARGE_CARD_VARS,
+    returns: CARD_CHARGE,
     description:
       'Charge a test card: vars[client_id], vars[amount], vars[currency], vars[card_number], vars[exp_month], vars[exp_year], vars[cvv], optional vars[invoices][i][invoice_id] to pay. Answers { charge_id, status (approved, declined), reason, message, transaction_id }.',
   })
@@ -40,7 +43,7 @@ export class Cards {
     return { charge_id: row.id, status: card.outcome, reason, message: card.outcome === 'declined' ? card.message : 'Approved.', transaction_id: transactionId };
   }
 
-  @callable({ verb: 'GET', params: [int('client_id')], description: "A client's charge attempts, newest first." })
+  @callable({ verb: 'GET', params: [int('client_id')], returns: CHARGES, description: "A client's charge attempts, newest first." })
   getList(clientId: number) {
     return this.ctx.db.selectFrom('test_card_charges').selectAll().where('company_id', '=', this.ctx.companyId).where('client_id', '=', clientId).orderBy('id', 'desc').execute();
   }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { callable, ExtensionContext, object, string, TallyError } from '../../../../host/extensions/kit';
+import { callable, ExtensionContext, object, shape, string, TallyError } from '../../../../host/extensions/kit';
 import { chargeTerms } from './charge-terms';
+import { CHARGE_TOKEN_VARS, STORE_ACH_VARS, STORE_CARD_VARS, STORED_ACH, STORED_CARD, TOKEN_CHARGE, VERIFIED, VERIFY_VARS } from './fields';
 import { clientIdOf } from './client-id';
 import { bankDigits, checkBankAccount, DEPOSIT_ATTEMPTS, depositCents, TEST_BANK_ACCOUNTS, TEST_DEPOSITS, UNKNOWN_BANK_ACCOUNT } from './test-bank-accounts';
 import { cardBrand, cardDigits, checkCard, passesLuhn, TEST_CARDS, UNKNOWN_CARD } from './test-cards';
@@ -19,7 +20,7 @@ type Outcome = { outcome: 'approved' } | { outcome: 'declined'; reason: string; 
 export class Tokens {
   constructor(private readonly ctx: ExtensionContext) {}
 
-  @callable({ verb: 'POST', params: [object('vars')], description: 'Store a card for vars[client_id]: vars[card_number], vars[exp_month], vars[exp_year], vars[cvv]. Answers { reference_id (the token), last4, type (visa, mc, amex, other), expiration (yyyymm) }.' })
+  @callable({ verb: 'POST', params: [object('vars')], vars: STORE_CARD_VARS, returns: STORED_CARD, description: 'Store a card for vars[client_id]: vars[card_number], vars[exp_month], vars[exp_year], vars[cvv]. Answers { reference_id (the token), last4, type (visa, mc, amex, other), expiration (yyyymm) }.' })
   async store(vars: Record<string, unknown>) {
     await this.requireTestMode();
     const clientId = clientIdOf(vars);
@@ -36,7 +37,7 @@ export class Tokens {
     return { reference_id: token, last4: digits.slice(-4), type: brand, expiration };
   }
 
-  @callable({ verb: 'POST', params: [object('vars')], description: 'Store a bank account for vars[client_id]: vars[account_number], vars[routing_number], vars[account_type] (checking, savings; checking). Two micro-deposits are "sent" to it (in test mode always 0.32 and 0.45): it can be charged once verifyDeposits confirms them. Answers { reference_id (the token), last4, type, verification (pending) }.' })
+  @callable({ verb: 'POST', params: [object('vars')], vars: STORE_ACH_VARS, returns: STORED_ACH, description: 'Store a bank account for vars[client_id]: vars[account_number], vars[routing_number], vars[account_type] (checking, savings; checking). Two micro-deposits are "sent" to it (in test mode always 0.32 and 0.45): it can be charged once verifyDeposits confirms them. Answers { reference_id (the token), last4, type, verification (pending) }.' })
   async storeAch(vars: Record<string, unknown>) {
     await this.requireTestMode();
     const clientId = clientIdOf(vars);
@@ -52,7 +53,7 @@ export class Tokens {
     return { reference_id: token, last4: account.slice(-4), type, verification: 'pending' };
   }
 
-  @callable({ verb: 'POST', params: [object('vars')], description: `Confirm a bank account's micro-deposits: vars[reference_id], vars[client_id], vars[amounts][0] and vars[amounts][1] (dollars, 0.32, or cents, 32; in any order). Answers { status (verified, mismatch, failed: after ${DEPOSIT_ATTEMPTS} wrong answers the account cannot be verified), attempts_left }.` })
+  @callable({ verb: 'POST', params: [object('vars')], vars: VERIFY_VARS, returns: VERIFIED, description: `Confirm a bank account's micro-deposits: vars[reference_id], vars[client_id], vars[amounts][0] and vars[amounts][1] (dollars, 0.32, or cents, 32; in any order). Answers { status (verified, mismatch, failed: after ${DEPOSIT_ATTEMPTS} wrong answers the account cannot be verified), attempts_left }.` })
   async verifyDeposits(vars: Record<string, unknown>) {
     await this.requireTestMode();
     const row = await this.bankAccount(vars, 'unverified');
@@ -65,7 +66,7 @@ export class Tokens {
     return { status: status === 'unverified' ? 'mismatch' : status, attempts_left: Math.max(0, DEPOSIT_ATTEMPTS - failures) };
   }
 
-  @callable({ verb: 'POST', params: [object('vars')], description: 'Charge a stored card or a verified bank account: vars[reference_id], vars[client_id], vars[amount], vars[currency], optional vars[invoices][i][invoice_id]. Answers { status (approved, declined), reason, message, transaction_id }.' })
+  @callable({ verb: 'POST', params: [object('vars')], vars: CHARGE_TOKEN_VARS, returns: TOKEN_CHARGE, description: 'Charge a stored card or a verified bank account: vars[reference_id], vars[client_id], vars[amount], vars[currency], optional vars[invoices][i][invoice_id]. Answers { status (approved, declined), reason, message, transaction_id }.' })
   async charge(vars: Record<string, unknown>) {
     await this.requireTestMode();
     const bank = String(vars.reference_id ?? '').startsWith('btok_');
@@ -97,7 +98,7 @@ export class Tokens {
     return { status, reason: declined?.reason ?? null, message: declined?.message ?? 'Approved.', transaction_id: transactionId };
   }
 
-  @callable({ verb: 'POST', params: [string('reference_id')], description: 'Forget a stored card or bank account.' })
+  @callable({ verb: 'POST', params: [string('reference_id')], returns: shape.nothing(), description: 'Forget a stored card or bank account.' })
   async remove(referenceId: string) {
     const table = referenceId.startsWith('btok_') ? 'test_card_bank_accounts' : 'test_card_tokens';
     await this.ctx.db.updateTable(table).set({ status: 'removed' }).where('company_id', '=', this.ctx.companyId).where('token', '=', referenceId).execute();
