@@ -19,7 +19,11 @@ const SPEC_ROOT = __dirname;
 /** A test's spec file under spec/, without extension (the build runs it from dist/spec). */
 function specOf(file: string | undefined): string {
   if (!file) return '(unknown file)';
-  return path.relative(SPEC_ROOT, file).replace(/\.spec\.[jt]s$/, '').split(path.sep).join('/');
+  return path
+    .relative(SPEC_ROOT, file)
+    .replace(/\.spec\.[jt]s$/, '')
+    .split(path.sep)
+    .join('/');
 }
 
 export function mochaGlobalSetup(this: Runner): void {

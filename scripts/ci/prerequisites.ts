@@ -26,7 +26,8 @@ const PREREQUISITES: readonly Prerequisite[] = [
   {
     name: 'PostgreSQL server',
     debianPackages: [],
-    missing: async () => ((await reachable(CI_POSTGRES_URL)) ? null : `PostgreSQL is not reachable at ${CI_POSTGRES_URL} (start it, or set TALLY_CI_POSTGRES_URL): the suite must run on it as well as on SQLite`),
+    missing: async () =>
+      (await reachable(CI_POSTGRES_URL)) ? null : `PostgreSQL is not reachable at ${CI_POSTGRES_URL} (start it, or set TALLY_CI_POSTGRES_URL): the suite must run on it as well as on SQLite`,
   },
   {
     name: 'initdb and pg_ctl',
@@ -45,7 +46,7 @@ const PREREQUISITES: readonly Prerequisite[] = [
     name: 'PHP',
     // The PHP scripts use only what php-cli has built in (json, streams): see spec/php/*.php.
     debianPackages: ['php-cli'],
-    missing: async () => (spawnSync('php', ['-v'], { stdio: 'ignore' }).status === 0 ? null : 'php is not on PATH: the PHP consumer specs read the API with PHP\'s own unserialize'),
+    missing: async () => (spawnSync('php', ['-v'], { stdio: 'ignore' }).status === 0 ? null : "php is not on PATH: the PHP consumer specs read the API with PHP's own unserialize"),
   },
 ];
 
