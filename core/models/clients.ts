@@ -13,7 +13,7 @@ import { optionalText, pageOffset, wholeNumber } from './billing/values';
 import { clientGroupExists, defaultGroupId } from './client-groups/group-store';
 import { CLIENT_ORDER, CLIENT_STATUSES, clientQuery, findClient, matching, presentClient } from './clients/client-store';
 import { ClientDebitAccount } from './clients/client-debit-account';
-import { PAGE_SIZE } from './clients/client-settings-and-notes';
+import { PAGE_SIZE } from '../kernel/paging';
 import { addNumbers } from './contacts/contact-numbers';
 import { ModelCalls } from '../kernel/model-calls';
 import { int as count, listOf, mapOf, nothing, orFalse, string as text } from '../kernel/shape';

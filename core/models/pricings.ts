@@ -10,8 +10,8 @@ import { pageOffset } from './billing/values';
 import { ordered, readOrder } from './billing/ordering';
 import { presentPricing, PRICING_COLUMNS, readPricing } from './pricings/pricing-rows';
 import { Period, PERIODS } from './services/renew-dates';
+import { PAGE_SIZE } from '../kernel/paging';
 
-const PAGE_SIZE = 25;
 const ORDER: Record<string, string> = { period: 'period', term: 'term', id: 'id', currency: 'currency' };
 const invalidPricing = () => TallyError.invalid({ pricing_id: { exists: 'Invalid pricing ID.' } });
 

@@ -11,8 +11,7 @@ import { findClient, invalidClient } from './client-store';
 import { invalidNote, noteAuthor, noteQuery, NOTE_ORDER, noteRules, noteValues, presentNote } from './client-notes';
 import { int as count, listOf, nothing, orFalse } from '../../kernel/shape';
 import { NOTE, NOTE_ADD, NOTE_EDIT, SETTING, SETTINGS_VARS } from '../clients.fields';
-
-export const PAGE_SIZE = 25;
+import { PAGE_SIZE } from '../../kernel/paging';
 
 /** Settings a client may set for itself (setClientSettings): those clients/create takes in vars[settings]. */
 export const CLIENT_EDITABLE_SETTINGS = ['default_currency', 'language', 'username_type', 'tax_id'] as const;

@@ -5,6 +5,7 @@ import { findCurrency } from '../currencies';
 import { findClientLocation } from '../clients/client-store';
 import { wholeNumber } from '../billing/values';
 import { Amount } from '../../kernel/money';
+import { truthOf } from '../../kernel/truth-values';
 import { LineReader, lineList, parseAmount, parseQuantity, remembered } from './lines';
 
 export const INVOICE_STATUSES = ['active', 'draft', 'proforma', 'void'] as const;
@@ -39,7 +40,8 @@ const noteLength: Rule = { code: 'length', message: 'A note may be at most 65535
 /** A line's service: Tally's core has no services model yet, so only a blank service_id is valid. */
 export const serviceRule: Rule = { code: 'exists', message: MESSAGES.service, check: (v) => v === undefined || v === null || v === '' };
 
-export const BOOLEAN_TEXT = ['', '0', '1', 'true', 'false', 'on', 'off', 'yes', 'no'];
+/** A line's tax flag: a boolean, or text spelling true or false. */
+export const isTruthText = (v: unknown) => typeof v === 'boolean' || truthOf(String(v).trim()) !== undefined;
 
 /** `vars[delivery]` as a list of method names (a single name is a list of one). */
 export function deliveryList(value: unknown): string[] {
@@ -156,7 +158,7 @@ export class InvoiceRules implements LineReader {
       'lines[][qty]': { ifSet: true, rules: [{ code: 'minimum', message: MESSAGES.qty, check: (v) => !!this.quantity(v)?.greaterThan(0) }] },
       // A missing list is reported once, as lines[0][description]; a given line needs its amount.
       'lines[][amount]': [{ code: 'format', message: MESSAGES.amount, check: (v, all) => lineList(all.lines).length === 0 || this.amount(v) !== null }],
-      'lines[][tax]': { ifSet: true, rules: [{ code: 'format', message: MESSAGES.tax, check: (v) => typeof v === 'boolean' || BOOLEAN_TEXT.includes(String(v).trim().toLowerCase()) }] },
+      'lines[][tax]': { ifSet: true, rules: [{ code: 'format', message: MESSAGES.tax, check: isTruthText }] },
     };
   }
 }

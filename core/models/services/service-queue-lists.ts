@@ -12,8 +12,7 @@ import { pageOffset } from '../billing/values';
 import { SERVICES } from '../services.fields';
 import { paidPendingQuery, pendingCancelationQuery, pendingSuspensionQuery, pendingUnsuspensionQuery, renewablePaidQuery, renewingQuery } from './service-queues';
 import { presentServices, serviceQuery, ServiceRow } from './service-store';
-
-const PAGE_SIZE = 25;
+import { PAGE_SIZE } from '../../kernel/paging';
 
 type Queue = { execute(): Promise<ServiceRow[]> } | null;
 

@@ -7,6 +7,7 @@ export { callable, ExtensionCallableOptions } from './callable';
 export { any, bool, int, list, object, string } from '../../../core/kernel/parameter';
 export { TallyError } from '../../../core/kernel/tally-error';
 export { singleValue } from '../../../core/kernel/input-rules';
+export { PAGE_SIZE, pageOffset } from '../../../core/kernel/paging';
 export { idType } from '../../../core/db/migrations/id-column';
 export { ExtensionContext, ExtensionLog } from './context';
 export type { HttpRequestOptions, HttpResponse } from './http';
