@@ -37,7 +37,11 @@ export const MESSAGES = {
 
 const noteLength: Rule = { code: 'length', message: 'A note may be at most 65535 characters long.', check: (v) => String(v ?? '').length <= 65535 };
 
-/** A line's service: Tally's core has no services model yet, so only a blank service_id is valid. */
+/**
+ * A line's service: only a service's own invoicing (invoices/createFromServices, appendServices and
+ * the billing run) writes lines that name one, each tied to the service period it bills (its
+ * service_invoices row); a line added or edited by hand names none, so only a blank service_id is valid.
+ */
 export const serviceRule: Rule = { code: 'exists', message: MESSAGES.service, check: (v) => v === undefined || v === null || v === '' };
 
 /** A line's tax flag: a boolean, or text spelling true or false. */
