@@ -5,6 +5,7 @@ import { findCurrency } from './find-currency';
 import { findClientLocation } from './client-store';
 import { wholeNumber } from './values';
 import { Amount } from '../kernel/money';
+import { truthOf } from '../kernel/truth-values';
 import { LineReader, lineList, parseAmount, parseQuantity, remembered } from './lines';
 import { lineServiceRule } from './line-services';
 
@@ -37,7 +38,8 @@ export const MESSAGES = {
 
 const noteLength: Rule = { code: 'length', message: 'A note may be at most 65535 characters long.', check: (v) => String(v ?? '').length <= 65535 };
 
-export const BOOLEAN_TEXT = ['', '0', '1', 'true', 'false', 'on', 'off', 'yes', 'no'];
+/** A line's tax flag: a boolean, or text spelling true or false. */
+export const isTruthText = (v: unknown) => typeof v === 'boolean' || truthOf(String(v).trim()) !== undefined;
 
 /** `vars[delivery]` as a list of method names (a single name is a list of one). */
 export function deliveryList(value: unknown): string[] {
@@ -154,7 +156,7 @@ export class InvoiceRules implements LineReader {
       'lines[][qty]': { ifSet: true, rules: [{ code: 'minimum', message: MESSAGES.qty, check: (v) => !!this.quantity(v)?.greaterThan(0) }] },
       // A missing list is reported once, as lines[0][description]; a given line needs its amount.
       'lines[][amount]': [{ code: 'format', message: MESSAGES.amount, check: (v, all) => lineList(all.lines).length === 0 || this.amount(v) !== null }],
-      'lines[][tax]': { ifSet: true, rules: [{ code: 'format', message: MESSAGES.tax, check: (v) => typeof v === 'boolean' || BOOLEAN_TEXT.includes(String(v).trim().toLowerCase()) }] },
+      'lines[][tax]': { ifSet: true, rules: [{ code: 'format', message: MESSAGES.tax, check: isTruthText }] },
     };
   }
 }

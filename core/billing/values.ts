@@ -7,20 +7,7 @@ export function optionalText(value: unknown): string | null {
   return text === '' ? null : text;
 }
 
-/** `true` for the spellings a form or a PHP client sends for a ticked box. */
-export function truthy(value: unknown): boolean {
-  if (typeof value === 'boolean') return value;
-  return ['1', 'true', 'on', 'yes'].includes(String(value ?? '').trim().toLowerCase());
-}
-
-/** A whole number from a number or digit string, or null. */
-export function wholeNumber(value: unknown): number | null {
-  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : null;
-  if (typeof value === 'string' && /^\s*-?\d{1,15}\s*$/.test(value)) return Number(value);
-  return null;
-}
-
-/** Page numbers from 1; anything lower reads as the first page. */
-export function pageOffset(page: number, size: number): number {
-  return Math.max(0, page - 1) * size;
-}
+// Truthy values, whole numbers and page offsets are the kernel's (core's other layers read them too).
+export { truthy } from '../kernel/truth-values';
+export { wholeNumber } from '../kernel/whole-number';
+export { pageOffset } from '../kernel/paging';

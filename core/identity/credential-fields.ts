@@ -3,6 +3,7 @@ import { TallyError } from '../kernel/tally-error';
 import { formatUtc, parseTimestamp } from '../kernel/timestamps';
 import { AddressList } from '../kernel/address-list';
 import { parsePatterns } from './scope';
+import { truthOf } from '../kernel/truth-values';
 
 /** The narrowing fields of a credential as stored (api_keys columns); only those given are set. */
 export interface ScopeColumns {
@@ -55,9 +56,8 @@ export function scopeColumns(vars: Record<string, unknown>, timezone: string, no
 /** `true`, `1`, `yes`, `on` (and the boolean) → true; `false`, `0`, `no`, `off`, `` → false. */
 export function flag(value: unknown): boolean {
   if (typeof value === 'boolean') return value;
-  const text = String(value).trim().toLowerCase();
-  if (['true', '1', 'yes', 'on'].includes(text)) return true;
-  if (['false', '0', 'no', 'off', ''].includes(text)) return false;
+  const truth = truthOf(String(value).trim());
+  if (truth !== undefined) return truth;
   throw new Error('Please give true or false.');
 }
 

@@ -5,6 +5,8 @@ import { INT32_MAX, INT32_MIN } from '../db/int32';
 import { ParameterSpec } from './parameter';
 import { Field, Shape } from './shape';
 import { TallyError } from './tally-error';
+import { truthOf } from './truth-values';
+import { wholeNumber } from './whole-number';
 
 /**
  * Turns named request parameters into the method's positional arguments. Every problem with the
@@ -91,20 +93,16 @@ function coerce(p: ParameterSpec, value: unknown): Coerced {
 
 /** Whole numbers as the 32-bit columns hold them, so both databases take every accepted value. */
 function toInt(value: unknown): Coerced {
-  const number = typeof value === 'number' && Number.isSafeInteger(value) ? value : typeof value === 'string' && /^\s*-?\d{1,15}\s*$/.test(value) ? Number(value) : null;
+  const number = wholeNumber(value);
   if (number === null) return { ok: false, message: 'The value must be a whole number.' };
   if (number < INT32_MIN || number > INT32_MAX) return { ok: false, message: `The value must be a whole number from ${INT32_MIN} to ${INT32_MAX}.` };
   return { ok: true, value: number };
 }
 
-const TRUE = new Set(['1', 'true', 'on', 'yes']);
-const FALSE = new Set(['0', 'false', 'off', 'no', '']);
-
 function toBool(value: unknown, name: string): Coerced {
   if (typeof value === 'boolean') return { ok: true, value };
-  const text = String(value).toLowerCase();
-  if ((typeof value === 'string' || typeof value === 'number') && TRUE.has(text)) return { ok: true, value: true };
-  if ((typeof value === 'string' || typeof value === 'number') && FALSE.has(text)) return { ok: true, value: false };
+  const truth = typeof value === 'string' || typeof value === 'number' ? truthOf(String(value)) : undefined;
+  if (truth !== undefined) return { ok: true, value: truth };
   return { ok: false, message: `The parameter "${name}" must be true or false.` };
 }
 

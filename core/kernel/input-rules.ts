@@ -1,5 +1,6 @@
 import { FieldErrors } from './errors';
 import { TallyError } from './tally-error';
+import { wholeNumber } from './whole-number';
 import { INT32_MAX, INT32_MIN } from '../db/int32';
 
 type Vars = Record<string, unknown>;
@@ -83,7 +84,10 @@ export const singleValue: Rule = { code: 'format', message: SINGLE_VALUE_MESSAGE
 export const is = {
   present: (v: unknown) => v !== undefined && v !== null && String(v).trim() !== '',
   string: (v: unknown) => typeof v === 'string',
-  integer: (v: unknown) => ((typeof v === 'number' && Number.isSafeInteger(v)) || (typeof v === 'string' && /^\s*-?\d{1,15}\s*$/.test(v))) && Number(v) >= INT32_MIN && Number(v) <= INT32_MAX,
+  integer: (v: unknown) => {
+    const n = wholeNumber(v);
+    return n !== null && n >= INT32_MIN && n <= INT32_MAX;
+  },
   decimal: (v: unknown) => (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && /^\s*-?(\d+(\.\d*)?|\.\d+)\s*$/.test(v)),
   lengthBetween: (min: number, max: number) => (v: unknown) => typeof v === 'string' && v.length >= min && v.length <= max,
   email: (v: unknown) => typeof v === 'string' && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.trim()) && v.length <= 254,

@@ -1,6 +1,7 @@
 import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
 import { model } from '../kernel/model';
+import { pageOffset } from '../kernel/paging';
 import { int, object } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { formatUtc, parseTimestamp } from '../kernel/timestamps';
@@ -43,7 +44,7 @@ export class Audit {
       if (!at) throw TallyError.invalid({ [`filters[${name}]`]: { format: 'Please give a timestamp such as 2030-01-31 00:00:00 UTC.' } });
       query = query.where('at', op, formatUtc(at));
     }
-    const rows = await query.orderBy('id', 'desc').limit(PAGE_SIZE).offset(Math.max(0, page - 1) * PAGE_SIZE).execute();
+    const rows = await query.orderBy('id', 'desc').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
     return rows.map((row) => ({ ...row, params: row.params ? row.params.split(',') : [] }));
   }
 }

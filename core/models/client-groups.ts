@@ -11,8 +11,8 @@ import { optionalText, pageOffset } from '../billing/values';
 import { defaultGroupId, findGroup, groupQuery, invalidGroup } from '../billing/group-store';
 import { int as count, listOf, nothing, orFalse } from '../kernel/shape';
 import { CLIENT_GROUP, CLIENT_GROUP_ADD, CLIENT_GROUP_EDIT, SETTING, SETTINGS_VARS } from './clients.fields';
+import { PAGE_SIZE } from '../kernel/paging';
 
-const PAGE_SIZE = 25;
 const ORDER: Record<string, string> = { name: 'name', id: 'id', color: 'color' };
 
 /**

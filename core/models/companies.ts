@@ -17,8 +17,8 @@ import { ordered, readOrder } from '../billing/ordering';
 import { onlyValueKeys } from '../billing/owner-settings';
 import { pageOffset } from '../billing/values';
 import { knownSetting, levelSettings, setLevelSettings } from '../billing/catalogue-settings';
+import { PAGE_SIZE } from '../kernel/paging';
 
-const PAGE_SIZE = 25;
 const ORDER: Record<string, string> = { id: 'id', name: 'name', hostname: 'hostname', date_added: 'date_added' };
 
 /**

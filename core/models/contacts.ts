@@ -15,9 +15,9 @@ import { findClient, invalidClient } from '../billing/client-store';
 import { addNumbers, editNumbers, invalidNumber, NUMBER_COLUMNS, NUMBER_LOCATIONS, NUMBER_TYPES, numberRules, numbersRules, numberValues, WORK_HOME_MOBILE } from '../billing/contact-numbers';
 import { int as count, listOf, mapOf, nothing, orFalse, string as text } from '../kernel/shape';
 import { CONTACT, CONTACT_ADD, CONTACT_EDIT, CUSTOM_TYPE, CUSTOM_TYPE_ADD, CUSTOM_TYPE_EDIT, NUMBER, NUMBER_ADD, NUMBER_EDIT } from './contacts.fields';
+import { PAGE_SIZE } from '../kernel/paging';
 
 const CONTACT_TYPES = { primary: 'Primary', billing: 'Billing', other: 'Other' };
-const PAGE_SIZE = 25;
 const ORDER: Record<string, string> = { last_name: 'contacts.last_name', first_name: 'contacts.first_name', email: 'contacts.email', contact_type: 'contacts.contact_type', date_added: 'contacts.date_added', id: 'contacts.id' };
 const NUMBER_ORDER: Record<string, string> = { number: 'contact_numbers.number', type: 'contact_numbers.type', location: 'contact_numbers.location', id: 'contact_numbers.id' };
 

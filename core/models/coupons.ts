@@ -11,8 +11,8 @@ import { formatUtc, parseTimestamp } from '../kernel/timestamps';
 import { pageOffset } from '../billing/values';
 import { ordered, readFilters, readOrder } from '../billing/ordering';
 import { AMOUNT_TYPES, readCouponVars } from './coupons/coupon-vars';
+import { PAGE_SIZE } from '../kernel/paging';
 
-const PAGE_SIZE = 25;
 const ORDER: Record<string, string> = { code: 'code', id: 'id', status: 'status', used_qty: 'used_qty', max_qty: 'max_qty', start_date: 'start_date', end_date: 'end_date' };
 const FILTERS = ['status'] as const;
 const COLUMNS = ['id', 'company_id', 'code', 'used_qty', 'max_qty', 'start_date', 'end_date', 'status', 'recurring', 'limit_recurring'] as const;

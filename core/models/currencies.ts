@@ -13,9 +13,9 @@ import { optionalText, pageOffset, wholeNumber } from '../billing/values';
 import { int as count, listOf, mapOf, money, nothing, orFalse, string as text } from '../kernel/shape';
 import { CURRENCY, CURRENCY_ADD, CURRENCY_CODE, CURRENCY_EDIT } from './currencies.fields';
 import { CURRENCY_COLUMNS as COLUMNS, findCurrency } from '../billing/find-currency';
+import { PAGE_SIZE } from '../kernel/paging';
 
 const ORDER: Record<string, string> = { code: 'code', precision: 'precision', exchange_rate: 'exchange_rate', exchange_updated: 'exchange_updated' };
-const PAGE_SIZE = 25;
 
 /** Exchange rates: a positive decimal, up to 10 places. */
 const rateRule = { code: 'format', message: 'The exchange rate must be a number greater than 0 with at most 10 decimal places.', check: (v: unknown) => { const r = parseDecimal(v, 12); return !!r && r.greaterThan(0) && r.decimalPlaces() <= 10; } };

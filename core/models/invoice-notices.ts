@@ -8,8 +8,8 @@ import { TallyError } from '../kernel/tally-error';
 import { formatUtc } from '../kernel/timestamps';
 import { pageOffset } from '../billing/values';
 import { INVOICE_NOTICE, NOTICE_NAMES, NOTICE_TYPES } from './invoice-notices.fields';
+import { PAGE_SIZE } from '../kernel/paging';
 
-const PAGE_SIZE = 25;
 const STATUSES = ['pending', 'sent', 'all'];
 
 /**

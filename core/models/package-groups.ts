@@ -9,8 +9,8 @@ import { any, int, object, string } from '../kernel/parameter';
 import { TallyError } from '../kernel/tally-error';
 import { pageOffset } from '../billing/values';
 import { ordered, readFilters, readOrder } from '../billing/ordering';
+import { PAGE_SIZE } from '../kernel/paging';
 
-const PAGE_SIZE = 25;
 const TYPES = ['standard', 'addon'] as const;
 const ORDER: Record<string, string> = { name: 'name', id: 'id', type: 'type' };
 const invalidGroup = () => TallyError.invalid({ package_group_id: { exists: 'Invalid package group ID.' } });

@@ -14,8 +14,8 @@ import { ordered, readFilters, readOrder } from '../billing/ordering';
 import { PACKAGE_STATUSES, packageQuery, presentPackages, readPackage } from './packages/package-store';
 import { readPackageVars } from './packages/package-vars';
 import { PRICING_COLUMNS } from '../billing/pricing-rows';
+import { PAGE_SIZE } from '../kernel/paging';
 
-const PAGE_SIZE = 25;
 // A package's display code is its id (Tally keeps no package number format).
 const ORDER: Record<string, string> = { id_code: 'id', id: 'id', name: 'name', status: 'status', module: 'module', date_added: 'date_added' };
 const GROUP_TYPES = ['standard', 'addon'];

@@ -11,8 +11,8 @@ import { ordered, readOrder } from '../billing/ordering';
 import { presentPricing, PRICING_COLUMNS, readPricing } from '../billing/pricing-rows';
 import { Period, PERIODS } from '../billing/renew-dates';
 import { formatTerm } from '../billing/term-format';
+import { PAGE_SIZE } from '../kernel/paging';
 
-const PAGE_SIZE = 25;
 const ORDER: Record<string, string> = { period: 'period', term: 'term', id: 'id', currency: 'currency' };
 const invalidPricing = () => TallyError.invalid({ pricing_id: { exists: 'Invalid pricing ID.' } });
 

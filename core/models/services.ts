@@ -28,8 +28,8 @@ import { isFieldKey, readServiceVars } from './services/service-vars';
 import { bool as yes, int as count, money, nothing, orFalse, timestamp } from '../kernel/shape';
 import { CANCEL_VARS, LABELS, MODULE_VARS, PACKAGE_PRICING_INFO, PRICING_INFO, SERVICE, SERVICE_ADD, SERVICE_EDIT, SERVICE_FIELD_INPUT, SERVICES, SIMPLE_SERVICES, SUSPEND_VARS, UNCANCEL_VARS } from './services.fields';
 import { ServiceTransitions } from '../billing/transitions';
+import { PAGE_SIZE } from '../kernel/paging';
 
-const PAGE_SIZE = 25;
 /** getList's order_by fields (→ columns); newest first by default, as the reference. */
 const ORDER: Record<string, string> = { date_added: 'services.date_added', date_renews: 'services.date_renews', status: 'services.status', id: 'services.id', package_name: 'packages.name' };
 /** The reference's getList filters Tally can answer. */

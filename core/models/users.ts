@@ -18,11 +18,11 @@ import { trustDb } from '../identity/trust-tables';
 import { reachableBy, usersFilter } from '../identity/user-reach';
 import { reusedSelect } from '../kernel/reused-select';
 import { Tx } from '../db/schema';
+import { PAGE_SIZE, pageOffset } from '../kernel/paging';
 
 /** What the API shows of a user: never the password hash or the two-factor secret. */
 const OTP_MODES = mapOf(text(), { description: 'Mode → name.' });
 const PUBLIC_COLUMNS = ['id', 'username', 'recovery_email', 'two_factor_mode', 'date_added'] as const;
-const PAGE_SIZE = 25;
 const AUTH_TYPES = ['any', 'staff', 'client', 'contact'] as const;
 
 /** users/get, the hot path's read, compiled once: the same query `reach` builds, for each kind of caller. */
@@ -81,7 +81,7 @@ export class Users {
     return this.reach(this.db.selectFrom('users').select(PUBLIC_COLUMNS))
       .orderBy('username')
       .limit(PAGE_SIZE)
-      .offset(Math.max(0, page - 1) * PAGE_SIZE)
+      .offset(pageOffset(page))
       .execute();
   }
 

@@ -1,5 +1,6 @@
 import { defaultFormat, findFormat, Format } from './formats';
 import { TallyError } from '../../core/kernel/tally-error';
+import { afterApiPrefix } from './api-path';
 
 export interface Route {
   readonly model: string;
@@ -14,7 +15,6 @@ export class RouteError extends TallyError {
   }
 }
 
-const PREFIX = /^\/(?:index\.php\/)?api\//;
 const MODEL = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)?$/;
 const METHOD = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -36,8 +36,9 @@ export function parseRoute(path: string): Route {
 const parsed = new Map<string, Route>();
 
 function readRoute(path: string): Route {
-  if (!PREFIX.test(path)) throw new RouteError('not_found');
-  const segments = path.replace(PREFIX, '').split('/').map(decode);
+  const rest = afterApiPrefix(path);
+  if (rest === undefined) throw new RouteError('not_found');
+  const segments = rest.split('/').map(decode);
   if (segments.length !== 2 || segments.some((s) => s === null || s === '')) throw new RouteError('not_found');
   const [model, last] = segments as string[];
   const dot = last.lastIndexOf('.');

@@ -1,6 +1,7 @@
 import { Installation } from '../../core/installation';
 import { suggestCall } from '../../core/kernel/call-suggestion';
 import { resolveModelMethod } from '../../core/kernel/model-container';
+import { afterCommandLineApiPrefix } from '../api/api-path';
 import { dispatcher } from '../api/dispatch';
 import { parseQueryString } from '../api/parameters';
 import { API_FORM_USAGE, describeCallable } from './api-form-help';
@@ -88,18 +89,20 @@ export async function runApiForm(argv: string[], open: () => Promise<Installatio
   }
 }
 
-const CALL_PATH = /^\/?(?:index\.php\/)?api\/([^/]+)\/([^/.]+)(\.[^/]*)?$/i;
+/** `<model>/<method>.<format>` after the API prefix: the model, the method and the format token. */
+const CALL = /^([^/]+)\/([^/.]+)(\.[^/]*)?$/;
+const callParts = (path: string) => afterCommandLineApiPrefix(path)?.match(CALL);
 
 /** `api/user/getlist.json` → `api/users/getList.json`, as the path was written otherwise. */
 function suggestionFor(installation: Installation, path: string): string | undefined {
-  const parts = path.match(CALL_PATH);
+  const parts = callParts(path);
   const meant = parts && suggestCall(installation, parts[1], parts[2]);
   return meant ? path.replace(`${parts[1]}/${parts[2]}`, meant) : undefined;
 }
 
 /** The usage, and the method's parameters when the path names a callable method. */
 function helpFor(installation: Installation, path: string): string {
-  const parts = path.match(CALL_PATH);
+  const parts = callParts(path);
   if (!parts) return API_FORM_USAGE;
   const found = resolveModelMethod(installation.container, parts[1], parts[2]);
   if (found.found) return `${API_FORM_USAGE}\n\n${describeCallable(found.entry.name, found.spec)}`;

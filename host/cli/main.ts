@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { PROJECT_ROOT } from '../extensions/entry-file';
 import { config, ConfigError } from '../../core/config';
 import { TallyError } from '../../core/kernel/tally-error';
+import { afterCommandLineApiPrefix } from '../api/api-path';
 import { apiKeysCommand } from './api-keys-command';
 import { automationCommand } from './automation-command';
 import { docsCommand } from './docs-command';
@@ -31,7 +32,7 @@ export async function main(argv: string[]): Promise<number> {
   // The API form and the server are loaded only for those commands (the HTTP host, the admin area
   // and the extension runtime's loader cost a short-lived command such as a cron billing run about
   // 0.2 s of CPU to load).
-  if (argv[0] && /^\/?(index\.php\/)?api\//i.test(argv[0])) {
+  if (argv[0] && afterCommandLineApiPrefix(argv[0]) !== undefined) {
     const [{ runApiForm }, { openForApiPath }] = await Promise.all([import('./api-form'), import('./open-with-extensions')]);
     return runApiForm(argv, openForApiPath(argv[0]), print);
   }

@@ -2,9 +2,10 @@ import pino from 'pino';
 import { config } from '../../core/config';
 import { Installation } from '../../core/installation';
 import { openInstallation } from './open-installation';
+import { afterCommandLineApiPrefix } from '../api/api-path';
 
 /** An extension model (`<extension>.<model>`) or a manager: only those need the extension runtime. */
-const NEEDS_EXTENSIONS = /^\/?(?:index\.php\/)?api\/(?:[^/]*\.[^/]*|[a-z]+_manager)\//i;
+const NEEDS_EXTENSIONS = /^(?:[^/]*\.[^/]*|[a-z]+_manager)\//i;
 
 /**
  * How the command-line form of the API opens the installation for `path`: with its extensions
@@ -14,7 +15,7 @@ const NEEDS_EXTENSIONS = /^\/?(?:index\.php\/)?api\/(?:[^/]*\.[^/]*|[a-z]+_manag
  */
 export function openForApiPath(path: string): () => Promise<Installation> {
   return async () => {
-    if (!NEEDS_EXTENSIONS.test(path)) return openInstallation();
+    if (!NEEDS_EXTENSIONS.test(afterCommandLineApiPrefix(path) ?? '')) return openInstallation();
     const logger = pino({ level: config().logLevel === 'info' ? 'warn' : config().logLevel, base: { service: 'tally' } }, pino.destination(2));
     return openInstallation({ extensions: { logger } });
   };

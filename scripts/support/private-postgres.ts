@@ -4,32 +4,34 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { freePort } from '../bench/processes';
+import { findPostgresBinaries, PostgresBinaries } from './postgres-binaries';
 
 /**
  * A PostgreSQL server of one's own, for fault specs and the soak: initdb into a temporary folder,
  * pg_ctl on a free loopback port. It can be restarted, stopped and started again, or have its
  * backends killed, without touching any other server. initdb refuses to run as root, so as root
- * the binaries run as the `postgres` user.
+ * the binaries run as the `postgres` user. The binaries are found by findPostgresBinaries (PATH,
+ * then Debian's /usr/lib/postgresql/<version>/bin).
  */
 export class PrivatePostgres {
   private constructor(
     private readonly dir: string,
     readonly port: number,
     private readonly runAs: string[],
+    private readonly binaries: PostgresBinaries,
   ) {}
 
-  /** Starts one, or answers why it cannot (no initdb/pg_ctl on PATH, say): callers skip with that. */
+  /** Starts one, or answers why it cannot (no initdb/pg_ctl found, say): callers skip with that. */
   static async start(): Promise<PrivatePostgres | string> {
-    if (spawnSync('initdb', ['--version']).status !== 0 || spawnSync('pg_ctl', ['--version']).status !== 0) {
-      return 'initdb and pg_ctl (PostgreSQL server binaries) are not on PATH';
-    }
+    const binaries = findPostgresBinaries();
+    if (typeof binaries === 'string') return binaries;
     const root = process.getuid?.() === 0;
     if (root && spawnSync('id', ['-u', 'postgres']).status !== 0) return 'running as root without a postgres user for initdb';
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-pg-'));
     const runAs = root ? ['runuser', '-u', 'postgres', '--'] : [];
     if (root) spawnSync('chown', ['-R', 'postgres', dir]);
-    const server = new PrivatePostgres(dir, await freePort(), runAs);
-    const init = server.run('initdb', ['-D', server.data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+    const server = new PrivatePostgres(dir, await freePort(), runAs, binaries);
+    const init = server.run(binaries.initdb, ['-D', server.data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
     if (init) {
       fs.rmSync(dir, { recursive: true, force: true });
       return `initdb failed: ${init}`;
@@ -121,7 +123,7 @@ export class PrivatePostgres {
 
   private pgCtl(action: string, extra: string[] = []): string | null {
     const options = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`;
-    return this.run('pg_ctl', [action, '-D', this.data, '-w', '-t', '30', '-l', path.join(this.dir, 'log'), '-o', options, ...extra]);
+    return this.run(this.binaries.pgCtl, [action, '-D', this.data, '-w', '-t', '30', '-l', path.join(this.dir, 'log'), '-o', options, ...extra]);
   }
 
   /** Runs a server binary; answers null, or its output when it failed. */

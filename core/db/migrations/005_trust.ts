@@ -2,7 +2,7 @@ import { Kysely } from 'kysely';
 import { idType } from './id-column';
 
 /**
- * Trust between companies and credentials (issue 12): scoped and installation credentials, which
+ * Trust between companies and credentials: scoped and installation credentials, which
  * company created a user, and the shared state of the abuse limits, idempotent writes and the audit
  * log. Lock-outs, rate windows and idempotency rows live here, not in a process, so every host
  * process and machine sees the same ones.

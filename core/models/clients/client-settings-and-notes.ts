@@ -11,8 +11,7 @@ import { requireClient } from '../../billing/client-store';
 import { invalidNote, noteAuthor, noteQuery, NOTE_ORDER, noteRules, noteValues, presentNote } from './client-notes';
 import { int as count, listOf, nothing, orFalse } from '../../kernel/shape';
 import { NOTE, NOTE_ADD, NOTE_EDIT, SETTING, SETTINGS_VARS } from '../clients.fields';
-
-export const PAGE_SIZE = 25;
+import { PAGE_SIZE } from '../../kernel/paging';
 
 /** Settings a client may set for itself (setClientSettings): those clients/create takes in vars[settings]. */
 /** A client's effective settings: its own > its group's > the company's > the system's. */

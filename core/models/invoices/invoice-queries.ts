@@ -16,8 +16,8 @@ import { invalidInvoice } from '../../billing/invoice-lock';
 import { invoiceQuery, presentSummary, readInvoice, readLineItems } from './invoice-store';
 import { any as anyShape, bool as boolShape, int as count, listOf, mapOf, money, orFalse, string as text, timestamp } from '../../kernel/shape';
 import { INVOICE, INVOICE_SUMMARIES, LINE_ITEM, TAX_RULES } from '../invoices.fields';
+import { PAGE_SIZE } from '../../kernel/paging';
 
-const PAGE_SIZE = 25;
 const STATUS_NAMES = { active: 'Active', draft: 'Draft', proforma: 'Proforma', void: 'Void' };
 const STATUS_PARAM = { description: 'active, draft, proforma, void, or a filter: open (default), closed, past_due, pending, to_autodebit, pending_autodebit, to_print, printed, to_deliver, all' };
 

@@ -2,7 +2,7 @@ import { FieldErrors } from '../../kernel/errors';
 import { is } from '../../kernel/input-rules';
 import { TallyError } from '../../kernel/tally-error';
 import { truthy, wholeNumber } from '../../billing/values';
-import { BOOLEAN_TEXT, MESSAGES } from '../../billing/invoice-rules';
+import { isTruthText, MESSAGES } from '../../billing/invoice-rules';
 import { lineServiceId } from '../../billing/line-services';
 import { LineInput, lineList, parseAmount, parseQuantity } from '../../billing/lines';
 
@@ -29,7 +29,7 @@ export function mergeLineEdits(storedLines: readonly LineInput[], given: unknown
     if (!qty?.greaterThan(0)) fail(i, 'qty', 'minimum', MESSAGES.qty);
     const amount = entry.amount !== undefined || !current ? parseAmount(entry.amount) : current.amount;
     if (amount === null) fail(i, 'amount', 'format', MESSAGES.amount);
-    if (entry.tax !== undefined && typeof entry.tax !== 'boolean' && !BOOLEAN_TEXT.includes(String(entry.tax).trim().toLowerCase())) fail(i, 'tax', 'format', MESSAGES.tax);
+    if (entry.tax !== undefined && !isTruthText(entry.tax)) fail(i, 'tax', 'format', MESSAGES.tax);
     const serviceId = entry.service_id !== undefined ? lineServiceId(entry.service_id) : current?.serviceId ?? null;
     if (is.present(entry.service_id) && (serviceId === null || !clientServices.has(serviceId))) fail(i, 'service_id', 'exists', MESSAGES.service);
     const line: LineInput = { id: current?.id, description, qty: qty!, amount: amount!, taxable: entry.tax !== undefined ? truthy(entry.tax) : current?.taxable ?? false, serviceId };

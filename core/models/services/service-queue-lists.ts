@@ -13,7 +13,7 @@ import { SERVICES } from '../services.fields';
 import { paidPendingQuery, pendingCancelationQuery, pendingSuspensionQuery, pendingUnsuspensionQuery, renewablePaidQuery, renewingQuery } from '../../billing/service-queues';
 import { presentServices, serviceQuery, ServiceRow } from '../../billing/service-store';
 
-const PAGE_SIZE = 25;
+import { PAGE_SIZE } from '../../kernel/paging';
 
 type Queue = { execute(): Promise<ServiceRow[]> } | null;
 

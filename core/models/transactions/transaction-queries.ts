@@ -14,8 +14,8 @@ import { TRANSACTION_STATUSES } from './payment-rules';
 import { clientCredit, presentTransaction, readTransaction, SETTLED_STATUSES, transactionQuery, unapplied } from '../../billing/transaction-store';
 import { int as count, listOf, mapOf, money, orFalse, string as text } from '../../kernel/shape';
 import { APPLIED, CREDITS, TRANSACTION, TRANSACTION_SUMMARIES, TYPE } from '../transactions.fields';
+import { PAGE_SIZE } from '../../kernel/paging';
 
-const PAGE_SIZE = 25;
 const ORDER: Record<string, string> = { date_added: 'date_added', amount: 'amount', currency: 'currency', status: 'status', type: 'type', id: 'id', client_id: 'client_id' };
 const STATUS_NAMES = { approved: 'Approved', declined: 'Declined', void: 'Void', error: 'Error', pending: 'Pending', refunded: 'Refunded', returned: 'Returned' };
 const STATUS_PARAM = { description: `approved (default), ${TRANSACTION_STATUSES.slice(1).join(', ')}, refunded, or all` };

@@ -1,9 +1,8 @@
-import { callable, ExtensionContext, int, object, singleValue, string, TallyError } from '../../../host/extensions/kit';
+import { callable, ExtensionContext, int, object, PAGE_SIZE, pageOffset, singleValue, string, TallyError } from '../../../host/extensions/kit';
 import { id, orNull, REPLY_VARS, TICKET, TICKET_VARS, TICKETS } from './fields';
 
 const PRIORITIES = ['low', 'medium', 'high', 'critical'];
 const STATUSES = ['open', 'awaiting_reply', 'closed'];
-const PAGE_SIZE = 25;
 
 /**
  * Client tickets and their replies. A client's message opens (or reopens) a ticket; a staff reply
@@ -57,7 +56,7 @@ export class Tickets {
     let query = this.ctx.db.selectFrom('support_tickets').selectAll().where('company_id', '=', this.ctx.companyId);
     if (status !== null) query = query.where('status', '=', status);
     if (clientId !== null) query = query.where('client_id', '=', clientId);
-    return query.orderBy('date_updated', 'desc').orderBy('id', 'desc').limit(PAGE_SIZE).offset(Math.max(0, page - 1) * PAGE_SIZE).execute();
+    return query.orderBy('date_updated', 'desc').orderBy('id', 'desc').limit(PAGE_SIZE).offset(pageOffset(page)).execute();
   }
 
   @callable({

@@ -9,6 +9,7 @@ export { any, bool, int, list, object, string } from '../../../core/kernel/param
 export * as shape from '../../../core/kernel/shape';
 export { TallyError } from '../../../core/kernel/tally-error';
 export { singleValue } from '../../../core/kernel/input-rules';
+export { PAGE_SIZE, pageOffset } from '../../../core/kernel/paging';
 export { idType } from '../../../core/db/migrations/id-column';
 export { ExtensionContext, ExtensionLog } from './context';
 export type { HttpRequestOptions, HttpResponse } from './http';

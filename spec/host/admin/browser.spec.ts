@@ -21,7 +21,7 @@ describe('admin area in headless Chromium', function () {
   const problems: string[] = [];
 
   before(async function () {
-    if (!fs.existsSync(CHROMIUM)) return this.skip();
+    if (!CHROMIUM) return this.skip();
     this.timeout(60_000);
     const { chromium } = await import('playwright-core');
     extensions = adminFixtureExtensions();

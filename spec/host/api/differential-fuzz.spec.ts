@@ -82,6 +82,8 @@ async function send(side: Side, path: string, body: Record<string, unknown>, enc
   return res.status;
 }
 
+const dialectOf = (url: string) => (/^postgres(ql)?:\/\//.test(url) ? 'postgres' : 'sqlite');
+
 async function reachable(url: string): Promise<boolean> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   return client.connect().then(() => client.end().then(() => true), () => false);
@@ -97,10 +99,15 @@ describe('differential fuzz: SQLite and PostgreSQL answer the same', function ()
   const sides: Side[] = [];
   let calls: Array<{ path: string; params: ParameterSpec[] }> = [];
 
-  before(async () => {
-    sides.push(await side());
-    if (await reachable(POSTGRES)) sides.push(await side(POSTGRES));
-    else console.log('      (PostgreSQL unreachable: only SQLite is fuzzed, for 500s)');
+  before(async function () {
+    // A comparison of SQLite with itself proves nothing: without PostgreSQL the spec is pending
+    // (which fails CI, see spec/pending-guard.ts), never a pass.
+    if (!(await reachable(POSTGRES))) {
+      console.log(`      (skipped: PostgreSQL is not reachable at ${POSTGRES})`);
+      return this.skip();
+    }
+    sides.push(await side(), await side(POSTGRES));
+    expect(sides.map((s) => dialectOf(s.database.url)), 'the two sides\' databases').to.deep.equal(['sqlite', 'postgres']);
     calls = sides[0].server.installation
       .models()
       .filter((entry) => !LEFT_OUT.test(entry.name))

@@ -71,7 +71,7 @@ describe('the tally command for a newcomer', function () {
       ['api/user/getList.json', 'api/users/getList.json'],
       ['api/users/getlsit.json', 'api/users/getList.json'],
       ['api/invoice/ad.json', 'api/invoices/add.json'],
-      // getCredits exists since the reference's methods came (issue 14): a typo of getCredit, in the wrong case
+      // getCredits exists too (a reference method): the typo is nearer getCredit, in the wrong case
       ['api/Transactions/getcredt.xml', 'api/transactions/getCredit.xml'],
       ['api/zebra/stripes.json', undefined],
     ];

@@ -67,13 +67,23 @@ describe('recurring billing: the run is safe to repeat, to run twice at once and
     const holder = new SQLite(server.database.url);
     try {
       holder.exec('begin immediate');
-      const started = Date.now();
+      let settledAt: number | undefined;
       const run = runBilling(other, { now: '2027-03-30 09:30:00', tasks: ['create_invoice'] });
+      run.then(
+        () => (settledAt = Date.now()),
+        () => (settledAt = Date.now()),
+      );
+      // Fifteen times the bound at which an API call on that connection gives up.
       await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(settledAt, 'the run settled while the other process held the file').to.equal(undefined);
+      const released = Date.now();
       holder.exec('commit');
       const [report] = await run;
-      expect(report.task).to.equal('create_invoice');
-      expect(Date.now() - started).to.be.at.least(1500);
+      expect(settledAt).to.be.at.least(released);
+      expect(report).to.include({ task: 'create_invoice', failed: 0 });
+      // It wrote once the file was free: its own log of the run, done at the run's clock.
+      const logged = await other.db.selectFrom('automation_runs').select(['status', 'date_started']).where('company_id', '=', 1).where('task', '=', 'create_invoice').executeTakeFirstOrThrow();
+      expect(logged).to.deep.equal({ status: 'done', date_started: '2027-03-30 09:30:00' });
     } finally {
       if (holder.inTransaction) holder.exec('rollback');
       holder.close();

@@ -95,12 +95,31 @@ describe('tenancy: a company credential acts only as its company', () => {
       ['POST', 'transactions/add', { vars: { client_id: mine.client, amount: '1.00', currency: 'USD' } }],
       ['PUT', 'taxes/edit', { tax_id: mine.tax, vars: { rate: '1' } }],
     ];
+    const before = { records: await ownRecords(reads), rows: await billingRows() };
     for (const [verb, path, params] of writes) {
       const res = await call(server, verb, path, params, other);
       expect(res.status, `${path}: ${res.text}`).to.equal(400);
     }
-    expect((await ok(server, 'GET', 'clients/get', { client_id: mine.client })).first_name).to.equal('Ada');
+    // A 400 proves nothing by itself: each record reads back unchanged by its own company, and no
+    // row of any company was added, changed or removed in the tables those calls write.
+    expect(await ownRecords(reads)).to.deep.equal(before.records);
+    expect(before.records.map((r) => r === false)).to.deep.equal(reads.map(() => false));
+    const after = await billingRows();
+    for (const table of BILLING_TABLES) expect(after[table], table).to.deep.equal(before.rows[table]);
   });
+
+  /** The tables another company's writes to clients, contacts, invoices, transactions and taxes would touch. */
+  const BILLING_TABLES = ['clients', 'contacts', 'invoices', 'invoice_lines', 'invoice_taxes', 'transactions', 'transaction_applied', 'taxes'] as const;
+
+  /** Every row of each table, as text in a stable order (some have no id column). */
+  async function billingRows(): Promise<Record<string, string[]>> {
+    const rows: Record<string, string[]> = {};
+    for (const table of BILLING_TABLES) rows[table] = (await server.installation.db.selectFrom(table).selectAll().execute()).map((row) => JSON.stringify(row)).sort();
+    return rows;
+  }
+
+  /** Each record as its own company reads it. */
+  const ownRecords = (reads: Array<[string, Record<string, unknown>]>) => Promise.all(reads.map(([path, params]) => ok(server, 'GET', path, params)));
 
   it('currencies and client groups: the reference\'s explicit company_id reaches only the credential\'s own company', async () => {
     const group = await ok(server, 'POST', 'client_groups/add', { vars: { name: 'Mine' } });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { PROJECT_ROOT } from '../../../../host/extensions/entry-file';
 import { Credential, startTestServer, TestServer } from '../../../support/test-server';
-import { ExtensionsDir, manifest } from '../fixtures';
+import { ExtensionsDir, manifest, PROBE_CAPABILITIES, PROBE_PLUGIN } from '../fixtures';
 import { CRUNCHER, FORGER, HOSTILE, LOAD_TIME, SLOW_INSTALL } from './hostile-extensions';
 
 const UNEXPECTED = { message: 'An unexpected error occured.' };
@@ -22,6 +22,8 @@ describe('extensions: hostile extensions get nothing', function () {
   dir.add('plugins/slow_install', manifest('Slow install', { tables: ['slow_rows'] }), SLOW_INSTALL);
   dir.add('plugins/cruncher', manifest('Cruncher', { tables: ['crunch_a', 'crunch_b', 'crunch_c'] }), CRUNCHER);
   dir.add('plugins/claims_core', manifest('Claims core', { tables: ['api_keys'] }), `exports.models = {};`);
+  // Another extension, installed beside the hostile one, whose table holds a note.
+  dir.add('plugins/probe', manifest('Probe', PROBE_CAPABILITIES), PROBE_PLUGIN);
   let server: TestServer;
   let other: Credential;
   let remote: http.Server;
@@ -57,6 +59,8 @@ describe('extensions: hostile extensions get nothing', function () {
     const company = (await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Victim', auth: server.installationCredential })).json.response;
     other = await server.credentialFor(company);
     for (const auth of [server.credential, other]) expect((await server.request('POST', '/api/plugin_manager/add.json', { body: 'vars[dir]=hostile', auth })).status).to.equal(200);
+    expect((await server.request('POST', '/api/plugin_manager/add.json', { body: 'vars[dir]=probe' })).status).to.equal(200);
+    expect((await server.request('POST', '/api/probe.probe/note.json', { body: 'text=the probe\'s own' })).status).to.equal(200);
   });
   after(async () => {
     for (const s of [remote, bystander]) {
@@ -167,12 +171,28 @@ describe('extensions: hostile extensions get nothing', function () {
   });
 
   describe('other tables, credentials and transaction control', () => {
-    for (const table of ['settings', 'api_keys', 'users', 'extensions_installed', 'sqlite_master', 'probe_notes']) {
+    it('reads its own table, through the builder and a forged tree (the methods below are refused for the table, not broken)', async () => {
+      const built = await call('coreTable', 'table=hostile_notes');
+      expect(built.status, built.text).to.equal(200);
+      expect(built.json.response).to.be.an('array');
+      const forged = await call('forgedTree', 'table=hostile_notes');
+      expect(forged.status, forged.text).to.equal(200);
+      expect(forged.json.response.rows).to.be.an('array');
+    });
+
+    for (const table of ['settings', 'api_keys', 'users', 'extensions_installed', 'sqlite_master']) {
       it(`cannot read ${table}, through the builder or a forged tree`, async () => {
         await refused('coreTable', `table=${table}`);
         await refused('forgedTree', `table=${table}`);
       });
     }
+
+    it("cannot read another installed extension's table, through the builder or a forged tree", async () => {
+      const probeNotes = (await server.request('GET', '/api/probe.probe/notes.json')).json.response;
+      expect(probeNotes.map((n: { text: string }) => n.text), 'probe_notes exists and holds a row').to.deep.equal(["the probe's own"]);
+      await refused('coreTable', 'table=probe_notes');
+      await refused('forgedTree', 'table=probe_notes');
+    });
 
     it('cannot join, subquery or schema-qualify its way to another table', async () => {
       for (const method of ['joinCore', 'subqueryCore', 'schemaQualified', 'badFunction', 'dropCore']) await refused(method);
