@@ -24,7 +24,6 @@ const removed = (noun: string, call: string) => `The ${noun} as ${call} answered
 
 const INVOICE_CLOSED = record({ invoice_id: int(), client_id: int(), currency: string(), total: string({ format: 'money' }), paid: string({ format: 'money' }), date_closed: timestamp() });
 const LOGIN = record({ user_id: int(), username: string(), type: string({ description: 'The kind of login asked for (any, staff, client, contact).' }) });
-const REFUSED = record({ transaction_id: int(), client_id: int(), amount: string({ format: 'money' }), currency: string(), status: string({ description: 'declined or error.' }), gateway: string({ nullable: true }), message: string({ nullable: true }) });
 const AUTODEBIT = record({ invoice_id: int(), client_id: int(), amount: string({ format: 'money' }), currency: string(), attempt: int({ description: 'Which attempt this was (1 is the first).' }), reason: string() });
 const EXTENSION = record({ id: int(), kind: string({ description: 'plugin, module or gateway.' }), name: string(), version: string() });
 const RENEWED = record({ service_id: int(), client_id: int(), invoice_id: int(), date_renews: timestamp({ description: 'The renew date after this renewal.' }) });
@@ -58,7 +57,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   { type: 'Packages.delete', origin: 'reference', description: 'A package was deleted (packages/delete).', payload: removed('package', 'packages/get'), shape: PACKAGE },
   { type: 'Users.login', origin: 'reference', description: 'A user\'s credentials were accepted (users/auth answered true).', payload: 'The user\'s id and username, and the kind of login asked for.', shape: LOGIN },
   { type: 'Services.renew', origin: 'tally', description: 'The billing run renewed a service: its renew date moved on and its renewal invoice was made.', payload: 'The service, its client, the renewal invoice and the new renew date.', shape: RENEWED },
-  { type: 'Payments.refused', origin: 'tally', description: 'A payment was recorded as declined or failed (transactions/add with status declined or error).', payload: 'The transaction\'s id, client, amount, currency, status, gateway and message.', shape: REFUSED },
+  { type: 'Payments.refused', origin: 'tally', description: 'A payment was recorded as declined or failed (transactions/add with status declined or error; Transactions.add is emitted too).', payload: asAnswered('transactions/get'), shape: TRANSACTION },
   { type: 'Autodebit.failed', origin: 'tally', description: 'The billing run could not collect an invoice from the client\'s payment account.', payload: 'The invoice, its client, the amount, the attempt and why it failed.', shape: AUTODEBIT },
   { type: 'Credentials.created', origin: 'tally', description: 'An API credential was created (api_keys/add). The key itself is never in an event.', payload: asAnswered('api_keys/get (never the key)'), shape: API_KEY },
   { type: 'Credentials.revoked', origin: 'tally', description: 'An API credential was deleted (api_keys/delete).', payload: removed('credential', 'api_keys/get'), shape: API_KEY },

@@ -15,6 +15,7 @@ import { findClient, invalidClient } from './clients/client-store';
 import { addNumbers, editNumbers, invalidNumber, NUMBER_COLUMNS, NUMBER_LOCATIONS, NUMBER_TYPES, numberRules, numbersRules, numberValues, WORK_HOME_MOBILE } from './contacts/contact-numbers';
 import { int as count, listOf, mapOf, nothing, orFalse, string as text } from '../kernel/shape';
 import { CONTACT, CONTACT_ADD, CONTACT_EDIT, CUSTOM_TYPE, CUSTOM_TYPE_ADD, CUSTOM_TYPE_EDIT, NUMBER, NUMBER_ADD, NUMBER_EDIT } from './contacts.fields';
+import { emit } from '../events/emit';
 
 const CONTACT_TYPES = { primary: 'Primary', billing: 'Billing', other: 'Other' };
 const PAGE_SIZE = 25;
@@ -109,6 +110,7 @@ export class Contacts {
       .returning('id')
       .executeTakeFirstOrThrow();
     await addNumbers(this.ctx.db, row.id, vars.numbers);
+    await emit(this.ctx, 'Contacts.add', await this.get(row.id));
     return row.id;
   }
 
@@ -126,6 +128,7 @@ export class Contacts {
     if (vars.contact_type_id !== undefined) changes.contact_type_id = wholeNumber(vars.contact_type_id);
     if (Object.keys(changes).length) await this.ctx.db.updateTable('contacts').set(changes).where('id', '=', contactId).execute();
     await editNumbers(this.ctx.db, contactId, vars.numbers);
+    await emit(this.ctx, 'Contacts.edit', await this.get(contactId));
     return this.get(contactId);
   }
 
@@ -136,6 +139,7 @@ export class Contacts {
     if (contact.contact_type === 'primary') throw TallyError.invalid({ contact_id: { primary: 'The primary contact is deleted only with its client.' } });
     await this.ctx.db.deleteFrom('contact_numbers').where('contact_id', '=', contactId).execute();
     await this.ctx.db.deleteFrom('contacts').where('id', '=', contactId).execute();
+    await emit(this.ctx, 'Contacts.delete', contact);
     return null;
   }
 

@@ -14,6 +14,7 @@ import { ordered, readFilters, readOrder } from './billing/ordering';
 import { PACKAGE_STATUSES, packageQuery, presentPackages, readPackage } from './packages/package-store';
 import { readPackageVars } from './packages/package-vars';
 import { PRICING_COLUMNS } from './pricings/pricing-rows';
+import { emit } from '../events/emit';
 
 const PAGE_SIZE = 25;
 // A package's display code is its id (Tally keeps no package number format).
@@ -45,6 +46,7 @@ export class Packages {
       .returning('id')
       .executeTakeFirstOrThrow();
     await this.writePricingAndGroups(row.id, read.pricing, read.groups);
+    await emit(this.ctx, 'Packages.add', await readPackage(this.ctx.db, this.ctx.companyId, row.id));
     return row.id;
   }
 
@@ -56,18 +58,21 @@ export class Packages {
     if (Object.keys(read.errors).length) throw TallyError.invalid(read.errors);
     if (Object.keys(read.changes).length) await this.ctx.db.updateTable('packages').set(read.changes).where('id', '=', packageId).execute();
     await this.writePricingAndGroups(packageId, read.pricing, read.groups);
+    await emit(this.ctx, 'Packages.edit', await readPackage(this.ctx.db, this.ctx.companyId, packageId));
     return readPackage(this.ctx.db, this.ctx.companyId, packageId);
   }
 
   @callable({ returns: nothing(), verb: 'DELETE', params: [int('package_id'), bool('remove_services', { default: false })], description: 'Delete a package that no service uses (remove_services is accepted for compatibility; services are never deleted with it).' })
   async delete(packageId: number, _removeServices: boolean) {
-    if (!(await readPackage(this.ctx.db, this.ctx.companyId, packageId))) throw invalidPackage();
+    const deleted = await readPackage(this.ctx.db, this.ctx.companyId, packageId);
+    if (!deleted) throw invalidPackage();
     const used = await this.ctx.db.selectFrom('services').innerJoin('pricings', 'pricings.id', 'services.pricing_id').select('services.id').where('pricings.package_id', '=', packageId).limit(1).executeTakeFirst();
     if (used) throw TallyError.invalid({ package_id: { in_use: 'Services use this package; cancel and delete them first.' } });
     await this.ctx.db.deleteFrom('package_group_packages').where('package_id', '=', packageId).execute();
     await this.ctx.db.deleteFrom('coupon_packages').where('package_id', '=', packageId).execute();
     await this.ctx.db.deleteFrom('pricings').where('package_id', '=', packageId).execute();
     await this.ctx.db.deleteFrom('packages').where('id', '=', packageId).execute();
+    await emit(this.ctx, 'Packages.delete', deleted);
     return null;
   }
 

@@ -20,6 +20,7 @@ import { applications, LockedTransaction, lockTransaction, SETTLED_STATUSES, una
 import { checkApplication } from './transactions/verify-apply';
 import { bool as boolShape, int as count, money, nothing } from '../kernel/shape';
 import { APPLY, PAYMENT_ADD, PAYMENT_EDIT, REFUND, TRANSACTION, TYPE_ADD, TYPE_EDIT, VERIFY_APPLY } from './transactions.fields';
+import { emit } from '../events/emit';
 
 /**
  * Payments and refunds, with the reference's signatures (reading methods in
@@ -73,6 +74,8 @@ export class Transactions extends TransactionQueries {
       throw isUniqueViolation(error) ? TallyError.invalid({ reference: { unique: REFERENCE_TAKEN } }) : error;
     });
     await applyAllocations(db, row.id, allocations, invoices, amount, now);
+    await emit(this.ctx, 'Transactions.add', await this.get(row.id));
+    if (status === 'declined' || status === 'error') await emit(this.ctx, 'Payments.refused', await this.get(row.id));
     return row.id;
   }
 
@@ -106,6 +109,7 @@ export class Transactions extends TransactionQueries {
         throw isUniqueViolation(error) ? TallyError.invalid({ transaction_id: { unique: REFERENCE_TAKEN } }) : error;
       });
     }
+    await emit(this.ctx, 'Transactions.edit', await this.get(transactionId));
     return transactionId;
   }
 
@@ -130,6 +134,7 @@ export class Transactions extends TransactionQueries {
     await assertValid(vars, allocationAmountRules(listName));
     const { allocations, invoices } = await lockAllocated(db, this.ctx.companyId, vars[listName], transaction, listName);
     await applyAllocations(db, transactionId, allocations, invoices, await unapplied(db, transaction), formatUtc(new Date()));
+    await emit(this.ctx, 'Transactions.apply', await this.get(transactionId));
     return this.get(transactionId);
   }
 
