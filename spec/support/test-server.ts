@@ -5,6 +5,8 @@ import { createLogger } from '../../host/logger';
 import { RunningServer, serve } from '../../host/server';
 import { createTestDatabase, TestDatabase } from './test-database';
 import { TrustPolicy, TrustPolicyValues } from '../../core/trust/policy';
+import { DeliveryWorker, DeliveryWorkerOptions } from '../../core/events/delivery-worker';
+import { eventConsumers } from '../../core/events/consumer-registry';
 
 export interface Credential {
   readonly user: string;
@@ -23,6 +25,8 @@ export interface TestServer {
   credentialFor(companyId: number, vars?: Record<string, unknown>): Promise<Credential>;
   /** HTTP request with the test credential in headers; `auth: false` sends none. */
   request(verb: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  /** The event delivery worker, when the server was started with `events`. */
+  readonly deliveries?: DeliveryWorker;
   close(): Promise<void>;
 }
 
@@ -55,6 +59,8 @@ export interface TestServerOptions {
   trust?: Partial<TrustPolicyValues>;
   /** Trusted proxies appending to X-Forwarded-For (with trustProxy). */
   proxyHops?: number;
+  /** Runs the event delivery worker (webhooks) with these options; none runs without it. */
+  events?: DeliveryWorkerOptions;
 }
 
 /** A real Tally server on an ephemeral port over a fresh database, for one spec file or test. */
@@ -72,6 +78,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     return { user: created.user, key: created.key };
   };
   const credential = await credentialFor(1);
+  const deliveries = options.events ? new DeliveryWorker(installation, eventConsumers(installation), options.events) : undefined;
+  deliveries?.start();
   const installationCredential = await credentialFor(1, { installation: true, notes: 'spec installation credential' });
   return {
     url: server.url,
@@ -80,8 +88,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     credential,
     installationCredential,
     credentialFor,
+    deliveries,
     request: (verb, path, requestOptions = {}) => send(server.url, credential, verb, path, requestOptions),
     async close() {
+      await deliveries?.stop();
       await server.close();
       await database.drop();
     },
