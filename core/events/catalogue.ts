@@ -1,4 +1,4 @@
-import { Shape, int, record, string, timestamp } from '../kernel/shape';
+import { Shape, int, listOf, record, string, timestamp } from '../kernel/shape';
 import { API_KEY } from '../models/api-keys.fields';
 import { CLIENT } from '../models/clients.fields';
 import { CONTACT } from '../models/contacts.fields';
@@ -26,6 +26,7 @@ const INVOICE_CLOSED = record({ invoice_id: int(), client_id: int(), currency: s
 const LOGIN = record({ user_id: int(), username: string(), type: string({ description: 'The kind of login asked for (any, staff, client, contact).' }) });
 const AUTODEBIT = record({ invoice_id: int(), client_id: int(), amount: string({ format: 'money' }), currency: string(), attempt: int({ description: 'Which attempt this was (1 is the first).' }), reason: string() });
 const EXTENSION = record({ id: int(), kind: string({ description: 'plugin, module or gateway.' }), name: string(), version: string() });
+const FROM_SERVICES = record({ invoice_id: int(), client_id: int(), currency: string(), total: string({ format: 'money' }), date_due: timestamp(), service_ids: listOf(int()) });
 const RENEWED = record({ service_id: int(), client_id: int(), invoice_id: int(), date_renews: timestamp({ description: 'The renew date after this renewal.' }) });
 
 /**
@@ -43,7 +44,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   { type: 'Invoices.add', origin: 'reference', description: 'An invoice was created (invoices/add).', payload: asAnswered('invoices/get'), shape: INVOICE },
   { type: 'Invoices.edit', origin: 'reference', description: 'An invoice was changed (invoices/edit).', payload: asAnswered('invoices/get'), shape: INVOICE },
   { type: 'Invoices.setClosed', origin: 'reference', description: 'An invoice was paid in full (a payment applied to it, or invoices/setClosed).', payload: 'The invoice\'s id, client, currency, total, what is paid and when it closed.', shape: INVOICE_CLOSED },
-  { type: 'Invoices.createFromServices', origin: 'reference', description: 'An invoice was made from services (invoices/createFromServices, and each renewal invoice of the billing run).', payload: asAnswered('invoices/get'), shape: INVOICE },
+  { type: 'Invoices.createFromServices', origin: 'reference', description: 'An invoice was made from services (invoices/createFromServices, invoices/createRenewalFromService, and each renewal invoice of the billing run).', payload: 'The invoice\'s id, client, currency, total and due date, and the services it bills (invoices/get answers the rest).', shape: FROM_SERVICES },
   { type: 'Transactions.add', origin: 'reference', description: 'A payment was recorded (transactions/add).', payload: asAnswered('transactions/get'), shape: TRANSACTION },
   { type: 'Transactions.edit', origin: 'reference', description: 'A payment was changed (transactions/edit).', payload: asAnswered('transactions/get'), shape: TRANSACTION },
   { type: 'Transactions.apply', origin: 'reference', description: 'A payment\'s credit was applied to invoices (transactions/apply).', payload: asAnswered('transactions/get'), shape: TRANSACTION },

@@ -170,9 +170,7 @@ export class Invoices extends InvoiceQueries {
     returns: count({ description: 'The new invoice id.' }),
   })
   async createFromServices(clientId: number, serviceIds: unknown, currency: string, dueDate: string, allowProRata: boolean, servicesRenew: boolean, _serviceTransfers: unknown, termCycles: number) {
-    const invoiceId = await createFromServices(this.ctx, this.calls, { clientId, serviceIds, currency, dueDate, allowProRata, servicesRenew, termCycles });
-    await emit(this.ctx, 'Invoices.createFromServices', await this.get(invoiceId));
-    return invoiceId;
+    return createFromServices(this.ctx, this.calls, { clientId, serviceIds, currency, dueDate, allowProRata, servicesRenew, termCycles });
   }
 
   @callable({

@@ -13,6 +13,7 @@ import { CouponBook } from '../coupons/coupon-discount';
 import { proratedAmount } from '../services/proration';
 import { localDate, nextRenewDate } from '../services/renew-dates';
 import { periodOf, serviceCurrency, ServiceRow } from '../services/service-store';
+import { emitServiceInvoices, madeFrom } from './service-invoice-events';
 
 export interface FromServicesOptions {
   readonly currency: string;
@@ -63,6 +64,7 @@ export async function invoiceServices(ctx: CallContext, calls: ModelCalls, clien
   })) as number;
   await recordPeriods(ctx.db, [{ invoiceId, periods: draft.periods }]);
   if (options.renew) await moveRenewDates(ctx.db, draft.periods);
+  await emitServiceInvoices(ctx.db, ctx.companyId, [await madeFrom(ctx, invoiceId, draft.periods)]);
   return invoiceId;
 }
 
