@@ -1,4 +1,3 @@
-import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { isPublicAddress } from '../../events/public-address';
 
@@ -8,9 +7,9 @@ export interface UrlPolicy {
 }
 
 /**
- * Why an endpoint URL is refused, as a 400's code and message; null when it is acceptable. The
- * address is checked again each time a delivery connects (a name may change what it resolves to);
- * this check only refuses early what can never be delivered to.
+ * Why an endpoint URL is refused, as a 400's code and message; null when it is acceptable. What a
+ * name resolves to is checked each time a delivery connects (it may change); this check only
+ * refuses early what can never be delivered to.
  */
 export async function urlProblem(value: unknown, policy: UrlPolicy): Promise<{ code: string; message: string } | null> {
   if (typeof value !== 'string' || value.length > 2048) return { code: 'format', message: 'Please give a URL of at most 2048 characters.' };
@@ -23,9 +22,10 @@ export async function urlProblem(value: unknown, policy: UrlPolicy): Promise<{ c
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp)) return { code: 'https', message: policy.allowHttp ? 'The URL must start with https:// or http://.' : 'The URL must start with https:// (this installation does not allow plain HTTP).' };
   if (url.username || url.password) return { code: 'format', message: 'The URL may not hold a user name or password.' };
   if (policy.allowPrivate) return null;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [host] : await lookup(host, { all: true }).then((found) => found.map((a) => a.address), () => [] as string[]);
-  // A name that does not resolve (yet) is accepted: deliveries retry, and each connection is checked.
-  if (addresses.some((address) => !isPublicAddress(address))) return { code: 'private', message: 'The URL reaches a loopback, private or reserved address, which this installation does not allow.' };
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  // Names are not looked up here (a lookup inside the call's transaction would hold it for as long
+  // as DNS takes): only addresses written in the URL and the names that always mean this machine.
+  const local = host === 'localhost' || host.endsWith('.localhost') || (isIP(host) !== 0 && !isPublicAddress(host));
+  if (local) return { code: 'private', message: 'The URL reaches a loopback, private or reserved address, which this installation does not allow.' };
   return null;
 }
