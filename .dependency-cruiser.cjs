@@ -9,6 +9,8 @@
  *   db          core/db/: Kysely, dialects, migrations
  *   kernel      core/kernel/ and the settings catalogue and store beside it
  *   identity    core/identity/: credentials, their scope, lock-outs, tenancy, the trust tables
+ *   events      core/events/: the outbox (writing an event in the call's transaction) and its
+ *               delivery (webhooks, consumers such as plugins' handlers)
  *   billing     core/billing/: the billing rules shared by models and automation
  *   models      core/models/; a file in core/models/<x>/ is private to <x>
  *   automation  core/automation/, beside the models: it reaches them through the call path
@@ -22,6 +24,7 @@ const ERRORS = '^core/kernel/(errors|tally-error)\\.ts$';
 const CONFIG = '^core/config\\.ts$';
 const DB = '^core/db/';
 const KERNEL = '^core/(kernel/|settings-catalogue\\.ts$|settings-store\\.ts$)';
+const EVENTS = '^core/events/';
 const BILLING = '^core/billing/';
 const MODELS = '^core/models/';
 const AUTOMATION = '^core/automation/';
@@ -68,11 +71,12 @@ module.exports = {
     onlyDownward('db-imports-downward', 'core/db imports only the errors and the configuration below it.', DB, [ERRORS, CONFIG]),
     onlyDownward('kernel-imports-downward', 'The kernel (decorators, call context, money, timestamps, settings) imports only db, config and errors.', KERNEL, [ERRORS, CONFIG, DB]),
     onlyDownward('identity-imports-downward', 'Who calls (credentials, their scope, lock-outs, tenancy, the trust tables) sits beside the kernel: it imports only kernel, db, config and errors.', IDENTITY, [ERRORS, CONFIG, DB, KERNEL]),
-    onlyDownward('billing-imports-downward', 'The billing rules sit below models and automation: they import only identity, kernel, db, config and errors.', BILLING, [ERRORS, CONFIG, DB, KERNEL, IDENTITY]),
-    onlyDownward('models-import-downward', 'Models import the billing rules and what is below; never automation, trust, the call path or the installation (they reach other models through ctx.models and the call path).', MODELS, [ERRORS, CONFIG, DB, KERNEL, IDENTITY, BILLING]),
-    onlyDownward('automation-beside-models', 'Automation uses the billing rules below it and reaches models through the call path (the installation), never by importing a model.', AUTOMATION, [ERRORS, CONFIG, DB, KERNEL, IDENTITY, BILLING, CALL_PATH]),
+    onlyDownward('events-import-downward', 'The outbox and its delivery sit below the billing rules, which write events in their transactions: they import only kernel, db, config and errors.', EVENTS, [ERRORS, CONFIG, DB, KERNEL]),
+    onlyDownward('billing-imports-downward', 'The billing rules sit below models and automation: they import only identity, kernel, db, config and errors.', BILLING, [ERRORS, CONFIG, DB, KERNEL, IDENTITY, EVENTS]),
+    onlyDownward('models-import-downward', 'Models import the billing rules and what is below; never automation, trust, the call path or the installation (they reach other models through ctx.models and the call path).', MODELS, [ERRORS, CONFIG, DB, KERNEL, IDENTITY, EVENTS, BILLING]),
+    onlyDownward('automation-beside-models', 'Automation uses the billing rules below it and reaches models through the call path (the installation), never by importing a model.', AUTOMATION, [ERRORS, CONFIG, DB, KERNEL, IDENTITY, EVENTS, BILLING, CALL_PATH]),
     onlyDownward('call-contract-imports-downward', 'What a call is and the hook signatures are types over the kernel and identity: the call path runs them, trust implements them.', CALL_CONTRACT, [ERRORS, CONFIG, DB, KERNEL, IDENTITY]),
-    onlyDownward('trust-imports-downward', 'Trust (the call guard, idempotency, rate limits, the audit writer) sits between the call path and the models; its hooks implement the call contract.', TRUST, [ERRORS, CONFIG, DB, KERNEL, IDENTITY, BILLING, MODELS, CALL_CONTRACT]),
+    onlyDownward('trust-imports-downward', 'Trust (the call guard, idempotency, rate limits, the audit writer) sits between the call path and the models; its hooks implement the call contract.', TRUST, [ERRORS, CONFIG, DB, KERNEL, IDENTITY, EVENTS, BILLING, MODELS, CALL_CONTRACT]),
     {
       name: 'models-are-private',
       comment: 'A model (core/models/<x>.ts, <x>.fields.ts and the folder core/models/<x>/) imports no other model: what two models share lives in core/billing/, and a model uses another through the call path (ctx.models). Record shapes (<y>.fields.ts, declarations the API documents) may be shared.',

@@ -54,6 +54,10 @@ export const SETTINGS: Record<string, SettingDefinition> = {
   notice3: { scope: 'company', overridable: true, default: 'disabled', check: noticeDay },
   notice_pending_autodebit: { scope: 'company', overridable: true, default: 'disabled', check: disabledOr(days(365), 'a whole number of days from 0 to 365 before the auto debit') },
   automation_time: { scope: 'company', default: '00:00', check: (v) => (/^([01]\d|2[0-3]):[0-5]\d$/.test(v) ? null : 'Please give a local time as HH:MM.') },
+  // Events and webhooks (docs/events.md): what endpoints may reach, and how long the outbox keeps what it has delivered.
+  webhooks_allow_http: { scope: 'system', default: 'false', check: booleanText },
+  webhooks_allow_private_addresses: { scope: 'system', default: 'false', check: booleanText },
+  events_retention_days: { scope: 'system', default: '30', check: (v) => (/^\d{1,3}$/.test(v) && Number(v) >= 1 && Number(v) <= 365 ? null : 'Please give a whole number of days from 1 to 365.') },
 };
 
 /** Settings live in one table; installation-wide ones under company 0. */

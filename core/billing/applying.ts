@@ -2,6 +2,7 @@ import { Tx } from '../db/schema';
 import { Amount, min, stored, toStored, ZERO } from '../kernel/money';
 import { LockedInvoice } from './invoice-lock';
 import { closedDate } from './settlement';
+import { emitInvoiceClosed } from '../events/invoice-closed';
 
 /** Invoices a payment may be applied to: drafts are not billed yet, void ones are cancelled. */
 export const PAYABLE_STATUSES = ['active', 'proforma'];
@@ -60,6 +61,8 @@ function appliedRow(db: Tx, transactionId: number, invoiceId: number) {
 
 async function setPaid(db: Tx, invoice: LockedInvoice, paid: Amount, now: string): Promise<void> {
   invoice.paid = paid;
+  const wasOpen = invoice.date_closed === null;
   invoice.date_closed = closedDate(invoice.status, invoice.total, paid, invoice.date_closed, now);
   await db.updateTable('invoices').set({ paid: toStored(paid), date_closed: invoice.date_closed }).where('id', '=', invoice.id).execute();
+  if (wasOpen && invoice.date_closed !== null) await emitInvoiceClosed(db, invoice);
 }

@@ -13,6 +13,8 @@ import { CouponBook } from './coupon-discount';
 import { proratedAmount } from './proration';
 import { localDate, nextRenewDate } from './renew-dates';
 import { periodOf, serviceCurrency, ServiceRow } from './service-store';
+import { emitServiceInvoices, madeFrom } from './service-invoice-events';
+import type { Period } from './service-period';
 
 export interface FromServicesOptions {
   readonly currency: string;
@@ -38,12 +40,7 @@ export interface Line {
   service_id: number;
 }
 
-export interface Period {
-  readonly serviceId: number;
-  readonly start: string;
-  readonly end: string | null;
-  readonly kind: 'new' | 'renew';
-}
+export type { Period } from './service-period';
 
 /** An invoice's lines (as invoices/add takes them) and the service periods it bills. */
 export interface ServiceInvoiceDraft {
@@ -65,6 +62,7 @@ export async function invoiceServices(ctx: CallContext, calls: ModelCalls, clien
   })) as number;
   await recordPeriods(ctx.db, [{ invoiceId, periods: draft.periods }]);
   if (options.renew) await moveRenewDates(ctx.db, draft.periods);
+  await emitServiceInvoices(ctx.db, ctx.companyId, [await madeFrom(ctx, invoiceId, draft.periods)]);
   return invoiceId;
 }
 

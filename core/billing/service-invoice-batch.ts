@@ -15,6 +15,7 @@ import { LineInput, readLines, rememberingReader } from './lines';
 import { numberingSettings, numberInvoices } from './numbering';
 import { closedDate } from './settlement';
 import { computeTotals, storedTotals, Totals } from './totals';
+import { emitServiceInvoices } from './service-invoice-events';
 
 export interface ServiceInvoiceRequest {
   readonly clientId: number;
@@ -108,6 +109,7 @@ export async function invoiceServiceBatch(ctx: CallContext, requests: readonly S
   await insertLinesAndTaxes(ctx, prepared, ids);
   await recordPeriods(db, prepared.map((p, i) => ({ invoiceId: ids[i], periods: p.periods })));
   await moveRenewDates(db, prepared.filter((p) => p.renew).flatMap((p) => p.periods));
+  await emitServiceInvoices(db, ctx.companyId, prepared.map((p, i) => ({ invoiceId: ids[i], clientId: p.clientId, currency: p.currency, total: p.totals.total, due: p.due, periods: p.periods })));
   // Numbered last, as invoices/add numbers: other writers of the company's invoices queue on the
   // counter from here to the caller's commit.
   const { outcome } = await numberInOrder(ctx, ids);

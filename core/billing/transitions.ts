@@ -3,6 +3,7 @@ import { ModelCalls } from '../kernel/model-calls';
 import { TallyError } from '../kernel/tally-error';
 import { ModuleLifecycle } from './module-lifecycle';
 import { ServiceRow } from './service-store';
+import { emitServiceEvent } from './service-event';
 
 const transitionError = (action: string, from: readonly string[], status: string) =>
   TallyError.invalid({ status: { transition: `Only ${from.join(' or ')} services can be ${action}; this one is ${status}.` } });
@@ -35,12 +36,14 @@ export class ServiceTransitions {
     if (service.status !== 'active') throw transitionError('suspended', ['active'], service.status);
     if (options.useModule ?? true) await this.module.act(service, 'suspend');
     await this.update(service.id, { status: 'suspended', date_suspended: this.now, suspension_reason: options.reason ?? null, auto_suspended: options.auto ? 1 : 0 });
+    await emitServiceEvent(this.ctx, 'Services.suspend', service.id);
   }
 
   async unsuspend(service: ServiceRow, useModule = true): Promise<void> {
     if (service.status !== 'suspended') throw transitionError('unsuspended', ['suspended'], service.status);
     if (useModule) await this.module.act(service, 'unsuspend');
     await this.update(service.id, { status: 'active', date_suspended: null, suspension_reason: null, auto_suspended: 0 });
+    await emitServiceEvent(this.ctx, 'Services.unsuspend', service.id);
   }
 
   /** Cancels now: the module removes the service; the record keeps the date. */
@@ -48,6 +51,7 @@ export class ServiceTransitions {
     if (!['active', 'suspended', 'pending', 'in_review'].includes(service.status)) throw transitionError('canceled', ['active', 'suspended', 'pending', 'in_review'], service.status);
     if (useModule && ['active', 'suspended'].includes(service.status)) await this.module.act(service, 'cancel');
     await this.update(service.id, { status: 'canceled', date_canceled: this.now });
+    await emitServiceEvent(this.ctx, 'Services.cancel', service.id);
   }
 
   /** Tells the module about a paid renewal. */

@@ -10,6 +10,7 @@ import { API_KEY, API_KEY_ADD, API_KEY_CREATED, API_KEY_EDIT } from './api-keys.
 import { flag, scopeColumns } from '../identity/credential-fields';
 import { companyOf, invalidCompanyError } from '../identity/tenancy';
 import { trustDb } from '../identity/trust-tables';
+import { emitAll } from '../events/emit';
 
 /** What is shown of a credential: never the key, which exists only in the answer that creates it. */
 const LISTED = ['id', 'company_id', 'user', 'notes', 'date_added', 'last_used', 'last_used_ip', 'installation', 'scopes', 'read_only', 'allow_ips', 'expires_at'] as const;
@@ -89,6 +90,7 @@ export class ApiKeys {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    await emitAll(this.ctx.db, [{ companyId, type: 'Credentials.created', payload: shown(await this.db.selectFrom('api_keys').select(LISTED).where('id', '=', row.id).executeTakeFirstOrThrow()) }]);
     return { id: row.id, company_id: companyId, user, key, installation };
   }
 
@@ -115,6 +117,8 @@ export class ApiKeys {
     if (this.ctx.scoped) throw new TallyError('forbidden');
     const row = await this.mine(this.db.selectFrom('api_keys').select(['user', 'installation']).where('id', '=', id)).executeTakeFirst();
     if (!row) throw NO_SUCH_KEY();
+    const revoked = shown(await this.db.selectFrom('api_keys').select(LISTED).where('id', '=', id).executeTakeFirstOrThrow());
+    await emitAll(this.ctx.db, [{ companyId: Number(revoked.company_id), type: 'Credentials.revoked', payload: revoked }]);
     await this.db.deleteFrom('api_keys').where('id', '=', id).execute();
     this.credentials.forget(row.user);
     return null;

@@ -20,6 +20,7 @@ import { PAGE_SIZE } from '../kernel/paging';
 import { ModelCalls } from '../kernel/model-calls';
 import { int as count, listOf, mapOf, nothing, orFalse, string as text } from '../kernel/shape';
 import { CLIENT, CLIENT_ADD, CLIENT_CREATE, CLIENT_EDIT, CLIENT_WITH_SETTINGS, CLIENTS } from './clients.fields';
+import { emit } from '../events/emit';
 
 export { findClient, invalidClient } from '../billing/client-store';
 
@@ -147,6 +148,7 @@ export class Clients {
       .executeTakeFirstOrThrow();
     await this.ctx.db.updateTable('clients').set(displayNumber(vars.id_code, client.id)).where('id', '=', client.id).execute();
     if (withContact) await this.addPrimaryContact(client.id, vars, now);
+    await emit(this.ctx, 'Clients.add', await this.get(client.id, false));
     return client.id;
   }
 
@@ -166,12 +168,14 @@ export class Clients {
     if (Object.keys(changes).length) await this.ctx.db.updateTable('clients').set(changes).where('id', '=', clientId).execute();
     if (givesContact && client.contact_id !== null) await this.ctx.db.updateTable('contacts').set(contact).where('id', '=', client.contact_id).execute();
     else if (givesContact) await this.addPrimaryContact(clientId, vars, formatUtc(new Date()));
+    await emit(this.ctx, 'Clients.edit', await this.get(clientId, false));
     return this.get(clientId, false);
   }
 
   @callable({ description: 'Delete a client with its contacts, notes and settings. A client with invoices or transactions is kept (400 client_id.in_use).', verb: 'DELETE', params: [int('client_id')], returns: nothing() })
   async delete(clientId: number) {
     await requireClient(this.ctx.db, this.ctx.companyId, clientId);
+    const deleted = await this.get(clientId, false);
     const db = this.ctx.db;
     const billed =
       (await db.selectFrom('invoices').select('id').where('client_id', '=', clientId).executeTakeFirst()) ??
@@ -183,6 +187,7 @@ export class Clients {
     await db.deleteFrom('client_values').where('client_id', '=', clientId).execute();
     await db.deleteFrom('owner_settings').where('owner', '=', 'client').where('owner_id', '=', clientId).execute();
     await db.deleteFrom('clients').where('id', '=', clientId).execute();
+    await emit(this.ctx, 'Clients.delete', deleted);
     return null;
   }
 

@@ -16,6 +16,7 @@ import { addNumbers, editNumbers, invalidNumber, NUMBER_COLUMNS, NUMBER_LOCATION
 import { int as count, listOf, mapOf, nothing, orFalse, string as text } from '../kernel/shape';
 import { CONTACT, CONTACT_ADD, CONTACT_EDIT, CUSTOM_TYPE, CUSTOM_TYPE_ADD, CUSTOM_TYPE_EDIT, NUMBER, NUMBER_ADD, NUMBER_EDIT } from './contacts.fields';
 import { PAGE_SIZE } from '../kernel/paging';
+import { emit } from '../events/emit';
 
 const CONTACT_TYPES = { primary: 'Primary', billing: 'Billing', other: 'Other' };
 const ORDER: Record<string, string> = { last_name: 'contacts.last_name', first_name: 'contacts.first_name', email: 'contacts.email', contact_type: 'contacts.contact_type', date_added: 'contacts.date_added', id: 'contacts.id' };
@@ -109,6 +110,7 @@ export class Contacts {
       .returning('id')
       .executeTakeFirstOrThrow();
     await addNumbers(this.ctx.db, row.id, vars.numbers);
+    await emit(this.ctx, 'Contacts.add', await this.get(row.id));
     return row.id;
   }
 
@@ -126,6 +128,7 @@ export class Contacts {
     if (vars.contact_type_id !== undefined) changes.contact_type_id = wholeNumber(vars.contact_type_id);
     if (Object.keys(changes).length) await this.ctx.db.updateTable('contacts').set(changes).where('id', '=', contactId).execute();
     await editNumbers(this.ctx.db, contactId, vars.numbers);
+    await emit(this.ctx, 'Contacts.edit', await this.get(contactId));
     return this.get(contactId);
   }
 
@@ -136,6 +139,7 @@ export class Contacts {
     if (contact.contact_type === 'primary') throw TallyError.invalid({ contact_id: { primary: 'The primary contact is deleted only with its client.' } });
     await this.ctx.db.deleteFrom('contact_numbers').where('contact_id', '=', contactId).execute();
     await this.ctx.db.deleteFrom('contacts').where('id', '=', contactId).execute();
+    await emit(this.ctx, 'Contacts.delete', contact);
     return null;
   }
 

@@ -21,9 +21,11 @@ import { Settings } from './settings';
 import { Taxes } from './taxes';
 import { Transactions } from './transactions';
 import { Users } from './users';
+import { Events } from './events';
+import { Webhooks } from './webhooks';
 
 /** The core models, registered under their API names by every installation. */
-export const coreModels = [Users, Companies, ApiKeys, Settings, Encryption, PluginManager, ModuleManager, GatewayManager, Clients, ClientGroups, Contacts, Currencies, Taxes, Invoices, Transactions, Audit];
+export const coreModels = [Users, Companies, ApiKeys, Settings, Encryption, PluginManager, ModuleManager, GatewayManager, Clients, ClientGroups, Contacts, Currencies, Taxes, Invoices, Transactions, Audit, Events, Webhooks];
 
 /** Recurring billing (docs/billing.md). */
 export const recurringModels = [Pricings, Packages, PackageGroups, Coupons, Services, Accounts, InvoiceNotices];

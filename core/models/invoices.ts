@@ -24,6 +24,8 @@ import { settingKeyRules } from '../billing/owner-settings';
 import { totalFor } from './invoices/totalling';
 import { bool as boolShape, int as count, nothing } from '../kernel/shape';
 import { INVOICE, INVOICE_ADD, INVOICE_EDIT, INVOICE_SUMMARIES } from './invoices.fields';
+import { emit } from '../events/emit';
+import { emitInvoiceClosed } from '../events/invoice-closed';
 
 /**
  * Invoices of the caller's company, with the reference's signatures and record shape (reading
@@ -78,6 +80,7 @@ export class Invoices {
       const number = await this.nextNumber();
       await setInvoiceNumber(this.ctx.db, invoiceId, number.value, number.text);
     }
+    await emit(this.ctx, 'Invoices.add', await this.queries.get(invoiceId));
     return invoiceId;
   }
 
@@ -89,6 +92,7 @@ export class Invoices {
   async edit(invoiceId: number, vars: Record<string, unknown>) {
     const editor = new InvoiceEditor(this.ctx, () => this.nextNumber());
     await editor.edit(invoiceId, vars);
+    await emit(this.ctx, 'Invoices.edit', await this.queries.get(invoiceId));
     return invoiceId;
   }
 
@@ -136,6 +140,7 @@ export class Invoices {
     const invoice = await lockInvoice(this.ctx.db, this.ctx.companyId, invoiceId);
     const closed = closedDate(invoice.status, invoice.total, invoice.paid, invoice.date_closed, formatUtc(new Date()));
     if (closed !== invoice.date_closed) await this.ctx.db.updateTable('invoices').set({ date_closed: closed }).where('id', '=', invoiceId).execute();
+    if (closed !== null && invoice.date_closed === null) await emitInvoiceClosed(this.ctx.db, { ...invoice, date_closed: closed });
     return closed !== null;
   }
 
@@ -163,7 +168,7 @@ export class Invoices {
     params: [int('client_id'), any('service_ids'), string('currency'), string('due_date'), bool('allow_pro_rata', { default: true }), bool('services_renew', { default: false }), any('service_transfers', { default: [] }), int('term_cycles', { default: 1 })],
     returns: count({ description: 'The new invoice id.' }),
   })
-  createFromServices(clientId: number, serviceIds: unknown, currency: string, dueDate: string, allowProRata: boolean, servicesRenew: boolean, _serviceTransfers: unknown, termCycles: number) {
+  async createFromServices(clientId: number, serviceIds: unknown, currency: string, dueDate: string, allowProRata: boolean, servicesRenew: boolean, _serviceTransfers: unknown, termCycles: number) {
     return createFromServices(this.ctx, this.calls, { clientId, serviceIds, currency, dueDate, allowProRata, servicesRenew, termCycles });
   }
 

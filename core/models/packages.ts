@@ -15,6 +15,7 @@ import { PACKAGE_STATUSES, packageQuery, presentPackages, readPackage } from './
 import { readPackageVars } from './packages/package-vars';
 import { PRICING_COLUMNS } from '../billing/pricing-rows';
 import { PAGE_SIZE } from '../kernel/paging';
+import { emit } from '../events/emit';
 
 // A package's display code is its id (Tally keeps no package number format).
 const ORDER: Record<string, string> = { id_code: 'id', id: 'id', name: 'name', status: 'status', module: 'module', date_added: 'date_added' };
@@ -45,6 +46,7 @@ export class Packages {
       .returning('id')
       .executeTakeFirstOrThrow();
     await this.writePricingAndGroups(row.id, read.pricing, read.groups);
+    await emit(this.ctx, 'Packages.add', await readPackage(this.ctx.db, this.ctx.companyId, row.id));
     return row.id;
   }
 
@@ -56,19 +58,22 @@ export class Packages {
     if (Object.keys(read.errors).length) throw TallyError.invalid(read.errors);
     if (Object.keys(read.changes).length) await this.ctx.db.updateTable('packages').set(read.changes).where('id', '=', packageId).execute();
     await this.writePricingAndGroups(packageId, read.pricing, read.groups);
+    await emit(this.ctx, 'Packages.edit', await readPackage(this.ctx.db, this.ctx.companyId, packageId));
     return readPackage(this.ctx.db, this.ctx.companyId, packageId);
   }
 
   @callable({ returns: nothing(), verb: 'DELETE', params: [int('package_id'), bool('remove_services', { default: false })], description: 'Delete a package that no service uses. remove_services=true (the reference then deletes the package\'s canceled services) is refused: Tally keeps services, and their invoices\' history, until each is deleted.' })
   async delete(packageId: number, removeServices: boolean) {
     if (removeServices) throw TallyError.invalid({ remove_services: { unsupported: 'Tally does not support remove_services: it never deletes services with their package. Delete the package once no service uses it.' } });
-    if (!(await readPackage(this.ctx.db, this.ctx.companyId, packageId))) throw invalidPackage();
+    const deleted = await readPackage(this.ctx.db, this.ctx.companyId, packageId);
+    if (!deleted) throw invalidPackage();
     const used = await this.ctx.db.selectFrom('services').innerJoin('pricings', 'pricings.id', 'services.pricing_id').select('services.id').where('pricings.package_id', '=', packageId).limit(1).executeTakeFirst();
     if (used) throw TallyError.invalid({ package_id: { in_use: 'Services use this package; cancel and delete them first.' } });
     await this.ctx.db.deleteFrom('package_group_packages').where('package_id', '=', packageId).execute();
     await this.ctx.db.deleteFrom('coupon_packages').where('package_id', '=', packageId).execute();
     await this.ctx.db.deleteFrom('pricings').where('package_id', '=', packageId).execute();
     await this.ctx.db.deleteFrom('packages').where('id', '=', packageId).execute();
+    await emit(this.ctx, 'Packages.delete', deleted);
     return null;
   }
 

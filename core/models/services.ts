@@ -29,6 +29,7 @@ import { bool as yes, int as count, money, nothing, orFalse, timestamp } from '.
 import { CANCEL_VARS, LABELS, MODULE_VARS, PACKAGE_PRICING_INFO, PRICING_INFO, SERVICE, SERVICE_ADD, SERVICE_EDIT, SERVICE_FIELD_INPUT, SERVICES, SIMPLE_SERVICES, SUSPEND_VARS, UNCANCEL_VARS } from './services.fields';
 import { ServiceTransitions } from '../billing/transitions';
 import { PAGE_SIZE } from '../kernel/paging';
+import { emitServiceEvent } from '../billing/service-event';
 
 /** getList's order_by fields (→ columns); newest first by default, as the reference. */
 const ORDER: Record<string, string> = { date_added: 'services.date_added', date_renews: 'services.date_renews', status: 'services.status', id: 'services.id', package_name: 'packages.name' };
@@ -54,8 +55,10 @@ export class Services {
     params: [object('vars', { default: {} }), any('packages', { default: null }), bool('notify', { default: false })],
     description: 'Add a service: vars[pricing_id], vars[client_id], optional vars[status] (pending, in_review, active; pending), vars[use_module] (true: an active service is provisioned by the package\'s module), vars[qty], vars[coupon_id], vars[override_price] and vars[override_currency], vars[parent_service_id], vars[date_added], vars[date_renews], and module fields (e.g. vars[domain]). Returns its id.',
   })
-  add(vars: Record<string, unknown>, _packages: unknown, _notify: boolean) {
-    return addService(this.ctx, this.calls, vars, this.now());
+  async add(vars: Record<string, unknown>, _packages: unknown, _notify: boolean) {
+    const serviceId = await addService(this.ctx, this.calls, vars, this.now());
+    await emitServiceEvent(this.ctx, 'Services.add', serviceId);
+    return serviceId;
   }
 
   @callable({ returns: count({ description: 'The service id.' }), vars: SERVICE_EDIT,
@@ -82,6 +85,7 @@ export class Services {
       await changePricing(this.ctx, this.calls, await requireService(this.ctx.db, this.ctx.companyId, serviceId), pricingId, this.now());
     }
     if (status !== undefined && status !== service.status) await this.moveTo(await requireService(this.ctx.db, this.ctx.companyId, serviceId), status, !bypassModule, columns.suspension_reason);
+    await emitServiceEvent(this.ctx, 'Services.edit', serviceId);
     return serviceId;
   }
 
@@ -196,6 +200,7 @@ export class Services {
     if (at !== null && at > now) {
       if (service.status === 'canceled') throw TallyError.invalid({ status: { transition: 'The service is already canceled.' } });
       await this.ctx.db.updateTable('services').set({ date_canceled: at }).where('id', '=', serviceId).execute();
+      await emitServiceEvent(this.ctx, 'Services.cancel', serviceId);
       return null;
     }
     await this.transitions().cancel(service, vars.use_module === undefined || truthy(vars.use_module));

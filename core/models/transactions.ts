@@ -20,6 +20,7 @@ import { applications, LockedTransaction, lockTransaction, SETTLED_STATUSES, una
 import { checkApplication } from './transactions/verify-apply';
 import { bool as boolShape, int as count, money, nothing } from '../kernel/shape';
 import { APPLY, PAYMENT_ADD, PAYMENT_EDIT, REFUND, TRANSACTION, TYPE_ADD, TYPE_EDIT, VERIFY_APPLY } from './transactions.fields';
+import { emit } from '../events/emit';
 
 /**
  * Payments and refunds, with the reference's signatures (reading methods in the TransactionQueries
@@ -74,6 +75,8 @@ export class Transactions {
       throw isUniqueViolation(error) ? TallyError.invalid({ reference: { unique: REFERENCE_TAKEN } }) : error;
     });
     await applyAllocations(db, row.id, allocations, invoices, amount, now);
+    await emit(this.ctx, 'Transactions.add', await this.queries.get(row.id));
+    if (status === 'declined' || status === 'error') await emit(this.ctx, 'Payments.refused', await this.queries.get(row.id));
     return row.id;
   }
 
@@ -107,6 +110,7 @@ export class Transactions {
         throw isUniqueViolation(error) ? TallyError.invalid({ transaction_id: { unique: REFERENCE_TAKEN } }) : error;
       });
     }
+    await emit(this.ctx, 'Transactions.edit', await this.queries.get(transactionId));
     return transactionId;
   }
 
@@ -131,7 +135,9 @@ export class Transactions {
     await assertValid(vars, allocationAmountRules(listName));
     const { allocations, invoices } = await lockAllocated(db, this.ctx.companyId, vars[listName], transaction, listName);
     await applyAllocations(db, transactionId, allocations, invoices, await unapplied(db, transaction), formatUtc(new Date()));
-    return this.queries.get(transactionId);
+    const applied = await this.queries.get(transactionId);
+    await emit(this.ctx, 'Transactions.apply', applied);
+    return applied;
   }
 
   @callable({ description: 'Take a transaction off the invoices it paid (a list of invoice ids, or all of them when invoices is null): what it paid returns to the client\'s credit and the invoices reopen. Returns the transaction.', verb: 'POST', params: [int('transaction_id'), any('invoices', { default: null })], returns: TRANSACTION })

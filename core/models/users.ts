@@ -19,6 +19,7 @@ import { reachableBy, usersFilter } from '../identity/user-reach';
 import { reusedSelect } from '../kernel/reused-select';
 import { Tx } from '../db/schema';
 import { PAGE_SIZE, pageOffset } from '../kernel/paging';
+import { emit } from '../events/emit';
 
 /** What the API shows of a user: never the password hash or the two-factor secret. */
 const OTP_MODES = mapOf(text(), { description: 'Mode → name.' });
@@ -185,7 +186,9 @@ export class Users {
       return false;
     }
     await lockouts.clear(this.db, who[0]);
-    return this.hasLink(user.id, type);
+    const accepted = await this.hasLink(user.id, type);
+    if (accepted) await emit(this.ctx, 'Users.login', { user_id: user.id, username, type });
+    return accepted;
   }
 
   @callable({

@@ -3,6 +3,7 @@ import { changeCredentialLimits, createCredential, revokeCredential, showApiAcce
 import { showAudit } from './pages/audit-page';
 import { showDashboard } from './pages/dashboard-page';
 import { extensionAction, showExtensions } from './pages/extensions-page';
+import { addWebhook, showWebhooks, webhookAction } from './pages/webhooks-page';
 import { addCompany, setMaintenance, setTimezone, showSystem } from './pages/system-page';
 
 /**
@@ -16,6 +17,9 @@ export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['POST /admin/settings/api/create', createCredential],
   ['POST /admin/settings/api/revoke', revokeCredential],
   ['POST /admin/settings/api/limits', changeCredentialLimits],
+  ['GET /admin/settings/webhooks', showWebhooks],
+  ['POST /admin/settings/webhooks/add', addWebhook],
+  ['POST /admin/settings/webhooks/action', webhookAction],
   ['GET /admin/settings/system', showSystem],
   ['GET /admin/audit', showAudit],
   ['POST /admin/settings/system/maintenance', setMaintenance],

@@ -2,11 +2,13 @@ import cluster from 'node:cluster';
 import { AutomationScheduler } from '../../core/automation/scheduler';
 import { Installation } from '../../core/installation';
 import { config, parseSetting, SETTINGS } from '../../core/config';
+import { isPostgres } from '../../core/db/is-postgres';
 import { createLogger, Logger } from '../logger';
 import { serve } from '../server';
 import { banner, BannerOptions, shownHost } from './banner';
 import { runPrimary } from './cluster-primary';
 import { openInstallation } from './open-installation';
+import { startDeliveries } from './event-deliveries';
 
 interface ServeOptions {
   port?: string;
@@ -25,15 +27,17 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
   const host = options.host ?? config().host;
   const primaryOfCluster = workers > 1 && cluster.isPrimary;
   // Extensions run in worker threads of this process; they stop when the installation closes. A
-  // cluster's primary serves nothing: it loads them only for the billing run's modules and gateways.
-  const loadsExtensions = !primaryOfCluster || config().automationMinutes !== 0;
-  const installation = await openInstallation(loadsExtensions ? { extensions: { logger } } : {});
+  // cluster's primary serves nothing, but runs the billing run's modules and gateways and, on
+  // SQLite, delivers events to plugins' handlers: it loads them too.
+  const installation = await openInstallation({ extensions: { logger } });
   if (primaryOfCluster) {
     // The database is migrated and set up once, here, before the host processes start.
     process.stdout.write(await banner(installation, `http://${shownHost(host)}:${port}`, workers, databaseUrls()));
     // The primary keeps the installation only to run the billing scheduler: one process runs it.
     const stopScheduler = await startScheduler(installation, logger);
+    const stopDeliveries = startDeliveries(installation, logger);
     const status = await runPrimary(workers, logger);
+    await stopDeliveries();
     await stopScheduler();
     await installation.close();
     return status;
@@ -45,10 +49,12 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
   if (cluster.isPrimary) process.stdout.write(await banner(installation, server.url, 1, databaseUrls()));
   // Host processes of a cluster never run it: their primary does.
   const stopScheduler = cluster.isPrimary ? await startScheduler(installation, logger) : async () => undefined;
+  // On PostgreSQL every host process shares the outbox (SKIP LOCKED); on SQLite only the primary delivers.
+  const stopDeliveries = cluster.isPrimary || isPostgres(installation.db) ? startDeliveries(installation, logger) : async () => undefined;
   return new Promise<number>((resolve) => {
     const stop = (signal: string) => {
       logger.info({ signal, pid: process.pid }, 'shutting down: finishing in-flight calls');
-      Promise.all([stopScheduler(), server.close()]).then(
+      Promise.all([stopScheduler(), stopDeliveries(), server.close()]).then(
         () => {
           // A cluster worker's channel to its primary would keep it alive: let go of it.
           cluster.worker?.disconnect();

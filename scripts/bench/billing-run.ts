@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { BillingRunEvents } from './billing-run-events';
 import { createScratchDatabase } from '../support/scratch-database';
 import { countInvoiced, RUN_AT, seedRenewals } from './billing-run-fixture';
 import { localPostgresCpuSeconds } from './process-cpu';
@@ -62,6 +63,7 @@ async function measureOnce(target: BillingTarget, services: number): Promise<Rou
   const database = await createScratchDatabase(target.postgresUrl, 'tally_bench_billing');
   try {
     await seedRenewals(database.url, clients, services);
+    const events = await BillingRunEvents.open(database.url, process.env.BENCH_BILLING_WEBHOOK === '1');
     const databaseBefore = target.postgresUrl ? localPostgresCpuSeconds() : 0;
     const [started, cpuBefore] = [Date.now(), childrenCpuSeconds()];
     await Promise.all(Array.from({ length: target.processes }, () => runProcess(database.url)));
@@ -69,6 +71,12 @@ async function measureOnce(target: BillingTarget, services: number): Promise<Rou
     const databaseAfter = target.postgresUrl ? localPostgresCpuSeconds() : 0;
     const { periods, invoices } = await countInvoiced(database.url);
     if (periods !== services) throw new Error(`billing run, ${target.label}: WRONG: ${periods} periods invoiced for ${services} services`);
+    const emitted = await events.check(invoices, services);
+    if (process.env.BENCH_BILLING_WEBHOOK === '1') {
+      await events.drained(emitted);
+      console.log(`billing run, ${target.label}: its ${emitted} events all delivered to one endpoint ${((Date.now() - started) / 1000 - seconds).toFixed(1)} s after the run ended`);
+    }
+    await events.close();
     const databaseCpuSeconds = databaseBefore === undefined || databaseAfter === undefined ? undefined : databaseAfter - databaseBefore;
     const round = { seconds, cpuSeconds: childrenCpuSeconds() - cpuBefore, databaseCpuSeconds, load: os.loadavg()[0] };
     console.log(`billing run, ${target.label}: ${services} services of ${clients} clients -> ${invoices} invoices in ${seconds.toFixed(1)} s = ${(services / seconds).toFixed(0)} services invoiced/s (processes' CPU ${round.cpuSeconds.toFixed(1)} s${machineUse(round)}, load ${round.load.toFixed(1)})`);

@@ -7,6 +7,7 @@ import { load, LoadOptions, LoadResult } from './load';
 import { freePort, startBare, startTally, withProcess, withProcessCpu } from './processes';
 import { Scenario, scenarios } from './scenarios';
 import { measureTrustCost } from './trust-cost';
+import { measureEventDelivery } from './event-delivery';
 
 interface Target {
   readonly label: string;
@@ -31,13 +32,15 @@ const TARGETS: Target[] = [
  * (default 10) tune it; BENCH_POSTGRES_URL names the PostgreSQL server (skipped when unreachable).
  * Then the billing run over BENCH_BILLING_SERVICES renewing services (scripts/bench/billing-run.ts).
  * BENCH_ONLY=billing measures the billing run alone; BENCH_ONLY=<scenario> (a name's start, such as
- * `invoices/add`) measures that scenario alone against its baseline, on every target.
+ * `invoices/add`) measures that scenario alone against its baseline, on every target;
+ * BENCH_ONLY=events measures webhook delivery alone (scripts/bench/event-delivery.ts).
  */
 async function main(): Promise<void> {
   const postgresUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const postgres = await reachable(postgresUrl);
   if (!postgres) console.log(`PostgreSQL is not reachable at ${postgresUrl}: measuring SQLite only.`);
   const only = process.env.BENCH_ONLY;
+  if (only === 'events') return measureEventDelivery(postgres ? postgresUrl : null);
   if (only && only !== 'billing') {
     const chosen = scenarios.filter((s) => s.name.startsWith(only));
     if (!chosen.length) throw new Error(`BENCH_ONLY=${only} names no scenario: billing, or one of ${scenarios.map((s) => s.name).join(', ')}`);
@@ -45,6 +48,7 @@ async function main(): Promise<void> {
     return;
   }
   if (only !== 'billing') await measureHost(postgres ? postgresUrl : null);
+  if (only !== 'billing') await measureEventDelivery(postgres ? postgresUrl : null);
   // The billing run is measured on its own (wall time of the whole run), not against a baseline.
   console.log('');
   await measureBillingRuns(billingTargets(postgres ? postgresUrl : null));

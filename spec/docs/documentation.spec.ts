@@ -76,7 +76,7 @@ describe('the documentation runs as written', function () {
     const runnable = blocks.filter((b: Block) => isShell(b) && b.skip === undefined);
     if (!runnable.length) continue;
     it(`${page}: every shell block runs in page order on a fresh database, answering as documented`, async () => {
-      const server: TestServer = await startTestServer({ extensionsDir: path.join(copy, 'extensions') });
+      const server: TestServer = await startTestServer({ extensionsDir: path.join(copy, 'extensions'), events: { pollMs: 50 } });
       try {
         const env: Record<string, string> = {
           PATH: process.env.PATH ?? '/usr/bin:/bin',

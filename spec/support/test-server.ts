@@ -6,6 +6,8 @@ import { createLogger } from '../../host/logger';
 import { RunningServer, serve } from '../../host/server';
 import { createTestDatabase, TestDatabase } from './test-database';
 import { TrustPolicy, TrustPolicyValues } from '../../core/identity/policy';
+import { DeliveryWorker, DeliveryWorkerOptions } from '../../core/events/delivery-worker';
+import { eventConsumers } from '../../core/events/consumer-registry';
 
 export interface Credential {
   readonly user: string;
@@ -24,6 +26,8 @@ export interface TestServer {
   credentialFor(companyId: number, vars?: Record<string, unknown>): Promise<Credential>;
   /** HTTP request with the test credential in headers; `auth: false` sends none. */
   request(verb: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  /** The event delivery worker, when the server was started with `events`. */
+  readonly deliveries?: DeliveryWorker;
   close(): Promise<void>;
 }
 
@@ -58,6 +62,8 @@ export interface TestServerOptions {
   proxyHops?: number;
   /** Further call path hooks, added as the composition root adds its own. */
   hooks?: (hooks: CallHooks, installation: Installation) => void;
+  /** Runs the event delivery worker (webhooks) with these options; none runs without it. */
+  events?: DeliveryWorkerOptions;
 }
 
 /** A real Tally server on an ephemeral port over a fresh database, for one spec file or test. */
@@ -78,6 +84,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     return { user: created.user, key: created.key };
   };
   const credential = await credentialFor(1);
+  const deliveries = options.events ? new DeliveryWorker(installation, eventConsumers(installation), options.events) : undefined;
+  deliveries?.start();
   const installationCredential = await credentialFor(1, { installation: true, notes: 'spec installation credential' });
   return {
     url: server.url,
@@ -86,8 +94,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     credential,
     installationCredential,
     credentialFor,
+    deliveries,
     request: (verb, path, requestOptions = {}) => send(server.url, credential, verb, path, requestOptions),
     async close() {
+      await deliveries?.stop();
       await server.close();
       await database.drop();
     },

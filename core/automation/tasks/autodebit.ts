@@ -6,6 +6,10 @@ import { localDate } from '../../billing/renew-dates';
 import { asCompany } from '../company-scope';
 import { shiftDays } from '../../billing/run-clock';
 import { sliced, Task, TaskRun } from '../task-run';
+import { emit } from '../../events/emit';
+import { Tx } from '../../db/schema';
+
+const failuresOf = async (db: Tx, clientId: number) => Number((await db.selectFrom('client_autodebit').select('failures').where('client_id', '=', clientId).executeTakeFirstOrThrow()).failures);
 
 /**
  * Auto Debit: open invoices due within "auto debit days before due" are charged to the client's
@@ -70,6 +74,7 @@ export const autodebit: Task = {
           }
           await ctx.db.updateTable('autodebit_attempts').set({ status: approved ? 'approved' : 'declined', message: answer.message ?? null, transaction_id: answer.transaction_id ?? null }).where('invoice_id', '=', invoice.id).where('attempt_date', '=', day).execute();
           await ctx.db.updateTable('client_autodebit').set(approved ? { failures: 0 } : (eb) => ({ failures: eb('failures', '+', 1) })).where('client_id', '=', invoice.client_id).execute();
+          if (!approved) await emit(ctx, 'Autodebit.failed', { invoice_id: invoice.id, client_id: invoice.client_id, amount: toStored(amount), currency: invoice.currency, attempt: await failuresOf(ctx.db, invoice.client_id), reason: answer.message ?? answer.status });
           return true;
         });
       }

@@ -10,6 +10,7 @@ import * as billingReference from './009_billing_reference';
 import * as serviceRenewals from './010_service_renewals';
 import * as defaultClientGroups from './011_default_client_groups';
 import * as uniqueIds from './012_unique_ids';
+import * as events from './013_events';
 
 /** Every migration, in order. Listed in code so a compiled build needs no migrations folder scan. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '010_service_renewals': serviceRenewals,
   '011_default_client_groups': defaultClientGroups,
   '012_unique_ids': uniqueIds,
+  '013_events': events,
 };

@@ -7,11 +7,12 @@ import { isPostgres } from '../../db/is-postgres';
 /**
  * What a company is given when it is added, or keeps about its records rather than records of its
  * own, and so is removed with it: its own settings, the currencies companies/add seeds, its
- * numbering counters and the billing run's bookkeeping (every company's automation runs every few
- * minutes, so an empty company has some), and its client groups (it is given one). Anything else
- * naming the company keeps it.
+ * numbering counters, the billing run's bookkeeping (every company's automation runs every few
+ * minutes, so an empty company has some), its client groups (it is given one) and its outbox
+ * (events about records it no longer has, their deliveries and attempts; its webhook endpoints are
+ * records and keep it). Anything else naming the company keeps it.
  */
-const REMOVED_WITH_COMPANY = new Set(['settings', 'currencies', 'company_counters', 'automation_runs', 'automation_leases', 'client_groups']);
+const REMOVED_WITH_COMPANY = new Set(['settings', 'currencies', 'company_counters', 'automation_runs', 'automation_leases', 'client_groups', 'event_attempts', 'event_deliveries', 'events']);
 
 /**
  * Delete a company that holds nothing: every table with a company_id column, found in the database

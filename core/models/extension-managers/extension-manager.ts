@@ -7,6 +7,7 @@ import { ExtensionCatalog, ExtensionInfo, ExtensionType } from '../../kernel/ext
 import { describeInstalled, describeListed, isUpgradable } from './describe';
 import { InstallRecord, InstallRecords } from './install-records';
 import { decodeSettings, encodeSettings, mergeSettings } from '../../kernel/extension-settings-codec';
+import { emit } from '../../events/emit';
 
 /**
  * Per-company lifecycle of one type of extension: add (install: migrations, then the install
@@ -50,6 +51,7 @@ export abstract class ExtensionManager {
     }
     await this.catalog.install(this.type, name, this.ctx);
     this.catalog.forget(this.ctx.companyId);
+    await emit(this.ctx, 'Extensions.installed', { id, kind: this.type, name, version: info.version ?? '' });
     return id;
   }
 
@@ -87,6 +89,7 @@ export abstract class ExtensionManager {
     await this.records.remove(id);
     if (info) await this.catalog.uninstall(this.type, row.name, this.ctx, (await this.records.elsewhere(this.type, row.name)) === 0);
     this.catalog.forget(this.ctx.companyId);
+    await emit(this.ctx, 'Extensions.uninstalled', { id, kind: this.type, name: row.name, version: row.version });
     return null;
   }
 

@@ -74,7 +74,14 @@ describe('companies and settings as the reference names them', () => {
 
   it('reads the system settings as the reference\'s Settings model does; only the installation changes them', async () => {
     const all = await server.request('GET', '/api/settings/getSettings.json');
-    expect(all.json).to.deep.equal({ response: [{ key: 'maintenance_mode', value: 'false', encrypted: false, level: 'system' }] });
+    expect(all.json).to.deep.equal({
+      response: [
+        { key: 'maintenance_mode', value: 'false', encrypted: false, level: 'system' },
+        { key: 'webhooks_allow_http', value: 'false', encrypted: false, level: 'system' },
+        { key: 'webhooks_allow_private_addresses', value: 'false', encrypted: false, level: 'system' },
+        { key: 'events_retention_days', value: '30', encrypted: false, level: 'system' },
+      ],
+    });
     expect((await server.request('GET', '/api/settings/getSetting.json?key=maintenance_mode')).json.response).to.include({ value: 'false' });
     expect((await server.request('GET', '/api/settings/getSetting.json?key=timezone')).json).to.deep.equal({ response: false });
     expect((await server.request('POST', '/api/settings/setSetting.json', { body: 'key=maintenance_mode&value=true' })).status).to.equal(403);

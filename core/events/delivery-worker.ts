@@ -1,0 +1,238 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Db } from '../db/schema';
+import { SettingsStore } from '../settings-store';
+import { formatUtc } from '../kernel/timestamps';
+import { claimDeliveries, ClaimedDelivery, releaseDeliveries } from './delivery-claims';
+import { Outcome, recordOutcomes } from './delivery-outcomes';
+import { EventConsumer, OutboxEvent } from './event-consumers';
+import { EventsDb, eventsDb } from './event-tables';
+import { fanOut, outboxEvent } from './fan-out';
+import { pruneOutbox } from './prune';
+import { RETRY_DELAYS_MS, retryDelay } from './retry-schedule';
+import { AttemptPolicy, attemptWebhook, EndpointRow } from './webhook-attempts';
+import { WebhookSender } from './webhook-sender';
+
+export interface DeliveryWorkerOptions {
+  /** How often the outbox is looked at when nothing woke the worker (ms). */
+  pollMs?: number;
+  /** Deliveries in flight at once in this process. */
+  maxInFlight?: number;
+  /** ... of which at most this many to one endpoint or subscriber: a receiver that hangs holds only these. */
+  perTargetInFlight?: number;
+  /** A webhook request's whole time (ms). */
+  timeoutMs?: number;
+  /** How much of a receiver's answer is read at most (bytes). */
+  maxResponseBytes?: number;
+  /** The waits between attempts (ms); the default spreads ten attempts over about three days. */
+  retryDelaysMs?: readonly number[];
+  /** How often delivered rows past the retention setting are deleted (ms). */
+  pruneEveryMs?: number;
+  onError?(error: unknown): void;
+}
+
+interface Installation {
+  readonly db: Db;
+  readonly settings: SettingsStore;
+}
+
+/**
+ * Delivers the outbox after commit: fans committed events out into deliveries, claims due ones
+ * under a lease, sends them (webhooks, signed; consumers such as plugin handlers through their
+ * interface) and records every attempt. Nothing is held only in memory: a process killed at any
+ * point leaves leases that run out and deliveries that another round (here or in another process)
+ * takes again, with the same event id. Calls `wake()` after a commit to skip the poll's wait.
+ */
+export class DeliveryWorker {
+  private readonly db: EventsDb;
+  private readonly owner = `${hostname()}/${process.pid}/${randomBytes(4).toString('hex')}`;
+  private readonly sender = new WebhookSender();
+  private readonly inFlight = new Map<number, Promise<void>>();
+  private readonly perTarget = new Map<string, number>();
+  private readonly outcomes: Outcome[] = [];
+  private readonly options: Required<Omit<DeliveryWorkerOptions, 'onError'>> & Pick<DeliveryWorkerOptions, 'onError'>;
+  private running: Promise<void> | null = null;
+  private stopping = false;
+  private nudge: (() => void) | null = null;
+  private lastPrune = 0;
+
+  constructor(
+    private readonly installation: Installation,
+    private readonly consumers: readonly EventConsumer[] = [],
+    options: DeliveryWorkerOptions = {},
+  ) {
+    this.db = eventsDb(installation.db) as EventsDb;
+    this.options = {
+      pollMs: 250,
+      maxInFlight: 256,
+      perTargetInFlight: 16,
+      timeoutMs: 10_000,
+      maxResponseBytes: 64 * 1024,
+      retryDelaysMs: RETRY_DELAYS_MS,
+      pruneEveryMs: 3_600_000,
+      ...options,
+    };
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.stopping = false;
+    this.running = this.loop();
+  }
+
+  /** Looks at the outbox now (an after-commit hook calls it). */
+  wake(): void {
+    this.nudge?.();
+  }
+
+  /** Stops claiming, lets deliveries in flight finish and records them. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake();
+    await this.running;
+    this.running = null;
+    this.sender.close();
+  }
+
+  /** One pass: record finished attempts, fan out, claim and start deliveries. True when it found work. */
+  async round(): Promise<boolean> {
+    let busy = await this.flush();
+    busy = (await fanOut(this.db, this.consumers, 500)) > 0 || busy;
+    const room = this.options.maxInFlight - this.inFlight.size;
+    if (room > 0) {
+      const claimed = await claimDeliveries(this.db, this.owner, Math.min(room, 500), this.leaseMs(), [...this.inFlight.keys()]);
+      if (claimed.length) await this.begin(claimed);
+      busy = claimed.length > 0 || busy;
+    }
+    if (Date.now() - this.lastPrune >= this.options.pruneEveryMs) {
+      this.lastPrune = Date.now();
+      await pruneOutbox(this.db, Number(await this.installation.settings.system('events_retention_days')));
+    }
+    return busy;
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      let busy = false;
+      try {
+        busy = await this.round();
+      } catch (error) {
+        // The database went away (a restart, say): nothing is lost, the next round tries again.
+        this.options.onError?.(error);
+      }
+      if (!busy && !this.stopping) await this.idle();
+    }
+    await Promise.all(this.inFlight.values());
+    for (let tries = 0; this.outcomes.length && tries < 3; tries++) await this.flush().catch((error) => this.options.onError?.(error));
+  }
+
+  private idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, this.options.pollMs);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.nudge = () => {
+        this.nudge = null;
+        done();
+      };
+    });
+  }
+
+  /** Long enough for a request to time out and its outcome to be written, with room to spare. */
+  private leaseMs(): number {
+    return this.options.timeoutMs * 2 + 30_000;
+  }
+
+  private async flush(): Promise<boolean> {
+    if (!this.outcomes.length) return false;
+    const batch = this.outcomes.splice(0, this.outcomes.length);
+    try {
+      await recordOutcomes(this.db, batch);
+    } catch (error) {
+      // Kept for the next round; if it never comes, the lease runs out and the delivery is sent again.
+      this.outcomes.unshift(...batch);
+      throw error;
+    }
+    return true;
+  }
+
+  private async begin(claimed: ClaimedDelivery[]): Promise<void> {
+    const release: number[] = [];
+    const taken = claimed.filter((delivery) => {
+      const key = `${delivery.kind}:${delivery.target}`;
+      const busy = this.perTarget.get(key) ?? 0;
+      if (busy >= this.options.perTargetInFlight) {
+        release.push(delivery.id);
+        return false;
+      }
+      this.perTarget.set(key, busy + 1);
+      return true;
+    });
+    await releaseDeliveries(this.db, this.owner, release);
+    if (!taken.length) return;
+    const events = await this.events(taken);
+    const endpoints = await this.endpoints(taken);
+    const policy = await this.policy();
+    for (const delivery of taken) {
+      const event = events.get(delivery.eventId)!;
+      const attempt = delivery.kind === 'webhook'
+        ? attemptWebhook(this.sender, delivery, event, endpoints.get(Number(delivery.target)), policy)
+        : this.attemptConsumer(delivery, event);
+      const running = attempt
+        .then((outcome) => void this.outcomes.push(outcome), (error) => this.options.onError?.(error))
+        .finally(() => {
+          this.inFlight.delete(delivery.id);
+          const key = `${delivery.kind}:${delivery.target}`;
+          this.perTarget.set(key, (this.perTarget.get(key) ?? 1) - 1);
+          this.wake();
+        });
+      this.inFlight.set(delivery.id, running);
+    }
+  }
+
+  private async attemptConsumer(delivery: ClaimedDelivery, event: OutboxEvent): Promise<Outcome> {
+    const started = performance.now();
+    const attemptedAt = formatUtc(new Date());
+    const attempts = delivery.attempts + 1;
+    const base = { deliveryId: delivery.id, companyId: delivery.companyId, attemptedAt, attempts, status: null, response: null };
+    const consumer = this.consumers.find((c) => c.kind === delivery.kind);
+    if (!consumer) return { ...base, durationMs: 0, error: `no consumer of kind ${delivery.kind}`, result: 'dead' };
+    try {
+      await consumer.deliver(delivery.target, event);
+      return { ...base, durationMs: Math.round(performance.now() - started), error: null, result: 'delivered' };
+    } catch (error) {
+      const wait = retryDelay(attempts, this.options.retryDelaysMs);
+      const reason = error instanceof Error ? error.message : String(error);
+      const outcome = { ...base, durationMs: Math.round(performance.now() - started), error: reason };
+      return wait === null ? { ...outcome, result: 'dead' } : { ...outcome, result: 'retry', nextAttemptAt: Date.now() + wait };
+    }
+  }
+
+  private async events(deliveries: ClaimedDelivery[]): Promise<Map<string, OutboxEvent>> {
+    const ids = [...new Set(deliveries.map((d) => d.eventId))];
+    const rows = await this.db.selectFrom('events').selectAll().where('id', 'in', ids).execute();
+    return new Map(rows.map((row) => [row.id, outboxEvent(row)]));
+  }
+
+  private async endpoints(deliveries: ClaimedDelivery[]): Promise<Map<number, EndpointRow>> {
+    const ids = [...new Set(deliveries.filter((d) => d.kind === 'webhook').map((d) => Number(d.target)))];
+    if (!ids.length) return new Map();
+    const rows = await this.db.selectFrom('webhook_endpoints').select(['id', 'url', 'status', 'secret', 'previous_secret', 'previous_until']).where('id', 'in', ids).execute();
+    return new Map(rows.map((row) => [Number(row.id), { ...row, id: Number(row.id) }]));
+  }
+
+  private async policy(): Promise<AttemptPolicy> {
+    const settings = this.installation.settings;
+    const [allowHttp, allowPrivate, systemKey] = await Promise.all([settings.system('webhooks_allow_http'), settings.system('webhooks_allow_private_addresses'), settings.system('system_key')]);
+    return {
+      allowHttp: allowHttp === 'true',
+      allowPrivate: allowPrivate === 'true',
+      systemKey,
+      timeoutMs: this.options.timeoutMs,
+      maxResponseBytes: this.options.maxResponseBytes,
+      retryDelaysMs: this.options.retryDelaysMs,
+    };
+  }
+}
