@@ -7,7 +7,7 @@ import { Candidate, discover } from './discovery';
 import { defaultExtensionsDir } from './entry-file';
 import { ExtensionSandbox } from './sandbox/extension-sandbox';
 import { bundleExtension } from './sandbox/bundle';
-import { tableProblems } from './table-ownership';
+import { tableHolders, tableProblems } from './table-ownership';
 import { runManagersOutsideTransactions } from './managers-outside-transactions';
 import { assertDeclared } from './capabilities/declared-methods';
 import { CatalogEntry, HostCatalog } from './host-catalog';
@@ -39,7 +39,7 @@ export async function loadExtensions(installation: Installation, options: LoadOp
     if (same.length > 1) for (const c of same) problems.set(c, `The name "${name}" is used by more than one extension (${same.map((s) => s.where).join(', ')}); rename all but one.`);
   }
 
-  for (const [c, problem] of await tableProblems(candidates.filter((c) => !problems.has(c)))) problems.set(c, problem);
+  for (const [c, problem] of await tableProblems(candidates.filter((c) => !problems.has(c)), await tableHolders(installation.db))) problems.set(c, problem);
 
   const started = new Map<Candidate, { worker: ExtensionSandbox; loaded: Loaded }>();
   await Promise.all(

@@ -20,6 +20,15 @@ export interface ExtensionCapabilities {
   readonly tables: readonly string[];
 }
 
+/**
+ * Why the runtime could not install or upgrade an extension, in words the installer can act on (a
+ * migration touching a table the manifest does not declare, a hook past its deadline, a table
+ * another installed extension owns): the managers answer it as a 400, and the install keeps nothing.
+ */
+export class InstallRefused extends Error {
+  override name = 'InstallRefused';
+}
+
 /** What the host knows of one discovered extension, loaded or not. */
 export interface ExtensionInfo {
   readonly type: ExtensionType;
