@@ -77,8 +77,14 @@ class Attack {
   staleFlood() { (async () => { for (;;) await this.ctx.ask({ kind: 'settings' }).catch(() => null); })(); return 'left running'; }
   token() { return crypto.randomBytes(8).toString('hex').length + ':' + crypto.randomUUID().length; }
   buffers() { const kept = []; for (let i = 0; i < 64; i++) kept.push(new Uint8Array(8 * 1024 * 1024).fill(1)); return kept.length; }
-  /** 256 MB of WebAssembly memory, written so it is really held, kept past the call. */
-  wasmMemory() { const memory = new WebAssembly.Memory({ initial: 4096 }); new Uint8Array(memory.buffer).fill(1); globalThis.__held = memory; return memory.buffer.byteLength; }
+  /** 16 MB more of WebAssembly memory a call (touching a page is slow there), a byte written in each page so it is really held, kept past the call. */
+  wasmMemory() {
+    const memory = new WebAssembly.Memory({ initial: 256 });
+    const bytes = new Uint8Array(memory.buffer);
+    for (let i = 0; i < bytes.length; i += 4096) bytes[i] = 1;
+    (globalThis.__held ??= []).push(memory);
+    return globalThis.__held.length * memory.buffer.byteLength;
+  }
   spins() { for (;;) {} }
   waits() { return new Promise(() => {}); }
   async writesThenWaits(text) { await this.ctx.db.insertInto('hostile_notes').values({ text }).execute(); return new Promise(() => {}); }
