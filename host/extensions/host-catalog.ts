@@ -12,6 +12,8 @@ import { RefusedQuery } from './capabilities/query-guard';
 import { SandboxLimits } from './sandbox-limits';
 import { callInfo, serveRequests } from './host-requests';
 import { deleteCompanyRows } from './company-rows';
+import { Task } from './protocol';
+import { runUnattended } from './unattended';
 
 /** One discovered extension: `worker` only when it loaded. */
 export interface CatalogEntry {
@@ -94,6 +96,22 @@ export class HostCatalog extends ExtensionCatalog {
       this.enabled.set(companyId, hit);
     }
     return hit.names.has(`${type}:${name}`);
+  }
+
+  /** The loaded extensions whose manifest lists `type` and that `companyId` has installed and enabled, by name. */
+  async subscribersOf(type: string, companyId: number): Promise<string[]> {
+    const listing = this.entries.filter((e) => e.worker && e.info.capabilities.events.includes(type)).map((e) => e.info.name);
+    if (!listing.length) return [];
+    const rows = await this.installation.db.selectFrom('extensions_installed').select('name').where('company_id', '=', companyId).where('status', '=', 'enabled').where('name', 'in', listing).execute();
+    const enabled = new Set(rows.map((r) => r.name));
+    return listing.filter((name) => enabled.has(name)).sort();
+  }
+
+  /** Runs an event handler or a task of a loaded extension as `companyId` (unattended.ts); rejects when it fails. */
+  async runUnattended(name: string, companyId: number, task: Task, caller: string): Promise<void> {
+    const entry = this.entries.find((e) => e.info.name === name);
+    if (!entry?.worker) throw new Error(`The extension ${name} is not loaded${entry?.info.error ? `: ${entry.info.error}` : ''}.`);
+    await runUnattended(this.installation, entry.info, entry.worker, this.limits, companyId, task, caller);
   }
 
   async close(): Promise<void> {

@@ -8,6 +8,8 @@ import { defaultExtensionsDir } from './entry-file';
 import { ExtensionSandbox } from './sandbox/extension-sandbox';
 import { bundleExtension } from './sandbox/bundle';
 import { tableHolders, tableProblems } from './table-ownership';
+import { subscriptionProblem } from './subscriptions';
+import { PluginEventConsumer } from './plugin-event-consumer';
 import { runManagersOutsideTransactions } from './managers-outside-transactions';
 import { assertDeclared } from './capabilities/declared-methods';
 import { CatalogEntry, HostCatalog } from './host-catalog';
@@ -58,6 +60,15 @@ export async function loadExtensions(installation: Installation, options: LoadOp
       }),
   );
 
+  // Its event handlers and task functions must be those its manifest shows the installer.
+  for (const [c, { worker, loaded }] of [...started]) {
+    const problem = subscriptionProblem(c.manifest!, loaded);
+    if (!problem) continue;
+    problems.set(c, problem);
+    started.delete(c);
+    await worker.close();
+  }
+
   // Dependencies are checked after loading, so depending on an extension that failed to load is
   // reported as that, and never loaded either.
   const ready = [...started.keys()];
@@ -107,6 +118,8 @@ export async function loadExtensions(installation: Installation, options: LoadOp
     if (caller !== undefined) assertDeclared(info, request.model, request.method);
   });
   installation.provide(ExtensionCatalog, catalog);
+  // Plugin handlers, for the outbox to deliver events to (core/events/event-consumers.ts).
+  installation.provide(PluginEventConsumer, new PluginEventConsumer(catalog));
   installation.onClose(() => catalog!.close());
   return catalog;
 }
@@ -124,7 +137,7 @@ function describe(c: Candidate, error: string | null, models: string[]): Extensi
     depends: m?.depends ?? [],
     currencies: m?.currencies ?? [],
     settings: m?.settings ?? {},
-    capabilities: { uses: m?.uses ?? [], hosts: m?.hosts ?? [], tables: m?.tables ?? [] },
+    capabilities: { uses: m?.uses ?? [], hosts: m?.hosts ?? [], tables: m?.tables ?? [], events: m?.events ?? [], tasks: m?.tasks ?? [] },
     models,
     loaded: error === null,
     error,

@@ -18,7 +18,17 @@ export interface ExtensionCapabilities {
   readonly hosts: readonly string[];
   /** Tables its migrations create and its queries use; every row carries its company. */
   readonly tables: readonly string[];
+  /** Event types its handlers receive after they happen in an installing company: `Services.suspend`. */
+  readonly events: readonly string[];
+  /** Tasks the automation scheduler runs for each installing company, unattended. */
+  readonly tasks: readonly ExtensionTask[];
 }
+
+/** When a task runs: every N minutes, or once a day at the company's local HH:MM. */
+export type TaskSchedule = { readonly every: number; readonly dailyAt?: undefined } | { readonly dailyAt: string; readonly every?: undefined };
+
+/** A task an extension's manifest declares: `schedule` as written ("every 15 minutes", "daily at 03:00"). */
+export type ExtensionTask = { readonly name: string; readonly schedule: string } & TaskSchedule;
 
 /**
  * Why the runtime could not install or upgrade an extension, in words the installer can act on (a

@@ -279,5 +279,7 @@ export class ExtensionSandbox {
 
 function describe(task: Task): string {
   if (task.kind === 'call') return `The call ${task.model}/${task.method}`;
+  if (task.kind === 'event') return `The handler of ${task.event.type}`;
+  if (task.kind === 'task') return `The task ${task.task}`;
   return task.kind === 'hook' ? `The ${task.hook} hook` : `Its ${task.direction} migrations`;
 }
