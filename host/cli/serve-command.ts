@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import { AutomationScheduler } from '../../core/automation/scheduler';
+import { ExtensionTaskScheduler } from '../../core/automation/extension-task-scheduler';
 import { Installation } from '../../core/installation';
 import { config, parseSetting, SETTINGS } from '../../core/config';
 import { loadExtensions } from '../extensions/load-extensions';
@@ -64,12 +65,24 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
   });
 }
 
-/** Starts the billing scheduler (TALLY_AUTOMATION_MINUTES; 0 turns it off); answers how to stop it. */
+/**
+ * Starts the billing scheduler (TALLY_AUTOMATION_MINUTES) and the extension tasks' one
+ * (TALLY_EXTENSION_TASK_SECONDS); 0 turns either off. Answers how to stop them.
+ */
 async function startScheduler(installation: Installation, logger: Logger, loadRuntime = true): Promise<() => Promise<void>> {
   const minutes = config().automationMinutes;
-  if (minutes === 0) return async () => undefined;
-  // Modules and gateways are called through the extension runtime.
+  const taskSeconds = config().extensionTaskSeconds;
+  if (minutes === 0 && taskSeconds === 0) return async () => undefined;
+  // Modules and gateways are called through the extension runtime, and extension tasks run there.
   if (loadRuntime) await loadExtensions(installation, { logger });
+  const tasks = new ExtensionTaskScheduler(installation, taskSeconds * 1000, {
+    ran: (reports) => {
+      if (reports.length) logger.info({ tasks: reports.map((r) => ({ company: r.companyId, task: r.task, failed: r.failed, message: r.messages[0] })) }, 'extension tasks run');
+    },
+    failed: (error) => logger.error({ err: error }, 'extension tasks failed'),
+  });
+  tasks.start();
+  if (minutes === 0) return () => tasks.stop();
   const scheduler = new AutomationScheduler(installation, minutes * 60_000, {
     ran: (reports) => {
       const done = reports.filter((r) => r.processed || r.failed);
@@ -78,7 +91,9 @@ async function startScheduler(installation: Installation, logger: Logger, loadRu
     failed: (error) => logger.error({ err: error }, 'billing run failed'),
   });
   scheduler.start();
-  return () => scheduler.stop();
+  return async () => {
+    await Promise.all([scheduler.stop(), tasks.stop()]);
+  };
 }
 
 function databaseUrls(): BannerOptions {

@@ -14,6 +14,7 @@ import { callInfo, serveRequests } from './host-requests';
 import { deleteCompanyRows } from './company-rows';
 import { Task } from './protocol';
 import { runUnattended } from './unattended';
+import { AUTOMATION_CALLER } from '../../core/automation/company-scope';
 
 /** One discovered extension: `worker` only when it loaded. */
 export interface CatalogEntry {
@@ -96,6 +97,16 @@ export class HostCatalog extends ExtensionCatalog {
       this.enabled.set(companyId, hit);
     }
     return hit.names.has(`${type}:${name}`);
+  }
+
+  override async runScheduled(type: ExtensionType, name: string, companyId: number, task: string, due: string): Promise<void> {
+    this.loaded(type, name);
+    try {
+      await this.runUnattended(name, companyId, { kind: 'task', task, due }, AUTOMATION_CALLER);
+    } catch (error) {
+      if (error instanceof ExtensionThrew) throw new Error("It threw an error (the host's log has what it threw).");
+      throw error instanceof ExtensionFailure ? new Error(error.reason.endsWith('.') ? error.reason : `${error.reason}.`) : error;
+    }
   }
 
   /** The loaded extensions whose manifest lists `type` and that `companyId` has installed and enabled, by name. */

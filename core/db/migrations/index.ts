@@ -8,6 +8,7 @@ import * as recurring from './008_recurring';
 import * as referenceModels from './007_reference_models';
 import * as billingReference from './009_billing_reference';
 import * as serviceRenewals from './010_service_renewals';
+import * as extensionTasks from './012_extension_tasks';
 
 /** Every migration, in order. Listed in code so a compiled build needs no migrations folder scan. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '008_recurring': recurring,
   '009_billing_reference': billingReference,
   '010_service_renewals': serviceRenewals,
+  '012_extension_tasks': extensionTasks,
 };

@@ -10,7 +10,7 @@ import { isPostgres } from '../../db/is-postgres';
  * numbering counters and the billing run's bookkeeping (every company's automation runs every few
  * minutes, so an empty company has some). Anything else naming the company keeps it.
  */
-const REMOVED_WITH_COMPANY = new Set(['settings', 'currencies', 'company_counters', 'automation_runs', 'automation_leases']);
+const REMOVED_WITH_COMPANY = new Set(['settings', 'currencies', 'company_counters', 'automation_runs', 'automation_leases', 'extensions_task_state']);
 
 /**
  * Delete a company that holds nothing: every table with a company_id column, found in the database

@@ -103,6 +103,14 @@ export class ExtensionCatalog {
     return [];
   }
 
+  /**
+   * Runs a task its manifest declares as `companyId`, for its due time (UTC): rejects with what the
+   * host can say of a failure (a deadline, a limit; not the text the extension threw).
+   */
+  async runScheduled(type: ExtensionType, name: string, _companyId: number, task: string, _due: string): Promise<void> {
+    throw new Error(`No extension runtime is loaded, so the task ${task} of the ${type} ${name} cannot run.`);
+  }
+
   /** Drops what the runtime remembers about a company's installed extensions (after a change). */
   forget(_companyId: number): void {}
 }
