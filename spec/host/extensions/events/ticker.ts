@@ -20,3 +20,7 @@ exports.tasks = {
   broken: async (ctx, run) => { await record(ctx, run); throw new Error('secret-in-the-message'); },
 };
 `;
+
+/** The same plugin with one task, every minute: what two host processes tick at once. */
+export const MINUTE_TICKER_MANIFEST = { tasks: { every_minute: 'every 1 minutes' }, tables: ['ticker_runs'] };
+export const MINUTE_TICKER = `${TICKER.slice(0, TICKER.indexOf('exports.tasks = {'))}exports.tasks = { every_minute: record };\n`;
