@@ -24,7 +24,9 @@ describe('extensions: plugin event handlers', function () {
   this.timeout(60_000);
   const dir = new ExtensionsDir()
     .add('plugins/listener', manifest('Listener', LISTENER_MANIFEST), LISTENER)
-    .add('plugins/deaf', manifest('Deaf', { tables: ['deaf_rows'] }), 'exports.models = {};');
+    .add('plugins/deaf', manifest('Deaf', { tables: ['deaf_rows'] }), 'exports.models = {};')
+    .add('plugins/unheard', manifest('Unheard', { events: ['Clients.add'] }), 'exports.models = {};')
+    .add('plugins/secretive', manifest('Secretive'), "exports.models = {}; exports.events = { 'Clients.add': () => null };");
   let server: TestServer;
   let consumer: PluginEventConsumer;
   let other: Credential;
@@ -50,6 +52,12 @@ describe('extensions: plugin event handlers', function () {
     const listed = (await server.request('GET', '/api/plugin_manager/getAll.json', { auth: other })).json.response.find((e: any) => e.dir === 'listener');
     expect(listed.status).to.equal('available');
     expect(listed.capabilities.events).to.deep.equal(['Clients.add', 'Services.suspend']);
+  });
+
+  it('leaves out an extension whose handlers are not those its manifest lists, saying why', async () => {
+    const listed = (await server.request('GET', '/api/plugin_manager/getAll.json')).json.response;
+    expect(listed.find((e: any) => e.dir === 'unheard').error).to.equal('config.json lists the event "Clients.add" in "events" but exports.events has no function for it.');
+    expect(listed.find((e: any) => e.dir === 'secretive').error).to.equal('exports.events has "Clients.add", which config.json\'s "events" does not list (the installer sees only what it lists).');
   });
 
   it('subscribes the extensions listing the type that the event\'s company has installed and enabled', async () => {

@@ -95,7 +95,7 @@ describe('extensions: hostile extensions get nothing', function () {
 
   it('shows the installer what it asks for, in getAll and get', async () => {
     const listed = (await server.request('GET', '/api/plugin_manager/getAll.json')).json.response.find((e: any) => e.dir === 'hostile');
-    const asked = { uses: ['encryption.systemHash'], hosts, tables: ['hostile_notes'] };
+    const asked = { uses: ['encryption.systemHash'], hosts, tables: ['hostile_notes'], events: [], tasks: [] };
     expect(listed.capabilities).to.deep.equal(asked);
     expect((await server.request('GET', `/api/plugin_manager/get.json?plugin_id=${listed.id}`)).json.response.capabilities).to.deep.equal(asked);
   });
