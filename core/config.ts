@@ -38,6 +38,7 @@ export interface Config {
   readonly apiAllowedOrigins: string;
   readonly auditRetentionDays: number;
   readonly automationMinutes: number;
+  readonly extensionTaskSeconds: number;
 }
 
 type Kind =
@@ -88,6 +89,7 @@ export const SETTINGS: readonly SettingDefinition[] = [
   setting('TALLY_API_ALLOWED_ORIGINS', 'apiAllowedOrigins', { type: 'text' }, 'none', () => '', 'comma-separated origins whose web pages may call the API from a browser'),
   setting('TALLY_AUDIT_RETENTION_DAYS', 'auditRetentionDays', { type: 'integer', min: 1, max: 36_500 }, '90', () => 90, 'how long audit log rows are kept'),
   setting('TALLY_AUTOMATION_MINUTES', 'automationMinutes', { type: 'integer', min: 0, max: 1440 }, '5', () => 5, 'how often `serve` runs the billing tasks that are due (0: never; run `tally automation run` from cron instead)'),
+  setting('TALLY_EXTENSION_TASK_SECONDS', 'extensionTaskSeconds', { type: 'integer', min: 0, max: 3600 }, '30', () => 30, "how often `serve` looks for extensions' scheduled tasks that are due (0: never)"),
 ];
 
 function setting(variable: string, key: keyof Config, kind: Kind, shownDefault: string, defaultValue: () => unknown, meaning: string): SettingDefinition {

@@ -4,7 +4,10 @@ import { CallAudit } from '../core/trust/call-audit';
 import { CallGuard } from '../core/trust/call-guard';
 import { idempotentClaim } from '../core/trust/idempotent-claim';
 import { TrustPolicy } from '../core/identity/policy';
+import { EventConsumers } from '../core/events/consumer-registry';
+import { OutboxBell } from '../core/events/outbox-bell';
 import { Assembled } from './assembled';
+import { PluginEventConsumer } from './extensions/plugin-event-consumer';
 import { declaredUses, loadExtensions, LoadOptions } from './extensions/load-extensions';
 import { managersOutsideTransactions } from './extensions/managers-outside-transactions';
 import { sandboxLimits } from './extensions/sandbox-limits';
@@ -26,7 +29,10 @@ export interface AssemblyOptions extends Omit<InstallationOptions, 'hooks' | 're
  *   authorise     the credential's scope (CallGuard), an extension's declared `uses`
  *   claim         an API write's Idempotency-Key
  *   beforeCommit  the audit row of a successful write, in its transaction
+ *   afterCommit   the outbox's bell: this process's delivery worker looks at once
  *   answered      the audit row of any other write, once answered
+ *
+ * and the event consumers the outbox delivers to besides webhooks (plugins' handlers).
  *
  * then seals them: a hook added later, or at an unknown stage, is refused with a clear error.
  */
@@ -44,10 +50,18 @@ export async function assembleInstallation(options: AssemblyOptions = {}): Promi
     // One policy for the API's checks and the models' (users/auth lock-outs).
     installation.provide(TrustPolicy, policy);
     installation.provide(Assembled, new Assembled(guard, audit));
+    const consumers = new EventConsumers();
+    const bell = new OutboxBell();
+    installation.provide(EventConsumers, consumers);
+    installation.provide(OutboxBell, bell);
     hooks.add('authorise', guard.scopeCheck);
-    if (extensions) hooks.add('authorise', declaredUses(await loadExtensions(installation, extensions)));
+    if (extensions) {
+      hooks.add('authorise', declaredUses(await loadExtensions(installation, extensions)));
+      consumers.add(installation.container.resolve(PluginEventConsumer));
+    }
     hooks.add('claim', idempotentClaim(guard.idempotency));
     hooks.add('beforeCommit', audit.beforeCommit);
+    hooks.add('afterCommit', bell.ring);
     hooks.add('answered', audit.answered);
     moreHooks?.(hooks, installation);
     hooks.seal();

@@ -1,21 +1,21 @@
 import { EventConsumer } from './event-consumers';
 
 /**
- * The consumers (other than webhook endpoints) an installation delivers events to: the host
- * registers the plugin consumer here, and the delivery worker fans out to whatever is registered.
- * Kept per installation object, so core/installation.ts needs no field for it.
+ * The consumers (other than webhook endpoints) an installation delivers events to. The composition
+ * root (host/assemble-installation.ts) makes one per installation, provides it in the container and
+ * adds the plugin consumer once the extensions are loaded; the delivery worker fans out to what it
+ * holds.
  */
-const registries = new WeakMap<object, EventConsumer[]>();
+export class EventConsumers {
+  private readonly consumers: EventConsumer[] = [];
 
-export function eventConsumers(installation: object): EventConsumer[] {
-  let list = registries.get(installation);
-  if (!list) registries.set(installation, (list = []));
-  return list;
-}
+  get list(): readonly EventConsumer[] {
+    return this.consumers;
+  }
 
-export function addEventConsumer(installation: object, consumer: EventConsumer): void {
-  const list = eventConsumers(installation);
-  if (list.some((c) => c.kind === consumer.kind)) throw new Error(`An event consumer of kind ${consumer.kind} is already registered`);
-  if (consumer.kind === 'webhook') throw new Error('The kind webhook is the outbox\'s own');
-  list.push(consumer);
+  add(consumer: EventConsumer): void {
+    if (consumer.kind === 'webhook') throw new Error("The kind webhook is the outbox's own");
+    if (this.consumers.some((c) => c.kind === consumer.kind)) throw new Error(`An event consumer of kind ${consumer.kind} is already registered`);
+    this.consumers.push(consumer);
+  }
 }

@@ -6,6 +6,7 @@ import { formatUtc } from '../kernel/timestamps';
 import { claimDeliveries, ClaimedDelivery, releaseDeliveries } from './delivery-claims';
 import { Outcome, recordOutcomes } from './delivery-outcomes';
 import { EventConsumer, OutboxEvent } from './event-consumers';
+import { OutboxBell } from './outbox-bell';
 import { EventsDb, eventsDb } from './event-tables';
 import { fanOut, outboxEvent } from './fan-out';
 import { pruneOutbox } from './prune';
@@ -29,6 +30,8 @@ export interface DeliveryWorkerOptions {
   /** How often delivered rows past the retention setting are deleted (ms). */
   pruneEveryMs?: number;
   onError?(error: unknown): void;
+  /** Rung after each committed write: the worker then looks at once instead of at its next poll. */
+  bell?: OutboxBell;
 }
 
 interface Installation {
@@ -48,9 +51,11 @@ export class DeliveryWorker {
   private readonly owner = `${hostname()}/${process.pid}/${randomBytes(4).toString('hex')}`;
   private readonly sender = new WebhookSender();
   private readonly inFlight = new Map<number, Promise<void>>();
+  private woken = false;
+  private unlisten?: () => void;
   private readonly perTarget = new Map<string, number>();
   private readonly outcomes: Outcome[] = [];
-  private readonly options: Required<Omit<DeliveryWorkerOptions, 'onError'>> & Pick<DeliveryWorkerOptions, 'onError'>;
+  private readonly options: Required<Omit<DeliveryWorkerOptions, 'onError' | 'bell'>> & Pick<DeliveryWorkerOptions, 'onError' | 'bell'>;
   private running: Promise<void> | null = null;
   private stopping = false;
   private nudge: (() => void) | null = null;
@@ -77,17 +82,24 @@ export class DeliveryWorker {
   start(): void {
     if (this.running) return;
     this.stopping = false;
+    this.unlisten = this.options.bell?.listen(() => this.wake());
     this.running = this.loop();
   }
 
-  /** Looks at the outbox now (an after-commit hook calls it). */
+  /**
+   * Looks at the outbox now (the installation's OutboxBell calls it after each committed write). A
+   * wake during a round is kept, so an event committed while the worker looked is not left to wait
+   * for the next poll.
+   */
   wake(): void {
+    this.woken = true;
     this.nudge?.();
   }
 
   /** Stops claiming, lets deliveries in flight finish and records them. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.unlisten?.();
     this.wake();
     await this.running;
     this.running = null;
@@ -127,6 +139,10 @@ export class DeliveryWorker {
   }
 
   private idle(): Promise<void> {
+    if (this.woken) {
+      this.woken = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       const timer = setTimeout(done, this.options.pollMs);
       function done() {
@@ -135,6 +151,7 @@ export class DeliveryWorker {
       }
       this.nudge = () => {
         this.nudge = null;
+        this.woken = false;
         done();
       };
     });

@@ -18,6 +18,25 @@ export interface ExtensionCapabilities {
   readonly hosts: readonly string[];
   /** Tables its migrations create and its queries use; every row carries its company. */
   readonly tables: readonly string[];
+  /** Event types its handlers receive after they happen in an installing company: `Services.suspend`. */
+  readonly events: readonly string[];
+  /** Tasks the automation scheduler runs for each installing company, unattended. */
+  readonly tasks: readonly ExtensionTask[];
+}
+
+/** When a task runs: every N minutes, or once a day at the company's local HH:MM. */
+export type TaskSchedule = { readonly every: number; readonly dailyAt?: undefined } | { readonly dailyAt: string; readonly every?: undefined };
+
+/** A task an extension's manifest declares: `schedule` as written ("every 15 minutes", "daily at 03:00"). */
+export type ExtensionTask = { readonly name: string; readonly schedule: string } & TaskSchedule;
+
+/**
+ * Why the runtime could not install or upgrade an extension, in words the installer can act on (a
+ * migration touching a table the manifest does not declare, a hook past its deadline, a table
+ * another installed extension owns): the managers answer it as a 400, and the install keeps nothing.
+ */
+export class InstallRefused extends Error {
+  override name = 'InstallRefused';
 }
 
 /** What the host knows of one discovered extension, loaded or not. */
@@ -84,6 +103,17 @@ export class ExtensionCatalog {
     return [];
   }
 
+  /**
+   * Runs a task its manifest declares as `companyId`, for its due time (UTC): rejects with what the
+   * host can say of a failure (a deadline, a limit; not the text the extension threw).
+   */
+  async runScheduled(type: ExtensionType, name: string, _companyId: number, task: string, _due: string): Promise<void> {
+    throw new Error(`No extension runtime is loaded, so the task ${task} of the ${type} ${name} cannot run.`);
+  }
+
   /** Drops what the runtime remembers about a company's installed extensions (after a change). */
   forget(_companyId: number): void {}
 }
+
+/** How a task is named in the run log, `tally automation` and extension_tasks: `<extension>.<task>`. */
+export const taskName = (extension: string, task: string) => `${extension}.${task}`;

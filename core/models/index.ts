@@ -9,6 +9,7 @@ import { Coupons } from './coupons';
 import { Currencies } from './currencies';
 import { Encryption } from './encryption';
 import { InvoiceNotices } from './invoice-notices';
+import { ExtensionTasks } from './extension-tasks';
 import { Invoices } from './invoices';
 import { GatewayManager } from './extension-managers/gateway-manager';
 import { ModuleManager } from './extension-managers/module-manager';
@@ -25,7 +26,7 @@ import { Events } from './events';
 import { Webhooks } from './webhooks';
 
 /** The core models, registered under their API names by every installation. */
-export const coreModels = [Users, Companies, ApiKeys, Settings, Encryption, PluginManager, ModuleManager, GatewayManager, Clients, ClientGroups, Contacts, Currencies, Taxes, Invoices, Transactions, Audit, Events, Webhooks];
+export const coreModels = [Users, Companies, ApiKeys, Settings, Encryption, PluginManager, ModuleManager, GatewayManager, ExtensionTasks, Clients, ClientGroups, Contacts, Currencies, Taxes, Invoices, Transactions, Audit, Events, Webhooks];
 
 /** Recurring billing (docs/billing.md). */
 export const recurringModels = [Pricings, Packages, PackageGroups, Coupons, Services, Accounts, InvoiceNotices];

@@ -2,7 +2,7 @@ import { PageHandler } from './admin-request';
 import { changeCredentialLimits, createCredential, revokeCredential, showApiAccess } from './pages/api-access-page';
 import { showAudit } from './pages/audit-page';
 import { showDashboard } from './pages/dashboard-page';
-import { extensionAction, showExtensions } from './pages/extensions-page';
+import { disableExtensionTask, enableExtensionTask, extensionAction, showExtensions } from './pages/extensions-page';
 import { addWebhook, showWebhooks, webhookAction } from './pages/webhooks-page';
 import { addCompany, setMaintenance, setTimezone, showSystem } from './pages/system-page';
 
@@ -32,6 +32,8 @@ export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['POST /admin/settings/extensions/upgrade', extensionAction('upgrade')],
   ['POST /admin/settings/extensions/uninstall', extensionAction('uninstall')],
   ['POST /admin/settings/extensions/settings', extensionAction('settings')],
+  ['POST /admin/settings/extensions/task-enable', enableExtensionTask],
+  ['POST /admin/settings/extensions/task-disable', disableExtensionTask],
 ]);
 
 /** `/admin/` is `/admin`; HEAD is answered as GET (Koa sends no body for it). */

@@ -11,7 +11,9 @@ import { parseId, withInstallation } from './api-keys-command';
 
 /**
  * `tally automation run|status`: the billing run for system cron (or by hand), and the last run of
- * each task. A run here and the scheduler of `tally serve` may overlap: they share the work.
+ * each task (extensions' scheduled tasks included, as `<extension>.<task>`), and `enable|disable`
+ * of an extension's task for a company. A run here and the scheduler of `tally serve` may overlap:
+ * they share the work.
  */
 export function automationCommand(out: (text: string) => void): Command {
   const command = new Command('automation').description('The billing run: invoices, autodebit, provisioning, suspensions, cancellations');
@@ -54,6 +56,20 @@ export function automationCommand(out: (text: string) => void): Command {
       }
       out(table(['company', 'task', 'status', 'started', 'finished', 'done', 'failed', 'runs', 'by', 'message'], rows.map((r) => [r.company_id, r.task, r.status, r.date_started, r.date_finished ?? '-', r.processed, r.failed, r.runs, r.runner ?? '-', (r.message ?? '').split('\n')[0]])));
     });
+  for (const [verb, enabled] of [['enable', true], ['disable', false]] as const) {
+    command
+      .command(`${verb} <task>`)
+      .description(`${enabled ? 'Run' : 'Stop running'} an extension's scheduled task (<extension>.<task>, as status lists it) for a company`)
+      .requiredOption('--company <id>', 'the company', parseId)
+      .action(async (task: string, options: { company: number }) => {
+        await withInstallation(async (installation) => {
+          // The tasks are the loaded extensions' manifests' (quietly: only the answer matters here).
+          await (await import('../extensions/load-extensions')).loadExtensions(installation, { logger: pino({ level: 'silent' }) });
+          await installation.call('extension_tasks', verb, { task }, { companyId: options.company, user: 'cli' });
+        });
+        out(`${task} ${enabled ? 'enabled' : 'disabled'} for company ${options.company}.`);
+      });
+  }
   return command;
 }
 

@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import { AutomationScheduler } from '../../core/automation/scheduler';
+import { ExtensionTaskScheduler } from '../../core/automation/extension-task-scheduler';
 import { Installation } from '../../core/installation';
 import { config, parseSetting, SETTINGS } from '../../core/config';
 import { isPostgres } from '../../core/db/is-postgres';
@@ -71,10 +72,23 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
   });
 }
 
-/** Starts the billing scheduler (TALLY_AUTOMATION_MINUTES; 0 turns it off); answers how to stop it. */
+/**
+ * Starts the billing scheduler (TALLY_AUTOMATION_MINUTES) and the extension tasks' one
+ * (TALLY_EXTENSION_TASK_SECONDS); 0 turns either off. Answers how to stop them. Modules, gateways
+ * and extension tasks run in the extension runtime, loaded with the installation.
+ */
 async function startScheduler(installation: Installation, logger: Logger): Promise<() => Promise<void>> {
   const minutes = config().automationMinutes;
-  if (minutes === 0) return async () => undefined;
+  const taskSeconds = config().extensionTaskSeconds;
+  if (minutes === 0 && taskSeconds === 0) return async () => undefined;
+  const tasks = new ExtensionTaskScheduler(installation, taskSeconds * 1000, {
+    ran: (reports) => {
+      if (reports.length) logger.info({ tasks: reports.map((r) => ({ company: r.companyId, task: r.task, failed: r.failed, message: r.messages[0] })) }, 'extension tasks run');
+    },
+    failed: (error) => logger.error({ err: error }, 'extension tasks failed'),
+  });
+  tasks.start();
+  if (minutes === 0) return () => tasks.stop();
   const scheduler = new AutomationScheduler(installation, minutes * 60_000, {
     ran: (reports) => {
       const done = reports.filter((r) => r.processed || r.failed);
@@ -83,7 +97,9 @@ async function startScheduler(installation: Installation, logger: Logger): Promi
     failed: (error) => logger.error({ err: error }, 'billing run failed'),
   });
   scheduler.start();
-  return () => scheduler.stop();
+  return async () => {
+    await Promise.all([scheduler.stop(), tasks.stop()]);
+  };
 }
 
 function databaseUrls(): BannerOptions {

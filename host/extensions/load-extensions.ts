@@ -8,7 +8,9 @@ import { Candidate, discover } from './discovery';
 import { defaultExtensionsDir } from './entry-file';
 import { ExtensionSandbox } from './sandbox/extension-sandbox';
 import { bundleExtension } from './sandbox/bundle';
-import { tableProblems } from './table-ownership';
+import { tableHolders, tableProblems } from './table-ownership';
+import { subscriptionProblem } from './subscriptions';
+import { PluginEventConsumer } from './plugin-event-consumer';
 import { assertDeclared } from './capabilities/declared-methods';
 import { CatalogEntry, HostCatalog } from './host-catalog';
 import { serveRequests } from './host-requests';
@@ -39,7 +41,7 @@ export async function loadExtensions(installation: Installation, options: LoadOp
     if (same.length > 1) for (const c of same) problems.set(c, `The name "${name}" is used by more than one extension (${same.map((s) => s.where).join(', ')}); rename all but one.`);
   }
 
-  for (const [c, problem] of await tableProblems(candidates.filter((c) => !problems.has(c)))) problems.set(c, problem);
+  for (const [c, problem] of await tableProblems(candidates.filter((c) => !problems.has(c)), await tableHolders(installation.db))) problems.set(c, problem);
 
   const started = new Map<Candidate, { worker: ExtensionSandbox; loaded: Loaded }>();
   await Promise.all(
@@ -57,6 +59,15 @@ export async function loadExtensions(installation: Installation, options: LoadOp
         }
       }),
   );
+
+  // Its event handlers and task functions must be those its manifest shows the installer.
+  for (const [c, { worker, loaded }] of [...started]) {
+    const problem = subscriptionProblem(c.manifest!, loaded);
+    if (!problem) continue;
+    problems.set(c, problem);
+    started.delete(c);
+    await worker.close();
+  }
 
   // Dependencies are checked after loading, so depending on an extension that failed to load is
   // reported as that, and never loaded either.
@@ -100,6 +111,8 @@ export async function loadExtensions(installation: Installation, options: LoadOp
   }
   catalog = new HostCatalog(installation, entries, options.cacheTtlMs ?? 1000, limits);
   installation.provide(ExtensionCatalog, catalog);
+  // Plugin handlers, for the outbox to deliver events to (core/events/event-consumers.ts).
+  installation.provide(PluginEventConsumer, new PluginEventConsumer(catalog));
   installation.onClose(() => catalog!.close());
   return catalog;
 }
@@ -129,7 +142,7 @@ function describe(c: Candidate, error: string | null, models: string[]): Extensi
     depends: m?.depends ?? [],
     currencies: m?.currencies ?? [],
     settings: m?.settings ?? {},
-    capabilities: { uses: m?.uses ?? [], hosts: m?.hosts ?? [], tables: m?.tables ?? [] },
+    capabilities: { uses: m?.uses ?? [], hosts: m?.hosts ?? [], tables: m?.tables ?? [], events: m?.events ?? [], tasks: m?.tasks ?? [] },
     models,
     loaded: error === null,
     error,

@@ -1,5 +1,7 @@
 import { SettingDeclaration } from '../../core/kernel/extension-catalog';
 import { HOST_ENTRY } from './capabilities/declared-hosts';
+import { ExtensionTask } from '../../core/kernel/extension-catalog';
+import { checkEvents, checkTasks } from './subscriptions';
 
 /** A validated `config.json`. Unknown fields (such as the reference's `logo`) are allowed and kept out. */
 export interface Manifest {
@@ -15,6 +17,9 @@ export interface Manifest {
   readonly uses: readonly string[];
   readonly hosts: readonly string[];
   readonly tables: readonly string[];
+  /** Event types its handlers receive, and the tasks it schedules (subscriptions.ts). */
+  readonly events: readonly string[];
+  readonly tasks: readonly ExtensionTask[];
 }
 
 export type ManifestCheck = { ok: true; manifest: Manifest } | { ok: false; problems: string[] };
@@ -71,8 +76,10 @@ export function checkManifest(raw: unknown, isGateway: boolean): ManifestCheck {
   const tables = listOf(m.tables, 'tables', problems, (t, i) =>
     typeof t === 'string' && NAME_PATTERN.test(t) ? t : void problems.push(`"tables[${i}]" must be a table name: lowercase letters, digits and _, starting with a letter.`),
   );
+  const events = checkEvents(m.events, problems);
+  const tasks = checkTasks(m.tasks, problems);
   if (problems.length) return { ok: false, problems };
-  return { ok: true, manifest: { name: name!, version: version!, description, authors, depends, currencies, settings, signupUrl, uses, hosts, tables } };
+  return { ok: true, manifest: { name: name!, version: version!, description, authors, depends, currencies, settings, signupUrl, uses, hosts, tables, events, tasks } };
 }
 
 function listOf<T>(value: unknown, key: string, problems: string[], item: (v: unknown, i: number) => T | undefined): T[] {

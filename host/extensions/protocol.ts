@@ -24,6 +24,18 @@ export interface ModelDescriptor {
 export interface Loaded {
   readonly models: ModelDescriptor[];
   readonly migrations: string[];
+  /** The event types it exports handlers for (`exports.events`) and its task functions (`exports.tasks`). */
+  readonly events: string[];
+  readonly tasks: string[];
+}
+
+/** An event as a handler receives it (core/events/event-consumers.ts's OutboxEvent, company included). */
+export interface HandledEvent {
+  readonly id: string;
+  readonly type: string;
+  readonly companyId: number;
+  readonly occurredAt: string;
+  readonly payload: unknown;
 }
 
 /** Who is calling: the sandbox's per-call context is built from this. */
@@ -38,7 +50,11 @@ export type Task =
   | { kind: 'migrate'; direction: 'up' | 'down'; names: string[] }
   | { kind: 'hook'; hook: 'install' | 'uninstall' }
   /** `from` is the version the company had installed, `to` the one in the extensions directory. */
-  | { kind: 'hook'; hook: 'upgrade'; from: string; to: string };
+  | { kind: 'hook'; hook: 'upgrade'; from: string; to: string }
+  /** A handler of `exports.events`, after the change committed. */
+  | { kind: 'event'; event: HandledEvent }
+  /** A function of `exports.tasks` at its due time (UTC `YYYY-MM-DD hh:mm:ss`). */
+  | { kind: 'task'; task: string; due: string };
 
 /** A failure crossing the boundary: a catalogued TallyError, or anything else (a 500). */
 export type WireError = { tally: true; code: string; errors?: FieldErrors; response?: string } | { tally: false; message: string };

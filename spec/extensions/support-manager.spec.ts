@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { startTestServer, TestServer } from '../support/test-server';
 import { addClient, install, SHIPPED_EXTENSIONS } from './shipped';
+import { runExtensionTasks } from '../../core/automation/extension-tasks';
+import { PluginEventConsumer } from '../../host/extensions/plugin-event-consumer';
 
 describe('plugin support_manager', () => {
   let server: TestServer;
@@ -69,5 +71,30 @@ describe('plugin support_manager', () => {
     await server.request('POST', '/api/plugin_manager/add.json', { body: 'vars[dir]=support_manager', auth: other });
     expect((await server.request('GET', '/api/support_manager.tickets/getList.json', { auth: other })).json.response).to.deep.equal([]);
     expect((await server.request('GET', '/api/support_manager.departments/get.json?department_id=' + departmentId, { auth: other })).json.response).to.equal(null);
+  });
+
+  it('opens a ticket for the client when a service is suspended (its Services.suspend handler), in the first department', async () => {
+    const consumer = server.installation.container.resolve(PluginEventConsumer);
+    const event = { id: 'evt_spec_suspend_1', type: 'Services.suspend', companyId: 1, occurredAt: '2026-05-01 09:30:00', payload: { id: 42, client_id: clientId, status: 'suspended', suspension_reason: 'non-payment' } };
+    expect(await consumer.subscribers(event)).to.deep.equal(['support_manager']);
+    await consumer.deliver('support_manager', event);
+    const [ticket] = (await server.request('GET', `/api/support_manager.tickets/getList.json?client_id=${clientId}&status=open`)).json.response.filter((t: any) => t.summary === 'Service #42 suspended');
+    expect(ticket).to.include({ department_id: departmentId, priority: 'high', date_added: '2026-05-01 09:30:00' });
+    const replies = (await server.request('GET', `/api/support_manager.tickets/get.json?ticket_id=${ticket.id}`)).json.response.replies;
+    expect(replies.map((r: any) => r.details)).to.deep.equal(['Service #42 was suspended at 2026-05-01 09:30:00 UTC (non-payment). (event evt_spec_suspend_1)']);
+  });
+
+  it('closes tickets awaiting the client for 14 days, nightly (its close_stale_tickets task)', async () => {
+    const add = await server.request('POST', '/api/support_manager.tickets/add.json', { body: `vars[department_id]=${departmentId}&vars[client_id]=${clientId}&vars[summary]=Quiet client&vars[details]=Hello?` });
+    const id = add.json.response;
+    await server.request('POST', '/api/support_manager.tickets/reply.json', { body: `ticket_id=${id}&vars[details]=Which service?` });
+    const status = async () => (await server.request('GET', `/api/support_manager.tickets/get.json?ticket_id=${id}`)).json.response.status;
+    const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10) + ' 03:00:00';
+    await runExtensionTasks(server.installation, { now: inDays(13) });
+    expect(await status(), 'after 13 days').to.equal('awaiting_reply');
+    await runExtensionTasks(server.installation, { now: inDays(15) });
+    expect(await status(), 'after 15 days').to.equal('closed');
+    const replies = (await server.request('GET', `/api/support_manager.tickets/get.json?ticket_id=${id}`)).json.response.replies;
+    expect(replies.at(-1)).to.include({ by: 'staff', type: 'note', details: 'Closed after 14 days without a reply.' });
   });
 });

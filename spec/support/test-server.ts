@@ -7,7 +7,8 @@ import { RunningServer, serve } from '../../host/server';
 import { createTestDatabase, TestDatabase } from './test-database';
 import { TrustPolicy, TrustPolicyValues } from '../../core/identity/policy';
 import { DeliveryWorker, DeliveryWorkerOptions } from '../../core/events/delivery-worker';
-import { eventConsumers } from '../../core/events/consumer-registry';
+import { EventConsumers } from '../../core/events/consumer-registry';
+import { OutboxBell } from '../../core/events/outbox-bell';
 
 export interface Credential {
   readonly user: string;
@@ -84,7 +85,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     return { user: created.user, key: created.key };
   };
   const credential = await credentialFor(1);
-  const deliveries = options.events ? new DeliveryWorker(installation, eventConsumers(installation), options.events) : undefined;
+  const deliveries = options.events ? new DeliveryWorker(installation, installation.container.resolve(EventConsumers).list, { bell: installation.container.resolve(OutboxBell), ...options.events }) : undefined;
   deliveries?.start();
   const installationCredential = await credentialFor(1, { installation: true, notes: 'spec installation credential' });
   return {

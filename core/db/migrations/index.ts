@@ -11,6 +11,7 @@ import * as serviceRenewals from './010_service_renewals';
 import * as defaultClientGroups from './011_default_client_groups';
 import * as uniqueIds from './012_unique_ids';
 import * as events from './013_events';
+import * as extensionTasks from './014_extension_tasks';
 
 /** Every migration, in order. Listed in code so a compiled build needs no migrations folder scan. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '011_default_client_groups': defaultClientGroups,
   '012_unique_ids': uniqueIds,
   '013_events': events,
+  '014_extension_tasks': extensionTasks,
 };

@@ -55,7 +55,7 @@ export function describeListed(info: ExtensionInfo, row: InstallRecord | undefin
     currencies: info.currencies,
     /** The settings the manifest declares (name → label, secret, required): what `add` takes in vars[settings]. */
     setting_fields: info.settings,
-    /** What it asks for, before it is installed: methods it calls, hosts it reaches, tables it keeps. */
+    /** What it asks for, before it is installed: methods it calls, hosts it reaches, tables it keeps, events it receives, tasks it runs unattended. */
     capabilities: capabilitiesOf(info),
     status: row ? row.status : info.loaded ? 'available' : 'failed',
     models: info.models,
@@ -65,10 +65,10 @@ export function describeListed(info: ExtensionInfo, row: InstallRecord | undefin
   };
 }
 
-const NONE: ExtensionCapabilities = { uses: [], hosts: [], tables: [] };
+const NONE: ExtensionCapabilities = { uses: [], hosts: [], tables: [], events: [], tasks: [] };
 
-/** A copy, so an answer never shares the catalogue's lists. */
-function capabilitiesOf(info: ExtensionInfo | undefined): ExtensionCapabilities {
+/** A copy, so an answer never shares the catalogue's lists; a task as its manifest writes it. */
+function capabilitiesOf(info: ExtensionInfo | undefined) {
   const c = info?.capabilities ?? NONE;
-  return { uses: [...c.uses], hosts: [...c.hosts], tables: [...c.tables] };
+  return { uses: [...c.uses], hosts: [...c.hosts], tables: [...c.tables], events: [...c.events], tasks: c.tasks.map((t) => ({ name: t.name, schedule: t.schedule })) };
 }

@@ -3,7 +3,7 @@ import { CallContext } from '../../kernel/call-context';
 import { TallyError } from '../../kernel/tally-error';
 import { formatUtc } from '../../kernel/timestamps';
 import { isUniqueViolation } from '../../db/errors';
-import { ExtensionCatalog, ExtensionInfo, ExtensionType } from '../../kernel/extension-catalog';
+import { ExtensionCatalog, ExtensionInfo, ExtensionType, InstallRefused } from '../../kernel/extension-catalog';
 import { describeInstalled, describeListed, isUpgradable } from './describe';
 import { InstallRecord, InstallRecords } from './install-records';
 import { decodeSettings, encodeSettings, mergeSettings } from '../../kernel/extension-settings-codec';
@@ -49,7 +49,12 @@ export abstract class ExtensionManager {
       if (isUniqueViolation(error)) throw this.invalidDir('installed', `The ${this.type} "${name}" is already installed.`);
       throw error;
     }
-    await this.catalog.install(this.type, name, this.ctx);
+    try {
+      await this.catalog.install(this.type, name, this.ctx);
+    } catch (error) {
+      if (error instanceof InstallRefused) throw this.invalidDir('install', `The ${this.type} "${name}" could not be installed: ${error.message}`);
+      throw error;
+    }
     this.catalog.forget(this.ctx.companyId);
     await emit(this.ctx, 'Extensions.installed', { id, kind: this.type, name, version: info.version ?? '' });
     return id;
@@ -114,7 +119,12 @@ export abstract class ExtensionManager {
       throw TallyError.invalid({ [this.idName]: { depends: `Version ${info.version} of the ${this.type} "${row.name}" needs ${missing.map((d) => `"${d}"`).join(', ')} installed first.` } });
     }
     const version = info.version ?? '';
-    await this.catalog.upgrade(this.type, row.name, this.ctx, row.version, version);
+    try {
+      await this.catalog.upgrade(this.type, row.name, this.ctx, row.version, version);
+    } catch (error) {
+      if (error instanceof InstallRefused) throw TallyError.invalid({ [this.idName]: { upgrade: `The ${this.type} "${row.name}" could not be upgraded: ${error.message}` } });
+      throw error;
+    }
     await this.records.update(id, { version });
     return null;
   }

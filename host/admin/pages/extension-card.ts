@@ -69,10 +69,11 @@ function settingsForm(request: AdminRequest, e: ListedExtension, action: string,
 
 /**
  * What the extension may reach beyond its own code, shown before it is installed: the installation's
- * methods it calls as the company, the hosts it sends HTTP to, the tables it keeps its data in.
+ * methods it calls as the company, the hosts it sends HTTP to, the tables it keeps its data in, the
+ * events it is told of and the tasks it runs unattended.
  */
 function asksFor(e: ListedExtension): SafeHtml {
-  const c = e.capabilities ?? { uses: [], hosts: [], tables: [] };
+  const c = e.capabilities ?? { uses: [], hosts: [], tables: [], events: [], tasks: [] };
   const row = (label: string, items: readonly string[], none: string) =>
     html`<li>${label}: ${items.length ? html`${items.map((item, i) => html`${i ? ', ' : ''}<span class="mono">${item}</span>`)}` : none}</li>`;
   return html`<details class="capabilities"${e.id === null ? html` open` : ''}>
@@ -81,6 +82,8 @@ function asksFor(e: ListedExtension): SafeHtml {
       ${row('Calls these methods as your company', c.uses, 'none')}
       ${row('Sends HTTP requests to', c.hosts, 'no host')}
       ${row('Keeps its data in the tables', c.tables, 'none')}
+      ${row('Is told of these events in your company', c.events ?? [], 'none')}
+      ${row('Runs these tasks unattended', (c.tasks ?? []).map((t) => `${t.name} (${t.schedule})`), 'none')}
     </ul>
     <p class="hint">It runs in a sandbox: no files, environment, processes or network beyond this list, and only your company's rows.</p>
   </details>`;

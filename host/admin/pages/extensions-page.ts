@@ -6,6 +6,7 @@ import { attempt, problemsNotice } from '../form-outcome';
 import { html, SafeHtml } from '../html';
 import { notice, redirectTo, sendHtml, staffPage } from '../layout';
 import { extensionCard } from './extension-card';
+import { extensionTaskAction, extensionTasksPanel, taskNotice } from './extension-tasks-panel';
 
 const PATH = '/admin/settings/extensions';
 const HEADINGS: Record<ExtensionType, string> = { plugin: 'Plugins', module: 'Modules', gateway: 'Gateways' };
@@ -15,8 +16,12 @@ const DONE: Record<string, string> = { install: 'installed', enable: 'enabled', 
 export const showExtensions: PageHandler = async (request) => {
   const done = DONE[String(request.ctx.query.done ?? '')];
   const type = EXTENSION_TYPES.find((t) => t === request.ctx.query.type);
-  await render(request, 200, done && type ? notice('ok', `The ${type} has been ${done === 'saved' ? 'updated' : done}.`) : undefined);
+  await render(request, 200, done && type ? notice('ok', `The ${type} has been ${done === 'saved' ? 'updated' : done}.`) : taskNotice(request));
 };
+
+/** POST /admin/settings/extensions/task-enable|task-disable: one of the company's extension tasks. */
+export const enableExtensionTask = extensionTaskAction(true, (request, status, top) => render(request, status, top));
+export const disableExtensionTask = extensionTaskAction(false, (request, status, top) => render(request, status, top));
 
 /** POST /admin/settings/extensions/<action>: through the type's manager, for the company in view. */
 export function extensionAction(action: keyof typeof DONE): PageHandler {
@@ -54,7 +59,8 @@ ${sections.map(
   <h2 id="${type}-title">${HEADINGS[type]}</h2>
   ${extensions.length ? html`<ul class="cards extensions">${extensions.map((e) => extensionCard(request, e))}</ul>` : html`<p>No ${type}s were found.</p>`}
 </section>`,
-)}`;
+)}
+${await extensionTasksPanel(request)}`;
   }
   sendHtml(request.ctx, status, staffPage(request, 'extensions', 'Extensions', content));
 }

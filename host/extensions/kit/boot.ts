@@ -27,7 +27,7 @@ export function boot(exported: unknown): void {
   const scope = globalThis as unknown as Record<string, unknown>;
   scope.__tallyDescribe = () => {
     if (!extension) return JSON.stringify({ error: loadError });
-    return JSON.stringify({ models: extension.descriptors, migrations: [...extension.migrations.keys()] });
+    return JSON.stringify({ models: extension.descriptors, migrations: [...extension.migrations.keys()], events: [...extension.events.keys()], tasks: [...extension.tasks.keys()] });
   };
   scope.__tallyRun = async (token: string, task: Task, info: CallInfo) => {
     try {
@@ -64,6 +64,18 @@ async function perform(extension: ExtensionModule, task: Task, ctx: ExtensionCon
       if (step) await step.call(migration, ctx.db, { idType: () => idType(ctx.db) });
       else if (task.direction === 'down') ctx.log.warn(`The migration ${name} has no down(); its tables are left in place.`);
     }
+    return null;
+  }
+  if (task.kind === 'event') {
+    const handler = extension.events.get(task.event.type);
+    if (!handler) throw new Error(`No handler for ${task.event.type} in exports.events.`);
+    await handler(ctx, task.event);
+    return null;
+  }
+  if (task.kind === 'task') {
+    const run = extension.tasks.get(task.task);
+    if (!run) throw new Error(`No function for the task ${task.task} in exports.tasks.`);
+    await run(ctx, { task: task.task, due: task.due });
     return null;
   }
   if (task.hook === 'upgrade') await extension.upgrade?.(ctx, task.from, task.to);

@@ -19,6 +19,9 @@ export interface ExtensionModule {
   readonly uninstall?: (ctx: unknown) => unknown;
   /** After a new version's migrations, for each company that upgrades: (ctx, from, to) versions. */
   readonly upgrade?: (ctx: unknown, from: string, to: string) => unknown;
+  /** Event type → handler (ctx, event); task name → function (ctx, { task, due }). */
+  readonly events: Map<string, (ctx: unknown, event: unknown) => unknown>;
+  readonly tasks: Map<string, (ctx: unknown, run: unknown) => unknown>;
 }
 
 const NAME = /^[a-z][a-z0-9_]{0,63}$/;
@@ -56,7 +59,19 @@ export function readExtensionModule(exported: any): ExtensionModule {
   for (const hook of ['install', 'uninstall', 'upgrade']) {
     if (mod[hook] !== undefined && typeof mod[hook] !== 'function') throw new Error(`\`${hook}\` must be a function.`);
   }
-  return { models, descriptors, migrations, install: mod.install, uninstall: mod.uninstall, upgrade: mod.upgrade };
+  return { models, descriptors, migrations, install: mod.install, uninstall: mod.uninstall, upgrade: mod.upgrade, events: functions(mod.events, 'events'), tasks: functions(mod.tasks, 'tasks') };
+}
+
+/** `exports.events` or `exports.tasks`: an object of name → function (the manifest lists the same names). */
+function functions(value: unknown, key: string): Map<string, (ctx: unknown, arg: unknown) => unknown> {
+  if (value === undefined) return new Map();
+  if (!value || typeof value !== 'object') throw new Error(`\`${key}\` must be an object of name → function.`);
+  const found = new Map<string, (ctx: unknown, arg: unknown) => unknown>();
+  for (const [name, fn] of Object.entries(value)) {
+    if (typeof fn !== 'function') throw new Error(`\`${key}.${name}\` must be a function.`);
+    found.set(name, fn as (ctx: unknown, arg: unknown) => unknown);
+  }
+  return found;
 }
 
 function readCallable(model: string, method: string, spec: any, fn: unknown): CallableSpec {

@@ -15,6 +15,22 @@ export { ExtensionContext, ExtensionLog } from './context';
 export type { HttpRequestOptions, HttpResponse } from './http';
 export type { Kysely } from 'kysely';
 
+/** An event a handler of `exports.events` receives: the change has committed; `payload` is the record as the API answers it. */
+export interface ExtensionEvent<P = Record<string, unknown>> {
+  readonly id: string;
+  readonly type: string;
+  readonly companyId: number;
+  /** UTC, YYYY-MM-DD hh:mm:ss */
+  readonly occurredAt: string;
+  readonly payload: P;
+}
+
+/** What a function of `exports.tasks` is given: its name and the due time it runs for (UTC, YYYY-MM-DD hh:mm:ss). */
+export interface TaskRun {
+  readonly task: string;
+  readonly due: string;
+}
+
 /** One step of an extension's schema: `up` creates, `down` drops what `up` made. */
 export interface ExtensionMigration {
   up(db: import('kysely').Kysely<any>): Promise<unknown>;

@@ -11,6 +11,23 @@ import { LogLimiter } from './log-limiter';
 /** A failure inside an extension (throw, crash, blown limit, malformed message): the API answers 500. */
 export class ExtensionFailure extends Error {
   override name = 'ExtensionFailure';
+
+  /** `reason` is the failure without the extension's name in front. */
+  constructor(
+    message: string,
+    readonly reason = message,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A failure the extension's own code threw: its text is the extension's (it may quote anything it
+ * holds), so it goes to the host's log, never to an API caller. Every other ExtensionFailure is a
+ * reason the host decided (a deadline, a memory limit, a malformed message) and can be named.
+ */
+export class ExtensionThrew extends ExtensionFailure {
+  override name = 'ExtensionThrew';
 }
 
 const STALE_PER_SECOND = 100;
@@ -94,7 +111,7 @@ export class ExtensionSandbox {
         clearTimeout(timer);
         settle();
       };
-      const fail = (reason: string) => finish(() => reject(new ExtensionFailure(`Extension ${this.setup.extension}: ${reason}.`)));
+      const fail = (reason: string) => finish(() => reject(new ExtensionFailure(`Extension ${this.setup.extension}: ${reason}.`, reason)));
       const timer = setTimeout(() => this.kill(live, `${describe(task)} did not finish within its ${this.limits.deadlineMs} ms deadline`), this.limits.deadlineMs);
       live.runs.set(token, { companyId: info.companyId, serve, requests: 0, fail });
       this.contextFor(live, info.companyId)
@@ -108,7 +125,7 @@ export class ExtensionSandbox {
               else {
                 // What it threw is for the operator: a caller answering 400 (a module's failed action) does not pass it on.
                 this.logger.warn({ extension: this.setup.extension, task: describe(task), company: info.companyId, reason: checked.error.message }, 'extension call failed');
-                finish(() => reject(new ExtensionFailure(`Extension ${this.setup.extension}: ${checked.error.message}`)));
+                finish(() => reject(new ExtensionThrew(`Extension ${this.setup.extension}: ${checked.error.message}`)));
               }
             } catch (error) {
               this.kill(live, (error as Error).message);
@@ -176,6 +193,9 @@ export class ExtensionSandbox {
     const [runtime, script] = await live.scripts;
     const context = await live.isolate.createContext();
     const global = context.global;
+    // WebAssembly memory lives outside the isolate's heap and its limit (a 128 MB isolate could
+    // hold gigabytes of it): extensions get no WebAssembly at all.
+    await context.eval('delete globalThis.WebAssembly', { timeout: this.limits.loadTimeoutMs });
     await global.set('__tallyHost', new ivm.Reference((token: unknown, request: unknown) => this.answer(live, companyId, token, request)));
     await global.set('__tallyRandom', new ivm.Reference((size: unknown) => {
       if (!this.withinRate(live)) throw new Error('Too many requests.');
@@ -259,5 +279,7 @@ export class ExtensionSandbox {
 
 function describe(task: Task): string {
   if (task.kind === 'call') return `The call ${task.model}/${task.method}`;
+  if (task.kind === 'event') return `The handler of ${task.event.type}`;
+  if (task.kind === 'task') return `The task ${task.task}`;
   return task.kind === 'hook' ? `The ${task.hook} hook` : `Its ${task.direction} migrations`;
 }

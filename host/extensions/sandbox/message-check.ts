@@ -111,5 +111,6 @@ export function checkLoaded(raw: unknown): Loaded {
     return { model: m.model, members: m.members.filter((x): x is string => typeof x === 'string'), callables: m.callables.map((c) => checkDeclaredCallable(m.model as string, c)) };
   });
   const migrations = parsed.migrations.filter((n: unknown): n is string => typeof n === 'string' && n.length <= 200);
-  return { models, migrations };
+  const names = (list: unknown) => (Array.isArray(list) ? list.filter((n: unknown): n is string => typeof n === 'string' && n.length <= 200) : []);
+  return { models, migrations, events: names(parsed.events), tasks: names(parsed.tasks) };
 }

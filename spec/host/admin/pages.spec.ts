@@ -138,6 +138,22 @@ describe('admin pages over HTTP', () => {
       expect(await server.installation.db.selectFrom('extensions_installed').select('id').where('name', '=', 'greeter').executeTakeFirst()).to.equal(undefined);
     });
 
+    it("lists the company's extension tasks with their schedule, and disables and enables one for the company", async () => {
+      await staff.get('/admin/settings/extensions');
+      expect((await staff.post('/admin/settings/extensions/install', { company_id: '1', type: 'plugin', dir: 'tidier' })).status).to.equal(303);
+      const page = (await staff.get('/admin/settings/extensions')).text;
+      const panel = page.slice(page.indexOf('id="extension-tasks-title"'));
+      expect(panel).to.contain('tidier.tidy').and.contain('every 30 minutes').and.contain('never run').and.contain('aria-label="Disable tidier.tidy"');
+      const enabled = async () => (await server.request('GET', '/api/extension_tasks/getList.json')).json.response[0].enabled;
+      const disabled = await staff.post('/admin/settings/extensions/task-disable', { company_id: '1', task: 'tidier.tidy' });
+      expect(disabled.status).to.equal(303);
+      expect(await enabled()).to.equal(false);
+      expect((await staff.get(disabled.location!)).text).to.contain('The task tidier.tidy has been disabled.').and.contain('aria-label="Enable tidier.tidy"');
+      expect((await staff.post('/admin/settings/extensions/task-enable', { company_id: '1', task: 'tidier.tidy' })).status).to.equal(303);
+      expect(await enabled()).to.equal(true);
+      expect((await staff.post('/admin/settings/extensions/task-enable', { company_id: '1', task: 'tidier.nope' })).status).to.equal(400);
+    });
+
     it('installs a gateway with its settings, storing the secret encrypted and never showing it', async () => {
       await staff.get('/admin/settings/extensions');
       const missing = await staff.post('/admin/settings/extensions/install', { company_id: '1', type: 'gateway', dir: 'cardpay', 'settings[account]': '' });

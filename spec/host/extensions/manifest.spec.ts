@@ -50,6 +50,30 @@ describe('extension manifests (config.json)', () => {
     }
   });
 
+  it('reads the events it subscribes to and the tasks it schedules, refusing malformed ones with the fix', () => {
+    const checked = checkManifest({ ...good, events: ['Services.suspend', 'Invoices.add'], tasks: { sync: 'every 15 minutes', nightly: 'daily at 03:30', once: 'every 1 minute' } }, false);
+    expect(checked.ok && checked.manifest).to.deep.include({
+      events: ['Services.suspend', 'Invoices.add'],
+      tasks: [
+        { name: 'sync', schedule: 'every 15 minutes', every: 15 },
+        { name: 'nightly', schedule: 'daily at 03:30', dailyAt: '03:30' },
+        { name: 'once', schedule: 'every 1 minute', every: 1 },
+      ],
+    });
+    const bad = checkManifest({ ...good, events: ['services.suspend', 'Services.suspend', 'Services.suspend', 3], tasks: { Sync: 'every 5 minutes', late: 'daily at 24:00', never: 'every 0 minutes', long: 'every 1441 minutes', cron: '*/5 * * * *' } }, false);
+    expect(bad.ok || bad.problems).to.deep.equal([
+      '"events[0]" must name an event type as "Model.action", such as "Services.suspend".',
+      '"events" lists "Services.suspend" twice.',
+      '"events[3]" must name an event type as "Model.action", such as "Services.suspend".',
+      '"tasks.Sync": task names are lowercase letters, digits and _, starting with a letter.',
+      '"tasks.late" must be "every N minutes" (1 to 1440) or "daily at HH:MM" (the company\'s time), not "daily at 24:00".',
+      '"tasks.never" must be "every N minutes" (1 to 1440) or "daily at HH:MM" (the company\'s time), not "every 0 minutes".',
+      '"tasks.long" must be "every N minutes" (1 to 1440) or "daily at HH:MM" (the company\'s time), not "every 1441 minutes".',
+      '"tasks.cron" must be "every N minutes" (1 to 1440) or "daily at HH:MM" (the company\'s time), not "*/5 * * * *".',
+    ]);
+    expect(checkManifest({ ...good, events: 'Services.suspend', tasks: [] }, false).ok).to.equal(false);
+  });
+
   it('refuses what is not an object', () => {
     for (const raw of [null, [], 'text', 3]) expect(checkManifest(raw, false).ok).to.equal(false);
   });

@@ -87,4 +87,6 @@ export const STAFF_POSTS = [
   '/admin/settings/extensions/upgrade',
   '/admin/settings/extensions/uninstall',
   '/admin/settings/extensions/settings',
+  '/admin/settings/extensions/task-enable',
+  '/admin/settings/extensions/task-disable',
 ];

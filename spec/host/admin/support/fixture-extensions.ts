@@ -1,6 +1,6 @@
 import { ExtensionsDir, manifest, TINY } from '../../extensions/fixtures';
 
-/** A plugin, a gateway with a secret and a required setting, and one that fails to load. */
+/** A plugin, a gateway with a secret and a required setting, one that fails to load, and one with a scheduled task. */
 export function adminFixtureExtensions(): ExtensionsDir {
   return new ExtensionsDir()
     .add('plugins/greeter', manifest('Greeter', { description: 'Says hello.' }), TINY('hello from greeter'))
@@ -14,5 +14,6 @@ export function adminFixtureExtensions(): ExtensionsDir {
       }),
       TINY('card paid'),
     )
-    .add('plugins/broken', manifest('Broken'), 'throw new Error("broken at import");');
+    .add('plugins/broken', manifest('Broken'), 'throw new Error("broken at import");')
+    .add('plugins/tidier', manifest('Tidier', { tasks: { tidy: 'every 30 minutes' } }), `${TINY('tidied')}\nexports.tasks = { tidy: () => undefined };`);
 }

@@ -77,6 +77,14 @@ class Attack {
   staleFlood() { (async () => { for (;;) await this.ctx.ask({ kind: 'settings' }).catch(() => null); })(); return 'left running'; }
   token() { return crypto.randomBytes(8).toString('hex').length + ':' + crypto.randomUUID().length; }
   buffers() { const kept = []; for (let i = 0; i < 64; i++) kept.push(new Uint8Array(8 * 1024 * 1024).fill(1)); return kept.length; }
+  /** 16 MB more of WebAssembly memory a call (touching a page is slow there), a byte written in each page so it is really held, kept past the call. */
+  wasmMemory() {
+    const memory = new WebAssembly.Memory({ initial: 256 });
+    const bytes = new Uint8Array(memory.buffer);
+    for (let i = 0; i < bytes.length; i += 4096) bytes[i] = 1;
+    (globalThis.__held ??= []).push(memory);
+    return globalThis.__held.length * memory.buffer.byteLength;
+  }
   spins() { for (;;) {} }
   waits() { return new Promise(() => {}); }
   async writesThenWaits(text) { await this.ctx.db.insertInto('hostile_notes').values({ text }).execute(); return new Promise(() => {}); }
@@ -96,7 +104,7 @@ Attack.callable = {
   deleteAll: { verb: 'POST' }, upsertOver: { verb: 'POST', ...p('id', 'text') }, replaceOver: { verb: 'POST', ...p('id', 'text') },
   callCore: p('model', 'method', opt('params')), settingsSeen: {},
   forge: p('kind'), forgeLog: p('level'), forgeResult: {},
-  logFlood: {}, askFlood: {}, randomFlood: {}, staleFlood: {}, token: {}, buffers: {}, spins: {}, waits: {}, writesThenWaits: { verb: 'POST', ...p('text') },
+  logFlood: {}, askFlood: {}, randomFlood: {}, staleFlood: {}, token: {}, buffers: {}, wasmMemory: {}, spins: {}, waits: {}, writesThenWaits: { verb: 'POST', ...p('text') },
   mark: p('value'), seen: {},
 };
 exports.models = { attack: Attack };
@@ -133,6 +141,22 @@ exports.migrations = { '001': {
   down: (db) => db.schema.dropTable('slow_rows').execute(),
 } };
 exports.install = async (ctx) => { await ctx.db.insertInto('slow_rows').values({}).execute(); await new Promise(() => {}); };
+`;
+
+/** A migration that creates a table its manifest (declaring "wild_rows") does not declare. */
+export const WILD_MIGRATION = `
+exports.models = {};
+exports.migrations = { '001': {
+  up: (db, kit) => db.schema.createTable('undeclared_rows').addColumn('id', kit.idType(), (c) => c.primaryKey()).addColumn('company_id', 'integer', (c) => c.notNull()).execute(),
+} };
+`;
+
+/** One table, "claimed_rows", that two extensions' manifests declare: each creates it when installed first. */
+export const CLAIMANT = `
+exports.models = {};
+exports.migrations = { '001': {
+  up: (db, kit) => db.schema.createTable('claimed_rows').ifNotExists().addColumn('id', kit.idType(), (c) => c.primaryKey()).addColumn('company_id', 'integer', (c) => c.notNull()).execute(),
+} };
 `;
 
 /** Three tables of its own and a join of them: a thousand rows each is a billion combinations. */

@@ -7,7 +7,10 @@ import { expect } from 'chai';
 import { PROJECT_ROOT } from '../../../../host/extensions/entry-file';
 import { Credential, startTestServer, TestServer } from '../../../support/test-server';
 import { ExtensionsDir, manifest, PROBE_CAPABILITIES, PROBE_PLUGIN } from '../fixtures';
-import { CRUNCHER, FORGER, HOSTILE, LOAD_TIME, SLOW_INSTALL } from './hostile-extensions';
+import { Installation } from '../../../../core/installation';
+import { loadExtensions } from '../../../../host/extensions/load-extensions';
+import { createLogger } from '../../../../host/logger';
+import { CLAIMANT, CRUNCHER, FORGER, HOSTILE, LOAD_TIME, SLOW_INSTALL, WILD_MIGRATION } from './hostile-extensions';
 
 const UNEXPECTED = { message: 'An unexpected error occured.' };
 
@@ -24,6 +27,8 @@ describe('extensions: hostile extensions get nothing', function () {
   dir.add('plugins/claims_core', manifest('Claims core', { tables: ['api_keys'] }), `exports.models = {};`);
   // Another extension, installed beside the hostile one, whose table holds a note.
   dir.add('plugins/probe', manifest('Probe', PROBE_CAPABILITIES), PROBE_PLUGIN);
+  dir.add('plugins/wild_migration', manifest('Wild migration', { tables: ['wild_rows'] }), WILD_MIGRATION);
+  for (const name of ['claim_first', 'claim_second']) dir.add(`plugins/${name}`, manifest(name, { tables: ['claimed_rows'] }), CLAIMANT);
   let server: TestServer;
   let other: Credential;
   let remote: http.Server;
@@ -94,7 +99,7 @@ describe('extensions: hostile extensions get nothing', function () {
 
   it('shows the installer what it asks for, in getAll and get', async () => {
     const listed = (await server.request('GET', '/api/plugin_manager/getAll.json')).json.response.find((e: any) => e.dir === 'hostile');
-    const asked = { uses: ['encryption.systemHash'], hosts, tables: ['hostile_notes'] };
+    const asked = { uses: ['encryption.systemHash'], hosts, tables: ['hostile_notes'], events: [], tasks: [] };
     expect(listed.capabilities).to.deep.equal(asked);
     expect((await server.request('GET', `/api/plugin_manager/get.json?plugin_id=${listed.id}`)).json.response.capabilities).to.deep.equal(asked);
   });
@@ -212,6 +217,32 @@ describe('extensions: hostile extensions get nothing', function () {
     it('is refused a core table in its manifest', async () => {
       const listed = (await server.request('GET', '/api/plugin_manager/getAll.json')).json.response;
       expect(listed.find((e: any) => e.dir === 'claims_core').error).to.match(/api_keys/);
+    });
+
+    it('a migration creating a table the manifest does not declare is a 400 naming it, and the install keeps nothing', async () => {
+      const res = await server.request('POST', '/api/plugin_manager/add.json', { body: 'vars[dir]=wild_migration' });
+      expect(res.status, res.text).to.equal(400);
+      expect(res.json.errors.dir.install).to.match(/^The plugin "wild_migration" could not be installed: the host refused a statement: .*"undeclared_rows" is not one of the extension's own tables/);
+      const listed = (await server.request('GET', '/api/plugin_manager/getAll.json')).json.response.find((e: any) => e.dir === 'wild_migration');
+      expect(listed.status).to.equal('available');
+    });
+
+    it("claiming a table another extension holds switches only the newcomer off, never the holder", async () => {
+      // Neither holds claimed_rows yet: both load, and the first installed takes it.
+      expect((await server.request('POST', '/api/plugin_manager/add.json', { body: 'vars[dir]=claim_first' })).status).to.equal(200);
+      const second = await server.request('POST', '/api/plugin_manager/add.json', { body: 'vars[dir]=claim_second', auth: other });
+      expect(second.status, second.text).to.equal(400);
+      expect(second.json.errors.dir.install).to.match(/declares the table "claimed_rows", which belongs to the installed extension "claim_first"/);
+      // At the next start over the same database the holder still loads; the newcomer is left out, saying why.
+      const restarted = await Installation.open({ databaseUrl: server.database.url, cacheTtlMs: 0 });
+      try {
+        const listed = (await loadExtensions(restarted, { dir: dir.root, logger: createLogger('silent') })).list();
+        expect(listed.find((e) => e.name === 'claim_first')).to.include({ loaded: true, error: null });
+        expect(listed.find((e) => e.name === 'claim_second')!.error).to.match(/the table "claimed_rows" belongs to the installed extension "claim_first"/);
+        expect(listed.find((e) => e.name === 'hostile')!.loaded).to.equal(true);
+      } finally {
+        await restarted.close();
+      }
     });
 
     it('calls only the core methods its manifest uses', async () => {
@@ -333,6 +364,12 @@ describe('extensions: hostile extensions get nothing', function () {
       expect(process.memoryUsage().rss - rss).to.be.below(256 * 1024 * 1024);
     });
 
+    it('memory outside the heap (WebAssembly) is not to be had: 256 MB with a 64 MB limit is refused', async () => {
+      const rss = process.memoryUsage().rss;
+      for (let i = 0; i < 16; i++) await refused('wasmMemory');
+      expect(process.memoryUsage().rss - rss).to.be.below(128 * 1024 * 1024);
+    });
+
     it('hanging, spinning and write-then-hang calls add no latency to core calls, reads or writes', async () => {
       const pending = [call('waits'), call('waits'), call('spins'), call('writesThenWaits', 'text=held'), call('writesThenWaits', 'text=held')];
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -348,7 +385,9 @@ describe('extensions: hostile extensions get nothing', function () {
       const install = server.request('POST', '/api/plugin_manager/add.json', { body: 'vars[dir]=slow_install' });
       await new Promise((resolve) => setTimeout(resolve, 100));
       await coreAnswersQuickly();
-      expect((await install).status).to.equal(500);
+      const res = await install;
+      expect(res.status, res.text).to.equal(400);
+      expect(res.json.errors.dir.install).to.equal('The plugin "slow_install" could not be installed: The install hook did not finish within its 1500 ms deadline.');
       const listed = (await server.request('GET', '/api/plugin_manager/getAll.json')).json.response.find((e: any) => e.dir === 'slow_install');
       expect(listed.status).to.equal('available');
       const migrations = await server.installation.db.selectFrom('extensions_migrations').select('migration').where('extension', '=', 'slow_install').execute();
