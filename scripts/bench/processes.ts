@@ -55,6 +55,11 @@ export function startBare(databaseUrl: string, port: number, processes = 1): Chi
   return fork(path.join(__dirname, 'bare-server.js'), [databaseUrl, String(port), String(processes)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
 }
 
+/** The floor of users/get.json (floor-server.ts). */
+export function startFloor(databaseUrl: string, port: number, processes = 1): ChildProcess {
+  return fork(path.join(__dirname, 'floor-server.js'), [databaseUrl, String(port), String(processes)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+}
+
 async function waitForPort(port: number, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {

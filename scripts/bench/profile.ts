@@ -12,27 +12,31 @@ const ROOT = path.resolve(__dirname, '../../..');
 
 /**
  * Where a scenario's CPU goes in the Tally server: `node dist/scripts/bench/profile.js [scenario]
- * [out-dir] [--bare]` starts `tally serve` (or, with --bare, the baseline's server) under `--cpu-prof` on a bench fixture (SQLite, or PostgreSQL
+ * [out-dir] [--bare|--floor]` starts `tally serve` (or, with --bare, the Kysely baseline's server; with --floor, the floor's) under `--cpu-prof` on a bench fixture (SQLite, or PostgreSQL
  * when BENCH_POSTGRES_URL is set), warms it up, loads it for BENCH_SECONDS (default 10) as the
  * bench does, stops it and prints the CPU per request and the profile's heaviest functions (self
  * and inclusive time). The .cpuprofile stays in out-dir for Chrome's DevTools.
  */
 async function main(): Promise<void> {
-  const bare = process.argv.includes('--bare');
-  const [prefix = 'invoices/add', outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-prof-'))] = process.argv.slice(2).filter((a) => a !== '--bare');
+  const baseline = process.argv.includes('--floor') ? 'floor' : process.argv.includes('--bare') ? 'bare' : undefined;
+  const [prefix = 'invoices/add', outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-prof-'))] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
   const scenario = scenarios.find((s) => s.name.startsWith(prefix));
   if (!scenario) throw new Error(`No scenario starts with ${prefix}: ${scenarios.map((s) => s.name).join(', ')}`);
+  const loadOf = baseline === undefined ? scenario.tally : scenario[baseline];
+  if (!loadOf) throw new Error(`${scenario.name} has no ${baseline} baseline`);
   const fixture = await createFixture(process.env.BENCH_POSTGRES_URL);
   let requests = 0;
   try {
     const port = await freePort();
     const profiling = ['--no-node-snapshot', '--cpu-prof', '--cpu-prof-dir', outDir];
-    const server = bare ? [path.join(__dirname, 'bare-server.js'), fixture.databaseUrl, String(port)] : [path.join(ROOT, 'bin/tally.js'), 'serve', '--port', String(port), '--host', '127.0.0.1'];
+    const server = baseline
+      ? [path.join(__dirname, `${baseline}-server.js`), fixture.databaseUrl, String(port)]
+      : [path.join(ROOT, 'bin/tally.js'), 'serve', '--port', String(port), '--host', '127.0.0.1'];
     const child = spawn(process.execPath, [...profiling, ...server], {
       env: { ...process.env, DATABASE_URL: fixture.databaseUrl, LOG_LEVEL: 'silent', TALLY_API_RATE_LIMIT: '0', TALLY_AUTOMATION_MINUTES: '0' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
-    const options = (bare ? scenario.bare : scenario.tally)(fixture, `http://127.0.0.1:${port}`);
+    const options = loadOf(fixture, `http://127.0.0.1:${port}`);
     const seconds = Number(process.env.BENCH_SECONDS ?? 10);
     let warmUpRequests = 0;
     const warmUp = async () => (warmUpRequests = (await load({ ...options, seconds: 3 })).total);
