@@ -26,6 +26,8 @@ async function main(): Promise<void> {
   if (!loadOf) throw new Error(`${scenario.name} has no ${baseline} baseline`);
   const fixture = await createFixture(process.env.BENCH_POSTGRES_URL);
   let requests = 0;
+  let loadStarted = 0;
+  let stopped = 0;
   try {
     const port = await freePort();
     const profiling = ['--no-node-snapshot', '--cpu-prof', '--cpu-prof-dir', outDir];
@@ -39,8 +41,12 @@ async function main(): Promise<void> {
     const options = loadOf(fixture, `http://127.0.0.1:${port}`);
     const seconds = Number(process.env.BENCH_SECONDS ?? 10);
     let warmUpRequests = 0;
-    const warmUp = async () => (warmUpRequests = (await load({ ...options, seconds: 3 })).total);
+    const warmUp = async () => {
+      loadStarted = performance.now();
+      warmUpRequests = (await load({ ...options, seconds: 3 })).total;
+    };
     const { result, cpuUs } = await withProcessCpu(child, port, () => load({ ...options, seconds }), warmUp);
+    stopped = performance.now();
     console.log(`${scenario.name}: ${result.requestsPerSec.toFixed(0)} req/s, ${cpuUs === undefined ? '?' : (cpuUs / result.total).toFixed(0)} µs CPU/request, ${result.non2xx + result.errors} failed`);
     requests = warmUpRequests + result.total;
   } finally {
@@ -49,7 +55,8 @@ async function main(): Promise<void> {
   const file = fs.readdirSync(outDir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error(`No profile was written in ${outDir}`);
   console.log(`profile: ${path.join(outDir, file)}`);
-  summarise(JSON.parse(fs.readFileSync(path.join(outDir, file), 'utf8')) as Profile, requests);
+  // The process's start (compiling its modules, opening the database) is not what a request costs.
+  summarise(JSON.parse(fs.readFileSync(path.join(outDir, file), 'utf8')) as Profile, requests, (stopped - loadStarted) * 1000);
 }
 
 interface ProfileNode {
@@ -61,15 +68,17 @@ interface Profile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
+  endTime: number;
 }
 
 /**
  * The heaviest functions by self time and by inclusive time (recursion counted once), in µs per
- * request over the process's life (its start and the warm-up included). Sampled time is wall time
+ * request over the load (the warm-up included): the samples of the last `loadUs` of the profile,
+ * which the process's start precedes and only its stop follows. Sampled time is wall time
  * on the main thread: a blocking call (SQLite's fsync at commit with synchronous=FULL) counts in
  * full; TALLY_SQLITE_SYNCHRONOUS=NORMAL leaves it out.
  */
-function summarise(profile: Profile, requests: number): void {
+function summarise(profile: Profile, requests: number, loadUs: number): void {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -77,7 +86,10 @@ function summarise(profile: Profile, requests: number): void {
   const self = new Map<string, number>();
   const total = new Map<string, number>();
   let all = 0;
+  const sampledAt: number[] = [];
+  profile.timeDeltas.reduceRight((at, dt, i) => ((sampledAt[i] = at), at - dt), profile.endTime);
   profile.samples.forEach((id, i) => {
+    if (sampledAt[i] < profile.endTime - loadUs) return;
     const dt = profile.timeDeltas[i] ?? 0;
     const leaf = byId.get(id)!;
     if (leaf.callFrame.functionName === '(idle)') return;

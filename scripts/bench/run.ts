@@ -26,9 +26,10 @@ const TARGETS: Target[] = [
  * same database work, measured in the same run on the same machine and reported as a ratio
  * (machines here are noisy: absolute numbers mean little, the ratio does). Each round measures
  * the baseline and Tally, the one going first alternating by round. Each server first takes
- * BENCH_WARMUP_SECONDS (default 2) of the same load, unmeasured: a fresh process spends its first thousands of requests compiling (V8's JIT), more so
- * the larger its code, and that is not what a long-running server costs per request (0 measures
- * from the first request). BENCH_SECONDS (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS
+ * BENCH_WARMUP_SECONDS (default 2) of the same load, and at least BENCH_WARMUP_REQUESTS (default
+ * 10000) requests, unmeasured: a fresh process spends its first thousands of requests compiling
+ * (V8's JIT), more so the larger its code, and that is not what a long-running server costs per
+ * request (both 0 measure from the first request). BENCH_SECONDS (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS
  * (default 10) tune it; BENCH_POSTGRES_URL names the PostgreSQL server (skipped when unreachable).
  * Then the billing run over BENCH_BILLING_SERVICES renewing services (scripts/bench/billing-run.ts).
  * BENCH_ONLY=billing measures the billing run alone; BENCH_ONLY=<scenario> (a name's start, such as
@@ -140,10 +141,22 @@ async function measureSynchronous(): Promise<void> {
   report(`${scenario.name} on SQLite: synchronous=FULL (the default) against NORMAL`, [{ label: 'NORMAL', runs: runs.NORMAL }], { label: 'FULL', runs: runs.FULL });
 }
 
-/** The unmeasured load a server takes before its figures count (BENCH_WARMUP_SECONDS), if any. */
+/**
+ * The unmeasured load a server takes before its figures count, if any: BENCH_WARMUP_SECONDS, and
+ * then more until it has answered BENCH_WARMUP_REQUESTS (default 10000). Seconds alone are not
+ * enough on a shared machine: a process given a tenth of a core for them has served too few calls
+ * for V8 to have optimised its code (its compiler threads starve too), and the larger the server's
+ * code the more it is measured interpreted; on a loaded machine that made Tally cost several times
+ * its CPU per request while the floor, with little code, was barely affected.
+ */
 function warmUp(options: LoadOptions): (() => Promise<unknown>) | undefined {
   const seconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
-  return seconds > 0 ? () => load({ ...options, seconds }) : undefined;
+  const requests = Number(process.env.BENCH_WARMUP_REQUESTS ?? 10_000);
+  if (seconds <= 0 && requests <= 0) return undefined;
+  return async () => {
+    const served = seconds > 0 ? (await load({ ...options, seconds })).total : 0;
+    if (served < requests) await load({ ...options, amount: requests - served });
+  };
 }
 
 interface Measured {
