@@ -165,6 +165,12 @@ interface Measured {
   readonly cpuUs?: number;
 }
 
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
 function mean(values: number[]): number {
   return values.reduce((sum, v) => sum + v, 0) / values.length;
 }
@@ -199,8 +205,10 @@ function report(name: string, baselines: Runs[], subject: Runs): void {
   for (const server of [...baselines, subject]) console.log(line(server));
   for (const baseline of baselines) {
     const to = baselines.length > 1 ? ` to ${baseline.label}` : '';
-    const rounds = subject.runs.map((r, i) => (r.result.requestsPerSec / baseline.runs[i].result.requestsPerSec).toFixed(2)).join(', ');
-    console.log(`  throughput ratio${to}   ${(rps(subject.runs) / rps(baseline.runs)).toFixed(2)} (rounds: ${rounds})`);
+    const rounds = subject.runs.map((r, i) => r.result.requestsPerSec / baseline.runs[i].result.requestsPerSec);
+    // The median of the rounds' ratios too: one round disturbed by other work moves the mean's ratio far more.
+    const spread = `rounds: ${rounds.map((r) => r.toFixed(2)).join(', ')}; median ${median(rounds).toFixed(2)}`;
+    console.log(`  throughput ratio${to}   ${(rps(subject.runs) / rps(baseline.runs)).toFixed(2)} (${spread})`);
     const [cpuBaseline, cpuSubject] = [cpuPerRequest(baseline.runs), cpuPerRequest(subject.runs)];
     if (cpuBaseline !== undefined && cpuSubject !== undefined) console.log(`  CPU cost ratio${to}     ${(cpuBaseline / cpuSubject).toFixed(2)} (baseline CPU per request / ${subject.label} CPU per request)`);
   }
