@@ -20,9 +20,11 @@ export class SettingsStore {
   ) {}
 
   /** @param tx inside a call, its transaction: a read past it does not see the call's own writes. */
-  async get(companyId: number, key: string, tx: Tx = this.db): Promise<string> {
-    const values = await this.load(companyId, tx);
-    return values.get(key) ?? SETTINGS[key]?.default ?? '';
+  get(companyId: number, key: string, tx: Tx = this.db): Promise<string> {
+    // A cached value without the async calls a load costs: every API call reads maintenance_mode.
+    const cached = this.cached(companyId, key);
+    if (cached !== undefined) return Promise.resolve(cached);
+    return this.load(companyId, tx).then((values) => values.get(key) ?? SETTINGS[key]?.default ?? '');
   }
 
   /** The value as cached, when the cache is fresh; undefined when it would have to be read. */
@@ -32,7 +34,7 @@ export class SettingsStore {
     return hit.values.get(key) ?? SETTINGS[key]?.default ?? '';
   }
 
-  async system(key: string, tx: Tx = this.db): Promise<string> {
+  system(key: string, tx: Tx = this.db): Promise<string> {
     return this.get(SYSTEM_COMPANY, key, tx);
   }
 

@@ -43,11 +43,16 @@ export function readStatements(base: Dialect, route: ReadRoute, limits: ColumnLi
  * Kysely's executor, connection provider and driver layers, two dozen promises for one statement.
  * On any other handle, through Kysely.
  */
-export async function executeRead<R>(db: Tx, query: CompiledQuery<R>): Promise<QueryResult<R>> {
+export function executeRead<R>(db: Tx, query: CompiledQuery<R>): Promise<QueryResult<R>> {
   const handle = handles.get(db);
   if (!handle) return db.executeQuery(query);
-  let result = await handle.connection.executeQuery<R>(query);
-  for (const plugin of handle.plugins) result = (await plugin.transformResult({ queryId: query.queryId, result: result as never })) as QueryResult<R>;
+  const running = handle.connection.executeQuery<R>(query);
+  return handle.plugins.length ? running.then((result) => transformed(handle.plugins, query, result)) : running;
+}
+
+/** The result as the plugins hand it on, each in turn (as Kysely's executor applies them). */
+async function transformed<R>(plugins: readonly KyselyPlugin[], query: CompiledQuery<R>, result: QueryResult<R>): Promise<QueryResult<R>> {
+  for (const plugin of plugins) result = (await plugin.transformResult({ queryId: query.queryId, result: result as never })) as QueryResult<R>;
   return result;
 }
 

@@ -17,15 +17,19 @@ export const READ_ONLY_REFUSAL = 'cannot write in a read-only transaction: a met
 /** The prepared statement for `sql` on `sqlite`, from a bounded, least-recently-used cache. */
 export function statementCache(sqlite: SQLiteDatabase, capacity = 500): (sql: string) => Statement {
   const cache = new Map<string, Statement>();
+  /** The most recently used statement's SQL: asked again (a hot path's one read), nothing moves. */
+  let newest: string | undefined;
   return (sql) => {
     let statement = cache.get(sql);
     if (statement) {
+      if (sql === newest) return statement;
       cache.delete(sql);
     } else {
       statement = sqlite.prepare(sql);
       if (cache.size >= capacity) cache.delete(cache.keys().next().value as string);
     }
     cache.set(sql, statement);
+    newest = sql;
     return statement;
   };
 }

@@ -57,7 +57,9 @@ export class CredentialVerifier {
       hashKey(key.slice(0, 256));
       return null;
     }
-    const entry = await this.lookup(user, db);
+    // A fresh cache entry is used as it is: awaiting lookup() would cost an async call and a turn on every call.
+    const hit = this.cache.get(user);
+    const entry = hit && Date.now() - hit.checkedAt < this.ttlMs ? hit : await this.lookup(user, db);
     const given = hash('sha256', key, 'buffer');
     // The comparison runs whether or not the user exists, so timing tells nothing about which part failed.
     const found = !entry.missing;

@@ -36,25 +36,33 @@ export class Lockouts {
     private readonly cacheMs = 0,
   ) {}
 
-  /** Milliseconds until every subject may try again; 0 when none is locked. */
-  async lockedFor(db: TrustDb, subjects: readonly string[], now = Date.now()): Promise<number> {
+  /**
+   * Milliseconds until every subject may try again; 0 when none is locked. Answered at once, not
+   * as a promise, when every subject's state is cached (the hot path: every API call asks).
+   */
+  lockedFor(db: TrustDb, subjects: readonly string[], now = Date.now()): number | Promise<number> {
     let until = 0;
-    const unknown: string[] = [];
+    let unknown: string[] | undefined;
     for (const s of subjects) {
       const hit = this.cache.get(s);
       if (hit && now - hit.checkedAt < this.cacheMs) until = Math.max(until, hit.until);
-      else unknown.push(s);
+      else (unknown ??= []).push(s);
     }
-    if (unknown.length) {
-      const rows = await db.selectFrom('trust_lockouts').select(['subject', 'locked_until']).where('subject', 'in', unknown).where('locked_until', '>', now).execute();
-      const locked = new Map(rows.map((r) => [r.subject, Number(r.locked_until)]));
-      if (this.cacheMs > 0) {
-        if (this.cache.size > 10_000) this.cache.clear();
-        for (const s of unknown) this.cache.set(s, { until: locked.get(s) ?? 0, checkedAt: now });
-      }
-      for (const value of locked.values()) until = Math.max(until, value);
+    if (!unknown) return Math.max(0, until - now);
+    return this.read(db, unknown, now).then((locked) => Math.max(0, Math.max(until, locked) - now));
+  }
+
+  /** The latest lock of `subjects` in the database (0: none), cached for `cacheMs`. */
+  private async read(db: TrustDb, subjects: string[], now: number): Promise<number> {
+    const rows = await db.selectFrom('trust_lockouts').select(['subject', 'locked_until']).where('subject', 'in', subjects).where('locked_until', '>', now).execute();
+    const locked = new Map(rows.map((r) => [r.subject, Number(r.locked_until)]));
+    if (this.cacheMs > 0) {
+      if (this.cache.size > 10_000) this.cache.clear();
+      for (const s of subjects) this.cache.set(s, { until: locked.get(s) ?? 0, checkedAt: now });
     }
-    return Math.max(0, until - now);
+    let until = 0;
+    for (const value of locked.values()) until = Math.max(until, value);
+    return until;
   }
 
   /** Counts a failure for each subject; answers how long the most locked of them is now locked (0: not yet). */

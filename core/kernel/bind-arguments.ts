@@ -13,17 +13,23 @@ import { wholeNumber } from './whole-number';
  * request is gathered into one 400, so a client sees all its mistakes at once.
  */
 export function bindArguments(spec: CallableSpec, params: Record<string, unknown>): unknown[] {
+  // Runs on every call: nothing is allocated for a check that finds nothing (the common case).
   const errors: FieldErrors = {};
-  const known = new Set(spec.params.map((p) => p.name));
-  for (const name of Object.keys(params)) {
-    if (!known.has(name)) errors[name] = { unknown: unknownMessage(name, spec) };
+  let failed = false;
+  const known = paramNames(spec);
+  for (const name in params) {
+    if (!Object.prototype.hasOwnProperty.call(params, name) || known.has(name)) continue;
+    errors[name] = { unknown: unknownMessage(name, spec) };
+    failed = true;
   }
   // PostgreSQL cannot store NUL in text (SQLite would keep it and truncate on read elsewhere): a 400, on every database.
-  const holdingNul = new Set<string>();
-  for (const [name, value] of Object.entries(params)) {
-    for (const path of nulPaths(value, name)) {
+  let holdingNul: Set<string> | undefined;
+  for (const name in params) {
+    if (!Object.prototype.hasOwnProperty.call(params, name)) continue;
+    for (const path of nulPaths(params[name], name)) {
       errors[path] = { format: 'The value may not contain NUL characters.' };
-      holdingNul.add(name);
+      (holdingNul ??= new Set()).add(name);
+      failed = true;
     }
   }
   // A text field the method declares (vars[first_name], vars[lines][0][description]) given a list
@@ -31,31 +37,47 @@ export function bindArguments(spec: CallableSpec, params: Record<string, unknown
   // Named as the models name their fields' errors: first_name, lines[0][description].
   for (const p of spec.params) {
     const given = params[p.name];
-    if (!p.fields || holdingNul.has(p.name) || given === null || typeof given !== 'object') continue;
+    if (!p.fields || holdingNul?.has(p.name) || given === null || typeof given !== 'object') continue;
     const fields = byName(p.fields);
     for (const [key, item] of Object.entries(given)) {
       const field = fields.get(key);
-      if (field) for (const path of setsInText(item, field, key)) errors[path] = { format: SINGLE_VALUE_MESSAGE };
+      if (!field) continue;
+      for (const path of setsInText(item, field, key)) {
+        errors[path] = { format: SINGLE_VALUE_MESSAGE };
+        failed = true;
+      }
     }
   }
   let defaultMissing = false;
   const args = spec.params.map((p) => {
     const given = params[p.name];
     if (given === undefined) {
-      if (!p.optional) errors[p.name] = { empty: `Please give the parameter "${p.name}".` };
-      else if (!p.defaultKnown) defaultMissing = true;
+      if (!p.optional) {
+        errors[p.name] = { empty: `Please give the parameter "${p.name}".` };
+        failed = true;
+      } else if (!p.defaultKnown) defaultMissing = true;
       // Declared once per method: a call that changes its `{}` or `[]` must not hand that to the next.
       return p.default !== null && typeof p.default === 'object' ? structuredClone(p.default) : p.default;
     }
-    if (holdingNul.has(p.name)) return undefined; // named by its path above
+    if (holdingNul?.has(p.name)) return undefined; // named by its path above
     const coerced = coerce(p, given);
     if (coerced.ok) return coerced.value;
     errors[p.name] = { format: coerced.message };
+    failed = true;
     return undefined;
   });
-  if (Object.keys(errors).length) throw TallyError.invalid(errors);
+  if (failed) throw TallyError.invalid(errors);
   if (defaultMissing) throw new TallyError('default_value', undefined, DEFAULT_VALUE_TEXT);
   return args;
+}
+
+const namesOfParams = new WeakMap<CallableSpec, ReadonlySet<string>>();
+
+/** A method's parameter names, made once per declaration. */
+function paramNames(spec: CallableSpec): ReadonlySet<string> {
+  let names = namesOfParams.get(spec);
+  if (!names) namesOfParams.set(spec, (names = new Set(spec.params.map((p) => p.name))));
+  return names;
 }
 
 function unknownMessage(name: string, spec: CallableSpec): string {
@@ -107,10 +129,12 @@ function toBool(value: unknown, name: string): Coerced {
 }
 
 /** The paths (`vars[notes]`) under a parameter whose text, or whose key, holds a NUL character. */
-function nulPaths(value: unknown, path: string): string[] {
+function nulPaths(value: unknown, path: string): readonly string[] {
   // Nearly every request holds none: a walk that builds no path names answers that first.
-  return holdsNul(value) ? nulPathsIn(value, path) : [];
+  return holdsNul(value) ? nulPathsIn(value, path) : NONE;
 }
+
+const NONE: readonly string[] = [];
 
 function holdsNul(value: unknown): boolean {
   if (typeof value === 'string') return value.includes('\u0000');

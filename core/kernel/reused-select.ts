@@ -32,9 +32,21 @@ export function reusedSelect<V extends Value[], R>(build: (db: Tx, ...values: V)
     }
     return slot.template;
   };
-  return async (db: Tx, ...values: V): Promise<R[]> => {
-    if (values.some((v) => (typeof v !== 'number' && typeof v !== 'string') || beyondInt32(v))) return build(db, ...values).execute();
-    const result = await executeRead<R>(db, withValues(templateFor(db, values.length), values) as CompiledQuery<R>);
-    return result.rows;
+  // Not an async function (its promise and turn would be one more per read on the hot path); what
+  // it throws is a rejection all the same.
+  return (db: Tx, ...values: V): Promise<R[]> => {
+    try {
+      if (!reusable(values)) return build(db, ...values).execute();
+      return executeRead<R>(db, withValues(templateFor(db, values.length), values) as CompiledQuery<R>).then(rowsOf);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   };
 }
+
+function reusable(values: readonly unknown[]): boolean {
+  for (const v of values) if ((typeof v !== 'number' && typeof v !== 'string') || beyondInt32(v)) return false;
+  return true;
+}
+
+const rowsOf = <R>(result: { rows: R[] }): R[] => result.rows;

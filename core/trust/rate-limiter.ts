@@ -32,8 +32,11 @@ export class RateLimiter {
     this.batch = Math.max(1, Math.floor(limitPerMinute / 20));
   }
 
-  /** 0 when the call may go ahead (and counts it), else the milliseconds until the next window. */
-  async take(user: string, now = Date.now()): Promise<number> {
+  /**
+   * 0 when the call may go ahead (and counts it), else the milliseconds until the next window.
+   * Answered at once, not as a promise, unless this call must wait for the shared count.
+   */
+  take(user: string, now = Date.now()): number | Promise<number> {
     if (this.limitPerMinute <= 0) return 0;
     const start = now - (now % WINDOW_MS);
     let window = this.windows.get(user);
@@ -47,8 +50,8 @@ export class RateLimiter {
     window.pending++;
     if (this.batch === 1) {
       // Exact: every call is added to the shared row first, and the total decides.
-      await this.flush(user, window);
-      return window.shared > this.limitPerMinute ? wait : 0;
+      const counted = window;
+      return this.flush(user, counted).then(() => (counted.shared > this.limitPerMinute ? wait : 0));
     }
     // One flush at a time per window; calls arriving meanwhile keep counting in `pending`.
     if (window.pending >= this.batch) window.flushing ??= this.flush(user, window).finally(() => (window!.flushing = undefined));

@@ -36,13 +36,15 @@ export class ApiCallCounter {
 
   /** Wraps the API middleware: every answered call is counted by its status. */
   wrap(api: Koa.Middleware): Koa.Middleware {
-    return async (ctx, next) => {
-      try {
-        await api(ctx, next);
-      } finally {
-        this.record(ctx.status);
-      }
-    };
+    // Not an async function around an await: one promise and one turn fewer on every call.
+    return (ctx, next) =>
+      Promise.resolve(api(ctx, next)).then(
+        () => this.record(ctx.status),
+        (error: unknown) => {
+          this.record(ctx.status);
+          throw error;
+        },
+      );
   }
 
   record(status: number, now = Date.now()): void {

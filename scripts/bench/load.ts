@@ -16,6 +16,8 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   body?: string;
   seconds?: number;
+  /** Stop after this many requests instead of after `seconds`. */
+  amount?: number;
   connections?: number;
 }
 
@@ -27,6 +29,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     headers: options.headers,
     body: options.body,
     duration: options.seconds ?? Number(process.env.BENCH_SECONDS ?? 5),
+    amount: options.amount,
     connections: options.connections ?? Number(process.env.BENCH_CONNECTIONS ?? 10),
   });
   return {

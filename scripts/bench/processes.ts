@@ -55,8 +55,14 @@ export function startBare(databaseUrl: string, port: number, processes = 1): Chi
   return fork(path.join(__dirname, 'bare-server.js'), [databaseUrl, String(port), String(processes)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
 }
 
+/** The floor of users/get.json (floor-server.ts). */
+export function startFloor(databaseUrl: string, port: number, processes = 1): ChildProcess {
+  return fork(path.join(__dirname, 'floor-server.js'), [databaseUrl, String(port), String(processes)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+}
+
 async function waitForPort(port: number, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 20_000;
+  // A fresh Tally (migrations, extension workers) took over 20 s to listen on a loaded machine.
+  const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`The process for port ${port} exited with ${child.exitCode}`);
     const open = await new Promise<boolean>((resolve) => {
@@ -69,5 +75,5 @@ async function waitForPort(port: number, child: ChildProcess): Promise<void> {
     if (open) return;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`Nothing listened on port ${port} within 20 s`);
+  throw new Error(`Nothing listened on port ${port} within 60 s`);
 }

@@ -1,10 +1,11 @@
 import 'reflect-metadata';
+import { ChildProcess } from 'node:child_process';
 import { Client } from 'pg';
 import { billingTargets, measureBillingRuns } from './billing-run';
 import { measureExtensionCall, SANDBOX_TARGET_US } from './extension-call';
 import { createFixture, Fixture } from './fixture';
 import { load, LoadOptions, LoadResult } from './load';
-import { freePort, startBare, startTally, withProcess, withProcessCpu } from './processes';
+import { freePort, startBare, startFloor, startTally, withProcess, withProcessCpu } from './processes';
 import { Scenario, scenarios } from './scenarios';
 import { measureTrustCost } from './trust-cost';
 import { measureEventDelivery } from './event-delivery';
@@ -26,9 +27,10 @@ const TARGETS: Target[] = [
  * same database work, measured in the same run on the same machine and reported as a ratio
  * (machines here are noisy: absolute numbers mean little, the ratio does). Each round measures
  * the baseline and Tally, the one going first alternating by round. Each server first takes
- * BENCH_WARMUP_SECONDS (default 2) of the same load, unmeasured: a fresh process spends its first thousands of requests compiling (V8's JIT), more so
- * the larger its code, and that is not what a long-running server costs per request (0 measures
- * from the first request). BENCH_SECONDS (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS
+ * BENCH_WARMUP_SECONDS (default 2) of the same load, and at least BENCH_WARMUP_REQUESTS (default
+ * 10000) requests, unmeasured: a fresh process spends its first thousands of requests compiling
+ * (V8's JIT), more so the larger its code, and that is not what a long-running server costs per
+ * request (both 0 measure from the first request). BENCH_SECONDS (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS
  * (default 10) tune it; BENCH_POSTGRES_URL names the PostgreSQL server (skipped when unreachable).
  * Then the billing run over BENCH_BILLING_SERVICES renewing services (scripts/bench/billing-run.ts).
  * BENCH_ONLY=billing measures the billing run alone; BENCH_ONLY=<scenario> (a name's start, such as
@@ -76,31 +78,31 @@ async function measureScenarios(chosen: Scenario[], postgresUrl: string | null):
 
 async function measure(scenario: Scenario, target: Target, fixture: Fixture): Promise<void> {
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-  const bare: Measured[] = [];
-  const tally: Measured[] = [];
-  const runBare = async () => {
-    const barePort = await freePort();
-    const bareLoad = scenario.bare(fixture, `http://127.0.0.1:${barePort}`);
-    bare.push(await withProcessCpu(startBare(fixture.databaseUrl, barePort, target.processes), barePort, () => load(bareLoad), warmUp(bareLoad)));
+  const servers: MeasuredServer[] = [
+    { label: 'bare Koa baseline', start: (port) => startBare(fixture.databaseUrl, port, target.processes), load: scenario.bare },
+    ...(scenario.floor ? [{ label: 'the floor', start: (port: number) => startFloor(fixture.databaseUrl, port, target.processes), load: scenario.floor }] : []),
+    { label: 'Tally', start: (port) => startTally(fixture.databaseUrl, port, { TALLY_WORKERS: String(target.processes) }), load: scenario.tally },
+  ];
+  const runs = servers.map((): Measured[] => []);
+  const run = async (index: number) => {
+    const port = await freePort();
+    const options = servers[index].load(fixture, `http://127.0.0.1:${port}`);
+    runs[index].push(await withProcessCpu(servers[index].start(port), port, () => load(options), warmUp(options)));
   };
-  const runTally = async () => {
-    const tallyPort = await freePort();
-    const env = { TALLY_WORKERS: String(target.processes) };
-    const tallyLoad = scenario.tally(fixture, `http://127.0.0.1:${tallyPort}`);
-    tally.push(await withProcessCpu(startTally(fixture.databaseUrl, tallyPort, env), tallyPort, () => load(tallyLoad), warmUp(tallyLoad)));
-  };
-  // Whichever server runs second in a round was measured doing better (the database's cache and
-  // files are warm, a write-heavy scenario's WAL checkpointed): the order alternates by round.
+  // Whichever server runs later in a round was measured doing better (the database's cache and
+  // files are warm, a write-heavy scenario's WAL checkpointed): each round starts one server later.
   for (let round = 0; round < rounds; round++) {
-    if (round % 2 === 0) {
-      await runBare();
-      await runTally();
-    } else {
-      await runTally();
-      await runBare();
-    }
+    for (let i = 0; i < servers.length; i++) await run((round + i) % servers.length);
   }
-  report(`${scenario.name} (${target.label})`, bare, tally);
+  const measured = servers.map(({ label }, i): Runs => ({ label, runs: runs[i] }));
+  report(`${scenario.name} (${target.label})`, measured.slice(0, -1), measured[measured.length - 1]);
+}
+
+/** A server measured in a scenario's rounds: how it is started, and the load it takes. */
+interface MeasuredServer {
+  readonly label: string;
+  start(port: number): ChildProcess;
+  load(fixture: Fixture, base: string): LoadOptions;
 }
 
 /** A call into an extension's worker next to the same-shaped call on a core model (SQLite, 1 process). */
@@ -140,19 +142,37 @@ async function measureSynchronous(): Promise<void> {
   } finally {
     await fixture.cleanup();
   }
-  report(`${scenario.name} on SQLite: synchronous=FULL (the default) against NORMAL`, runs.NORMAL, runs.FULL, ['NORMAL', 'FULL']);
+  report(`${scenario.name} on SQLite: synchronous=FULL (the default) against NORMAL`, [{ label: 'NORMAL', runs: runs.NORMAL }], { label: 'FULL', runs: runs.FULL });
 }
 
-/** The unmeasured load a server takes before its figures count (BENCH_WARMUP_SECONDS), if any. */
+/**
+ * The unmeasured load a server takes before its figures count, if any: BENCH_WARMUP_SECONDS, and
+ * then more until it has answered BENCH_WARMUP_REQUESTS (default 10000). Seconds alone are not
+ * enough on a shared machine: a process given a tenth of a core for them has served too few calls
+ * for V8 to have optimised its code (its compiler threads starve too), and the larger the server's
+ * code the more it is measured interpreted; on a loaded machine that made Tally cost several times
+ * its CPU per request while the floor, with little code, was barely affected.
+ */
 function warmUp(options: LoadOptions): (() => Promise<unknown>) | undefined {
   const seconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
-  return seconds > 0 ? () => load({ ...options, seconds }) : undefined;
+  const requests = Number(process.env.BENCH_WARMUP_REQUESTS ?? 10_000);
+  if (seconds <= 0 && requests <= 0) return undefined;
+  return async () => {
+    const served = seconds > 0 ? (await load({ ...options, seconds })).total : 0;
+    if (served < requests) await load({ ...options, amount: requests - served });
+  };
 }
 
 interface Measured {
   readonly result: LoadResult;
   /** Server CPU (all its processes) during the load, in µs. */
   readonly cpuUs?: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 function mean(values: number[]): number {
@@ -166,22 +186,37 @@ function cpuPerRequest(runs: Measured[]): number | undefined {
   return runs.reduce((n, r) => n + r.cpuUs!, 0) / requests;
 }
 
-function report(name: string, baseline: Measured[], subject: Measured[], labels = ['bare Koa baseline', 'Tally']): void {
+/** A server's rounds under its name in the report. */
+interface Runs {
+  readonly label: string;
+  readonly runs: Measured[];
+}
+
+/**
+ * The baselines' and the subject's figures, then the subject's ratio to each baseline: throughput
+ * (the mean's, and each round's, so the spread shows) and CPU cost (baseline CPU per request over
+ * the subject's; above 1 the subject costs less).
+ */
+function report(name: string, baselines: Runs[], subject: Runs): void {
   const rps = (runs: Measured[]) => mean(runs.map((r) => r.result.requestsPerSec));
   const p50 = (runs: Measured[]) => mean(runs.map((r) => r.result.p50Ms));
   const p99 = (runs: Measured[]) => mean(runs.map((r) => r.result.p99Ms));
-  const failures = [...subject, ...baseline].reduce((n, r) => n + r.result.non2xx + r.result.errors, 0);
-  const cpu = (runs: Measured[]) => cpuPerRequest(runs);
-  const line = (label: string, runs: Measured[]) =>
+  const failures = [subject, ...baselines].flatMap((s) => s.runs).reduce((n, r) => n + r.result.non2xx + r.result.errors, 0);
+  const line = ({ label, runs }: Runs) =>
     `  ${label.padEnd(20)} ${rps(runs).toFixed(0).padStart(7)} req/s   p50 ${p50(runs).toFixed(1)} ms   p99 ${p99(runs).toFixed(1)} ms` +
-    (cpu(runs) === undefined ? '' : `   ${cpu(runs)!.toFixed(0)} µs CPU/request`);
+    (cpuPerRequest(runs) === undefined ? '' : `   ${cpuPerRequest(runs)!.toFixed(0)} µs CPU/request`);
   console.log(`\n${name}`);
-  console.log(line(labels[0], baseline));
-  console.log(line(labels[1], subject));
-  const rounds = subject.map((r, i) => (r.result.requestsPerSec / baseline[i].result.requestsPerSec).toFixed(2)).join(', ');
-  console.log(`  throughput ratio     ${(rps(subject) / rps(baseline)).toFixed(2)} (rounds: ${rounds})${failures ? `   (${failures} failed requests!)` : ''}`);
-  const [cpuBare, cpuTally] = [cpu(baseline), cpu(subject)];
-  if (cpuBare !== undefined && cpuTally !== undefined) console.log(`  CPU cost ratio       ${(cpuBare / cpuTally).toFixed(2)} (baseline CPU per request / Tally CPU per request)`);
+  for (const server of [...baselines, subject]) console.log(line(server));
+  for (const baseline of baselines) {
+    const to = baselines.length > 1 ? ` to ${baseline.label}` : '';
+    const rounds = subject.runs.map((r, i) => r.result.requestsPerSec / baseline.runs[i].result.requestsPerSec);
+    // The median of the rounds' ratios too: one round disturbed by other work moves the mean's ratio far more.
+    const spread = `rounds: ${rounds.map((r) => r.toFixed(2)).join(', ')}; median ${median(rounds).toFixed(2)}`;
+    console.log(`  throughput ratio${to}   ${(rps(subject.runs) / rps(baseline.runs)).toFixed(2)} (${spread})`);
+    const [cpuBaseline, cpuSubject] = [cpuPerRequest(baseline.runs), cpuPerRequest(subject.runs)];
+    if (cpuBaseline !== undefined && cpuSubject !== undefined) console.log(`  CPU cost ratio${to}     ${(cpuBaseline / cpuSubject).toFixed(2)} (baseline CPU per request / ${subject.label} CPU per request)`);
+  }
+  if (failures) console.log(`  (${failures} failed requests!)`);
 }
 
 async function reachable(url: string): Promise<boolean> {

@@ -8,6 +8,8 @@ export interface Scenario {
   readonly name: string;
   tally(fixture: Fixture, base: string): LoadOptions;
   bare(fixture: Fixture, base: string): LoadOptions;
+  /** The same read with nothing but Koa and one prepared statement (floor-server.ts), where there is one. */
+  floor?(fixture: Fixture, base: string): LoadOptions;
 }
 
 export const headersOf = (fixture: Fixture) => ({ 'SERVICE-API-USER': fixture.user, 'SERVICE-API-KEY': fixture.key });
@@ -17,6 +19,7 @@ export const scenarios: Scenario[] = [
     name: 'users/get.json',
     tally: (f, base) => ({ url: `${base}/api/users/get.json?user_id=${f.userId}`, headers: headersOf(f) }),
     bare: (f, base) => ({ url: `${base}/users?id=${f.userId}` }),
+    floor: (f, base) => ({ url: `${base}/users?id=${f.userId}` }),
   },
   {
     name: 'invoices/add.json (10 lines)',
