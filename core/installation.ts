@@ -54,11 +54,7 @@ export class Installation {
   readonly path: CallPath;
   private readonly closers: Array<() => Promise<void>> = [];
 
-  private constructor(
-    readonly connection: Connection,
-    cacheTtlMs: number,
-    options: InstallationOptions,
-  ) {
+  private constructor(readonly connection: Connection, cacheTtlMs: number, options: InstallationOptions) {
     this.settings = new SettingsStore(connection.db, cacheTtlMs);
     this.credentials = new CredentialVerifier(connection.db, cacheTtlMs);
     this.container = rootContainer.createChildContainer();
@@ -174,3 +170,4 @@ export class Installation {
     }
   }
 }
+

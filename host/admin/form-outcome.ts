@@ -24,8 +24,6 @@ export function problemsNotice(messages: readonly string[]): SafeHtml {
   return notice(
     'error',
     html`<p>That could not be saved:</p>
-      <ul>
-        ${messages.map((m) => html`<li>${m}</li>`)}
-      </ul>`,
+<ul>${messages.map((m) => html`<li>${m}</li>`)}</ul>`,
   );
 }

@@ -17,20 +17,20 @@ const SECTIONS: ReadonlyArray<{ key: Section; path: string; label: string }> = [
 /** The HTML document around every page: language, viewport, the area's stylesheet and script. */
 export function documentShell(title: string, body: SafeHtml): SafeHtml {
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <link rel="icon" href="data:," />
-        <title>${title} · Tally administration</title>
-        <link rel="stylesheet" href="/admin/assets/admin.css" />
-        <script src="/admin/assets/admin.js" defer></script>
-      </head>
-      <body>
-        ${body}
-      </body>
-    </html>`;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<link rel="icon" href="data:,">
+<title>${title} · Tally administration</title>
+<link rel="stylesheet" href="/admin/assets/admin.css">
+<script src="/admin/assets/admin.js" defer></script>
+</head>
+<body>
+${body}
+</body>
+</html>`;
 }
 
 /** A page for a signed-in staff member: skip link, header with navigation, company switcher and sign-out, then main. */
@@ -40,40 +40,40 @@ export function staffPage(request: AdminRequest, section: Section, title: string
   return documentShell(
     `${title} — ${company.name}`,
     html`<a class="skip-link" href="#main">Skip to content</a>
-      <header class="site-header">
-        <div class="bar">
-          <a class="brand" href="${hrefFor('/admin', company)}">Tally</a>
-          <nav class="site-nav" aria-label="Administration">
-            <ul>
-              ${SECTIONS.map((s) => html`<li><a href="${hrefFor(s.path, company)}" ${s.key === section ? html` aria-current="page"` : ''}>${s.label}</a></li>`)}
-            </ul>
-          </nav>
-          <div class="header-tools">
-            <form method="get" action="${current.path}">
-              <label for="company-switch">Company</label>
-              <select id="company-switch" name="company">
-                ${companies.map((c) => html`<option value="${c.id}" ${c.id === company.id ? html` selected` : ''}>${c.name}</option>`)}
-              </select>
-              <button type="submit" class="small">Switch</button>
-            </form>
-            <span class="who">Signed in as <strong>${session.username}</strong></span>
-            <form method="post" action="/admin/sign-out">
-              <input type="hidden" name="${CSRF_FIELD}" value="${session.csrfToken}" />
-              <button type="submit" class="small">Sign out</button>
-            </form>
-          </div>
-        </div>
-      </header>
-      <main id="main" tabindex="-1">
-        <h1>${title}</h1>
-        ${content}
-      </main>`,
+<header class="site-header">
+  <div class="bar">
+    <a class="brand" href="${hrefFor('/admin', company)}">Tally</a>
+    <nav class="site-nav" aria-label="Administration">
+      <ul>
+        ${SECTIONS.map((s) => html`<li><a href="${hrefFor(s.path, company)}"${s.key === section ? html` aria-current="page"` : ''}>${s.label}</a></li>`)}
+      </ul>
+    </nav>
+    <div class="header-tools">
+      <form method="get" action="${current.path}">
+        <label for="company-switch">Company</label>
+        <select id="company-switch" name="company">
+          ${companies.map((c) => html`<option value="${c.id}"${c.id === company.id ? html` selected` : ''}>${c.name}</option>`)}
+        </select>
+        <button type="submit" class="small">Switch</button>
+      </form>
+      <span class="who">Signed in as <strong>${session.username}</strong></span>
+      <form method="post" action="/admin/sign-out">
+        <input type="hidden" name="${CSRF_FIELD}" value="${session.csrfToken}">
+        <button type="submit" class="small">Sign out</button>
+      </form>
+    </div>
+  </div>
+</header>
+<main id="main" tabindex="-1">
+<h1>${title}</h1>
+${content}
+</main>`,
   );
 }
 
 /** Hidden fields every state-changing form of a staff page carries: the CSRF token and the company in view. */
 export function formBasics(request: AdminRequest): SafeHtml {
-  return html`<input type="hidden" name="${CSRF_FIELD}" value="${request.session.csrfToken}" /><input type="hidden" name="company_id" value="${request.company.id}" />`;
+  return html`<input type="hidden" name="${CSRF_FIELD}" value="${request.session.csrfToken}"><input type="hidden" name="company_id" value="${request.company.id}">`;
 }
 
 /** A message shown at the top of a page; `role` makes screen readers announce it. */

@@ -67,101 +67,78 @@ const list = (request: AdminRequest) => callAs(request, 'api_keys', 'getList', {
 async function render(request: AdminRequest, status: number, view: { top?: SafeHtml; created?: Created; draft?: Draft }) {
   const draft = view.draft ?? {};
   const credentials = await list(request);
-  const content = html`${view.top ?? ''} ${view.created ? createdPanel(view.created) : ''}
-    <section class="panel" aria-labelledby="credentials-title">
-      <h2 id="credentials-title">Credentials of ${request.company.name}</h2>
-      <p class="hint">
-        A company credential acts as ${request.company.name} only, with everything the API offers unless narrowed below. An installation credential also reaches every other company, adds companies,
-        changes system settings and staff identities. Keys are stored only as a hash: they are shown once, when created.
-      </p>
-      ${credentials.length ? credentialTable(request, credentials) : html`<p>This company has no API credentials yet.</p>`}
-    </section>
-    <section class="panel" aria-labelledby="create-title">
-      <h2 id="create-title">Create a credential</h2>
-      <form method="post" action="${PATH}/create" class="inline-form">
-        ${formBasics(request)}
-        <div class="field">
-          <label for="notes">What is it for? <span class="hint">(optional)</span></label>
-          <input type="text" id="notes" name="notes" maxlength="1000" value="${draft.notes ?? ''}" />
-        </div>
-        <div class="field">
-          <label for="scopes">Allowed calls <span class="hint">(optional; e.g. invoices/* clients/get*; empty: every call)</span></label>
-          <input type="text" id="scopes" name="scopes" value="${draft.scopes ?? ''}" />
-        </div>
-        <div class="field">
-          <label for="allow_ips">Allowed addresses <span class="hint">(optional; CIDR blocks such as 203.0.113.0/24)</span></label>
-          <input type="text" id="allow_ips" name="allow_ips" value="${draft.allow_ips ?? ''}" />
-        </div>
-        <div class="field">
-          <label for="expires_at">Expires <span class="hint">(optional; e.g. 2030-01-31 00:00:00 UTC)</span></label>
-          <input type="text" id="expires_at" name="expires_at" value="${draft.expires_at ?? ''}" />
-        </div>
-        <div class="field">
-          <label><input type="checkbox" name="read_only" value="1" ${draft.read_only ? html` checked` : ''} /> Read-only (only methods declared GET)</label>
-        </div>
-        <div class="field">
-          <label><input type="checkbox" name="installation" value="1" ${draft.installation ? html` checked` : ''} /> Installation credential (every company)</label>
-        </div>
-        <div><button type="submit">Create credential</button></div>
-      </form>
-    </section>`;
+  const content = html`${view.top ?? ''}
+${view.created ? createdPanel(view.created) : ''}
+<section class="panel" aria-labelledby="credentials-title">
+  <h2 id="credentials-title">Credentials of ${request.company.name}</h2>
+  <p class="hint">A company credential acts as ${request.company.name} only, with everything the API offers unless narrowed below. An installation credential also reaches every other company, adds companies, changes system settings and staff identities. Keys are stored only as a hash: they are shown once, when created.</p>
+  ${credentials.length ? credentialTable(request, credentials) : html`<p>This company has no API credentials yet.</p>`}
+</section>
+<section class="panel" aria-labelledby="create-title">
+  <h2 id="create-title">Create a credential</h2>
+  <form method="post" action="${PATH}/create" class="inline-form">
+    ${formBasics(request)}
+    <div class="field">
+      <label for="notes">What is it for? <span class="hint">(optional)</span></label>
+      <input type="text" id="notes" name="notes" maxlength="1000" value="${draft.notes ?? ''}">
+    </div>
+    <div class="field">
+      <label for="scopes">Allowed calls <span class="hint">(optional; e.g. invoices/* clients/get*; empty: every call)</span></label>
+      <input type="text" id="scopes" name="scopes" value="${draft.scopes ?? ''}">
+    </div>
+    <div class="field">
+      <label for="allow_ips">Allowed addresses <span class="hint">(optional; CIDR blocks such as 203.0.113.0/24)</span></label>
+      <input type="text" id="allow_ips" name="allow_ips" value="${draft.allow_ips ?? ''}">
+    </div>
+    <div class="field">
+      <label for="expires_at">Expires <span class="hint">(optional; e.g. 2030-01-31 00:00:00 UTC)</span></label>
+      <input type="text" id="expires_at" name="expires_at" value="${draft.expires_at ?? ''}">
+    </div>
+    <div class="field"><label><input type="checkbox" name="read_only" value="1"${draft.read_only ? html` checked` : ''}> Read-only (only methods declared GET)</label></div>
+    <div class="field"><label><input type="checkbox" name="installation" value="1"${draft.installation ? html` checked` : ''}> Installation credential (every company)</label></div>
+    <div><button type="submit">Create credential</button></div>
+  </form>
+</section>`;
   sendHtml(request.ctx, status, staffPage(request, 'api', 'API access', content));
 }
 
 function credentialTable(request: AdminRequest, credentials: readonly Credential[]): SafeHtml {
-  return html`<div class="table-wrap">
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">API user</th>
-          <th scope="col">Kind</th>
-          <th scope="col">Limits</th>
-          <th scope="col">Notes</th>
-          <th scope="col">Created (UTC)</th>
-          <th scope="col">Last used (UTC)</th>
-          <th scope="col"><span class="visually-hidden">Actions</span></th>
-        </tr>
-      </thead>
-      <tbody>
-        ${credentials.map(
-          (c) =>
-            html`<tr>
-              <td class="mono">${c.user}</td>
-              <td>${c.installation ? html`<strong>Installation</strong>` : 'Company'}</td>
-              <td>${limitsCell(request, c)}</td>
-              <td>${c.notes ?? ''}</td>
-              <td>${c.date_added}</td>
-              <td>${c.last_used ? `${c.last_used}${c.last_used_ip ? ` from ${c.last_used_ip}` : ''}` : 'never'}</td>
-              <td>
-                <form method="post" action="${PATH}/revoke">
-                  ${formBasics(request)}<input type="hidden" name="id" value="${c.id}" />
-                  <button type="submit" class="danger small" aria-label="Revoke ${c.user}" data-confirm="Revoke ${c.user}? Programs using it will be refused at once.">Revoke</button>
-                </form>
-              </td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  return html`<div class="table-wrap"><table>
+  <thead><tr><th scope="col">API user</th><th scope="col">Kind</th><th scope="col">Limits</th><th scope="col">Notes</th><th scope="col">Created (UTC)</th><th scope="col">Last used (UTC)</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+  <tbody>
+  ${credentials.map(
+    (c) => html`<tr>
+    <td class="mono">${c.user}</td>
+    <td>${c.installation ? html`<strong>Installation</strong>` : 'Company'}</td>
+    <td>${limitsCell(request, c)}</td>
+    <td>${c.notes ?? ''}</td>
+    <td>${c.date_added}</td>
+    <td>${c.last_used ? `${c.last_used}${c.last_used_ip ? ` from ${c.last_used_ip}` : ''}` : 'never'}</td>
+    <td><form method="post" action="${PATH}/revoke">${formBasics(request)}<input type="hidden" name="id" value="${c.id}">
+      <button type="submit" class="danger small" aria-label="Revoke ${c.user}" data-confirm="Revoke ${c.user}? Programs using it will be refused at once.">Revoke</button></form></td>
+  </tr>`,
+  )}
+  </tbody>
+</table></div>`;
 }
 
 /** The one time the key is shown: a read-only field and a copy button (admin.js). */
 function createdPanel(created: Created): SafeHtml {
   return html`<section class="panel" aria-labelledby="new-title">
-    <h2 id="new-title">New ${created.installation ? 'installation' : 'company'} credential created</h2>
-    ${notice('warn', 'Copy the key now. It is shown only this once; if it is lost, revoke the credential and create another.')}
-    <div class="field">
-      <label for="new-user">API user</label>
-      <input type="text" id="new-user" readonly value="${created.user}" />
+  <h2 id="new-title">New ${created.installation ? 'installation' : 'company'} credential created</h2>
+  ${notice('warn', 'Copy the key now. It is shown only this once; if it is lost, revoke the credential and create another.')}
+  <div class="field">
+    <label for="new-user">API user</label>
+    <input type="text" id="new-user" readonly value="${created.user}">
+  </div>
+  <div class="field">
+    <label for="new-key">API key</label>
+    <div class="secret-box">
+      <input type="text" id="new-key" readonly value="${created.key}" autocomplete="off" spellcheck="false">
+      <button type="button" class="secondary" data-copy="new-key" aria-describedby="copy-status">Copy key</button>
     </div>
-    <div class="field">
-      <label for="new-key">API key</label>
-      <div class="secret-box">
-        <input type="text" id="new-key" readonly value="${created.key}" autocomplete="off" spellcheck="false" />
-        <button type="button" class="secondary" data-copy="new-key" aria-describedby="copy-status">Copy key</button>
-      </div>
-      <p id="copy-status" class="hint" role="status"></p>
-    </div>
-    <p class="hint">Send them as the headers <code>SERVICE-API-USER</code> and <code>SERVICE-API-KEY</code>, or as HTTP Basic user and password.</p>
-  </section>`;
+    <p id="copy-status" class="hint" role="status"></p>
+  </div>
+  <p class="hint">Send them as the headers <code>SERVICE-API-USER</code> and <code>SERVICE-API-KEY</code>, or as HTTP Basic user and password.</p>
+</section>`;
 }

@@ -31,19 +31,15 @@ export function limitsText(c: Limited): string {
 export function limitsCell(request: AdminRequest, c: Limited): SafeHtml {
   const id = (name: string) => `${name}-${c.id}`;
   return html`${limitsText(c)}
-    <details>
-      <summary>Change limits<span class="visually-hidden"> of ${c.user}</span></summary>
-      <form method="post" action="${PATH}/limits">
-        ${formBasics(request)}<input type="hidden" name="id" value="${c.id}" />
-        <div class="field"><label for="${id('scopes')}">Allowed calls</label><input type="text" id="${id('scopes')}" name="scopes" value="${c.scopes.join(' ')}" /></div>
-        <div class="field"><label for="${id('allow_ips')}">Allowed addresses</label><input type="text" id="${id('allow_ips')}" name="allow_ips" value="${c.allow_ips.join(' ')}" /></div>
-        <div class="field"><label for="${id('expires_at')}">Expires (UTC)</label><input type="text" id="${id('expires_at')}" name="expires_at" value="${c.expires_at ?? ''}" /></div>
-        <div class="field">
-          <label><input type="checkbox" name="read_only" value="1" ${c.read_only ? html` checked` : ''} /> Read-only</label>
-        </div>
-        <div><button type="submit" class="small">Save limits</button></div>
-      </form>
-    </details>`;
+<details><summary>Change limits<span class="visually-hidden"> of ${c.user}</span></summary>
+  <form method="post" action="${PATH}/limits">${formBasics(request)}<input type="hidden" name="id" value="${c.id}">
+    <div class="field"><label for="${id('scopes')}">Allowed calls</label><input type="text" id="${id('scopes')}" name="scopes" value="${c.scopes.join(' ')}"></div>
+    <div class="field"><label for="${id('allow_ips')}">Allowed addresses</label><input type="text" id="${id('allow_ips')}" name="allow_ips" value="${c.allow_ips.join(' ')}"></div>
+    <div class="field"><label for="${id('expires_at')}">Expires (UTC)</label><input type="text" id="${id('expires_at')}" name="expires_at" value="${c.expires_at ?? ''}"></div>
+    <div class="field"><label><input type="checkbox" name="read_only" value="1"${c.read_only ? html` checked` : ''}> Read-only</label></div>
+    <div><button type="submit" class="small">Save limits</button></div>
+  </form>
+</details>`;
 }
 
 /** POST /admin/settings/api/limits: api_keys/edit for a credential of the company in view. */
@@ -54,8 +50,7 @@ export function changeLimits(render: (request: AdminRequest, status: number, top
       scopes: field(request.form, 'scopes'),
       allow_ips: field(request.form, 'allow_ips'),
       // The form shows the stored UTC time without its zone; read it back as UTC, not the company's zone.
-      expires_at:
-        field(request.form, 'expires_at') && !/(UTC|Z|[+-]\d\d:\d\d)$/.test(field(request.form, 'expires_at')) ? `${field(request.form, 'expires_at')} UTC` : field(request.form, 'expires_at'),
+      expires_at: field(request.form, 'expires_at') && !/(UTC|Z|[+-]\d\d:\d\d)$/.test(field(request.form, 'expires_at')) ? `${field(request.form, 'expires_at')} UTC` : field(request.form, 'expires_at'),
       read_only: field(request.form, 'read_only') ? 'true' : 'false',
     };
     const mine = (await callAs(request, 'api_keys', 'getList', { company_id: request.company.id })) as Limited[];

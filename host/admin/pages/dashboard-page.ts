@@ -30,29 +30,17 @@ const RECENT_PAYMENTS = 10;
 /** The dashboard: open invoices and what is due, recent payments, API calls, maintenance mode. */
 export const showDashboard: PageHandler = async (request) => {
   const billing = hasCallable(request.installation, 'invoices', 'getList') && hasCallable(request.installation, 'transactions', 'getList');
-  const [calls, maintenance] = await Promise.all([apiCallsLastDay(adminDb(request.installation.db)), callAs(request, 'settings', 'get', { key: 'maintenance_mode' })]);
+  const [calls, maintenance] = await Promise.all([
+    apiCallsLastDay(adminDb(request.installation.db)),
+    callAs(request, 'settings', 'get', { key: 'maintenance_mode' }),
+  ]);
   const content = html`<ul class="cards" aria-label="Summary">
-      ${billing ? await billingCards(request) : ''}
-      <li class="card">
-        <p class="label">API calls, last 24 hours</p>
-        <p class="value">${calls.ok + calls.error}</p>
-        <p class="detail">${calls.error} answered with an error · all companies</p>
-      </li>
-      <li class="card">
-        <p class="label">Maintenance mode</p>
-        <p class="value">${maintenance === 'true' ? 'On' : 'Off'}</p>
-        <p class="detail"><a href="${hrefFor('/admin/settings/system', request.company)}">Change in System</a></p>
-      </li>
-    </ul>
-    ${
-      billing
-        ? await recentPayments(request)
-        : html`<section class="panel">
-            <h2>Billing</h2>
-            <p>This installation has no billing models (invoices, transactions), so there is nothing to summarise.</p>
-          </section>`
-    }
-    ${await billingRunPanel(request)}`;
+  ${billing ? await billingCards(request) : ''}
+  <li class="card"><p class="label">API calls, last 24 hours</p><p class="value">${calls.ok + calls.error}</p><p class="detail">${calls.error} answered with an error · all companies</p></li>
+  <li class="card"><p class="label">Maintenance mode</p><p class="value">${maintenance === 'true' ? 'On' : 'Off'}</p><p class="detail"><a href="${hrefFor('/admin/settings/system', request.company)}">Change in System</a></p></li>
+</ul>
+${billing ? await recentPayments(request) : html`<section class="panel"><h2>Billing</h2><p>This installation has no billing models (invoices, transactions), so there is nothing to summarise.</p></section>`}
+${await billingRunPanel(request)}`;
   sendHtml(request.ctx, 200, staffPage(request, 'dashboard', 'Dashboard', content));
 };
 
@@ -67,59 +55,24 @@ async function billingCards(request: AdminRequest): Promise<SafeHtml> {
   const due = totalsByCurrency(open.map((i) => ({ currency: i.currency, amount: i.due })));
   const partial = open.length < openCount;
   const dueTexts = await Promise.all([...due].map(([currency, amount]) => formatMoney(request, amount, currency)));
-  return html`<li class="card">
-      <p class="label">Open invoices</p>
-      <p class="value">${openCount}</p>
-      <p class="detail">active or proforma, not paid in full</p>
-    </li>
-    <li class="card">
-      <p class="label">Amounts due</p>
-      ${
-        dueTexts.length
-          ? html`<ul class="value-list">
-              ${dueTexts.map((text) => html`<li class="value">${text}</li>`)}
-            </ul>`
-          : html`<p class="value">Nothing</p>`
-      }
-      ${partial ? html`<p class="detail">on the ${open.length} most recently billed open invoices</p>` : ''}
-    </li>`;
+  return html`<li class="card"><p class="label">Open invoices</p><p class="value">${openCount}</p><p class="detail">active or proforma, not paid in full</p></li>
+  <li class="card"><p class="label">Amounts due</p>
+    ${dueTexts.length ? html`<ul class="value-list">${dueTexts.map((text) => html`<li class="value">${text}</li>`)}</ul>` : html`<p class="value">Nothing</p>`}
+    ${partial ? html`<p class="detail">on the ${open.length} most recently billed open invoices</p>` : ''}</li>`;
 }
 
 async function recentPayments(request: AdminRequest): Promise<SafeHtml> {
   const payments = ((await callAs(request, 'transactions', 'getList', { page: 1 })) as Payment[]).slice(0, RECENT_PAYMENTS);
   const amounts = await Promise.all(payments.map((p) => formatMoney(request, p.amount, p.currency)));
   return html`<section class="panel" aria-labelledby="payments-title">
-    <h2 id="payments-title">Recent payments</h2>
-    ${
-      payments.length
-        ? html`<div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Received (UTC)</th>
-                  <th scope="col">Client</th>
-                  <th scope="col" class="num">Amount</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Reference</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${payments.map(
-                  (p, i) =>
-                    html`<tr>
-                      <td>${p.date_added}</td>
-                      <td>#${p.client_id}</td>
-                      <td class="num">${amounts[i]}</td>
-                      <td>${p.gateway ?? p.type}</td>
-                      <td class="mono">${p.reference ?? ''}</td>
-                      <td>${p.status}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
-        : html`<p>No payments have been recorded for ${request.company.name} yet.</p>`
-    }
-  </section>`;
+  <h2 id="payments-title">Recent payments</h2>
+  ${payments.length
+    ? html`<div class="table-wrap"><table>
+    <thead><tr><th scope="col">Received (UTC)</th><th scope="col">Client</th><th scope="col" class="num">Amount</th><th scope="col">Type</th><th scope="col">Reference</th><th scope="col">Status</th></tr></thead>
+    <tbody>${payments.map(
+      (p, i) => html`<tr><td>${p.date_added}</td><td>#${p.client_id}</td><td class="num">${amounts[i]}</td><td>${p.gateway ?? p.type}</td><td class="mono">${p.reference ?? ''}</td><td>${p.status}</td></tr>`,
+    )}</tbody>
+  </table></div>`
+    : html`<p>No payments have been recorded for ${request.company.name} yet.</p>`}
+</section>`;
 }

@@ -9,38 +9,31 @@ const ACTIONS = '/admin/settings/extensions';
 export function extensionCard(request: AdminRequest, e: ListedExtension): SafeHtml {
   const titleId = `ext-${e.type}-${e.dir}`;
   const hidden = (action: string) =>
-    html`${formBasics(request)}<input type="hidden" name="type" value="${e.type}" /><input
-        type="hidden"
-        name="dir"
-        value="${e.dir}"
-      />${action === 'install' ? '' : html`<input type="hidden" name="id" value="${e.id}" />`}`;
+    html`${formBasics(request)}<input type="hidden" name="type" value="${e.type}"><input type="hidden" name="dir" value="${e.dir}">${action === 'install' ? '' : html`<input type="hidden" name="id" value="${e.id}">`}`;
   const button = (action: string, label: string, style = '', confirm?: string) =>
-    html`<form method="post" action="${ACTIONS}/${action}">
-      ${hidden(action)}<button type="submit" class="small ${style}" aria-label="${label} ${e.name}" ${confirm ? html` data-confirm="${confirm}"` : ''}>${label}</button>
-    </form>`;
+    html`<form method="post" action="${ACTIONS}/${action}">${hidden(action)}<button type="submit" class="small ${style}" aria-label="${label} ${e.name}"${confirm ? html` data-confirm="${confirm}"` : ''}>${label}</button></form>`;
   const installed = e.id !== null;
   const hasSettings = Object.keys(e.declared).length > 0;
   return html`<li class="card extension">
-    <article aria-labelledby="${titleId}">
-      <h3 id="${titleId}">${e.name} <span class="status ${e.status}">${e.status}</span></h3>
-      <p class="detail">
-        ${e.type}${e.kind ? ` (${e.kind})` : ''} · <span class="mono">${e.dir}</span> · version
-        ${e.version ?? 'unknown'}${e.installed_version && e.installed_version !== e.version ? ` (installed ${e.installed_version})` : ''}${e.authors.length ? ` · by ${e.authors.map((a) => a.name).join(', ')}` : ''}
-      </p>
-      ${e.description ? html`<p>${e.description}</p>` : ''} ${asksFor(e)} ${e.error ? notice('error', html`<strong>Load error:</strong> ${e.error}`) : ''} ${e.upgradable ? upgradeNotice(e) : ''}
-      ${!installed && e.loaded && !hasSettings ? html`<div class="actions">${button('install', 'Install')}</div>` : ''}
-      ${!installed && e.loaded && hasSettings ? settingsForm(request, e, 'install', hidden('install'), 'Install') : ''}
-      ${
-        installed
-          ? html`<div class="actions">
-              ${e.upgradable ? button('upgrade', 'Upgrade') : ''} ${e.status === 'enabled' ? button('disable', 'Disable', 'secondary') : button('enable', 'Enable')}
-              ${button('uninstall', 'Uninstall', 'danger', `Uninstall ${e.name} for ${request.company.name}? Its uninstall step runs, and its data is removed when no other company uses it.`)}
-            </div>`
-          : ''
-      }
-      ${installed && hasSettings ? settingsForm(request, e, 'settings', hidden('settings'), 'Save settings') : ''}
-    </article>
-  </li>`;
+<article aria-labelledby="${titleId}">
+  <h3 id="${titleId}">${e.name} <span class="status ${e.status}">${e.status}</span></h3>
+  <p class="detail">${e.type}${e.kind ? ` (${e.kind})` : ''} · <span class="mono">${e.dir}</span> · version ${e.version ?? 'unknown'}${e.installed_version && e.installed_version !== e.version ? ` (installed ${e.installed_version})` : ''}${e.authors.length ? ` · by ${e.authors.map((a) => a.name).join(', ')}` : ''}</p>
+  ${e.description ? html`<p>${e.description}</p>` : ''}
+  ${asksFor(e)}
+  ${e.error ? notice('error', html`<strong>Load error:</strong> ${e.error}`) : ''}
+  ${e.upgradable ? upgradeNotice(e) : ''}
+  ${!installed && e.loaded && !hasSettings ? html`<div class="actions">${button('install', 'Install')}</div>` : ''}
+  ${!installed && e.loaded && hasSettings ? settingsForm(request, e, 'install', hidden('install'), 'Install') : ''}
+  ${installed
+    ? html`<div class="actions">
+    ${e.upgradable ? button('upgrade', 'Upgrade') : ''}
+    ${e.status === 'enabled' ? button('disable', 'Disable', 'secondary') : button('enable', 'Enable')}
+    ${button('uninstall', 'Uninstall', 'danger', `Uninstall ${e.name} for ${request.company.name}? Its uninstall step runs, and its data is removed when no other company uses it.`)}
+  </div>`
+    : ''}
+  ${installed && hasSettings ? settingsForm(request, e, 'settings', hidden('settings'), 'Save settings') : ''}
+</article>
+</li>`;
 }
 
 /** What Upgrade would do: the version it records and the migrations it runs. */
@@ -56,28 +49,22 @@ function upgradeNotice(e: ListedExtension): SafeHtml {
 function settingsForm(request: AdminRequest, e: ListedExtension, action: string, hidden: SafeHtml, submit: string): SafeHtml {
   const prefix = `${e.type}-${e.dir}-${action}`;
   return html`<form method="post" action="${ACTIONS}/${action}" aria-label="${submit} for ${e.name}">
-    ${hidden}
-    <fieldset class="stacked">
-      <legend>${action === 'install' ? 'Settings to install with' : 'Settings'}</legend>
-      ${Object.entries(e.declared).map(([key, d]) => {
-        const id = `${prefix}-${key}`;
-        const isSet = e.secretsSet.includes(key);
-        const hint = d.secret ? (isSet ? 'Stored encrypted. Leave blank to keep the current value.' : 'Stored encrypted; never shown again.') : '';
-        return html`<div class="field">
-          <label for="${id}">${d.label ?? key}${d.required ? '' : html` <span class="hint">(optional)</span>`}</label>
-          <input
-            type="${d.secret ? 'password' : 'text'}"
-            id="${id}"
-            name="settings[${key}]"
-            autocomplete="${d.secret ? 'new-password' : 'off'}"
-            ${d.secret ? '' : html` value="${e.values[key] ?? ''}"`}${d.required && !(d.secret && isSet) ? html` required` : ''}${hint ? html` aria-describedby="${id}-hint"` : ''}
-          />
-          ${hint ? html`<p class="hint" id="${id}-hint">${hint}</p>` : ''}
-        </div>`;
-      })}
-      <div><button type="submit" class="small">${submit}</button></div>
-    </fieldset>
-  </form>`;
+  ${hidden}
+  <fieldset class="stacked">
+  <legend>${action === 'install' ? 'Settings to install with' : 'Settings'}</legend>
+  ${Object.entries(e.declared).map(([key, d]) => {
+    const id = `${prefix}-${key}`;
+    const isSet = e.secretsSet.includes(key);
+    const hint = d.secret ? (isSet ? 'Stored encrypted. Leave blank to keep the current value.' : 'Stored encrypted; never shown again.') : '';
+    return html`<div class="field">
+    <label for="${id}">${d.label ?? key}${d.required ? '' : html` <span class="hint">(optional)</span>`}</label>
+    <input type="${d.secret ? 'password' : 'text'}" id="${id}" name="settings[${key}]" autocomplete="${d.secret ? 'new-password' : 'off'}"${d.secret ? '' : html` value="${e.values[key] ?? ''}"`}${d.required && !(d.secret && isSet) ? html` required` : ''}${hint ? html` aria-describedby="${id}-hint"` : ''}>
+    ${hint ? html`<p class="hint" id="${id}-hint">${hint}</p>` : ''}
+  </div>`;
+  })}
+  <div><button type="submit" class="small">${submit}</button></div>
+  </fieldset>
+</form>`;
 }
 
 /**
@@ -89,16 +76,14 @@ function asksFor(e: ListedExtension): SafeHtml {
   const c = e.capabilities ?? { uses: [], hosts: [], tables: [], events: [], tasks: [] };
   const row = (label: string, items: readonly string[], none: string) =>
     html`<li>${label}: ${items.length ? html`${items.map((item, i) => html`${i ? ', ' : ''}<span class="mono">${item}</span>`)}` : none}</li>`;
-  return html`<details class="capabilities" ${e.id === null ? html` open` : ''}>
+  return html`<details class="capabilities"${e.id === null ? html` open` : ''}>
     <summary>What it asks for</summary>
     <ul>
-      ${row('Calls these methods as your company', c.uses, 'none')} ${row('Sends HTTP requests to', c.hosts, 'no host')} ${row('Keeps its data in the tables', c.tables, 'none')}
+      ${row('Calls these methods as your company', c.uses, 'none')}
+      ${row('Sends HTTP requests to', c.hosts, 'no host')}
+      ${row('Keeps its data in the tables', c.tables, 'none')}
       ${row('Is told of these events in your company', c.events ?? [], 'none')}
-      ${row(
-        'Runs these tasks unattended',
-        (c.tasks ?? []).map((t) => `${t.name} (${t.schedule})`),
-        'none',
-      )}
+      ${row('Runs these tasks unattended', (c.tasks ?? []).map((t) => `${t.name} (${t.schedule})`), 'none')}
     </ul>
     <p class="hint">It runs in a sandbox: no files, environment, processes or network beyond this list, and only your company's rows.</p>
   </details>`;

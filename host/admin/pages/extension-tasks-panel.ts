@@ -25,55 +25,18 @@ export async function extensionTasksPanel(request: AdminRequest): Promise<SafeHt
   const tasks = (await callAs(request, 'extension_tasks', 'getList')) as ListedTask[];
   const button = (t: ListedTask) => {
     const action = t.enabled ? 'disable' : 'enable';
-    return html`<form method="post" action="${PATH}/task-${action}">
-      ${formBasics(request)}<input type="hidden" name="task" value="${t.task}" /><button
-        type="submit"
-        class="small${t.enabled ? ' secondary' : ''}"
-        aria-label="${t.enabled ? 'Disable' : 'Enable'} ${t.task}"
-      >
-        ${t.enabled ? 'Disable' : 'Enable'}
-      </button>
-    </form>`;
+    return html`<form method="post" action="${PATH}/task-${action}">${formBasics(request)}<input type="hidden" name="task" value="${t.task}"><button type="submit" class="small${t.enabled ? ' secondary' : ''}" aria-label="${t.enabled ? 'Disable' : 'Enable'} ${t.task}">${t.enabled ? 'Disable' : 'Enable'}</button></form>`;
   };
   return html`<section class="panel" aria-labelledby="extension-tasks-title">
-    <h2 id="extension-tasks-title">Scheduled tasks</h2>
-    ${
-      tasks.length
-        ? html`<p class="hint">Tasks of the extensions ${request.company.name} has installed, run by <code>tally serve</code> when due (times in UTC).</p>
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Task</th>
-                    <th scope="col">Schedule</th>
-                    <th scope="col">Enabled</th>
-                    <th scope="col">Last run</th>
-                    <th scope="col">Started</th>
-                    <th scope="col" class="num">Runs</th>
-                    <th scope="col">Message</th>
-                    <th scope="col"></th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${tasks.map(
-                    (t) =>
-                      html`<tr>
-                        <td class="mono">${t.task}</td>
-                        <td>${t.schedule}</td>
-                        <td>${t.enabled ? 'yes' : 'no'}</td>
-                        <td>${t.status ?? 'never run'}</td>
-                        <td>${t.date_started ?? ''}</td>
-                        <td class="num">${t.runs}</td>
-                        <td>${(t.message ?? '').split('\n')[0]}</td>
-                        <td>${button(t)}</td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>
-            </div>`
-        : html`<p>The extensions ${request.company.name} has installed schedule no tasks.</p>`
-    }
-  </section>`;
+  <h2 id="extension-tasks-title">Scheduled tasks</h2>
+  ${tasks.length
+    ? html`<p class="hint">Tasks of the extensions ${request.company.name} has installed, run by <code>tally serve</code> when due (times in UTC).</p>
+  <div class="table-wrap"><table>
+    <thead><tr><th scope="col">Task</th><th scope="col">Schedule</th><th scope="col">Enabled</th><th scope="col">Last run</th><th scope="col">Started</th><th scope="col" class="num">Runs</th><th scope="col">Message</th><th scope="col"></th></tr></thead>
+    <tbody>${tasks.map((t) => html`<tr><td class="mono">${t.task}</td><td>${t.schedule}</td><td>${t.enabled ? 'yes' : 'no'}</td><td>${t.status ?? 'never run'}</td><td>${t.date_started ?? ''}</td><td class="num">${t.runs}</td><td>${(t.message ?? '').split('\n')[0]}</td><td>${button(t)}</td></tr>`)}</tbody>
+  </table></div>`
+    : html`<p>The extensions ${request.company.name} has installed schedule no tasks.</p>`}
+</section>`;
 }
 
 /** POST /admin/settings/extensions/task-enable|task-disable: extension_tasks, for the company in view. */

@@ -49,26 +49,18 @@ function submittedSettings(value: unknown, declared: Readonly<Record<string, Set
 async function render(request: AdminRequest, status: number, top?: SafeHtml) {
   let content: SafeHtml;
   if (!hasExtensionManagers(request)) {
-    content = html`${top ?? ''}
-      <section class="panel"><p>This installation has no extension managers, so there is nothing to show.</p></section>`;
+    content = html`${top ?? ''}<section class="panel"><p>This installation has no extension managers, so there is nothing to show.</p></section>`;
   } else {
     const sections = await Promise.all(EXTENSION_TYPES.map(async (type) => ({ type, extensions: await listExtensions(request, type) })));
     content = html`${top ?? ''}
-      <p class="hint">Extensions are found in the installation's extensions directory and installed per company. Changes here apply to ${request.company.name}.</p>
-      ${sections.map(
-        ({ type, extensions }) =>
-          html`<section class="panel" aria-labelledby="${type}-title">
-            <h2 id="${type}-title">${HEADINGS[type]}</h2>
-            ${
-              extensions.length
-                ? html`<ul class="cards extensions">
-                    ${extensions.map((e) => extensionCard(request, e))}
-                  </ul>`
-                : html`<p>No ${type}s were found.</p>`
-            }
-          </section>`,
-      )}
-      ${await extensionTasksPanel(request)}`;
+<p class="hint">Extensions are found in the installation's extensions directory and installed per company. Changes here apply to ${request.company.name}.</p>
+${sections.map(
+  ({ type, extensions }) => html`<section class="panel" aria-labelledby="${type}-title">
+  <h2 id="${type}-title">${HEADINGS[type]}</h2>
+  ${extensions.length ? html`<ul class="cards extensions">${extensions.map((e) => extensionCard(request, e))}</ul>` : html`<p>No ${type}s were found.</p>`}
+</section>`,
+)}
+${await extensionTasksPanel(request)}`;
   }
   sendHtml(request.ctx, status, staffPage(request, 'extensions', 'Extensions', content));
 }

@@ -6,11 +6,11 @@ export function statusPage(title: string, message: string, link: { href: string;
   return documentShell(
     title,
     html`<main id="main" class="sign-in">
-      <div class="panel">
-        <h1>${title}</h1>
-        <p>${message}</p>
-        <p><a href="${link.href}">${link.label}</a></p>
-      </div>
-    </main>`,
+<div class="panel">
+<h1>${title}</h1>
+<p>${message}</p>
+<p><a href="${link.href}">${link.label}</a></p>
+</div>
+</main>`,
   );
 }

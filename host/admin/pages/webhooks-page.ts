@@ -81,25 +81,20 @@ export const webhookAction: PageHandler = async (request) => {
 async function render(request: AdminRequest, status: number, view: { top?: SafeHtml; secret?: { title: string; secret: string; overlap?: boolean } }) {
   const endpoints = (await callAs(request, 'webhooks', 'getList')) as Endpoint[];
   const panels = await Promise.all(endpoints.map((endpoint) => endpointPanel(request, endpoint)));
-  const content = html`${view.top ?? ''} ${view.secret ? secretPanel(view.secret) : ''}
-    ${panels.length ? panels : html`<section class="panel"><p>${request.company.name} has no webhook endpoints yet.</p></section>`}
-    <section class="panel" aria-labelledby="add-title">
-      <h2 id="add-title">Add an endpoint</h2>
-      <p class="hint">Deliveries are signed as Standard Webhooks 1.0 and retried for about three days. The URL must be https:// and reach a public address unless the installation allows otherwise.</p>
-      <form method="post" action="${PATH}/add" class="inline-form">
-        ${formBasics(request)}
-        <div class="field"><label for="url">URL</label><input type="url" id="url" name="url" required maxlength="2048" /></div>
-        <div class="field">
-          <label for="event_types">Event types <span class="hint">(optional, space separated, e.g. Invoices.add Transactions.add; empty: every type)</span></label
-          ><input type="text" id="event_types" name="event_types" />
-        </div>
-        <div class="field">
-          <label for="description">Description <span class="hint">(optional)</span></label
-          ><input type="text" id="description" name="description" maxlength="255" />
-        </div>
-        <div><button type="submit">Add endpoint</button></div>
-      </form>
-    </section>`;
+  const content = html`${view.top ?? ''}
+${view.secret ? secretPanel(view.secret) : ''}
+${panels.length ? panels : html`<section class="panel"><p>${request.company.name} has no webhook endpoints yet.</p></section>`}
+<section class="panel" aria-labelledby="add-title">
+  <h2 id="add-title">Add an endpoint</h2>
+  <p class="hint">Deliveries are signed as Standard Webhooks 1.0 and retried for about three days. The URL must be https:// and reach a public address unless the installation allows otherwise.</p>
+  <form method="post" action="${PATH}/add" class="inline-form">
+    ${formBasics(request)}
+    <div class="field"><label for="url">URL</label><input type="url" id="url" name="url" required maxlength="2048"></div>
+    <div class="field"><label for="event_types">Event types <span class="hint">(optional, space separated, e.g. Invoices.add Transactions.add; empty: every type)</span></label><input type="text" id="event_types" name="event_types"></div>
+    <div class="field"><label for="description">Description <span class="hint">(optional)</span></label><input type="text" id="description" name="description" maxlength="255"></div>
+    <div><button type="submit">Add endpoint</button></div>
+  </form>
+</section>`;
   sendHtml(request.ctx, status, staffPage(request, 'webhooks', 'Webhooks', content));
 }
 
@@ -110,76 +105,32 @@ async function endpointPanel(request: AdminRequest, endpoint: Endpoint): Promise
   const h = endpoint.health;
   const state = endpoint.status === 'enabled' ? 'Enabled' : endpoint.disabled_reason === 'gone' ? 'Disabled: the receiver answered 410 Gone' : 'Disabled';
   const action = (name: string, label: string, danger = false) =>
-    html`<form method="post" action="${PATH}/action">
-      ${formBasics(request)}<input type="hidden" name="webhook_id" value="${endpoint.id}" /><input type="hidden" name="action" value="${name}" /><button
-        type="submit"
-        class="small${danger ? ' danger' : ' secondary'}"
-        ${danger ? html` data-confirm="Delete this endpoint and its delivery log?"` : ''}
-      >
-        ${label}
-      </button>
-    </form>`;
+    html`<form method="post" action="${PATH}/action">${formBasics(request)}<input type="hidden" name="webhook_id" value="${endpoint.id}"><input type="hidden" name="action" value="${name}"><button type="submit" class="small${danger ? ' danger' : ' secondary'}"${danger ? html` data-confirm="Delete this endpoint and its delivery log?"` : ''}>${label}</button></form>`;
   return html`<section class="panel" aria-labelledby="endpoint-${endpoint.id}">
-    <h2 id="endpoint-${endpoint.id}" class="mono">${endpoint.url}</h2>
-    <p>
-      ${state}. ${endpoint.description ?? ''} Event types:
-      ${endpoint.event_types.length ? endpoint.event_types.join(', ') : 'every type'}.${endpoint.rotating_until ? ` The previous secret signs too until ${endpoint.rotating_until} UTC.` : ''}
-    </p>
-    <p>
-      <strong>Health:</strong> ${h.delivered_24h} delivered in the last 24 hours; ${h.pending} pending (${h.retrying} retrying); ${h.dead} dead. Last attempt:
-      ${h.last_attempt ? `${h.last_attempt} UTC, ${h.last_status ?? 'no answer'}` : 'none yet'}.
-    </p>
-    <div class="inline-form">
-      ${endpoint.status === 'enabled' ? action('disable', 'Disable') : action('enable', 'Enable')} ${action('resend', 'Resend failures (3 days)')} ${action('rotate', 'Rotate secret')}
-      ${action('delete', 'Delete', true)}
-    </div>
-    ${
-      recent.length
-        ? html`<div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Added (UTC)</th>
-                  <th scope="col">Event</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Attempts</th>
-                  <th scope="col">Attempt log (UTC, status, time, answer)</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${recent.map(
-                  (d, i) =>
-                    html`<tr>
-                      <td>${d.date_added}</td>
-                      <td class="mono">${d.event_type}</td>
-                      <td>${d.status}${d.next_attempt_at ? ` (next ${d.next_attempt_at})` : ''}</td>
-                      <td>${String(d.attempts)}</td>
-                      <td>
-                        <ul>
-                          ${attempts[i].slice(-5).map((a) => html`<li>${a.attempted_at}: ${a.status === null ? (a.error ?? 'no answer') : String(a.status)}, ${String(a.duration_ms)} ms${a.response ? html` <span class="mono">${a.response.slice(0, 120)}</span>` : ''}</li>`)}
-                        </ul>
-                      </td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
-        : html`<p>No deliveries yet.</p>`
-    }
-  </section>`;
+  <h2 id="endpoint-${endpoint.id}" class="mono">${endpoint.url}</h2>
+  <p>${state}. ${endpoint.description ?? ''} Event types: ${endpoint.event_types.length ? endpoint.event_types.join(', ') : 'every type'}.${endpoint.rotating_until ? ` The previous secret signs too until ${endpoint.rotating_until} UTC.` : ''}</p>
+  <p><strong>Health:</strong> ${h.delivered_24h} delivered in the last 24 hours; ${h.pending} pending (${h.retrying} retrying); ${h.dead} dead. Last attempt: ${h.last_attempt ? `${h.last_attempt} UTC, ${h.last_status ?? 'no answer'}` : 'none yet'}.</p>
+  <div class="inline-form">${endpoint.status === 'enabled' ? action('disable', 'Disable') : action('enable', 'Enable')} ${action('resend', 'Resend failures (3 days)')} ${action('rotate', 'Rotate secret')} ${action('delete', 'Delete', true)}</div>
+  ${recent.length ? html`<div class="table-wrap"><table>
+  <thead><tr><th scope="col">Added (UTC)</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Attempt log (UTC, status, time, answer)</th></tr></thead>
+  <tbody>
+  ${recent.map((d, i) => html`<tr><td>${d.date_added}</td><td class="mono">${d.event_type}</td><td>${d.status}${d.next_attempt_at ? ` (next ${d.next_attempt_at})` : ''}</td><td>${String(d.attempts)}</td>
+    <td><ul>${attempts[i].slice(-5).map((a) => html`<li>${a.attempted_at}: ${a.status === null ? (a.error ?? 'no answer') : String(a.status)}, ${String(a.duration_ms)} ms${a.response ? html` <span class="mono">${a.response.slice(0, 120)}</span>` : ''}</li>`)}</ul></td></tr>`)}
+  </tbody></table></div>` : html`<p>No deliveries yet.</p>`}
+</section>`;
 }
 
 function secretPanel(view: { title: string; secret: string; overlap?: boolean }): SafeHtml {
   return html`<section class="panel" aria-labelledby="secret-title">
-    <h2 id="secret-title">${view.title}</h2>
-    ${notice('warn', view.overlap ? 'Copy the new signing secret now: it is shown only this once. The previous one keeps signing for 24 hours.' : 'Copy the signing secret now: it is shown only this once.')}
-    <div class="field">
-      <label for="new-secret">Signing secret</label>
-      <div class="secret-box">
-        <input type="text" id="new-secret" readonly value="${view.secret}" autocomplete="off" spellcheck="false" />
-        <button type="button" class="secondary" data-copy="new-secret" aria-describedby="copy-status">Copy secret</button>
-      </div>
-      <p id="copy-status" class="hint" role="status"></p>
+  <h2 id="secret-title">${view.title}</h2>
+  ${notice('warn', view.overlap ? 'Copy the new signing secret now: it is shown only this once. The previous one keeps signing for 24 hours.' : 'Copy the signing secret now: it is shown only this once.')}
+  <div class="field">
+    <label for="new-secret">Signing secret</label>
+    <div class="secret-box">
+      <input type="text" id="new-secret" readonly value="${view.secret}" autocomplete="off" spellcheck="false">
+      <button type="button" class="secondary" data-copy="new-secret" aria-describedby="copy-status">Copy secret</button>
     </div>
-  </section>`;
+    <p id="copy-status" class="hint" role="status"></p>
+  </div>
+</section>`;
 }

@@ -17,12 +17,7 @@ describe('admin html template', () => {
 
   it('nests templates and lists without escaping them twice, and renders nothing for null, undefined and false', () => {
     const items = ['a&b', 'c'].map((x) => html`<li>${x}</li>`);
-    expect(
-      html`<ul>
-          ${items}
-        </ul>
-        ${null}${undefined}${false}${0}`.text,
-    ).to.equal('<ul><li>a&amp;b</li><li>c</li></ul>0');
+    expect(html`<ul>${items}</ul>${null}${undefined}${false}${0}`.text).to.equal('<ul><li>a&amp;b</li><li>c</li></ul>0');
     expect(html`${raw('<br>')}`.text).to.equal('<br>');
   });
 });
