@@ -109,7 +109,11 @@ export class CallPath {
     } catch (thrown) {
       outcome = { ...outcomeOf(thrown), call };
     }
-    if (claim?.settle) outcome = await claim.settle(outcome).then(() => outcome, (thrown: unknown) => ({ ...outcomeOf(thrown), call }));
+    if (claim?.settle)
+      outcome = await claim.settle(outcome).then(
+        () => outcome,
+        (thrown: unknown) => ({ ...outcomeOf(thrown), call }),
+      );
     // answered
     return this.answered(call, outcome, 0);
   }

@@ -41,11 +41,7 @@ export interface Config {
   readonly extensionTaskSeconds: number;
 }
 
-type Kind =
-  | { type: 'integer'; min: number; max: number }
-  | { type: 'boolean' }
-  | { type: 'text' }
-  | { type: 'choice'; values: readonly string[] };
+type Kind = { type: 'integer'; min: number; max: number } | { type: 'boolean' } | { type: 'text' } | { type: 'choice'; values: readonly string[] };
 
 export interface SettingDefinition {
   readonly variable: string;
@@ -64,16 +60,51 @@ export const SETTINGS: readonly SettingDefinition[] = [
   setting('HOST', 'host', { type: 'text' }, '0.0.0.0', () => undefined, 'address to listen on'),
   setting('DATABASE_URL', 'databaseUrl', { type: 'text' }, '`data/tally.sqlite`', () => path.join(process.cwd(), 'data', 'tally.sqlite'), 'a SQLite file, or `postgres://user@host:5432/db`'),
   setting('DATABASE_POOL', 'databasePool', { type: 'integer', min: 1, max: 1000 }, '10', () => 10, 'PostgreSQL connections per pool: each process has one pool for writes and one for GET calls'),
-  setting('TALLY_SQLITE_WAIT_MS', 'sqliteWaitMs', { type: 'integer', min: 1, max: 3_600_000 }, '30000', () => 30_000, 'how long a call waits for SQLite\'s write connection (or a GET call for a read connection) before it fails'),
-  setting('DATABASE_TIMEOUT_MS', 'databaseTimeoutMs', { type: 'integer', min: 100, max: 3_600_000 }, '10000', () => 10_000, 'PostgreSQL: the longest wait to connect and the longest statement; past it the call answers 503'),
-  setting('TALLY_SQLITE_BUSY_MS', 'sqliteBusyMs', { type: 'integer', min: 0, max: 3_600_000 }, '5000', () => 5000, 'how long a SQLite write waits for another process\'s lock on the file before it answers 503'),
-  setting('TALLY_SQLITE_SYNCHRONOUS', 'sqliteSynchronous', { type: 'choice', values: ['FULL', 'NORMAL'] }, 'FULL', () => 'FULL', 'SQLite `synchronous`: FULL keeps every acknowledged write through a power loss; NORMAL is faster and may lose the last ones'),
-  setting('TALLY_HEADERS_TIMEOUT_MS', 'headersTimeoutMs', { type: 'integer', min: 1000, max: 3_600_000 }, '10000', () => 10_000, 'time a client has to send a request\'s headers'),
+  setting(
+    'TALLY_SQLITE_WAIT_MS',
+    'sqliteWaitMs',
+    { type: 'integer', min: 1, max: 3_600_000 },
+    '30000',
+    () => 30_000,
+    "how long a call waits for SQLite's write connection (or a GET call for a read connection) before it fails",
+  ),
+  setting(
+    'DATABASE_TIMEOUT_MS',
+    'databaseTimeoutMs',
+    { type: 'integer', min: 100, max: 3_600_000 },
+    '10000',
+    () => 10_000,
+    'PostgreSQL: the longest wait to connect and the longest statement; past it the call answers 503',
+  ),
+  setting(
+    'TALLY_SQLITE_BUSY_MS',
+    'sqliteBusyMs',
+    { type: 'integer', min: 0, max: 3_600_000 },
+    '5000',
+    () => 5000,
+    "how long a SQLite write waits for another process's lock on the file before it answers 503",
+  ),
+  setting(
+    'TALLY_SQLITE_SYNCHRONOUS',
+    'sqliteSynchronous',
+    { type: 'choice', values: ['FULL', 'NORMAL'] },
+    'FULL',
+    () => 'FULL',
+    'SQLite `synchronous`: FULL keeps every acknowledged write through a power loss; NORMAL is faster and may lose the last ones',
+  ),
+  setting('TALLY_HEADERS_TIMEOUT_MS', 'headersTimeoutMs', { type: 'integer', min: 1000, max: 3_600_000 }, '10000', () => 10_000, "time a client has to send a request's headers"),
   setting('TALLY_REQUEST_TIMEOUT_MS', 'requestTimeoutMs', { type: 'integer', min: 1000, max: 3_600_000 }, '60000', () => 60_000, 'time a client has to send a whole request'),
   setting('TALLY_MAX_CONNECTIONS', 'maxConnections', { type: 'integer', min: 1, max: 1_000_000 }, '10000', () => 10_000, 'open connections one host process accepts; more are closed at once'),
   setting('LOG_LEVEL', 'logLevel', { type: 'choice', values: LOG_LEVELS }, 'info', () => 'info', 'pino level; `silent` turns logs off'),
   setting('TRUST_PROXY', 'trustProxy', { type: 'boolean' }, 'false', () => false, 'trust `X-Forwarded-*` from a reverse proxy'),
-  setting('TALLY_PROXY_HOPS', 'proxyHops', { type: 'integer', min: 1, max: 10 }, '1', () => 1, 'with TRUST_PROXY, how many trusted proxies append to `X-Forwarded-For`; the client is the entry that many from the right'),
+  setting(
+    'TALLY_PROXY_HOPS',
+    'proxyHops',
+    { type: 'integer', min: 1, max: 10 },
+    '1',
+    () => 1,
+    'with TRUST_PROXY, how many trusted proxies append to `X-Forwarded-For`; the client is the entry that many from the right',
+  ),
   setting('TALLY_WORKERS', 'workers', { type: 'integer', min: 1, max: 64 }, '1', () => 1, 'host processes sharing the port (same as `serve --workers N`)'),
   setting('TALLY_COMPANY_NAME', 'companyName', { type: 'text' }, 'Default company', () => 'Default company', 'name of the company created on first start'),
   setting('TALLY_USER', 'apiUser', { type: 'text' }, 'unset', () => undefined, 'API user of the command-line form (`tally api/...`) when `-u` is not given'),
@@ -81,15 +112,43 @@ export const SETTINGS: readonly SettingDefinition[] = [
   setting('TALLY_EXTENSIONS_DIR', 'extensionsDir', { type: 'text' }, '`extensions/`', () => undefined, 'where extensions are discovered'),
   setting('TALLY_EXTENSION_HEAP_MB', 'extensionHeapMb', { type: 'integer', min: 16, max: 65536 }, '128', () => 128, 'memory limit of each extension sandbox'),
   setting('TALLY_EXTENSION_DEADLINE_MS', 'extensionDeadlineMs', { type: 'integer', min: 1, max: 3_600_000 }, '10000', () => 10_000, 'time limit of one extension call'),
-  setting('TALLY_EXTENSION_STATEMENT_MS', 'extensionStatementMs', { type: 'integer', min: 1, max: 3_600_000 }, '1000', () => 1000, "on SQLite, time limit of one of an extension's statements (it holds the server's one thread while it runs)"),
+  setting(
+    'TALLY_EXTENSION_STATEMENT_MS',
+    'extensionStatementMs',
+    { type: 'integer', min: 1, max: 3_600_000 },
+    '1000',
+    () => 1000,
+    "on SQLite, time limit of one of an extension's statements (it holds the server's one thread while it runs)",
+  ),
   setting('TALLY_EXTENSION_LOAD_MS', 'extensionLoadMs', { type: 'integer', min: 1, max: 3_600_000 }, '10000', () => 10_000, 'time limit for an extension to load'),
-  setting('TALLY_LOCKOUT_ATTEMPTS', 'lockoutAttempts', { type: 'integer', min: 1, max: 100_000 }, '10', () => 10, 'failed API authentications (per API user, per address) or `users/auth` attempts (per username) that lock them out'),
+  setting(
+    'TALLY_LOCKOUT_ATTEMPTS',
+    'lockoutAttempts',
+    { type: 'integer', min: 1, max: 100_000 },
+    '10',
+    () => 10,
+    'failed API authentications (per API user, per address) or `users/auth` attempts (per username) that lock them out',
+  ),
   setting('TALLY_LOCKOUT_MINUTES', 'lockoutMinutes', { type: 'integer', min: 1, max: 10_080 }, '15', () => 15, 'how long failures are counted, and how long a lock-out lasts'),
   setting('TALLY_API_RATE_LIMIT', 'apiRateLimit', { type: 'integer', min: 0, max: 100_000_000 }, '6000', () => 6000, 'calls per credential per minute over all processes (429 beyond); 0 turns it off'),
   setting('TALLY_API_ALLOWED_ORIGINS', 'apiAllowedOrigins', { type: 'text' }, 'none', () => '', 'comma-separated origins whose web pages may call the API from a browser'),
   setting('TALLY_AUDIT_RETENTION_DAYS', 'auditRetentionDays', { type: 'integer', min: 1, max: 36_500 }, '90', () => 90, 'how long audit log rows are kept'),
-  setting('TALLY_AUTOMATION_MINUTES', 'automationMinutes', { type: 'integer', min: 0, max: 1440 }, '5', () => 5, 'how often `serve` runs the billing tasks that are due (0: never; run `tally automation run` from cron instead)'),
-  setting('TALLY_EXTENSION_TASK_SECONDS', 'extensionTaskSeconds', { type: 'integer', min: 0, max: 3600 }, '30', () => 30, "how often `serve` looks for extensions' scheduled tasks that are due (0: never)"),
+  setting(
+    'TALLY_AUTOMATION_MINUTES',
+    'automationMinutes',
+    { type: 'integer', min: 0, max: 1440 },
+    '5',
+    () => 5,
+    'how often `serve` runs the billing tasks that are due (0: never; run `tally automation run` from cron instead)',
+  ),
+  setting(
+    'TALLY_EXTENSION_TASK_SECONDS',
+    'extensionTaskSeconds',
+    { type: 'integer', min: 0, max: 3600 },
+    '30',
+    () => 30,
+    "how often `serve` looks for extensions' scheduled tasks that are due (0: never)",
+  ),
 ];
 
 function setting(variable: string, key: keyof Config, kind: Kind, shownDefault: string, defaultValue: () => unknown, meaning: string): SettingDefinition {
@@ -97,7 +156,11 @@ function setting(variable: string, key: keyof Config, kind: Kind, shownDefault: 
 }
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, accepts: string, given: string) {
+  constructor(
+    readonly variable: string,
+    accepts: string,
+    given: string,
+  ) {
     super(`${variable} must be ${accepts}, not "${given}".`);
   }
 }

@@ -54,7 +54,11 @@ export class Installation {
   readonly path: CallPath;
   private readonly closers: Array<() => Promise<void>> = [];
 
-  private constructor(readonly connection: Connection, cacheTtlMs: number, options: InstallationOptions) {
+  private constructor(
+    readonly connection: Connection,
+    cacheTtlMs: number,
+    options: InstallationOptions,
+  ) {
     this.settings = new SettingsStore(connection.db, cacheTtlMs);
     this.credentials = new CredentialVerifier(connection.db, cacheTtlMs);
     this.container = rootContainer.createChildContainer();
@@ -170,4 +174,3 @@ export class Installation {
     }
   }
 }
-

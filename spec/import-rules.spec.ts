@@ -96,7 +96,8 @@ describe('the import rules (.dependency-cruiser.cjs)', function () {
     );
     const result = JSON.parse(run.stdout) as { summary: { violations: Array<{ rule: { name: string }; from: string; to: string }> } };
     // A cycle is reported once, at whichever of its imports the cruise met first: name it by its files.
-    const named = (v: { rule: { name: string }; from: string; to: string }) => (v.rule.name === 'no-circular' ? `no-circular: ${[v.from, v.to].sort().join(' ↔ ')}` : `${v.rule.name}: ${v.from} → ${v.to}`);
+    const named = (v: { rule: { name: string }; from: string; to: string }) =>
+      v.rule.name === 'no-circular' ? `no-circular: ${[v.from, v.to].sort().join(' ↔ ')}` : `${v.rule.name}: ${v.from} → ${v.to}`;
     const found = [...new Set(result.summary.violations.map(named))];
     expect(found.sort()).to.deep.equal([...EXPECTED].sort());
   });

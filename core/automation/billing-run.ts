@@ -120,7 +120,9 @@ export class BillingRunFailed extends Error {
     readonly failures: readonly CompanyFailure[],
     readonly reports: readonly TaskReport[],
   ) {
-    super(`The billing run failed for companies ${failures.map((f) => f.companyId).join(', ')}: ${failures.map((f) => `company ${f.companyId}: ${f.error instanceof Error ? f.error.message : String(f.error)}`).join('; ')}`);
+    super(
+      `The billing run failed for companies ${failures.map((f) => f.companyId).join(', ')}: ${failures.map((f) => `company ${f.companyId}: ${f.error instanceof Error ? f.error.message : String(f.error)}`).join('; ')}`,
+    );
     this.name = 'BillingRunFailed';
   }
 }

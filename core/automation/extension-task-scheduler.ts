@@ -29,7 +29,10 @@ export class ExtensionTaskScheduler {
   tick(now?: Date | string): Promise<void> {
     if (this.running) return this.running;
     this.running = runExtensionTasks(this.installation, { now })
-      .then((reports: TaskReport[]) => this.events.ran?.(reports), (error) => this.events.failed?.(error))
+      .then(
+        (reports: TaskReport[]) => this.events.ran?.(reports),
+        (error) => this.events.failed?.(error),
+      )
       .finally(() => {
         this.running = null;
       });

@@ -37,7 +37,15 @@ export async function runExtensionTasks(installation: Installation, options: { n
   const catalog = installation.container.resolve(ExtensionCatalog);
   const scheduled = catalog.list().filter((e) => e.loaded && e.capabilities.tasks.length);
   if (!scheduled.length) return [];
-  let installs = installation.db.selectFrom('extensions_installed').select(['company_id', 'name']).where('status', '=', 'enabled').where('name', 'in', scheduled.map((e) => e.name));
+  let installs = installation.db
+    .selectFrom('extensions_installed')
+    .select(['company_id', 'name'])
+    .where('status', '=', 'enabled')
+    .where(
+      'name',
+      'in',
+      scheduled.map((e) => e.name),
+    );
   if (options.companyId !== undefined) installs = installs.where('company_id', '=', options.companyId);
   const byCompany = new Map<number, string[]>();
   for (const row of await installs.orderBy('company_id').orderBy('name').execute()) byCompany.set(row.company_id, [...(byCompany.get(row.company_id) ?? []), row.name]);

@@ -51,20 +51,31 @@ export class Leases {
 
   /** Extends a held lease (long slices); false when another process has taken it over meanwhile. */
   async extend(companyId: number, task: string, slice: number, nowUtc: string): Promise<boolean> {
-    const result = await untilWritten(() => this.db
-      .updateTable('automation_leases')
-      .set({ lease_until: later(nowUtc, this.ttlSeconds) })
-      .where('company_id', '=', companyId)
-      .where('task', '=', task)
-      .where('slice', '=', slice)
-      .where('owner', '=', this.owner)
-      .executeTakeFirst());
+    const result = await untilWritten(() =>
+      this.db
+        .updateTable('automation_leases')
+        .set({ lease_until: later(nowUtc, this.ttlSeconds) })
+        .where('company_id', '=', companyId)
+        .where('task', '=', task)
+        .where('slice', '=', slice)
+        .where('owner', '=', this.owner)
+        .executeTakeFirst(),
+    );
     return Number(result.numUpdatedRows) === 1;
   }
 
   /** Lets go of a finished slice. */
   async release(companyId: number, task: string, slice: number): Promise<void> {
     // The epoch, not the run's clock: a run with an earlier clock may take the slice at once.
-    await untilWritten(() => this.db.updateTable('automation_leases').set({ lease_until: '1970-01-01 00:00:00' }).where('company_id', '=', companyId).where('task', '=', task).where('slice', '=', slice).where('owner', '=', this.owner).execute());
+    await untilWritten(() =>
+      this.db
+        .updateTable('automation_leases')
+        .set({ lease_until: '1970-01-01 00:00:00' })
+        .where('company_id', '=', companyId)
+        .where('task', '=', task)
+        .where('slice', '=', slice)
+        .where('owner', '=', this.owner)
+        .execute(),
+    );
   }
 }

@@ -33,7 +33,10 @@ export class AutomationScheduler {
   tick(now?: Date | string): Promise<void> {
     if (this.running) return this.running;
     this.running = runBilling(this.installation, { now, dueOnly: true })
-      .then((reports) => this.events.ran?.(reports), (error) => this.events.failed?.(error))
+      .then(
+        (reports) => this.events.ran?.(reports),
+        (error) => this.events.failed?.(error),
+      )
       .finally(() => {
         this.running = null;
       });

@@ -55,7 +55,13 @@ const LANES = 4;
  * per pass).
  */
 
-export async function sliced<T extends { client_id: number }>(run: TaskRun, task: string, fetch: () => Promise<T[]>, handle: (rows: T[], unit: Unit) => Promise<void>, options: SlicedOptions = {}): Promise<TaskOutcome> {
+export async function sliced<T extends { client_id: number }>(
+  run: TaskRun,
+  task: string,
+  fetch: () => Promise<T[]>,
+  handle: (rows: T[], unit: Unit) => Promise<void>,
+  options: SlicedOptions = {},
+): Promise<TaskOutcome> {
   const outcome: TaskOutcome = { processed: 0, failed: 0, messages: [] };
   // Each profile's pass leases its slices apart: a process busy on one profile's slice never keeps another from the next profile's.
   if (run.profile?.name) task = `${task}#${run.profile.name}`;
@@ -92,7 +98,7 @@ export async function sliced<T extends { client_id: number }>(run: TaskRun, task
           }
         };
         // Without a bulk body, PostgreSQL commits unit by unit (each holds the invoice counter, say, to its commit).
-        const size = postgres && !options.bulk ? 1 : options.batchSize ?? 20;
+        const size = postgres && !options.bulk ? 1 : (options.batchSize ?? 20);
         const batch = new UnitBatch(scope, size, tally, () => run.afterUnit?.(task, ++done), options.bulk);
         let sinceExtend = 0;
         try {

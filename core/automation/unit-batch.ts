@@ -128,7 +128,11 @@ export class UnitBatch {
 
   private async runBulk(bulk: BulkBody, units: ReadonlyArray<{ payload?: unknown }>, ctx: CallContext): Promise<BulkDone> {
     try {
-      return await bulk(ctx, this.scope.calls, units.map((u) => u.payload));
+      return await bulk(
+        ctx,
+        this.scope.calls,
+        units.map((u) => u.payload),
+      );
     } catch (error) {
       throw refusal(error) ? new BulkRefused() : error;
     }

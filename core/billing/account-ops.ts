@@ -15,7 +15,11 @@ export type Narrow = (q: ReturnType<typeof accountQuery>) => ReturnType<typeof a
 
 /** The contact of vars[contact_id], or the primary contact of vars[client_id], of the caller's company. */
 export async function contactOf(ctx: CallContext, vars: Record<string, unknown>) {
-  let query = ctx.db.selectFrom('contacts').innerJoin('clients', 'clients.id', 'contacts.client_id').select(['contacts.id', 'contacts.client_id', 'contacts.first_name', 'contacts.last_name']).where('clients.company_id', '=', ctx.companyId);
+  let query = ctx.db
+    .selectFrom('contacts')
+    .innerJoin('clients', 'clients.id', 'contacts.client_id')
+    .select(['contacts.id', 'contacts.client_id', 'contacts.first_name', 'contacts.last_name'])
+    .where('clients.company_id', '=', ctx.companyId);
   // A contact_id given but unreadable is refused, not replaced by the client's primary contact.
   if (is.present(vars.contact_id)) query = query.where('contacts.id', '=', is.integer(vars.contact_id) ? Number(vars.contact_id) : 0);
   else if (is.integer(vars.client_id)) query = query.where('contacts.client_id', '=', Number(vars.client_id)).where('contacts.contact_type', '=', 'primary');
@@ -89,7 +93,13 @@ export async function requireAccount(ctx: CallContext, accountId: number, kind: 
 
 /** Accounts of a kind, active ones (and, when asked, bank accounts still to verify), oldest first. */
 export async function listAccounts(ctx: CallContext, kind: AccountKind, narrow: Narrow, unverified = false) {
-  const rows = await narrow(accountQuery(ctx.db, ctx.companyId).where('type', '=', kind).where('status', 'in', unverified ? ['active', 'unverified'] : ['active'])).orderBy('id').execute();
+  const rows = await narrow(
+    accountQuery(ctx.db, ctx.companyId)
+      .where('type', '=', kind)
+      .where('status', 'in', unverified ? ['active', 'unverified'] : ['active']),
+  )
+    .orderBy('id')
+    .execute();
   const debit = new Map<number, number | null>();
   for (const r of rows) if (!debit.has(r.client_id)) debit.set(r.client_id, await autodebitAccountOf(ctx.db, r.client_id));
   return rows.map((r) => presentAccount(r, debit.get(r.client_id) ?? null));

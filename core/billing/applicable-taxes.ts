@@ -35,16 +35,18 @@ export async function applicableTaxes(db: Tx, companyId: number, client: TaxedCl
  */
 export async function taxExemptClients(db: Tx, companyId: number, clientIds: readonly number[], systemKey: string): Promise<Set<number>> {
   if (!clientIds.length) return new Set();
-  const clients = await db.selectFrom('clients').select(['id', 'client_group_id']).where('company_id', '=', companyId).where('id', 'in', [...clientIds]).execute();
+  const clients = await db
+    .selectFrom('clients')
+    .select(['id', 'client_group_id'])
+    .where('company_id', '=', companyId)
+    .where('id', 'in', [...clientIds])
+    .execute();
   const groupIds = [...new Set(clients.map((c) => c.client_group_id).filter((id): id is number => id !== null))];
   const rows = await db
     .selectFrom('owner_settings')
     .select(['owner', 'owner_id', 'value', 'encrypted'])
     .where('key', '=', 'tax_exempt')
-    .where((eb) => eb.or([
-      eb.and([eb('owner', '=', 'client'), idIn(db, 'owner_id', clientIds)]),
-      eb.and([eb('owner', '=', 'client_group'), idIn(db, 'owner_id', groupIds)]),
-    ]))
+    .where((eb) => eb.or([eb.and([eb('owner', '=', 'client'), idIn(db, 'owner_id', clientIds)]), eb.and([eb('owner', '=', 'client_group'), idIn(db, 'owner_id', groupIds)])]))
     .execute();
   const value = (owner: string, id: number | null) => {
     const row = rows.find((r) => r.owner === owner && r.owner_id === id);
@@ -55,12 +57,7 @@ export async function taxExemptClients(db: Tx, companyId: number, clientIds: rea
 
 /** The company's active taxes, in id order: what taxesFor chooses from (read once for many clients). */
 export const activeTaxes = reusedSelect((db: Tx, companyId: number) =>
-  db
-    .selectFrom('taxes')
-    .select(['id', 'level', 'name', 'rate', 'type', 'country', 'state'])
-    .where('company_id', '=', companyId)
-    .where('status', '=', 'active')
-    .orderBy('id'),
+  db.selectFrom('taxes').select(['id', 'level', 'name', 'rate', 'type', 'country', 'state']).where('company_id', '=', companyId).where('status', '=', 'active').orderBy('id'),
 );
 
 /** The taxes of `activeTaxes` a client at `where` pays, one per level. */

@@ -23,7 +23,10 @@ export async function applyToInvoice(db: Tx, transactionId: number, invoice: Loc
       .where('invoice_id', '=', invoice.id)
       .execute();
   } else {
-    await db.insertInto('transaction_applied').values({ transaction_id: transactionId, invoice_id: invoice.id, amount: toStored(applied), date_added: now }).execute();
+    await db
+      .insertInto('transaction_applied')
+      .values({ transaction_id: transactionId, invoice_id: invoice.id, amount: toStored(applied), date_added: now })
+      .execute();
   }
   await setPaid(db, invoice, invoice.paid.plus(applied), now);
   return applied;
@@ -63,6 +66,10 @@ async function setPaid(db: Tx, invoice: LockedInvoice, paid: Amount, now: string
   invoice.paid = paid;
   const wasOpen = invoice.date_closed === null;
   invoice.date_closed = closedDate(invoice.status, invoice.total, paid, invoice.date_closed, now);
-  await db.updateTable('invoices').set({ paid: toStored(paid), date_closed: invoice.date_closed }).where('id', '=', invoice.id).execute();
+  await db
+    .updateTable('invoices')
+    .set({ paid: toStored(paid), date_closed: invoice.date_closed })
+    .where('id', '=', invoice.id)
+    .execute();
   if (wasOpen && invoice.date_closed !== null) await emitInvoiceClosed(db, invoice);
 }

@@ -25,10 +25,12 @@ export interface BillingProfile {
  */
 export async function billingProfiles(db: Tx, companyId: number, systemKey: string): Promise<BillingProfile[]> {
   const company = await companySettingValues(db, companyId);
-  const { byGroup, byClient } = await overrides(db, systemKey, (eb) => eb.or([
-    eb.and([eb('owner', '=', 'client_group'), eb('owner_id', 'in', eb.selectFrom('client_groups').select('id').where('company_id', '=', companyId))]),
-    eb.and([eb('owner', '=', 'client'), eb('owner_id', 'in', eb.selectFrom('clients').select('id').where('company_id', '=', companyId))]),
-  ]));
+  const { byGroup, byClient } = await overrides(db, systemKey, (eb) =>
+    eb.or([
+      eb.and([eb('owner', '=', 'client_group'), eb('owner_id', 'in', eb.selectFrom('client_groups').select('id').where('company_id', '=', companyId))]),
+      eb.and([eb('owner', '=', 'client'), eb('owner_id', 'in', eb.selectFrom('clients').select('id').where('company_id', '=', companyId))]),
+    ]),
+  );
   const companyProfile = { name: '', settings: billingSettingsFrom(company) };
   if (!byGroup.size && !byClient.size) return [{ ...companyProfile, includes: () => true }];
   const reached = await db
@@ -59,10 +61,9 @@ export async function clientBillingSettings(db: Tx, companyId: number, clientId:
   const client = await db.selectFrom('clients').select('client_group_id').where('company_id', '=', companyId).where('id', '=', clientId).executeTakeFirst();
   if (!client) return false;
   const groupId = client.client_group_id ?? 0;
-  const { byGroup, byClient } = await overrides(db, systemKey, (eb) => eb.or([
-    eb.and([eb('owner', '=', 'client_group'), eb('owner_id', '=', groupId)]),
-    eb.and([eb('owner', '=', 'client'), eb('owner_id', '=', clientId)]),
-  ]));
+  const { byGroup, byClient } = await overrides(db, systemKey, (eb) =>
+    eb.or([eb.and([eb('owner', '=', 'client_group'), eb('owner_id', '=', groupId)]), eb.and([eb('owner', '=', 'client'), eb('owner_id', '=', clientId)])]),
+  );
   return billingSettingsFrom(inherited(await companySettingValues(db, companyId), byGroup.get(groupId), byClient.get(clientId)));
 }
 
@@ -70,7 +71,12 @@ type OwnerFilter = (eb: ExpressionBuilder<Database, 'owner_settings'>) => Expres
 
 /** The overridable settings the owners the filter picks set, decrypted, by group and by client. */
 async function overrides(db: Tx, systemKey: string, owners: OwnerFilter) {
-  const rows = await db.selectFrom('owner_settings').select(['owner', 'owner_id', 'key', 'value', 'encrypted']).where('key', 'in', [...OVERRIDABLE_KEYS]).where(owners).execute();
+  const rows = await db
+    .selectFrom('owner_settings')
+    .select(['owner', 'owner_id', 'key', 'value', 'encrypted'])
+    .where('key', 'in', [...OVERRIDABLE_KEYS])
+    .where(owners)
+    .execute();
   const byGroup = new Map<number, Map<string, string>>();
   const byClient = new Map<number, Map<string, string>>();
   for (const row of rows) {

@@ -54,7 +54,9 @@ export function billingSettingsFrom(stored: ReadonlyMap<string, string>): Billin
     autoApplyCredits: text('auto_apply_credits') === 'true',
     provisionPaidPending: text('auto_paid_pending_services') === 'true',
     automationTime: text('automation_time'),
-    notices: NOTICES.filter((notice) => text(notice) !== 'disabled').map((notice) => ({ notice, days: Number(text(notice)) })).sort((a, b) => a.days - b.days),
+    notices: NOTICES.filter((notice) => text(notice) !== 'disabled')
+      .map((notice) => ({ notice, days: Number(text(notice)) }))
+      .sort((a, b) => a.days - b.days),
     pendingAutodebitNoticeDays: text('notice_pending_autodebit') === 'disabled' ? null : Number(text('notice_pending_autodebit')),
   };
 }

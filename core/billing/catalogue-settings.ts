@@ -8,7 +8,9 @@ import { effectiveSettings, SettingRecord } from './owner-settings';
 export function knownSetting(key: string, field = 'key'): SettingDefinition {
   const definition = Object.prototype.hasOwnProperty.call(SETTINGS, key) ? SETTINGS[key] : undefined;
   if (!definition || definition.secret) {
-    const names = Object.keys(SETTINGS).filter((k) => !SETTINGS[k].secret).join(', ');
+    const names = Object.keys(SETTINGS)
+      .filter((k) => !SETTINGS[k].secret)
+      .join(', ');
     throw TallyError.invalid({ [field]: { valid: `Unknown setting. Known settings: ${names}.` } });
   }
   return definition;
@@ -45,5 +47,7 @@ export async function setLevelSettings(db: Tx, store: SettingsStore, scope: numb
 }
 
 function levelKeys(level: 'company' | 'system'): string {
-  return Object.keys(SETTINGS).filter((k) => !SETTINGS[k].secret && SETTINGS[k].scope === level).join(', ');
+  return Object.keys(SETTINGS)
+    .filter((k) => !SETTINGS[k].secret && SETTINGS[k].scope === level)
+    .join(', ');
 }

@@ -45,7 +45,11 @@ export function numberValues(vars: Record<string, unknown>, defaults: boolean): 
 /** Adds each non-blank entry of `vars[numbers]` to a new contact. */
 export async function addNumbers(db: Tx, contactId: number, numbers: unknown): Promise<void> {
   const rows = lineList(numbers).filter((n) => is.present(n.number));
-  for (const n of rows) await db.insertInto('contact_numbers').values({ number: '', ...numberValues(n, true), contact_id: contactId } as never).execute();
+  for (const n of rows)
+    await db
+      .insertInto('contact_numbers')
+      .values({ number: '', ...numberValues(n, true), contact_id: contactId } as never)
+      .execute();
 }
 
 /**
@@ -56,7 +60,11 @@ export async function editNumbers(db: Tx, contactId: number, numbers: unknown): 
   for (const entry of lineList(numbers)) {
     const id = wholeNumber(entry.id);
     if (id === null) {
-      if (is.present(entry.number)) await db.insertInto('contact_numbers').values({ number: '', ...numberValues(entry, true), contact_id: contactId } as never).execute();
+      if (is.present(entry.number))
+        await db
+          .insertInto('contact_numbers')
+          .values({ number: '', ...numberValues(entry, true), contact_id: contactId } as never)
+          .execute();
       continue;
     }
     const owned = db.deleteFrom('contact_numbers').where('id', '=', id).where('contact_id', '=', contactId);

@@ -26,11 +26,7 @@ export class CouponBook {
       db.selectFrom('coupon_packages').select(['coupon_id', 'package_id']).where('coupon_id', 'in', ids).execute(),
       db.selectFrom('coupon_amounts').select(['coupon_id', 'currency', 'amount', 'type']).where('coupon_id', 'in', ids).execute(),
     ]);
-    return new CouponBook(
-      new Map(coupons.map((c) => [c.id, c])),
-      new Set(packages.map((p) => `${p.coupon_id}/${p.package_id}`)),
-      new Map(amounts.map((a) => [`${a.coupon_id}/${a.currency}`, a])),
-    );
+    return new CouponBook(new Map(coupons.map((c) => [c.id, c])), new Set(packages.map((p) => `${p.coupon_id}/${p.package_id}`)), new Map(amounts.map((a) => [`${a.coupon_id}/${a.currency}`, a])));
   }
 
   /**

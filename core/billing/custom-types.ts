@@ -26,7 +26,12 @@ export class CustomTypes {
     await assertValid(vars, this.rules(false));
     const row = await this.db
       .insertInto(this.table)
-      .values({ company_id: this.companyId, name: String(vars.name).trim(), is_lang: truthy(vars.is_lang) ? 1 : 0, ...(this.table === 'transaction_types' ? { type: String(vars.type) } : {}) } as never)
+      .values({
+        company_id: this.companyId,
+        name: String(vars.name).trim(),
+        is_lang: truthy(vars.is_lang) ? 1 : 0,
+        ...(this.table === 'transaction_types' ? { type: String(vars.type) } : {}),
+      } as never)
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
@@ -67,7 +72,10 @@ export class CustomTypes {
   private query() {
     // One helper for two tables of the same shape: typed loosely here, checked by the specs.
     const db = this.db as unknown as Kysely<Record<TypeTable, { id: number; company_id: number; name: string; type: string; is_lang: number }>>;
-    return db.selectFrom(this.table).select([...TYPE_COLUMNS[this.table]]).where('company_id', '=', this.companyId);
+    return db
+      .selectFrom(this.table)
+      .select([...TYPE_COLUMNS[this.table]])
+      .where('company_id', '=', this.companyId);
   }
 
   private async existing(id: number) {
@@ -84,9 +92,7 @@ export class CustomTypes {
           { code: 'length', message: 'The name may be at most 128 characters long.', check: (v) => String(v).trim().length <= 128 },
         ],
       },
-      ...(this.table === 'transaction_types'
-        ? { type: { ifSet, rules: [{ code: 'format', message: 'The type must be debit or credit.', check: is.oneOf(Object.keys(DEBIT_TYPES)) }] } }
-        : {}),
+      ...(this.table === 'transaction_types' ? { type: { ifSet, rules: [{ code: 'format', message: 'The type must be debit or credit.', check: is.oneOf(Object.keys(DEBIT_TYPES)) }] } } : {}),
     };
   }
 }

@@ -10,5 +10,9 @@ export const DEFAULT_CLIENT_GROUP = { name: 'General', description: 'The default
 /** Gives a company the default group unless it has a group already; safe to run twice. */
 export async function seedDefaultClientGroup(db: Tx, companyId: number): Promise<void> {
   const existing = await db.selectFrom('client_groups').select('id').where('company_id', '=', companyId).limit(1).executeTakeFirst();
-  if (!existing) await db.insertInto('client_groups').values({ company_id: companyId, ...DEFAULT_CLIENT_GROUP }).execute();
+  if (!existing)
+    await db
+      .insertInto('client_groups')
+      .values({ company_id: companyId, ...DEFAULT_CLIENT_GROUP })
+      .execute();
 }

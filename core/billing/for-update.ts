@@ -11,4 +11,3 @@ import { Tx } from '../db/schema';
 export function forUpdate<DB, TB extends keyof DB, O>(db: Tx, query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> {
   return isPostgres(db) ? query.forUpdate() : query;
 }
-

@@ -55,7 +55,10 @@ export interface ServiceInvoiceDraft {
  * transaction (invoice included) is rolled back, and it answers `invoiced`.
  */
 export async function invoiceServices(ctx: CallContext, calls: ModelCalls, clientId: number, services: readonly ServiceRow[], options: FromServicesOptions): Promise<number> {
-  const coupons = await CouponBook.load(ctx.db, services.map((s) => s.coupon_id));
+  const coupons = await CouponBook.load(
+    ctx.db,
+    services.map((s) => s.coupon_id),
+  );
   const draft = draftServiceInvoice(ctx.timezone, clientId, services, options, coupons);
   const invoiceId = (await calls.call(ctx, 'invoices', 'add', {
     vars: { client_id: clientId, date_billed: `${options.now} UTC`, date_due: `${dueDateOf(options)} UTC`, currency: options.currency, lines: draft.lines },
@@ -81,7 +84,7 @@ export function draftServiceInvoice(timezone: string, clientId: number, services
     if (serviceCurrency(service) !== options.currency) throw TallyError.invalid({ currency: { services: `Service ${service.id} is billed in ${serviceCurrency(service)}.` } });
     const period = options.renew ? renewalPeriod(timezone, service, options.termCycles) : newPeriod(service);
     const taxable = Number(service.taxable) === 1;
-    const unit = stored(service.override_price ?? (options.renew ? service.price_renews ?? service.price : service.price)).times(options.renew ? options.termCycles : 1);
+    const unit = stored(service.override_price ?? (options.renew ? (service.price_renews ?? service.price) : service.price)).times(options.renew ? options.termCycles : 1);
     let amount = unit;
     if (!options.renew && options.allowProRata && service.prorata_day && period.end && ['month', 'year'].includes(service.period)) {
       amount = proratedAmount(unit, period.start, period.end, service.term, periodOf(service), timezone);
@@ -105,7 +108,9 @@ export function dueDateOf(options: FromServicesOptions): string {
 
 /** The `service_invoices` rows of invoices: a period already invoiced is refused (`service_ids.invoiced`). */
 export async function recordPeriods(db: Tx, invoices: ReadonlyArray<{ invoiceId: number; periods: readonly Period[] }>): Promise<void> {
-  const rows = invoices.flatMap(({ invoiceId, periods }) => periods.map((p) => ({ service_id: p.serviceId, period_start: p.start, period_end: p.end, invoice_id: invoiceId, kind: p.kind, date_processed: null })));
+  const rows = invoices.flatMap(({ invoiceId, periods }) =>
+    periods.map((p) => ({ service_id: p.serviceId, period_start: p.start, period_end: p.end, invoice_id: invoiceId, kind: p.kind, date_processed: null })),
+  );
   try {
     await insertRows(db, 'service_invoices', PERIOD_COLUMNS, rows);
   } catch (error) {
@@ -126,9 +131,12 @@ const PERIOD_COLUMNS = { service_id: 'integer', period_start: 'text', period_end
 export async function moveRenewDates(db: Tx, periods: readonly Period[]): Promise<void> {
   if (!periods.length) return;
   if (isPostgres(db)) {
-    await runPrepared(db, sql`update services set date_last_renewed = moved.start, date_renews = moved.until
+    await runPrepared(
+      db,
+      sql`update services set date_last_renewed = moved.start, date_renews = moved.until
       from unnest(cast(${arrayLiteral(periods.map((p) => p.serviceId))} as integer[]), cast(${arrayLiteral(periods.map((p) => p.start))} as text[]), cast(${arrayLiteral(periods.map((p) => p.end))} as text[])) as moved(id, start, until)
-      where services.id = moved.id`);
+      where services.id = moved.id`,
+    );
     return;
   }
   const byPeriod = new Map<string, Period[]>();

@@ -24,7 +24,7 @@ export const MESSAGES = {
   status: 'Invalid status.',
   currencyLength: 'The currency code must be 3 characters in length.',
   currencyFormat: 'The currency code must be three upper-case letters, such as USD.',
-  currencyExists: 'The currency is not one of the company\'s currencies (see currencies/getList).',
+  currencyExists: "The currency is not one of the company's currencies (see currencies/getList).",
   description: 'Please enter a line item description.',
   qty: 'Please enter a quantity of 1 or more.',
   amount: 'The unit cost must be a number.',

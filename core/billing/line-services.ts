@@ -20,7 +20,14 @@ export function lineServiceId(value: unknown): number | null {
  * clients); blank ones are left out.
  */
 export async function ownedServiceIds(db: Tx, companyId: number, clientId: number | null, candidates: readonly unknown[]): Promise<Set<number>> {
-  const ids = [...new Set(candidates.filter((v) => !blank(v)).map(wholeNumber).filter((id): id is number => id !== null))];
+  const ids = [
+    ...new Set(
+      candidates
+        .filter((v) => !blank(v))
+        .map(wholeNumber)
+        .filter((id): id is number => id !== null),
+    ),
+  ];
   if (!ids.length) return new Set();
   let query = db.selectFrom('services').select('id').where('company_id', '=', companyId).where('id', 'in', ids);
   if (clientId !== null) query = query.where('client_id', '=', clientId);

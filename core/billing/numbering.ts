@@ -96,8 +96,14 @@ async function setNumbers(db: Tx, ids: readonly number[], first: number, format:
   for (let at = 0; at < ids.length; at += 500) {
     const slice = ids.slice(at, at + 500);
     const value = (i: number) => first + at + i;
-    const values = sql.join(slice.map((id, i) => sql`when ${id} then ${value(i)}`), sql` `);
-    const texts = sql.join(slice.map((id, i) => sql`when ${id} then ${formatInvoiceNumber(format, value(i))}`), sql` `);
+    const values = sql.join(
+      slice.map((id, i) => sql`when ${id} then ${value(i)}`),
+      sql` `,
+    );
+    const texts = sql.join(
+      slice.map((id, i) => sql`when ${id} then ${formatInvoiceNumber(format, value(i))}`),
+      sql` `,
+    );
     await db
       .updateTable('invoices')
       .set({ number_value: sql`case ${sql.ref('id')} ${values} end`, number: sql`case ${sql.ref('id')} ${texts} end` })

@@ -30,10 +30,12 @@ export const settingKeyRules: RuleSet = { key: [settingKeyRule] };
  */
 export function overrideValueRules(values: Record<string, unknown>, field: (key: string) => string): RuleSet {
   const checked = Object.entries(values).filter(([key]) => Object.prototype.hasOwnProperty.call(SETTINGS, key) && SETTINGS[key].overridable);
-  return Object.fromEntries(checked.map(([key, value]) => {
-    const problem = SETTINGS[key].check(value === null || value === undefined ? '' : String(value));
-    return [field(key), [{ code: 'format', message: `${key}: ${problem}`, check: () => problem === null }]];
-  }));
+  return Object.fromEntries(
+    checked.map(([key, value]) => {
+      const problem = SETTINGS[key].check(value === null || value === undefined ? '' : String(value));
+      return [field(key), [{ code: 'format', message: `${key}: ${problem}`, check: () => problem === null }]];
+    }),
+  );
 }
 
 /** The settings an owner sets itself (decrypted), by key. */

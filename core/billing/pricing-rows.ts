@@ -28,14 +28,20 @@ const money = (value: unknown) => {
  * keyed by `keyOf`), with the reference's defaults: term 1, period month, price and fees 0.
  * A one-time price may have term 0. Answers the values to store, or the errors.
  */
-export async function readPricing(db: Tx, companyId: number, row: Record<string, unknown>, keyOf: (field: string) => string, base?: PricingValues): Promise<{ values: PricingValues } | { errors: FieldErrors }> {
+export async function readPricing(
+  db: Tx,
+  companyId: number,
+  row: Record<string, unknown>,
+  keyOf: (field: string) => string,
+  base?: PricingValues,
+): Promise<{ values: PricingValues } | { errors: FieldErrors }> {
   const errors: FieldErrors = {};
   const fail = (field: string, code: string, message: string) => ((errors[keyOf(field)] ??= {})[code] = message);
   const given = (field: string) => row[field] !== undefined && row[field] !== null && String(row[field]).trim() !== '';
 
-  const period = (given('period') ? String(row.period).trim() : base?.period ?? 'month') as Period;
+  const period = (given('period') ? String(row.period).trim() : (base?.period ?? 'month')) as Period;
   if (!PERIODS.includes(period)) fail('period', 'format', 'The period must be day, week, month, year or onetime.');
-  const term = given('term') ? Number(row.term) : base?.term ?? (period === 'onetime' ? 0 : 1);
+  const term = given('term') ? Number(row.term) : (base?.term ?? (period === 'onetime' ? 0 : 1));
   if (!is.integer(given('term') ? row.term : term) || term < (period === 'onetime' ? 0 : 1) || term > 65535) fail('term', 'format', 'The term must be a whole number from 1 to 65535.');
 
   const amounts: Record<string, string | null> = {};
@@ -45,9 +51,9 @@ export async function readPricing(db: Tx, companyId: number, row: Record<string,
     if (given(field) && amounts[field] === null) fail(field, 'format', `The ${field.replace('_', ' ')} must be an amount of 0 or more.`);
   }
 
-  const currency = given('currency') ? String(row.currency).trim().toUpperCase() : base?.currency ?? '';
+  const currency = given('currency') ? String(row.currency).trim().toUpperCase() : (base?.currency ?? '');
   if (!currency) fail('currency', 'empty', 'Please give the currency of the price.');
-  else if (!(await findCurrency(db, companyId, currency))) fail('currency', 'exists', 'The currency is not one of the company\'s currencies.');
+  else if (!(await findCurrency(db, companyId, currency))) fail('currency', 'exists', "The currency is not one of the company's currencies.");
 
   if (Object.keys(errors).length) return { errors };
   return { values: { term, period, price: amounts.price!, price_renews: amounts.price_renews, setup_fee: amounts.setup_fee!, cancel_fee: amounts.cancel_fee!, currency } };

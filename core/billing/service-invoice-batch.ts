@@ -55,7 +55,10 @@ interface Prepared {
  */
 export async function invoiceServiceBatch(ctx: CallContext, requests: readonly ServiceInvoiceRequest[]): Promise<{ ids: Array<number | null>; numbered: Promise<void> }> {
   const db = ctx.db;
-  const coupons = await CouponBook.load(db, requests.flatMap((r) => r.services.map((s) => s.coupon_id)));
+  const coupons = await CouponBook.load(
+    db,
+    requests.flatMap((r) => r.services.map((s) => s.coupon_id)),
+  );
   const drafts: Array<ServiceInvoiceDraft | null> = [];
   for (const r of requests) {
     if (drafts.length % YIELD_EVERY === YIELD_EVERY - 1) await letIoIn();
@@ -107,9 +110,19 @@ export async function invoiceServiceBatch(ctx: CallContext, requests: readonly S
 
   const ids = await insertInvoices(ctx, prepared);
   await insertLinesAndTaxes(ctx, prepared, ids);
-  await recordPeriods(db, prepared.map((p, i) => ({ invoiceId: ids[i], periods: p.periods })));
-  await moveRenewDates(db, prepared.filter((p) => p.renew).flatMap((p) => p.periods));
-  await emitServiceInvoices(db, ctx.companyId, prepared.map((p, i) => ({ invoiceId: ids[i], clientId: p.clientId, currency: p.currency, total: p.totals.total, due: p.due, periods: p.periods })));
+  await recordPeriods(
+    db,
+    prepared.map((p, i) => ({ invoiceId: ids[i], periods: p.periods })),
+  );
+  await moveRenewDates(
+    db,
+    prepared.filter((p) => p.renew).flatMap((p) => p.periods),
+  );
+  await emitServiceInvoices(
+    db,
+    ctx.companyId,
+    prepared.map((p, i) => ({ invoiceId: ids[i], clientId: p.clientId, currency: p.currency, total: p.totals.total, due: p.due, periods: p.periods })),
+  );
   // Numbered last, as invoices/add numbers: other writers of the company's invoices queue on the
   // counter from here to the caller's commit.
   const { outcome } = await numberInOrder(ctx, ids);
@@ -168,8 +181,18 @@ async function insertInvoices(ctx: CallContext, prepared: readonly Prepared[]): 
 
 /** Unnumbered (numberInOrder numbers them), no notes, no auto debit date: as invoices/add leaves them. */
 const INVOICE_COLUMNS = {
-  company_id: 'integer', client_id: 'integer', status: 'text', currency: 'text', subtotal: 'numeric', tax: 'numeric', total: 'numeric',
-  paid: 'numeric', date_billed: 'text', date_due: 'text', date_closed: 'text', date_added: 'text',
+  company_id: 'integer',
+  client_id: 'integer',
+  status: 'text',
+  currency: 'text',
+  subtotal: 'numeric',
+  tax: 'numeric',
+  total: 'numeric',
+  paid: 'numeric',
+  date_billed: 'text',
+  date_due: 'text',
+  date_closed: 'text',
+  date_added: 'text',
 };
 
 /** Whether an invoice's totals fit their columns (invoices/add refuses one that does not, with a 400). */
@@ -185,7 +208,15 @@ async function insertLinesAndTaxes(ctx: CallContext, prepared: readonly Prepared
   const texts = new Map<Amount, string>();
   const text = (amount: Amount) => texts.get(amount) ?? texts.set(amount, toStored(amount)).get(amount)!;
   const lines = prepared.flatMap((p, i) =>
-    p.lines.map((line, order) => ({ line_order: order, description: line.description, qty: text(line.qty), amount: text(line.amount), taxable: line.taxable ? 1 : 0, service_id: line.serviceId ?? null, invoice_id: ids[i] })),
+    p.lines.map((line, order) => ({
+      line_order: order,
+      description: line.description,
+      qty: text(line.qty),
+      amount: text(line.amount),
+      taxable: line.taxable ? 1 : 0,
+      service_id: line.serviceId ?? null,
+      invoice_id: ids[i],
+    })),
   );
   const taxes = prepared.flatMap((p, i) =>
     p.totals.taxes.map((t) => ({ invoice_id: ids[i], tax_id: t.id, level: t.level, name: t.name, rate: toStored(t.rate), type: t.type, amount: toStored(t.amount) })),

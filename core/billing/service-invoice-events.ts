@@ -22,9 +22,14 @@ export function emitServiceInvoices(db: Tx, companyId: number, made: readonly Se
   const events: NewEvent[] = [];
   for (const invoice of made) {
     const serviceIds = [...new Set(invoice.periods.map((p) => p.serviceId))];
-    events.push({ companyId, type: 'Invoices.createFromServices', payload: { invoice_id: invoice.invoiceId, client_id: invoice.clientId, currency: invoice.currency, total: toStored(invoice.total), date_due: invoice.due, service_ids: serviceIds } });
+    events.push({
+      companyId,
+      type: 'Invoices.createFromServices',
+      payload: { invoice_id: invoice.invoiceId, client_id: invoice.clientId, currency: invoice.currency, total: toStored(invoice.total), date_due: invoice.due, service_ids: serviceIds },
+    });
     for (const period of invoice.periods) {
-      if (period.kind === 'renew') events.push({ companyId, type: 'Services.renew', payload: { service_id: period.serviceId, client_id: invoice.clientId, invoice_id: invoice.invoiceId, date_renews: period.end } });
+      if (period.kind === 'renew')
+        events.push({ companyId, type: 'Services.renew', payload: { service_id: period.serviceId, client_id: invoice.clientId, invoice_id: invoice.invoiceId, date_renews: period.end } });
     }
   }
   return emitAll(db, events);

@@ -26,8 +26,14 @@ export function paidPendingQuery(db: Tx, companyId: number) {
     .where('services.status', '=', 'pending')
     .where((eb) =>
       eb.exists(
-        eb.selectFrom('service_invoices').innerJoin('invoices', 'invoices.id', 'service_invoices.invoice_id').select('service_invoices.service_id')
-          .whereRef('service_invoices.service_id', '=', 'services.id').where('service_invoices.kind', '=', 'new').where('invoices.date_closed', 'is not', null).where('invoices.status', 'in', ['active', 'proforma']),
+        eb
+          .selectFrom('service_invoices')
+          .innerJoin('invoices', 'invoices.id', 'service_invoices.invoice_id')
+          .select('service_invoices.service_id')
+          .whereRef('service_invoices.service_id', '=', 'services.id')
+          .where('service_invoices.kind', '=', 'new')
+          .where('invoices.date_closed', 'is not', null)
+          .where('invoices.status', 'in', ['active', 'proforma']),
       ),
     );
 }
@@ -51,8 +57,13 @@ export function pendingSuspensionQuery(db: Tx, companyId: number, cutoffUtc: str
     .where('services.status', '=', 'active')
     .where((eb) =>
       eb.exists(
-        eb.selectFrom('service_invoices').innerJoin('invoices', 'invoices.id', 'service_invoices.invoice_id').select('service_invoices.service_id')
-          .whereRef('service_invoices.service_id', '=', 'services.id').where(openInvoice).where('invoices.date_due', '<=', cutoffUtc),
+        eb
+          .selectFrom('service_invoices')
+          .innerJoin('invoices', 'invoices.id', 'service_invoices.invoice_id')
+          .select('service_invoices.service_id')
+          .whereRef('service_invoices.service_id', '=', 'services.id')
+          .where(openInvoice)
+          .where('invoices.date_due', '<=', cutoffUtc),
       ),
     );
 }
@@ -65,8 +76,13 @@ export function pendingUnsuspensionQuery(db: Tx, companyId: number, cutoffUtc: s
     .where((eb) =>
       eb.not(
         eb.exists(
-          eb.selectFrom('service_invoices').innerJoin('invoices', 'invoices.id', 'service_invoices.invoice_id').select('service_invoices.service_id')
-            .whereRef('service_invoices.service_id', '=', 'services.id').where(openInvoice).where('invoices.date_due', '<=', cutoffUtc),
+          eb
+            .selectFrom('service_invoices')
+            .innerJoin('invoices', 'invoices.id', 'service_invoices.invoice_id')
+            .select('service_invoices.service_id')
+            .whereRef('service_invoices.service_id', '=', 'services.id')
+            .where(openInvoice)
+            .where('invoices.date_due', '<=', cutoffUtc),
         ),
       ),
     );

@@ -11,9 +11,24 @@ export const SERVICE_FILTERS = ['scheduled_cancellation', 'all'] as const;
 export const invalidService = () => TallyError.invalid({ service_id: { exists: 'Invalid service ID.' } });
 
 const COLUMNS = [
-  'services.id', 'services.company_id', 'services.client_id', 'services.pricing_id', 'services.parent_service_id', 'services.package_group_id', 'services.coupon_id', 'services.qty',
-  'services.override_price', 'services.override_currency', 'services.status', 'services.suspension_reason', 'services.auto_suspended', 'services.date_added', 'services.date_renews',
-  'services.date_last_renewed', 'services.date_suspended', 'services.date_canceled',
+  'services.id',
+  'services.company_id',
+  'services.client_id',
+  'services.pricing_id',
+  'services.parent_service_id',
+  'services.package_group_id',
+  'services.coupon_id',
+  'services.qty',
+  'services.override_price',
+  'services.override_currency',
+  'services.status',
+  'services.suspension_reason',
+  'services.auto_suspended',
+  'services.date_added',
+  'services.date_renews',
+  'services.date_last_renewed',
+  'services.date_suspended',
+  'services.date_canceled',
 ] as const;
 
 /** Services of a company with what billing them needs: the package and its pricing row. */
@@ -24,8 +39,19 @@ export function serviceQuery(db: Tx, companyId: number) {
     .innerJoin('packages', 'packages.id', 'pricings.package_id')
     .select(COLUMNS)
     .select([
-      'packages.id as package_id', 'packages.name as package_name', 'packages.module', 'packages.module_settings', 'packages.taxable', 'packages.prorata_day',
-      'pricings.term', 'pricings.period', 'pricings.price', 'pricings.price_renews', 'pricings.setup_fee', 'pricings.cancel_fee', 'pricings.currency',
+      'packages.id as package_id',
+      'packages.name as package_name',
+      'packages.module',
+      'packages.module_settings',
+      'packages.taxable',
+      'packages.prorata_day',
+      'pricings.term',
+      'pricings.period',
+      'pricings.price',
+      'pricings.price_renews',
+      'pricings.setup_fee',
+      'pricings.cancel_fee',
+      'pricings.currency',
     ])
     .where('services.company_id', '=', companyId);
 }
@@ -76,7 +102,11 @@ export async function readFields(db: Tx, serviceIds: readonly number[], systemKe
 
 /** Services as the API shows them: the record, its package and pricing, and its fields. */
 export async function presentServices(db: Tx, rows: readonly ServiceRow[], systemKey: string) {
-  const fields = await readFields(db, rows.map((r) => r.id), systemKey);
+  const fields = await readFields(
+    db,
+    rows.map((r) => r.id),
+    systemKey,
+  );
   return rows.map((r) => ({
     id: r.id,
     parent_service_id: r.parent_service_id,
@@ -97,7 +127,16 @@ export async function presentServices(db: Tx, rows: readonly ServiceRow[], syste
     date_canceled: r.date_canceled,
     name: r.package_name,
     package: { id: r.package_id, name: r.package_name, module: r.module, taxable: Number(r.taxable), prorata_day: r.prorata_day },
-    package_pricing: { id: r.pricing_id, term: r.term, period: r.period, price: r.price, price_renews: r.price_renews ?? r.price, setup_fee: r.setup_fee, cancel_fee: r.cancel_fee, currency: r.currency },
+    package_pricing: {
+      id: r.pricing_id,
+      term: r.term,
+      period: r.period,
+      price: r.price,
+      price_renews: r.price_renews ?? r.price,
+      setup_fee: r.setup_fee,
+      cancel_fee: r.cancel_fee,
+      currency: r.currency,
+    },
     fields: fields.get(r.id) ?? [],
   }));
 }

@@ -8,5 +8,5 @@ import { Amount } from '../kernel/money';
 export function closedDate(status: string, total: Amount, paid: Amount, current: string | null, now: string): string | null {
   if (status === 'void') return current ?? now;
   if (status === 'draft') return null;
-  return total.minus(paid).lte(0) ? current ?? now : null;
+  return total.minus(paid).lte(0) ? (current ?? now) : null;
 }

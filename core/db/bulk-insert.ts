@@ -23,7 +23,13 @@ const SQLITE_ROWS = 500;
  *
  * `returning` names columns to answer for each row inserted (in no particular order).
  */
-export async function insertRows<T extends keyof Database & string>(db: Tx, table: T, columns: Readonly<Record<string, string>>, rows: ReadonlyArray<Record<string, unknown>>, returning: readonly string[] = []): Promise<Array<Record<string, unknown>>> {
+export async function insertRows<T extends keyof Database & string>(
+  db: Tx,
+  table: T,
+  columns: Readonly<Record<string, string>>,
+  rows: ReadonlyArray<Record<string, unknown>>,
+  returning: readonly string[] = [],
+): Promise<Array<Record<string, unknown>>> {
   if (!rows.length) return [];
   const names = Object.keys(columns);
   if (isPostgres(db)) {

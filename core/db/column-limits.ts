@@ -1,4 +1,17 @@
-import { AliasNode, ColumnUpdateNode, CompiledQuery, DatabaseConnection, InsertQueryNode, OperationNode, PrimitiveValueListNode, TableNode, UpdateQueryNode, ValueListNode, ValueNode, ValuesNode } from 'kysely';
+import {
+  AliasNode,
+  ColumnUpdateNode,
+  CompiledQuery,
+  DatabaseConnection,
+  InsertQueryNode,
+  OperationNode,
+  PrimitiveValueListNode,
+  TableNode,
+  UpdateQueryNode,
+  ValueListNode,
+  ValueNode,
+  ValuesNode,
+} from 'kysely';
 import { FieldErrors } from '../kernel/errors';
 import { TallyError } from '../kernel/tally-error';
 import { INT32_MAX, INT32_MIN } from './int32';

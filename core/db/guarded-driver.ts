@@ -71,12 +71,7 @@ export class GuardedDriver implements Driver {
  * here and on GET calls' read statements (read-statements.ts). No promise more than the statement's
  * own when the limits answer at once (the hot path).
  */
-export function checkedStatement<R>(
-  limits: ColumnLimits,
-  connection: DatabaseConnection,
-  query: CompiledQuery,
-  execute: (query: CompiledQuery) => Promise<QueryResult<R>>,
-): Promise<QueryResult<R>> {
+export function checkedStatement<R>(limits: ColumnLimits, connection: DatabaseConnection, query: CompiledQuery, execute: (query: CompiledQuery) => Promise<QueryResult<R>>): Promise<QueryResult<R>> {
   let running: Promise<QueryResult<R>>;
   try {
     const checking = limits.check(query, connection);

@@ -68,7 +68,7 @@ function postgresReads(pool: Pool): ReadRoute {
       try {
         return await connection.executeQuery<R>(query);
       } finally {
-        await this.releaseConnection(connection as Parameters<PostgresDriver["releaseConnection"]>[0]);
+        await this.releaseConnection(connection as Parameters<PostgresDriver['releaseConnection']>[0]);
       }
     }
   })({ pool });

@@ -4,8 +4,7 @@ import { checkedStatement } from './guarded-driver';
 import type { ReadRoute } from './read-write-router';
 import { Database, Tx } from './schema';
 
-const NO_TRANSACTION_HERE =
-  'A call declared for GET runs its statements one by one on read connections: it starts no transaction (declare the method POST, PUT or DELETE).';
+const NO_TRANSACTION_HERE = 'A call declared for GET runs its statements one by one on read connections: it starts no transaction (declare the method POST, PUT or DELETE).';
 
 /** Each handle's one connection and plugins, for executeRead. */
 const handles = new WeakMap<object, { connection: DatabaseConnection; plugins: readonly KyselyPlugin[] }>();

@@ -30,7 +30,8 @@ export function addStatementClock(sqlite: SQLite.Database): void {
         started = undefined;
       });
     }
-    if (now - started > Number(limitMs)) throw new StatementTooLong(`The statement ran longer than ${Number(limitMs)} ms; an extension's statement may hold SQLite (and the server's one thread) no longer.`);
+    if (now - started > Number(limitMs))
+      throw new StatementTooLong(`The statement ran longer than ${Number(limitMs)} ms; an extension's statement may hold SQLite (and the server's one thread) no longer.`);
     return 1;
   });
 }

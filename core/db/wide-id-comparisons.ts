@@ -17,7 +17,6 @@ import {
 } from 'kysely';
 import { INT32_MAX, INT32_MIN } from './int32';
 
-
 /** True for a whole number (or its text) outside the 32-bit range. */
 export function beyondInt32(value: unknown): boolean {
   if (typeof value === 'number') return Number.isInteger(value) && (value < INT32_MIN || value > INT32_MAX);

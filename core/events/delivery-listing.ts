@@ -6,7 +6,21 @@ export function deliveryQuery(db: EventsTx, companyId: number) {
   return db
     .selectFrom('event_deliveries as d')
     .innerJoin('events as e', 'e.id', 'd.event_id')
-    .select(['d.id', 'd.event_id', 'e.type as event_type', 'd.company_id', 'd.kind', 'd.target', 'd.status', 'd.attempts', 'd.next_attempt_at', 'd.last_status', 'd.last_error', 'd.date_added', 'd.date_done'])
+    .select([
+      'd.id',
+      'd.event_id',
+      'e.type as event_type',
+      'd.company_id',
+      'd.kind',
+      'd.target',
+      'd.status',
+      'd.attempts',
+      'd.next_attempt_at',
+      'd.last_status',
+      'd.last_error',
+      'd.date_added',
+      'd.date_done',
+    ])
     .where('d.company_id', '=', companyId);
 }
 

@@ -37,7 +37,11 @@ export async function recordOutcomes(db: EventsDb, outcomes: readonly Outcome[])
       error: o.error === null ? null : o.error.slice(0, 255),
       response: o.response,
     }));
-    for (let start = 0; start < attempts.length; start += 100) await tx.insertInto('event_attempts').values(attempts.slice(start, start + 100)).execute();
+    for (let start = 0; start < attempts.length; start += 100)
+      await tx
+        .insertInto('event_attempts')
+        .values(attempts.slice(start, start + 100))
+        .execute();
     const delivered = outcomes.filter((o) => o.result === 'delivered');
     // Grouped by attempt count and status: one statement for the common case of many first-time 200s.
     const groups = new Map<string, Outcome[]>();
@@ -45,7 +49,12 @@ export async function recordOutcomes(db: EventsDb, outcomes: readonly Outcome[])
     for (const group of groups.values()) {
       const ids = group.map((o) => o.deliveryId);
       for (let start = 0; start < ids.length; start += 500) {
-        await tx.updateTable('event_deliveries').set({ status: 'delivered', attempts: group[0].attempts, lease_until: 0, lease_owner: null, last_status: group[0].status, last_error: null, date_done: done }).where('id', 'in', ids.slice(start, start + 500)).where('status', '=', 'pending').execute();
+        await tx
+          .updateTable('event_deliveries')
+          .set({ status: 'delivered', attempts: group[0].attempts, lease_until: 0, lease_owner: null, last_status: group[0].status, last_error: null, date_done: done })
+          .where('id', 'in', ids.slice(start, start + 500))
+          .where('status', '=', 'pending')
+          .execute();
       }
     }
     for (const o of outcomes) {

@@ -194,11 +194,12 @@ export class DeliveryWorker {
     const policy = await this.policy();
     for (const delivery of taken) {
       const event = events.get(delivery.eventId)!;
-      const attempt = delivery.kind === 'webhook'
-        ? attemptWebhook(this.sender, delivery, event, endpoints.get(Number(delivery.target)), policy)
-        : this.attemptConsumer(delivery, event);
+      const attempt = delivery.kind === 'webhook' ? attemptWebhook(this.sender, delivery, event, endpoints.get(Number(delivery.target)), policy) : this.attemptConsumer(delivery, event);
       const running = attempt
-        .then((outcome) => void this.outcomes.push(outcome), (error) => this.options.onError?.(error))
+        .then(
+          (outcome) => void this.outcomes.push(outcome),
+          (error) => this.options.onError?.(error),
+        )
         .finally(() => {
           this.inFlight.delete(delivery.id);
           const key = `${delivery.kind}:${delivery.target}`;

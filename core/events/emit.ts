@@ -31,5 +31,9 @@ export async function emitAll(db: Tx, events: readonly NewEvent[]): Promise<void
     return { id: newEventId(now.getTime()), company_id: event.companyId, type: event.type, occurred_at: occurredAt, payload: JSON.stringify(event.payload ?? null) };
   });
   // 5 parameters a row: 300 rows stay far under SQLite's and PostgreSQL's parameter limits.
-  for (let start = 0; start < rows.length; start += 300) await eventsDb(db).insertInto('events').values(rows.slice(start, start + 300)).execute();
+  for (let start = 0; start < rows.length; start += 300)
+    await eventsDb(db)
+      .insertInto('events')
+      .values(rows.slice(start, start + 300))
+      .execute();
 }

@@ -45,9 +45,21 @@ export async function fanOut(db: EventsDb, consumers: readonly EventConsumer[], 
     }
     // 7 parameters a row: 200 rows a statement.
     for (let start = 0; start < deliveries.length; start += 200) {
-      await tx.insertInto('event_deliveries').values(deliveries.slice(start, start + 200)).onConflict((oc) => oc.columns(['event_id', 'kind', 'target']).doNothing()).execute();
+      await tx
+        .insertInto('event_deliveries')
+        .values(deliveries.slice(start, start + 200))
+        .onConflict((oc) => oc.columns(['event_id', 'kind', 'target']).doNothing())
+        .execute();
     }
-    await tx.updateTable('events').set({ fanned_out: 1 }).where('id', 'in', events.map((e) => e.id)).execute();
+    await tx
+      .updateTable('events')
+      .set({ fanned_out: 1 })
+      .where(
+        'id',
+        'in',
+        events.map((e) => e.id),
+      )
+      .execute();
     return events.length;
   });
 }

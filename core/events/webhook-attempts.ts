@@ -40,9 +40,10 @@ export async function attemptWebhook(sender: WebhookSender, delivery: ClaimedDel
   const base = { deliveryId: delivery.id, companyId: delivery.companyId, attemptedAt, attempts, response: null };
   if (!endpoint) return { ...base, durationMs: 0, status: null, error: 'endpoint deleted', result: 'dead' };
   if (endpoint.status !== 'enabled') return { ...base, durationMs: 0, status: null, error: 'endpoint disabled', result: 'dead' };
-  const sent = endpoint.url.startsWith('http:') && !policy.allowHttp
-    ? { status: null, error: 'plain HTTP is not allowed by this installation', response: '', durationMs: 0 }
-    : await send(sender, event, endpoint, policy, attemptedAt);
+  const sent =
+    endpoint.url.startsWith('http:') && !policy.allowHttp
+      ? { status: null, error: 'plain HTTP is not allowed by this installation', response: '', durationMs: 0 }
+      : await send(sender, event, endpoint, policy, attemptedAt);
   const outcome = { ...base, durationMs: sent.durationMs, status: sent.status, error: sent.error, response: sent.response };
   if (sent.status !== null && sent.status >= 200 && sent.status < 300 && !sent.error) return { ...outcome, result: 'delivered' };
   if (sent.status === 410) return { ...outcome, error: 'the endpoint answered 410 Gone and was disabled', result: 'dead', disableEndpoint: endpoint.id };

@@ -73,26 +73,30 @@ export class WebhookSender {
         clearTimeout(deadline);
         resolve(value);
       };
-      const request = client.request(target, { method: 'POST', agent: this.agent(target.protocol, limits.allowPrivate), headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const done = (cut: boolean) => {
-          const text = Buffer.concat(chunks).subarray(0, RESPONSE_KEPT).toString('utf8');
-          const status = response.statusCode ?? null;
-          const redirect = status !== null && status >= 300 && status < 400 ? 'redirect not followed' : null;
-          finish(result(status, redirect ?? (cut ? 'answer cut off at the size limit' : null), text));
-        };
-        response.on('data', (chunk: Buffer) => {
-          if (size < RESPONSE_KEPT) chunks.push(chunk);
-          size += chunk.length;
-          if (size > limits.maxResponseBytes) {
-            done(true);
-            response.destroy();
-          }
-        });
-        response.on('end', () => done(false));
-        response.on('error', () => done(true));
-      });
+      const request = client.request(
+        target,
+        { method: 'POST', agent: this.agent(target.protocol, limits.allowPrivate), headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (response) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          const done = (cut: boolean) => {
+            const text = Buffer.concat(chunks).subarray(0, RESPONSE_KEPT).toString('utf8');
+            const status = response.statusCode ?? null;
+            const redirect = status !== null && status >= 300 && status < 400 ? 'redirect not followed' : null;
+            finish(result(status, redirect ?? (cut ? 'answer cut off at the size limit' : null), text));
+          };
+          response.on('data', (chunk: Buffer) => {
+            if (size < RESPONSE_KEPT) chunks.push(chunk);
+            size += chunk.length;
+            if (size > limits.maxResponseBytes) {
+              done(true);
+              response.destroy();
+            }
+          });
+          response.on('end', () => done(false));
+          response.on('error', () => done(true));
+        },
+      );
       const deadline = setTimeout(() => {
         finish(result(null, `timed out after ${limits.timeoutMs} ms`));
         request.destroy();

@@ -13,7 +13,10 @@ export function parsePatterns(text: string): string[] {
 
 /** Names are case-insensitive as the API resolves them, so patterns are too. */
 export function compilePattern(pattern: string): RegExp {
-  const body = pattern.split('*').map((part) => part.replace(/[.]/g, '\\.')).join('.*');
+  const body = pattern
+    .split('*')
+    .map((part) => part.replace(/[.]/g, '\\.'))
+    .join('.*');
   return new RegExp(`^${body}$`, 'i');
 }
 

@@ -15,8 +15,9 @@ export type DeclaredMethod<P extends readonly ParameterSpec[]> = (...args: Bound
  * Fails (a property the descriptor cannot have) unless the method takes exactly as many parameters
  * as the list declares, counting its optional ones: binding always passes every declared one.
  */
-export type ArityCheck<T extends (...args: any[]) => unknown, P extends readonly unknown[]> =
-  Required<Parameters<T>>['length'] extends P['length'] ? unknown : { readonly 'the params list and the method take a different number of parameters': never };
+export type ArityCheck<T extends (...args: any[]) => unknown, P extends readonly unknown[]> = Required<Parameters<T>>['length'] extends P['length']
+  ? unknown
+  : { readonly 'the params list and the method take a different number of parameters': never };
 
 /** The decorator `@callable(...)` returns: it accepts only a method of the declared signature. */
 export type TypedMethodDecorator<P extends readonly ParameterSpec[]> = <T extends DeclaredMethod<P>>(

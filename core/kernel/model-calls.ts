@@ -9,13 +9,7 @@ import { ModelEntry } from './model-entry';
  * depend on no installation, and the installation (which registers the models) on them only.
  */
 export interface CallRunner {
-  call(
-    model: string,
-    method: string,
-    params: Record<string, unknown>,
-    caller: Caller,
-    options: { via: 'internal'; within: { db: Tx; afterCommit?: AfterCommitQueue } },
-  ): Promise<unknown>;
+  call(model: string, method: string, params: Record<string, unknown>, caller: Caller, options: { via: 'internal'; within: { db: Tx; afterCommit?: AfterCommitQueue } }): Promise<unknown>;
   model(name: string): ModelEntry | undefined;
   scope(context: CallContext): CallScope;
 }

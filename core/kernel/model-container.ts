@@ -32,9 +32,7 @@ export function allModels(container: DependencyContainer): ModelEntry[] {
   return [...byName.values()];
 }
 
-export type Resolution =
-  | { found: true; entry: ModelEntry; spec: CallableSpec }
-  | { found: false; reason: 'no-model' | 'no-method' | 'not-callable' };
+export type Resolution = { found: true; entry: ModelEntry; spec: CallableSpec } | { found: false; reason: 'no-model' | 'no-method' | 'not-callable' };
 
 /**
  * `<model>/<method>` as PHP resolves it: names are case-insensitive (`Users/GET` is `users/get`).
@@ -53,7 +51,25 @@ export function resolveModelMethod(container: DependencyContainer, model: string
   return { found: true, entry, spec };
 }
 
-const PHP_MAGIC = ['__construct', '__destruct', '__call', '__callstatic', '__get', '__set', '__isset', '__unset', '__sleep', '__wakeup', '__serialize', '__unserialize', '__tostring', '__invoke', '__set_state', '__clone', '__debuginfo'];
+const PHP_MAGIC = [
+  '__construct',
+  '__destruct',
+  '__call',
+  '__callstatic',
+  '__get',
+  '__set',
+  '__isset',
+  '__unset',
+  '__sleep',
+  '__wakeup',
+  '__serialize',
+  '__unserialize',
+  '__tostring',
+  '__invoke',
+  '__set_state',
+  '__clone',
+  '__debuginfo',
+];
 /** Members every model has, in PHP as here: answered 403 whether or not this model declares them. */
 const ALWAYS_PRESENT = new Set(['constructor', ...PHP_MAGIC]);
 const LIFECYCLE_HOOKS = new Set(['install', 'uninstall', 'upgrade']);

@@ -14,10 +14,10 @@ export const ACCOUNT = record({
   last4: string({ description: 'The last four digits: the number itself is never stored.' }),
   expiration: string({ nullable: true, description: 'yyyymm (cards only).' }),
   gateway: string({ description: 'The merchant gateway holding the card or bank account.' }),
-  reference_id: string({ description: 'The gateway\'s token.' }),
+  reference_id: string({ description: "The gateway's token." }),
   currency: string({ format: 'currency', nullable: true }),
   status: string({ enum: ['active', 'inactive', 'unverified'], description: 'unverified: a bank account whose micro-deposits are not confirmed yet; it is not charged.' }),
-  autodebit: bool({ description: 'Whether it is the client\'s autodebit account.' }),
+  autodebit: bool({ description: "Whether it is the client's autodebit account." }),
   date_added: timestamp(),
 });
 
@@ -26,11 +26,11 @@ export const LABELS = mapOf(string());
 const OWNER = {
   contact_id: int({ description: 'The contact it belongs to (or give client_id).' }),
   client_id: int({ description: 'Its primary contact, when contact_id is not given.' }),
-  first_name: string({ description: 'Default: the contact\'s.' }),
-  last_name: string({ description: 'Default: the contact\'s.' }),
+  first_name: string({ description: "Default: the contact's." }),
+  last_name: string({ description: "Default: the contact's." }),
   gateway: string({ description: 'An installed merchant gateway that stores them; default test_card.' }),
   currency: string({ format: 'currency' }),
-  autodebit: bool({ description: 'true: make it the client\'s autodebit account.' }),
+  autodebit: bool({ description: "true: make it the client's autodebit account." }),
 };
 
 export const CC_ADD = inputs({

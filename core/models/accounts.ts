@@ -33,7 +33,8 @@ export class Accounts {
     params: [object('vars', { default: {} })],
     vars: CC_ADD,
     returns: id({ description: 'The new account id.' }),
-    description: 'Store a card through a merchant gateway: vars[contact_id] (or vars[client_id]: its primary contact), vars[number], vars[expiration] (yyyymm), vars[security_code], optional vars[first_name], vars[last_name] (default the contact\'s), vars[gateway] (an installed merchant gateway that stores cards; default test_card), vars[currency], vars[autodebit] (true: the client\'s autodebit account). Returns the account id.',
+    description:
+      "Store a card through a merchant gateway: vars[contact_id] (or vars[client_id]: its primary contact), vars[number], vars[expiration] (yyyymm), vars[security_code], optional vars[first_name], vars[last_name] (default the contact's), vars[gateway] (an installed merchant gateway that stores cards; default test_card), vars[currency], vars[autodebit] (true: the client's autodebit account). Returns the account id.",
   })
   async addCc(vars: Record<string, unknown>) {
     const contact = await contactOf(this.ctx, vars);
@@ -45,22 +46,50 @@ export class Accounts {
     const currency = await accountCurrency(this.ctx, vars, errors);
     if (!gateway) errors.gateway = { exists: `The merchant gateway "${String(vars.gateway ?? 'test_card')}" is not installed and enabled, or cannot store cards.` };
     if (Object.keys(errors).length) throw TallyError.invalid(errors);
-    const stored = storedAccount(gateway!, await askGateway(this.ctx, this.calls, gateway!, 'store', {
-      vars: { client_id: contact.client_id, card_number: vars.number, exp_year: expiration.slice(0, 4), exp_month: expiration.slice(4), cvv: vars.security_code },
-    }, 'store the card'));
+    const stored = storedAccount(
+      gateway!,
+      await askGateway(
+        this.ctx,
+        this.calls,
+        gateway!,
+        'store',
+        {
+          vars: { client_id: contact.client_id, card_number: vars.number, exp_year: expiration.slice(0, 4), exp_month: expiration.slice(4), cvv: vars.security_code },
+        },
+        'store the card',
+      ),
+    );
     return keepAccount(this.ctx, contact, vars, {
-      type: 'cc', gateway: gateway!, reference_id: stored.reference_id, last4: stored.last4, card_type: stored.type && CC_TYPES[stored.type] ? stored.type : 'other', expiration: stored.expiration ?? expiration, status: 'active', currency,
+      type: 'cc',
+      gateway: gateway!,
+      reference_id: stored.reference_id,
+      last4: stored.last4,
+      card_type: stored.type && CC_TYPES[stored.type] ? stored.type : 'other',
+      expiration: stored.expiration ?? expiration,
+      status: 'active',
+      currency,
     });
   }
 
-  @callable({ verb: 'PUT', params: [int('account_id'), object('vars')], vars: NAME_EDIT, returns: nothing(), description: 'Change the name on a card account (vars[first_name], vars[last_name]); a new card is a new account.' })
+  @callable({
+    verb: 'PUT',
+    params: [int('account_id'), object('vars')],
+    vars: NAME_EDIT,
+    returns: nothing(),
+    description: 'Change the name on a card account (vars[first_name], vars[last_name]); a new card is a new account.',
+  })
   async editCc(accountId: number, vars: Record<string, unknown>) {
     await requireAccount(this.ctx, accountId, 'cc');
     await renameAccount(this.ctx, accountId, vars);
     return null;
   }
 
-  @callable({ verb: 'DELETE', params: [int('account_id'), bool('soft_delete', { default: true })], returns: nothing(), description: 'Remove a card: the gateway forgets its token, the account becomes inactive and stops being the autodebit account.' })
+  @callable({
+    verb: 'DELETE',
+    params: [int('account_id'), bool('soft_delete', { default: true })],
+    returns: nothing(),
+    description: 'Remove a card: the gateway forgets its token, the account becomes inactive and stops being the autodebit account.',
+  })
   async deleteCc(accountId: number, _softDelete: boolean) {
     await forgetAccount(this.ctx, this.calls, await requireAccount(this.ctx, accountId, 'cc'));
     return null;
@@ -86,20 +115,31 @@ export class Accounts {
     return listAccounts(this.ctx, 'cc', (q) => q.where('client_id', '=', clientId));
   }
 
-  @callable({ verb: 'GET', params: [int('contact_id'), string('sortby', { default: 'last_name' }), string('order', { default: 'asc' })], returns: listOf(ACCOUNT), description: 'The card accounts of a contact, sorted by sortby (last_name, first_name, last4, expiration, status, date_added, id) in order (asc, desc); another field or order is a 400.' })
+  @callable({
+    verb: 'GET',
+    params: [int('contact_id'), string('sortby', { default: 'last_name' }), string('order', { default: 'asc' })],
+    returns: listOf(ACCOUNT),
+    description: 'The card accounts of a contact, sorted by sortby (last_name, first_name, last4, expiration, status, date_added, id) in order (asc, desc); another field or order is a 400.',
+  })
   getListCc(contactId: number, sortBy: string, order: string) {
     const [column, direction] = accountSort(sortBy, order);
     return listAccounts(this.ctx, 'cc', (q) => q.where('contact_id', '=', contactId).orderBy(column as 'id', direction));
   }
 
-  @callable({ verb: 'GET', params: [int('client_id')], returns: orFalse(ACCOUNT), description: 'The client\'s autodebit account (card or bank account), or false.' })
+  @callable({ verb: 'GET', params: [int('client_id')], returns: orFalse(ACCOUNT), description: "The client's autodebit account (card or bank account), or false." })
   async getDebitAccount(clientId: number) {
     const accountId = await autodebitAccountOf(this.ctx.db, clientId);
     const account = accountId === null ? false : await findAccount(this.ctx, accountId);
     return account && account.client_id === clientId ? account : false;
   }
 
-  @callable({ verb: 'POST', params: [int('client_id'), object('vars')], vars: DEBIT_ACCOUNT, returns: nothing(), description: 'Make vars[account_id] (an active card or verified bank account of the client) its autodebit account; the failure count restarts.' })
+  @callable({
+    verb: 'POST',
+    params: [int('client_id'), object('vars')],
+    vars: DEBIT_ACCOUNT,
+    returns: nothing(),
+    description: 'Make vars[account_id] (an active card or verified bank account of the client) its autodebit account; the failure count restarts.',
+  })
   async addDebitAccount(clientId: number, vars: Record<string, unknown>) {
     const account = is.integer(vars.account_id) ? await findAccount(this.ctx, Number(vars.account_id)) : false;
     if (!account || account.client_id !== clientId || account.status !== 'active') throw invalidAccount();

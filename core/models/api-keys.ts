@@ -49,7 +49,12 @@ export class ApiKeys {
     return rows.map(shown);
   }
 
-  @callable({ description: 'Fetch one credential of the caller\'s company (any, for an installation credential), without its key; false when there is none (as the reference answers a missing record).', verb: 'GET', params: [int('id')], returns: orFalse(API_KEY) })
+  @callable({
+    description: "Fetch one credential of the caller's company (any, for an installation credential), without its key; false when there is none (as the reference answers a missing record).",
+    verb: 'GET',
+    params: [int('id')],
+    returns: orFalse(API_KEY),
+  })
   async get(id: number) {
     const row = await this.mine(this.db.selectFrom('api_keys').select(LISTED).where('id', '=', id)).executeTakeFirst();
     return row ? shown(row) : false;
@@ -124,7 +129,12 @@ export class ApiKeys {
     return null;
   }
 
-  @callable({ description: 'Check an API user and key; answers the id of the company they belong to.', verb: 'POST', params: [string('user', { example: '$TALLY_USER' }), string('key', { example: '$TALLY_KEY' })], returns: count({ description: 'The company id.' }) })
+  @callable({
+    description: 'Check an API user and key; answers the id of the company they belong to.',
+    verb: 'POST',
+    params: [string('user', { example: '$TALLY_USER' }), string('key', { example: '$TALLY_KEY' })],
+    returns: count({ description: 'The company id.' }),
+  })
   async auth(user: string, key: string) {
     const caller = await this.credentials.verify(user, key, this.ctx.db);
     if (!caller) throw TallyError.invalid({ user: { valid: 'The API user or key appears to be invalid.' } });

@@ -38,7 +38,10 @@ export class Audit {
     for (const name of ['actor', 'model', 'method'] as const) {
       if (typeof filters[name] === 'string' && filters[name] !== '') query = query.where(name, '=', filters[name] as string);
     }
-    for (const [name, op] of [['from', '>='], ['to', '<=']] as const) {
+    for (const [name, op] of [
+      ['from', '>='],
+      ['to', '<='],
+    ] as const) {
       if (filters[name] === undefined || filters[name] === '') continue;
       const at = parseTimestamp(String(filters[name]), this.ctx.timezone);
       if (!at) throw TallyError.invalid({ [`filters[${name}]`]: { format: 'Please give a timestamp such as 2030-01-31 00:00:00 UTC.' } });

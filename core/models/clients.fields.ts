@@ -39,7 +39,7 @@ export const CONTACT_RECORD_DETAILS = {
 
 const CLIENT_FIELDS = {
   id: int(),
-  id_format: string({ description: 'The display number\'s format; `{num}` stands for id_value.' }),
+  id_format: string({ description: "The display number's format; `{num}` stands for id_value." }),
   id_value: int(),
   id_code: string({ description: 'The display number.' }),
   primary_account_id: int({ nullable: true }),
@@ -77,7 +77,7 @@ export const CLIENT_CREATE = [
     new_password: string({ required: true, example: 'secret12', description: 'At least 6 characters.' }),
     confirm_password: string({ required: true, example: 'secret12' }),
     recovery_email: string({ format: 'email' }),
-    settings: mapOf(string(), { description: 'The client\'s own settings, key → value.' }),
+    settings: mapOf(string(), { description: "The client's own settings, key → value." }),
     custom: mapOf(string(), { description: 'Custom field id → value (send as JSON: a form compacts numeric keys).' }),
   }),
   ...CLIENT_ADD,
@@ -133,7 +133,12 @@ export const CUSTOM_FIELD_ADD = inputs({
 export const CUSTOM_FIELD_EDIT = allOptional(CUSTOM_FIELD_ADD);
 
 export const CLIENT_GROUP = record({ id: int(), company_id: int(), name: string(), description: string({ nullable: true }), color: string() });
-export const CLIENT_GROUP_ADD = inputs({ name: string({ required: true }), description: string(), color: string({ description: 'Six hex digits; default ffffff.' }), company_id: int({ description: "The caller's company." }) });
+export const CLIENT_GROUP_ADD = inputs({
+  name: string({ required: true }),
+  description: string(),
+  color: string({ description: 'Six hex digits; default ffffff.' }),
+  company_id: int({ description: "The caller's company." }),
+});
 export const CLIENT_GROUP_EDIT = allOptional(CLIENT_GROUP_ADD);
 
 export const LABELS = mapOf(string(), { description: 'Value → name.' });

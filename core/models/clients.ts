@@ -42,34 +42,57 @@ export class Clients {
     private readonly customFields: ClientCustomFields,
   ) {}
 
-  @callable({ description: 'A client with its primary contact\'s details and, unless get_settings is false, its effective settings; false when the caller\'s company has no such client.', verb: 'GET', params: [int('client_id'), bool('get_settings', { default: true })], returns: orFalse(CLIENT_WITH_SETTINGS) })
+  @callable({
+    description: "A client with its primary contact's details and, unless get_settings is false, its effective settings; false when the caller's company has no such client.",
+    verb: 'GET',
+    params: [int('client_id'), bool('get_settings', { default: true })],
+    returns: orFalse(CLIENT_WITH_SETTINGS),
+  })
   async get(clientId: number, getSettings: boolean) {
     const client = await findClient(this.ctx.db, this.ctx.companyId, clientId);
     if (!client) return false;
     return getSettings ? { ...client, settings: valuesOf(await clientSettings(this.ctx, client)) } : client;
   }
 
-  @callable({ description: 'The company\'s client whose login is user_id; false when there is none.', verb: 'GET', params: [int('user_id'), bool('get_settings', { default: false })], returns: orFalse(CLIENT_WITH_SETTINGS) })
+  @callable({
+    description: "The company's client whose login is user_id; false when there is none.",
+    verb: 'GET',
+    params: [int('user_id'), bool('get_settings', { default: false })],
+    returns: orFalse(CLIENT_WITH_SETTINGS),
+  })
   async getByUserId(userId: number, getSettings: boolean) {
     const row = await clientQuery(this.ctx.db, this.ctx.companyId).where('clients.user_id', '=', userId).orderBy('clients.id').executeTakeFirst();
     return row ? this.get(row.id, getSettings) : false;
   }
 
   @callable({
-    description: 'One page (25) of clients, optionally of one status (active, inactive, fraud); order_by[field]=ASC|DESC over id_code, id, first_name, last_name, company, email, status, date_added; filters[client_group_id].',
+    description:
+      'One page (25) of clients, optionally of one status (active, inactive, fraud); order_by[field]=ASC|DESC over id_code, id, first_name, last_name, company, email, status, date_added; filters[client_group_id].',
     verb: 'GET',
-    params: [string('status', { default: null }), int('page', { default: 1 }), object('order_by', { default: { id_code: 'ASC' } }), object('filters', { default: [] })], returns: CLIENTS})
+    params: [string('status', { default: null }), int('page', { default: 1 }), object('order_by', { default: { id_code: 'ASC' } }), object('filters', { default: [] })],
+    returns: CLIENTS,
+  })
   async getList(status: string | null, page: number, orderBy: unknown, filters: unknown) {
     const query = ordered(this.listed(status, filters), readOrder(orderBy, CLIENT_ORDER), 'clients.id');
     return (await query.limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute()).map(presentClient);
   }
 
-  @callable({ description: 'How many clients getList lists for the same status and filters.', verb: 'GET', params: [string('status', { default: null }), object('filters', { default: [] })], returns: count() })
+  @callable({
+    description: 'How many clients getList lists for the same status and filters.',
+    verb: 'GET',
+    params: [string('status', { default: null }), object('filters', { default: [] })],
+    returns: count(),
+  })
   async getListCount(status: string | null, filters: unknown) {
     return this.count(this.listed(status, filters));
   }
 
-  @callable({ description: 'Every client, optionally of one status and one client group, by display number; with settings when get_settings is true.', verb: 'GET', params: [string('status', { default: null }), int('client_group_id', { default: null }), bool('get_settings', { default: false })], returns: listOf(CLIENT_WITH_SETTINGS) })
+  @callable({
+    description: 'Every client, optionally of one status and one client group, by display number; with settings when get_settings is true.',
+    verb: 'GET',
+    params: [string('status', { default: null }), int('client_group_id', { default: null }), bool('get_settings', { default: false })],
+    returns: listOf(CLIENT_WITH_SETTINGS),
+  })
   async getAll(status: string | null, clientGroupId: number | null, getSettings: boolean) {
     let query = this.listed(status, {});
     if (clientGroupId !== null) query = query.where('clients.client_group_id', '=', clientGroupId);
@@ -88,7 +111,12 @@ export class Clients {
     return STATUS_TYPES;
   }
 
-  @callable({ description: 'One page (25) of clients whose display number, name, company or email contains query.', verb: 'GET', params: [string('query'), int('page', { default: 1 })], returns: CLIENTS })
+  @callable({
+    description: 'One page (25) of clients whose display number, name, company or email contains query.',
+    verb: 'GET',
+    params: [string('query'), int('page', { default: 1 })],
+    returns: CLIENTS,
+  })
   async search(query: string, page: number) {
     const rows = await matching(clientQuery(this.ctx.db, this.ctx.companyId), query).orderBy('clients.id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
     return rows.map(presentClient);
@@ -115,7 +143,10 @@ export class Clients {
     description:
       'Sign a client up in one call: a login (vars[username], vars[new_password], vars[confirm_password], optional vars[recovery_email]), the client (vars[client_group_id], vars[status]) and its primary contact (vars[first_name], vars[last_name], vars[email], vars[title], vars[company], address fields, vars[numbers][i][number|type|location]), vars[settings][key]=value and vars[custom][field_id]=value. Returns the client.',
     verb: 'POST',
-    params: [object('vars', { default: {} })], vars: CLIENT_CREATE, returns: CLIENT})
+    params: [object('vars', { default: {} })],
+    vars: CLIENT_CREATE,
+    returns: CLIENT,
+  })
   async create(vars: Record<string, unknown>) {
     // vars[settings] is checked as clients/setSettings checks it: a billing value the run cannot read is refused here too.
     const settings = vars.settings && typeof vars.settings === 'object' ? (vars.settings as Record<string, unknown>) : {};
@@ -131,9 +162,12 @@ export class Clients {
 
   @callable({
     description:
-      'Add a client: optional vars[user_id] (its login), vars[client_group_id] (default: the company\'s default group), vars[id_code] (a display number), vars[status] (active, inactive, fraud). With vars[first_name], vars[last_name], vars[email] (and vars[title], vars[company], address fields with ISO country and state codes, vars[numbers]) it also gets its primary contact. Returns the client id.',
+      "Add a client: optional vars[user_id] (its login), vars[client_group_id] (default: the company's default group), vars[id_code] (a display number), vars[status] (active, inactive, fraud). With vars[first_name], vars[last_name], vars[email] (and vars[title], vars[company], address fields with ISO country and state codes, vars[numbers]) it also gets its primary contact. Returns the client id.",
     verb: 'POST',
-    params: [object('vars', { default: {} })], vars: CLIENT_ADD, returns: count({ description: 'The new client id.' })})
+    params: [object('vars', { default: {} })],
+    vars: CLIENT_ADD,
+    returns: count({ description: 'The new client id.' }),
+  })
   async add(vars: Record<string, unknown>) {
     // The reference adds a bare client row for an existing login; Tally also takes the primary
     // contact's fields, and wants them when no login is named (a client must be someone).
@@ -152,7 +186,13 @@ export class Clients {
     return client.id;
   }
 
-  @callable({ description: 'Change any of the fields clients/add takes (the contact fields change the primary contact). Returns the client.', verb: 'PUT', params: [int('client_id'), object('vars')], vars: CLIENT_EDIT, returns: CLIENT })
+  @callable({
+    description: 'Change any of the fields clients/add takes (the contact fields change the primary contact). Returns the client.',
+    verb: 'PUT',
+    params: [int('client_id'), object('vars')],
+    vars: CLIENT_EDIT,
+    returns: CLIENT,
+  })
   async edit(clientId: number, vars: Record<string, unknown>) {
     const client = await requireClient(this.ctx.db, this.ctx.companyId, clientId);
     const contact = contactValues(vars);
@@ -172,7 +212,12 @@ export class Clients {
     return this.get(clientId, false);
   }
 
-  @callable({ description: 'Delete a client with its contacts, notes and settings. A client with invoices or transactions is kept (400 client_id.in_use).', verb: 'DELETE', params: [int('client_id')], returns: nothing() })
+  @callable({
+    description: 'Delete a client with its contacts, notes and settings. A client with invoices or transactions is kept (400 client_id.in_use).',
+    verb: 'DELETE',
+    params: [int('client_id')],
+    returns: nothing(),
+  })
   async delete(clientId: number) {
     await requireClient(this.ctx.db, this.ctx.companyId, clientId);
     const deleted = await this.get(clientId, false);
@@ -181,7 +226,10 @@ export class Clients {
       (await db.selectFrom('invoices').select('id').where('client_id', '=', clientId).executeTakeFirst()) ??
       (await db.selectFrom('transactions').select('id').where('client_id', '=', clientId).executeTakeFirst());
     if (billed) throw TallyError.invalid({ client_id: { in_use: 'The client cannot be deleted because it has invoices or transactions.' } });
-    await db.deleteFrom('contact_numbers').where('contact_id', 'in', db.selectFrom('contacts').select('id').where('client_id', '=', clientId)).execute();
+    await db
+      .deleteFrom('contact_numbers')
+      .where('contact_id', 'in', db.selectFrom('contacts').select('id').where('client_id', '=', clientId))
+      .execute();
     await db.deleteFrom('contacts').where('client_id', '=', clientId).execute();
     await db.deleteFrom('client_notes').where('client_id', '=', clientId).execute();
     await db.deleteFrom('client_values').where('client_id', '=', clientId).execute();
@@ -209,7 +257,10 @@ export class Clients {
   }
 
   private async count(query: ReturnType<typeof clientQuery>) {
-    const row = await query.clearSelect().select(sql<number>`count(*)`.as('count')).executeTakeFirstOrThrow();
+    const row = await query
+      .clearSelect()
+      .select(sql<number>`count(*)`.as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 

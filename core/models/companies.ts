@@ -56,16 +56,29 @@ export class Companies {
 
   @callable({ description: 'How many companies getList pages through.', verb: 'GET', returns: count() })
   async getListCount() {
-    const row = await this.reachable().clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const row = await this.reachable()
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
-  @callable({ description: 'The company served under a hostname; false when there is none (or it is not the caller\'s).', verb: 'GET', params: [string('hostname', { example: 'billing.example.com' })], returns: orFalse(COMPANY) })
+  @callable({
+    description: "The company served under a hostname; false when there is none (or it is not the caller's).",
+    verb: 'GET',
+    params: [string('hostname', { example: 'billing.example.com' })],
+    returns: orFalse(COMPANY),
+  })
   async getByHostname(hostname: string) {
     return (await this.reachable().where('hostname', '=', hostname).orderBy('id').executeTakeFirst()) ?? false;
   }
 
-  @callable({ description: 'One setting of a company ({key, value, encrypted, level}), its default when the company has not set it; false for a key it does not have.', verb: 'GET', params: [int('company_id'), string('key', { example: 'timezone' })], returns: orFalse(SETTING) })
+  @callable({
+    description: 'One setting of a company ({key, value, encrypted, level}), its default when the company has not set it; false for a key it does not have.',
+    verb: 'GET',
+    params: [int('company_id'), string('key', { example: 'timezone' })],
+    returns: orFalse(SETTING),
+  })
   async getSetting(companyId: number, key: string) {
     if (!(await this.get(companyId))) return false;
     const all = [...(await levelSettings(this.ctx.db, companyId, this.ctx.systemKey, 'company')), ...(await levelSettings(this.ctx.db, companyId, this.ctx.systemKey, 'system'))];
@@ -73,7 +86,8 @@ export class Companies {
   }
 
   @callable({
-    description: 'A company\'s settings ({key, value, encrypted, level}, defaults included) and, unless ignore_inheritence is true, the system settings it inherits; [] for a company the caller does not reach.',
+    description:
+      "A company's settings ({key, value, encrypted, level}, defaults included) and, unless ignore_inheritence is true, the system settings it inherits; [] for a company the caller does not reach.",
     verb: 'GET',
     params: [int('company_id'), bool('ignore_inheritence', { default: false })],
     returns: listOf(SETTING),
@@ -85,7 +99,8 @@ export class Companies {
   }
 
   @callable({
-    description: 'Set one company setting, checked as settings/set checks it. encrypted and inherit are accepted and unused: no company setting is secret, and a client group or client overrides the billing settings whatever inherit says.',
+    description:
+      'Set one company setting, checked as settings/set checks it. encrypted and inherit are accepted and unused: no company setting is secret, and a client group or client overrides the billing settings whatever inherit says.',
     verb: 'POST',
     params: [int('company_id'), string('key', { example: 'timezone' }), any('value', { example: 'UTC' }), any('encrypted', { default: null }), any('inherit', { default: null })],
     returns: nothing(),
@@ -96,14 +111,24 @@ export class Companies {
     return null;
   }
 
-  @callable({ description: 'Set several company settings from settings[key]=value, all or none; value_keys (a list) limits which keys are set.', verb: 'POST', params: [int('company_id'), object('settings', { example: { timezone: 'UTC' } }), any('value_keys', { default: null })], returns: nothing() })
+  @callable({
+    description: 'Set several company settings from settings[key]=value, all or none; value_keys (a list) limits which keys are set.',
+    verb: 'POST',
+    params: [int('company_id'), object('settings', { example: { timezone: 'UTC' } }), any('value_keys', { default: null })],
+    returns: nothing(),
+  })
   async setSettings(companyId: number, settings: Record<string, unknown>, valueKeys: unknown) {
     await this.company(companyId);
     await setLevelSettings(this.ctx.db, this.settings, companyId, onlyValueKeys(settings, valueKeys), (key) => `settings[${key}]`);
     return null;
   }
 
-  @callable({ description: 'Remove a company\'s own value of a setting: it reads as its default again.', verb: 'DELETE', params: [int('company_id'), string('key', { example: 'timezone' })], returns: nothing() })
+  @callable({
+    description: "Remove a company's own value of a setting: it reads as its default again.",
+    verb: 'DELETE',
+    params: [int('company_id'), string('key', { example: 'timezone' })],
+    returns: nothing(),
+  })
   async unsetSetting(companyId: number, key: string) {
     await this.company(companyId);
     if (knownSetting(key).scope !== 'company') throw TallyError.invalid({ key: { valid: `${key} is a system setting, not a company one.` } });
@@ -111,7 +136,13 @@ export class Companies {
     return null;
   }
 
-  @callable({ description: 'Create a company from vars[name] and optional vars[hostname]. Returns its id.', verb: 'POST', params: [object('vars')], vars: COMPANY_ADD, returns: count({ description: 'The new company id.' }) })
+  @callable({
+    description: 'Create a company from vars[name] and optional vars[hostname]. Returns its id.',
+    verb: 'POST',
+    params: [object('vars')],
+    vars: COMPANY_ADD,
+    returns: count({ description: 'The new company id.' }),
+  })
   async add(vars: Record<string, unknown>) {
     requireInstallation(this.ctx);
     await assertValid(vars, RULES(false));
@@ -125,7 +156,13 @@ export class Companies {
     return row.id;
   }
 
-  @callable({ description: 'Change vars[name] and/or vars[hostname] of a company. Returns the company.', verb: 'PUT', params: [int('company_id'), object('vars')], vars: COMPANY_EDIT, returns: COMPANY })
+  @callable({
+    description: 'Change vars[name] and/or vars[hostname] of a company. Returns the company.',
+    verb: 'PUT',
+    params: [int('company_id'), object('vars')],
+    vars: COMPANY_EDIT,
+    returns: COMPANY,
+  })
   async edit(companyId: number, vars: Record<string, unknown>) {
     await this.company(companyId);
     await assertValid(vars, RULES(true));
@@ -138,7 +175,7 @@ export class Companies {
 
   @callable({
     description:
-      'Delete a company that holds nothing (no clients, invoices, packages, credentials, users, extensions, audit history ...; its own settings and seeded currencies go with it). Needs an installation credential; the caller\'s own company is refused.',
+      "Delete a company that holds nothing (no clients, invoices, packages, credentials, users, extensions, audit history ...; its own settings and seeded currencies go with it). Needs an installation credential; the caller's own company is refused.",
     verb: 'DELETE',
     params: [int('company_id')],
     returns: nothing(),
@@ -152,7 +189,8 @@ export class Companies {
   }
 
   @callable({
-    description: 'The companies a staff member can work in, by id: every company of the installation for an active staff member (the admin area lets staff switch between them), as far as the caller reaches; [] for a staff member that does not exist, is inactive or is another company\'s.',
+    description:
+      "The companies a staff member can work in, by id: every company of the installation for an active staff member (the admin area lets staff switch between them), as far as the caller reaches; [] for a staff member that does not exist, is inactive or is another company's.",
     verb: 'GET',
     params: [int('staff_id')],
     returns: listOf(COMPANY),

@@ -19,7 +19,14 @@ import { PAGE_SIZE } from '../kernel/paging';
 import { emit } from '../events/emit';
 
 const CONTACT_TYPES = { primary: 'Primary', billing: 'Billing', other: 'Other' };
-const ORDER: Record<string, string> = { last_name: 'contacts.last_name', first_name: 'contacts.first_name', email: 'contacts.email', contact_type: 'contacts.contact_type', date_added: 'contacts.date_added', id: 'contacts.id' };
+const ORDER: Record<string, string> = {
+  last_name: 'contacts.last_name',
+  first_name: 'contacts.first_name',
+  email: 'contacts.email',
+  contact_type: 'contacts.contact_type',
+  date_added: 'contacts.date_added',
+  id: 'contacts.id',
+};
 const NUMBER_ORDER: Record<string, string> = { number: 'contact_numbers.number', type: 'contact_numbers.type', location: 'contact_numbers.location', id: 'contact_numbers.id' };
 
 /** Contacts of the company's clients, reached only through a client of the caller's company. */
@@ -49,7 +56,7 @@ const invalidContact = () => TallyError.invalid({ contact_id: { exists: 'Invalid
 export class Contacts {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ description: 'A contact; false when it is not a contact of one of the caller\'s clients.', verb: 'GET', params: [int('contact_id')], returns: orFalse(CONTACT) })
+  @callable({ description: "A contact; false when it is not a contact of one of the caller's clients.", verb: 'GET', params: [int('contact_id')], returns: orFalse(CONTACT) })
   async get(contactId: number) {
     const row = await contactQuery(this.ctx.db, this.ctx.companyId).where('contacts.id', '=', contactId).executeTakeFirst();
     return row ? present(row) : false;
@@ -64,22 +71,38 @@ export class Contacts {
   @callable({
     description: 'Every contact of a client, optionally of one contact_type (primary, billing, other); order[field]=asc|desc over last_name, first_name, email, contact_type, date_added, id.',
     verb: 'GET',
-    params: [int('client_id'), string('contact_type', { default: null }), object('order', { default: { last_name: 'asc', first_name: 'asc' } })], returns: listOf(CONTACT)})
+    params: [int('client_id'), string('contact_type', { default: null }), object('order', { default: { last_name: 'asc', first_name: 'asc' } })],
+    returns: listOf(CONTACT),
+  })
   async getAll(clientId: number, contactType: string | null, order: unknown) {
     let query = contactQuery(this.ctx.db, this.ctx.companyId).where('contacts.client_id', '=', clientId);
     if (contactType !== null) query = query.where('contacts.contact_type', '=', contactType);
     return (await ordered(query, readOrder(order, ORDER, 'order'), 'contacts.id').execute()).map(present);
   }
 
-  @callable({ description: 'One page (25) of a client\'s contacts, ordered as getAll.', verb: 'GET', params: [int('client_id'), int('page', { default: 1 }), object('order', { default: { last_name: 'asc', first_name: 'asc' } })], returns: listOf(CONTACT) })
+  @callable({
+    description: "One page (25) of a client's contacts, ordered as getAll.",
+    verb: 'GET',
+    params: [int('client_id'), int('page', { default: 1 }), object('order', { default: { last_name: 'asc', first_name: 'asc' } })],
+    returns: listOf(CONTACT),
+  })
   async getList(clientId: number, page: number, order: unknown) {
     const query = contactQuery(this.ctx.db, this.ctx.companyId).where('contacts.client_id', '=', clientId);
-    return (await ordered(query, readOrder(order, ORDER, 'order'), 'contacts.id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute()).map(present);
+    return (
+      await ordered(query, readOrder(order, ORDER, 'order'), 'contacts.id')
+        .limit(PAGE_SIZE)
+        .offset(pageOffset(page, PAGE_SIZE))
+        .execute()
+    ).map(present);
   }
 
   @callable({ description: 'How many contacts a client has.', verb: 'GET', params: [int('client_id')], returns: count() })
   async getListCount(clientId: number) {
-    const row = await contactQuery(this.ctx.db, this.ctx.companyId).clearSelect().select(sql<number>`count(*)`.as('count')).where('contacts.client_id', '=', clientId).executeTakeFirstOrThrow();
+    const row = await contactQuery(this.ctx.db, this.ctx.companyId)
+      .clearSelect()
+      .select(sql<number>`count(*)`.as('count'))
+      .where('contacts.client_id', '=', clientId)
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
@@ -87,7 +110,10 @@ export class Contacts {
     description:
       'Add a contact: vars[client_id], vars[first_name], vars[last_name], vars[email], optional vars[contact_type] (primary when the client has none yet, else billing or other; default: primary for a client without one, else billing), vars[user_id], vars[title], vars[company], address fields, vars[numbers][i][number|type|location]. Returns the contact id.',
     verb: 'POST',
-    params: [object('vars', { default: {} })], vars: CONTACT_ADD, returns: count({ description: 'The new contact id.' })})
+    params: [object('vars', { default: {} })],
+    vars: CONTACT_ADD,
+    returns: count({ description: 'The new contact id.' }),
+  })
   async add(vars: Record<string, unknown>) {
     const clientId = wholeNumber(vars.client_id);
     const client = clientId === null ? undefined : await findClient(this.ctx.db, this.ctx.companyId, clientId);
@@ -115,9 +141,13 @@ export class Contacts {
   }
 
   @callable({
-    description: 'Change any field contacts/add takes but client_id (the primary contact keeps its type); vars[numbers][i][id] changes a number, a blank number removes it, an entry without id adds one. Returns the contact.',
+    description:
+      'Change any field contacts/add takes but client_id (the primary contact keeps its type); vars[numbers][i][id] changes a number, a blank number removes it, an entry without id adds one. Returns the contact.',
     verb: 'PUT',
-    params: [int('contact_id'), object('vars')], vars: CONTACT_EDIT, returns: CONTACT})
+    params: [int('contact_id'), object('vars')],
+    vars: CONTACT_EDIT,
+    returns: CONTACT,
+  })
   async edit(contactId: number, vars: Record<string, unknown>) {
     const contact = await this.get(contactId);
     if (!contact) throw invalidContact();
@@ -132,7 +162,7 @@ export class Contacts {
     return this.get(contactId);
   }
 
-  @callable({ description: 'Delete a contact and its numbers; a client\'s primary contact is deleted only with the client.', verb: 'DELETE', params: [int('contact_id')], returns: nothing() })
+  @callable({ description: "Delete a contact and its numbers; a client's primary contact is deleted only with the client.", verb: 'DELETE', params: [int('contact_id')], returns: nothing() })
   async delete(contactId: number) {
     const contact = await this.get(contactId);
     if (!contact) throw invalidContact();
@@ -146,7 +176,9 @@ export class Contacts {
   @callable({
     description: `A contact's numbers, optionally of one type (phone, fax) and location (home, work, mobile); order[field]=ASC|DESC over number, type, location, id, or the reference's default order[${WORK_HOME_MOBILE}]=ASC. False when the contact does not exist.`,
     verb: 'GET',
-    params: [int('contact_id'), string('type', { default: null }), string('location', { default: null }), object('order', { default: { [WORK_HOME_MOBILE]: 'ASC' } })], returns: orFalse(listOf(NUMBER))})
+    params: [int('contact_id'), string('type', { default: null }), string('location', { default: null }), object('order', { default: { [WORK_HOME_MOBILE]: 'ASC' } })],
+    returns: orFalse(listOf(NUMBER)),
+  })
   async getNumbers(contactId: number, type: string | null, location: string | null, order: unknown) {
     if (!(await this.get(contactId))) return false;
     const byLocation = sql<number>`case contact_numbers.location when 'work' then 0 when 'home' then 1 when 'mobile' then 2 else 3 end`;
@@ -158,7 +190,7 @@ export class Contacts {
     return query.orderBy('contact_numbers.id').execute();
   }
 
-  @callable({ description: 'One number; false when it is not a number of one of the company\'s contacts.', verb: 'GET', params: [int('contact_number_id')], returns: orFalse(NUMBER) })
+  @callable({ description: "One number; false when it is not a number of one of the company's contacts.", verb: 'GET', params: [int('contact_number_id')], returns: orFalse(NUMBER) })
   async getNumber(numberId: number) {
     const row = await this.ctx.db
       .selectFrom('contact_numbers')
@@ -171,11 +203,21 @@ export class Contacts {
     return row ?? false;
   }
 
-  @callable({ description: 'Add a number to a contact: vars[number], optional vars[type] (phone, fax; default phone) and vars[location] (home, work, mobile; default home). Returns its id.', verb: 'POST', params: [int('contact_id'), object('vars')], vars: NUMBER_ADD, returns: count({ description: 'The new number id.' }) })
+  @callable({
+    description: 'Add a number to a contact: vars[number], optional vars[type] (phone, fax; default phone) and vars[location] (home, work, mobile; default home). Returns its id.',
+    verb: 'POST',
+    params: [int('contact_id'), object('vars')],
+    vars: NUMBER_ADD,
+    returns: count({ description: 'The new number id.' }),
+  })
   async addNumber(contactId: number, vars: Record<string, unknown>) {
     if (!(await this.get(contactId))) throw invalidContact();
     await assertValid(vars, numberRules(false));
-    const row = await this.ctx.db.insertInto('contact_numbers').values({ number: '', type: 'phone', location: 'home', ...numberValues(vars, true), contact_id: contactId }).returning('id').executeTakeFirstOrThrow();
+    const row = await this.ctx.db
+      .insertInto('contact_numbers')
+      .values({ number: '', type: 'phone', location: 'home', ...numberValues(vars, true), contact_id: contactId })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return row.id;
   }
 
@@ -210,7 +252,13 @@ export class Contacts {
     return NUMBER_LOCATIONS;
   }
 
-  @callable({ description: 'Add a contact type of the company: vars[name], optional vars[is_lang], vars[company_id] (the caller\'s). Returns its id.', verb: 'POST', params: [object('vars', { default: {} })], vars: CUSTOM_TYPE_ADD, returns: count({ description: 'The new type id.' }) })
+  @callable({
+    description: "Add a contact type of the company: vars[name], optional vars[is_lang], vars[company_id] (the caller's). Returns its id.",
+    verb: 'POST',
+    params: [object('vars', { default: {} })],
+    vars: CUSTOM_TYPE_ADD,
+    returns: count({ description: 'The new type id.' }),
+  })
   async addType(vars: Record<string, unknown>) {
     return this.types().add(vars);
   }
@@ -232,7 +280,7 @@ export class Contacts {
     return this.types().get(typeId);
   }
 
-  @callable({ description: 'The company\'s contact types (another company_id lists nothing).', verb: 'GET', params: [int('company_id', { default: null })], returns: listOf(CUSTOM_TYPE) })
+  @callable({ description: "The company's contact types (another company_id lists nothing).", verb: 'GET', params: [int('company_id', { default: null })], returns: listOf(CUSTOM_TYPE) })
   async getTypes(companyId: number | null) {
     return companyId === null || companyId === this.ctx.companyId ? this.types().all() : [];
   }

@@ -43,7 +43,9 @@ export const RECURRING_COUPON = record({
 export const COUPON_ADD = inputs({
   code: string({ required: true, example: 'TENOFF', description: 'Unique in the company; at most 64 characters.' }),
   packages: listOf(int(), { description: 'The ids of the packages it applies to.' }),
-  amounts: listOf(record(inputs({ currency: string({ format: 'currency', required: true }), amount: money({ required: true }), type: string({ enum: ['percent', 'amount'], description: 'Default percent.' }) }))),
+  amounts: listOf(
+    record(inputs({ currency: string({ format: 'currency', required: true }), amount: money({ required: true }), type: string({ enum: ['percent', 'amount'], description: 'Default percent.' }) })),
+  ),
   max_qty: int({ description: '0 (default): no limit.' }),
   used_qty: int(),
   start_date: timestamp(),

@@ -24,7 +24,14 @@ const CODE_TAKEN = { code: { unique: 'That coupon code is already in use.' } };
 export class Coupons {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ returns: count({ description: 'The new coupon id.' }), vars: COUPON_ADD, verb: 'POST', params: [object('vars', { default: {} })], description: 'Add a coupon: vars[code], vars[packages][] (package ids), vars[amounts][i][currency|amount|type (percent, amount)], optional vars[max_qty] (0 = unlimited), vars[start_date], vars[end_date], vars[status], vars[recurring] (applies to renewals too). Returns its id.' })
+  @callable({
+    returns: count({ description: 'The new coupon id.' }),
+    vars: COUPON_ADD,
+    verb: 'POST',
+    params: [object('vars', { default: {} })],
+    description:
+      'Add a coupon: vars[code], vars[packages][] (package ids), vars[amounts][i][currency|amount|type (percent, amount)], optional vars[max_qty] (0 = unlimited), vars[start_date], vars[end_date], vars[status], vars[recurring] (applies to renewals too). Returns its id.',
+  })
   async add(vars: Record<string, unknown>) {
     const read = await readCouponVars(this.ctx.db, this.ctx.companyId, this.ctx.timezone, vars, false);
     if (Object.keys(read.errors).length) throw TallyError.invalid(read.errors);
@@ -40,15 +47,26 @@ export class Coupons {
     return row.id;
   }
 
-  @callable({ returns: count({ description: 'The coupon id.' }), vars: COUPON_EDIT, verb: 'PUT', params: [int('coupon_id'), object('vars')], description: 'Change a coupon (amounts and packages, when given, replace the old). Returns its id.' })
+  @callable({
+    returns: count({ description: 'The coupon id.' }),
+    vars: COUPON_EDIT,
+    verb: 'PUT',
+    params: [int('coupon_id'), object('vars')],
+    description: 'Change a coupon (amounts and packages, when given, replace the old). Returns its id.',
+  })
   async edit(couponId: number, vars: Record<string, unknown>) {
     if (!(await this.get(couponId))) throw invalidCoupon();
     const read = await readCouponVars(this.ctx.db, this.ctx.companyId, this.ctx.timezone, vars, true);
     if (Object.keys(read.errors).length) throw TallyError.invalid(read.errors);
     if (Object.keys(read.changes).length) {
-      await this.ctx.db.updateTable('coupons').set(read.changes).where('id', '=', couponId).execute().catch((error) => {
-        throw isUniqueViolation(error) ? TallyError.invalid(CODE_TAKEN) : error;
-      });
+      await this.ctx.db
+        .updateTable('coupons')
+        .set(read.changes)
+        .where('id', '=', couponId)
+        .execute()
+        .catch((error) => {
+          throw isUniqueViolation(error) ? TallyError.invalid(CODE_TAKEN) : error;
+        });
     }
     await this.writeParts(couponId, read.amounts, read.packages);
     return couponId;
@@ -57,7 +75,8 @@ export class Coupons {
   @callable({ returns: nothing(), verb: 'DELETE', params: [int('coupon_id')], description: 'Delete a coupon no service uses.' })
   async delete(couponId: number) {
     if (!(await this.get(couponId))) throw invalidCoupon();
-    if (await this.ctx.db.selectFrom('services').select('id').where('coupon_id', '=', couponId).limit(1).executeTakeFirst()) throw TallyError.invalid({ coupon_id: { in_use: 'Services use this coupon.' } });
+    if (await this.ctx.db.selectFrom('services').select('id').where('coupon_id', '=', couponId).limit(1).executeTakeFirst())
+      throw TallyError.invalid({ coupon_id: { in_use: 'Services use this coupon.' } });
     await this.writeParts(couponId, [], []);
     await this.ctx.db.deleteFrom('coupons').where('id', '=', couponId).execute();
     return null;
@@ -90,7 +109,10 @@ export class Coupons {
   async getListCount(companyId: number | null, filters: unknown) {
     const query = this.filtered(filters);
     if (!readsOwnCompany(this.ctx, companyId)) return 0;
-    const row = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const row = await query
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
@@ -128,7 +150,12 @@ export class Coupons {
     return row ? { ...row, recurring: Number(row.recurring), limit_recurring: Number(row.limit_recurring) } : false;
   }
 
-  @callable({ returns: orFalse(COUPON), verb: 'GET', params: [string('code', { default: null }), int('coupon_id', { default: null }), any('packages', { default: null })], description: 'The coupon (by code or id) if it can be used now (active, in its dates, not used up) and covers every given package; else false.' })
+  @callable({
+    returns: orFalse(COUPON),
+    verb: 'GET',
+    params: [string('code', { default: null }), int('coupon_id', { default: null }), any('packages', { default: null })],
+    description: 'The coupon (by code or id) if it can be used now (active, in its dates, not used up) and covers every given package; else false.',
+  })
   async getForPackages(code: string | null, couponId: number | null, packages: unknown) {
     const coupon = couponId !== null ? await this.get(couponId) : code !== null ? await this.getByCode(code) : false;
     if (!coupon || coupon.status !== 'active') return false;
@@ -148,7 +175,11 @@ export class Coupons {
   @callable({ returns: nothing(), verb: 'POST', params: [int('coupon_id')], description: 'Count one more use of a coupon.' })
   async incrementUsage(couponId: number) {
     if (!(await this.get(couponId))) throw invalidCoupon();
-    await this.ctx.db.updateTable('coupons').set((eb) => ({ used_qty: eb('used_qty', '+', 1) })).where('id', '=', couponId).execute();
+    await this.ctx.db
+      .updateTable('coupons')
+      .set((eb) => ({ used_qty: eb('used_qty', '+', 1) }))
+      .where('id', '=', couponId)
+      .execute();
     return null;
   }
 
@@ -167,7 +198,11 @@ export class Coupons {
   private async writeParts(couponId: number, amounts: Array<{ currency: string; amount: string; type: string }> | null, packages: number[] | null) {
     if (amounts !== null) {
       await this.ctx.db.deleteFrom('coupon_amounts').where('coupon_id', '=', couponId).execute();
-      for (const a of amounts) await this.ctx.db.insertInto('coupon_amounts').values({ coupon_id: couponId, ...a }).execute();
+      for (const a of amounts)
+        await this.ctx.db
+          .insertInto('coupon_amounts')
+          .values({ coupon_id: couponId, ...a })
+          .execute();
     }
     if (packages !== null) {
       await this.ctx.db.deleteFrom('coupon_packages').where('coupon_id', '=', couponId).execute();

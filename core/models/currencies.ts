@@ -18,7 +18,14 @@ import { PAGE_SIZE } from '../kernel/paging';
 const ORDER: Record<string, string> = { code: 'code', precision: 'precision', exchange_rate: 'exchange_rate', exchange_updated: 'exchange_updated' };
 
 /** Exchange rates: a positive decimal, up to 10 places. */
-const rateRule = { code: 'format', message: 'The exchange rate must be a number greater than 0 with at most 10 decimal places.', check: (v: unknown) => { const r = parseDecimal(v, 12); return !!r && r.greaterThan(0) && r.decimalPlaces() <= 10; } };
+const rateRule = {
+  code: 'format',
+  message: 'The exchange rate must be a number greater than 0 with at most 10 decimal places.',
+  check: (v: unknown) => {
+    const r = parseDecimal(v, 12);
+    return !!r && r.greaterThan(0) && r.decimalPlaces() <= 10;
+  },
+};
 
 /**
  * The currencies a company bills in, keyed by code and company as in the reference system: code,
@@ -41,7 +48,12 @@ export class Currencies {
     return (await this.query(companyId).orderBy('code').execute()).map(present);
   }
 
-  @callable({ description: 'One page (25) of the company\'s currencies; order_by[field]=ASC|DESC over code, precision, exchange_rate, exchange_updated.', verb: 'GET', params: [int('company_id'), int('page', { default: 1 }), object('order_by', { default: { code: 'ASC' } })], returns: listOf(CURRENCY) })
+  @callable({
+    description: "One page (25) of the company's currencies; order_by[field]=ASC|DESC over code, precision, exchange_rate, exchange_updated.",
+    verb: 'GET',
+    params: [int('company_id'), int('page', { default: 1 }), object('order_by', { default: { code: 'ASC' } })],
+    returns: listOf(CURRENCY),
+  })
   async getList(companyId: number, page: number, orderBy: unknown) {
     const rows = await ordered(this.query(companyId), readOrder(orderBy, ORDER), 'code').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
     return rows.map(present);
@@ -55,7 +67,10 @@ export class Currencies {
   @callable({
     description: `Add a currency: vars[code] (three upper-case letters), vars[company_id] (the caller's company; optional), vars[precision] (0 to 4, default 2), vars[format] (one of ${Object.keys(CURRENCY_FORMATS).join(' ')}; default #,###.##), vars[prefix], vars[suffix], vars[exchange_rate] (default 1). Returns the code.`,
     verb: 'POST',
-    params: [object('vars', { default: {} })], vars: CURRENCY_ADD, returns: CURRENCY_CODE})
+    params: [object('vars', { default: {} })],
+    vars: CURRENCY_ADD,
+    returns: CURRENCY_CODE,
+  })
   async add(vars: Record<string, unknown>) {
     await assertValid(vars, { code: this.codeRules(), company_id: this.companyRule(), ...RULES });
     const code = String(vars.code);
@@ -78,7 +93,13 @@ export class Currencies {
     return code;
   }
 
-  @callable({ description: 'Change any of vars[precision], vars[format], vars[prefix], vars[suffix], vars[exchange_rate] of a currency of the company.', verb: 'PUT', params: [string('currency_code'), int('company_id'), object('vars')], vars: CURRENCY_EDIT, returns: nothing() })
+  @callable({
+    description: 'Change any of vars[precision], vars[format], vars[prefix], vars[suffix], vars[exchange_rate] of a currency of the company.',
+    verb: 'PUT',
+    params: [string('currency_code'), int('company_id'), object('vars')],
+    vars: CURRENCY_EDIT,
+    returns: nothing(),
+  })
   async edit(code: string, companyId: number, vars: Record<string, unknown>) {
     if (!(await this.get(code, companyId))) throw unknownCurrency();
     await assertValid(vars, RULES);
@@ -106,7 +127,12 @@ export class Currencies {
     return null;
   }
 
-  @callable({ description: 'Convert amount from one currency of the company to another by their exchange rates (each is its value in the company\'s default currency); a decimal string at four places.', verb: 'GET', params: [string('amount'), string('from_currency'), string('to_currency'), int('company_id')], returns: money() })
+  @callable({
+    description: "Convert amount from one currency of the company to another by their exchange rates (each is its value in the company's default currency); a decimal string at four places.",
+    verb: 'GET',
+    params: [string('amount'), string('from_currency'), string('to_currency'), int('company_id')],
+    returns: money(),
+  })
   async convert(amount: string, from: string, to: string, companyId: number) {
     const value = parseDecimal(amount, 30);
     if (!value) throw TallyError.invalid({ amount: { format: 'The amount must be a number.' } });
@@ -123,7 +149,8 @@ export class Currencies {
   }
 
   @callable({
-    description: 'Write value the way currency writes it: prefix, suffix and code (each true/false), with_separator (thousands), decimals (default the currency\'s precision), significant_decimals (drop trailing zeros down to the precision).',
+    description:
+      "Write value the way currency writes it: prefix, suffix and code (each true/false), with_separator (thousands), decimals (default the currency's precision), significant_decimals (drop trailing zeros down to the precision).",
     verb: 'GET',
     params: [
       string('value'),
@@ -135,29 +162,56 @@ export class Currencies {
       bool('with_separator', { default: true }),
       int('decimals', { default: null }),
       bool('significant_decimals', { default: false }),
-    ], returns: text()})
-  async toCurrency(value: string, code: string, companyId: number | null, prefix: boolean, suffix: boolean, withCode: boolean, withSeparator: boolean, decimals: number | null, significantDecimals: boolean) {
+    ],
+    returns: text(),
+  })
+  async toCurrency(
+    value: string,
+    code: string,
+    companyId: number | null,
+    prefix: boolean,
+    suffix: boolean,
+    withCode: boolean,
+    withSeparator: boolean,
+    decimals: number | null,
+    significantDecimals: boolean,
+  ) {
     const [amount, currency] = await this.formatting(value, code, companyId, decimals);
     return formatAmount(amount, currency, { prefix, suffix, code: withCode, withSeparator, decimals, significantDecimals });
   }
 
-  @callable({ description: 'Write value the way currency writes it, without prefix, suffix or code.', verb: 'GET', params: [string('value'), string('currency'), bool('with_separator', { default: true }), int('company_id', { default: null }), int('decimals', { default: null })], returns: text() })
+  @callable({
+    description: 'Write value the way currency writes it, without prefix, suffix or code.',
+    verb: 'GET',
+    params: [string('value'), string('currency'), bool('with_separator', { default: true }), int('company_id', { default: null }), int('decimals', { default: null })],
+    returns: text(),
+  })
   async toCurrencyValue(value: string, code: string, withSeparator: boolean, companyId: number | null, decimals: number | null) {
     const [amount, currency] = await this.formatting(value, code, companyId, decimals);
     return formatAmount(amount, currency, { prefix: false, suffix: false, withSeparator, decimals });
   }
 
-  @callable({ description: 'Read a value written the currency\'s way ($1,234.50) back as a decimal string (1234.50).', verb: 'GET', params: [string('value'), string('currency'), int('company_id', { default: null }), int('decimals', { default: null })], returns: text({ format: 'decimal' }) })
+  @callable({
+    description: "Read a value written the currency's way ($1,234.50) back as a decimal string (1234.50).",
+    verb: 'GET',
+    params: [string('value'), string('currency'), int('company_id', { default: null }), int('decimals', { default: null })],
+    returns: text({ format: 'decimal' }),
+  })
   async toDecimal(value: string, code: string, companyId: number | null, decimals: number | null) {
     const currency = await this.get(code, companyId ?? this.ctx.companyId);
     if (!currency) throw TallyError.invalid({ currency: { exists: 'The currency given does not exist.' } });
     if (decimals !== null && (decimals < 0 || decimals > 10)) throw TallyError.invalid({ decimals: { format: 'Give 0 to 10 decimals.' } });
     const parsed = parseFormatted(value, currency, decimals);
-    if (parsed === null) throw TallyError.invalid({ value: { format: 'The value is not an amount written in this currency\'s format.' } });
+    if (parsed === null) throw TallyError.invalid({ value: { format: "The value is not an amount written in this currency's format." } });
     return parsed;
   }
 
-  @callable({ description: 'Write amount (a decimal string) the way the currency code writes it, e.g. 1234.5 USD → $1,234.50.', verb: 'GET', params: [string('amount'), string('code')], returns: text() })
+  @callable({
+    description: 'Write amount (a decimal string) the way the currency code writes it, e.g. 1234.5 USD → $1,234.50.',
+    verb: 'GET',
+    params: [string('amount'), string('code')],
+    returns: text(),
+  })
   async format(amount: string, code: string) {
     const value = parseDecimal(amount, 30);
     if (!value) throw TallyError.invalid({ amount: { format: 'The amount must be a number.' } });
@@ -219,7 +273,10 @@ const RULES: RuleSet = {
     ifSet: true,
     rules: [{ code: 'format', message: 'The precision must be a whole number from 0 to 4.', check: (v) => [0, 1, 2, 3, 4].includes(wholeNumber(v) as number) }],
   },
-  format: { ifSet: true, rules: [{ code: 'format', message: `The format must be one of: ${Object.keys(CURRENCY_FORMATS).join(' ')}`, check: (v) => is.string(v) && Object.hasOwn(CURRENCY_FORMATS, v) }] },
+  format: {
+    ifSet: true,
+    rules: [{ code: 'format', message: `The format must be one of: ${Object.keys(CURRENCY_FORMATS).join(' ')}`, check: (v) => is.string(v) && Object.hasOwn(CURRENCY_FORMATS, v) }],
+  },
   prefix: { ifSet: true, rules: [{ code: 'length', message: 'The prefix may be at most 8 characters long.', check: (v) => is.string(v) && v.length <= 8 }] },
   suffix: { ifSet: true, rules: [{ code: 'length', message: 'The suffix may be at most 8 characters long.', check: (v) => is.string(v) && v.length <= 8 }] },
 };

@@ -10,7 +10,12 @@ import { CIPHERTEXT, HASH, PLAINTEXT } from './encryption.fields';
 export class Encryption {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ description: 'Encrypt value with AES-256-CBC under a key derived (HMAC-SHA256) from the system key. Returns base64.', verb: 'POST', params: [string('value', { example: 'hello' })], returns: CIPHERTEXT })
+  @callable({
+    description: 'Encrypt value with AES-256-CBC under a key derived (HMAC-SHA256) from the system key. Returns base64.',
+    verb: 'POST',
+    params: [string('value', { example: 'hello' })],
+    returns: CIPHERTEXT,
+  })
   systemEncrypt(value: string) {
     return systemEncrypt(value, this.ctx.systemKey);
   }
@@ -20,7 +25,12 @@ export class Encryption {
     return systemDecrypt(value, this.ctx.systemKey);
   }
 
-  @callable({ description: 'HMAC of value keyed with the system key (hex). algorithm: sha256 (default), sha512, sha1, md5.', verb: 'POST', params: [string('value', { example: 'hello' }), string('algorithm', { default: 'sha256' })], returns: HASH })
+  @callable({
+    description: 'HMAC of value keyed with the system key (hex). algorithm: sha256 (default), sha512, sha1, md5.',
+    verb: 'POST',
+    params: [string('value', { example: 'hello' }), string('algorithm', { default: 'sha256' })],
+    returns: HASH,
+  })
   systemHash(value: string, algorithm: string) {
     return systemHash(value, this.ctx.systemKey, algorithm);
   }

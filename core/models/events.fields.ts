@@ -4,7 +4,7 @@ import { allOptional, any, inputs, int, listOf, record, string, timestamp } from
 
 export const EVENT_TYPE = record({
   type: string({ description: 'The name endpoints and plugins subscribe to, e.g. Invoices.add.' }),
-  origin: string({ enum: ['reference', 'tally'], description: 'reference: the reference system has an event of this name; tally: Tally\'s own.' }),
+  origin: string({ enum: ['reference', 'tally'], description: "reference: the reference system has an event of this name; tally: Tally's own." }),
   description: string(),
   payload: string({ description: 'What the payload holds.' }),
 });
@@ -71,7 +71,7 @@ export const ATTEMPT = record({
   delivery_id: int(),
   attempted_at: timestamp(),
   duration_ms: int(),
-  status: int({ nullable: true, description: 'The receiver\'s HTTP status; null when none came.' }),
+  status: int({ nullable: true, description: "The receiver's HTTP status; null when none came." }),
   error: string({ nullable: true }),
   response: string({ nullable: true, description: 'The first bytes (1 KiB) of the answer.' }),
 });

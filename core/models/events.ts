@@ -36,7 +36,7 @@ export class Events {
   }
 
   @callable({
-    description: 'One page (25) of the company\'s events, newest first, optionally of one type and only those after the event id `after` (ids sort in time order).',
+    description: "One page (25) of the company's events, newest first, optionally of one type and only those after the event id `after` (ids sort in time order).",
     verb: 'GET',
     params: [string('type', { default: null }), int('page', { default: 1 }), string('after', { default: null })],
     returns: listOf(EVENT),

@@ -19,7 +19,11 @@ export class ExtensionTasks {
     private readonly catalog: ExtensionCatalog,
   ) {}
 
-  @callable({ verb: 'GET', description: 'The tasks of the extensions the company has installed, by extension and task, with their schedule, enabled state and last run.', returns: listOf(EXTENSION_TASK) })
+  @callable({
+    verb: 'GET',
+    description: 'The tasks of the extensions the company has installed, by extension and task, with their schedule, enabled state and last run.',
+    returns: listOf(EXTENSION_TASK),
+  })
   async getList() {
     const installed = await this.ctx.db.selectFrom('extensions_installed').select('name').where('company_id', '=', this.ctx.companyId).orderBy('name').execute();
     const names = new Set(installed.map((r) => r.name));

@@ -26,7 +26,27 @@ import { Events } from './events';
 import { Webhooks } from './webhooks';
 
 /** The core models, registered under their API names by every installation. */
-export const coreModels = [Users, Companies, ApiKeys, Settings, Encryption, PluginManager, ModuleManager, GatewayManager, ExtensionTasks, Clients, ClientGroups, Contacts, Currencies, Taxes, Invoices, Transactions, Audit, Events, Webhooks];
+export const coreModels = [
+  Users,
+  Companies,
+  ApiKeys,
+  Settings,
+  Encryption,
+  PluginManager,
+  ModuleManager,
+  GatewayManager,
+  ExtensionTasks,
+  Clients,
+  ClientGroups,
+  Contacts,
+  Currencies,
+  Taxes,
+  Invoices,
+  Transactions,
+  Audit,
+  Events,
+  Webhooks,
+];
 
 /** Recurring billing (docs/billing.md). */
 export const recurringModels = [Pricings, Packages, PackageGroups, Coupons, Services, Accounts, InvoiceNotices];

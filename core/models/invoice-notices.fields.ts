@@ -15,7 +15,7 @@ export const INVOICE_NOTICE = record({
   client_id: int(),
   invoice_id: int(),
   notice: string({ enum: Object.keys(NOTICE_NAMES), description: 'Which notice: the setting that made it.' }),
-  date_due: timestamp({ description: 'The invoice\'s due date when the notice was made.' }),
+  date_due: timestamp({ description: "The invoice's due date when the notice was made." }),
   date_added: timestamp({ description: 'When the billing run made it.' }),
   status: string({ enum: ['pending', 'sent'] }),
   date_sent: timestamp({ nullable: true }),

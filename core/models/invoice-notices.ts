@@ -30,7 +30,8 @@ export class InvoiceNotices {
   @callable({
     verb: 'GET',
     params: [int('client_id', { default: null }), string('status', { default: 'pending' }), int('page', { default: 1 })],
-    description: 'One page (25) of notices, oldest first, optionally of one client. status: pending (to deliver: not sent, and the invoice is still open — a reminder of a paid or voided invoice is not sent), sent, all.',
+    description:
+      'One page (25) of notices, oldest first, optionally of one client. status: pending (to deliver: not sent, and the invoice is still open — a reminder of a paid or voided invoice is not sent), sent, all.',
     returns: listOf(INVOICE_NOTICE),
   })
   getList(clientId: number | null, status: string, page: number) {
@@ -39,14 +40,28 @@ export class InvoiceNotices {
 
   @callable({ verb: 'GET', params: [int('client_id', { default: null }), string('status', { default: 'pending' })], description: 'How many notices getList would list.', returns: count() })
   async getListCount(clientId: number | null, status: string) {
-    const row = await this.filtered(clientId, status).clearSelect().select(sql<number>`count(*)`.as('count')).executeTakeFirstOrThrow();
+    const row = await this.filtered(clientId, status)
+      .clearSelect()
+      .select(sql<number>`count(*)`.as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
-  @callable({ verb: 'PUT', params: [int('notice_id')], description: 'Mark a notice delivered: true when this call marked it, false when it already was (two deliverers at once send it once if each sends only after a true).', returns: yes() })
+  @callable({
+    verb: 'PUT',
+    params: [int('notice_id')],
+    description: 'Mark a notice delivered: true when this call marked it, false when it already was (two deliverers at once send it once if each sends only after a true).',
+    returns: yes(),
+  })
   async markSent(noticeId: number) {
     if (!(await this.get(noticeId))) throw TallyError.invalid({ notice_id: { exists: 'Invalid notice ID.' } });
-    const result = await this.ctx.db.updateTable('invoice_notices').set({ status: 'sent', date_sent: formatUtc(new Date()) }).where('id', '=', noticeId).where('company_id', '=', this.ctx.companyId).where('status', '=', 'pending').executeTakeFirst();
+    const result = await this.ctx.db
+      .updateTable('invoice_notices')
+      .set({ status: 'sent', date_sent: formatUtc(new Date()) })
+      .where('id', '=', noticeId)
+      .where('company_id', '=', this.ctx.companyId)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 
@@ -56,7 +71,10 @@ export class InvoiceNotices {
   }
 
   private query() {
-    return this.ctx.db.selectFrom('invoice_notices').select(['id', 'company_id', 'client_id', 'invoice_id', 'notice', 'date_due', 'date_added', 'status', 'date_sent']).where('company_id', '=', this.ctx.companyId);
+    return this.ctx.db
+      .selectFrom('invoice_notices')
+      .select(['id', 'company_id', 'client_id', 'invoice_id', 'notice', 'date_due', 'date_added', 'status', 'date_sent'])
+      .where('company_id', '=', this.ctx.companyId);
   }
 
   private filtered(clientId: number | null, status: string) {
@@ -65,7 +83,17 @@ export class InvoiceNotices {
     if (clientId !== null) query = query.where('client_id', '=', clientId);
     if (status === 'sent') query = query.where('status', '=', 'sent');
     if (status === 'pending') {
-      query = query.where('status', '=', 'pending').where(({ exists, selectFrom }) => exists(selectFrom('invoices').select('invoices.id').whereRef('invoices.id', '=', 'invoice_notices.invoice_id').where('invoices.status', 'in', ['active', 'proforma']).where('invoices.date_closed', 'is', null)));
+      query = query
+        .where('status', '=', 'pending')
+        .where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom('invoices')
+              .select('invoices.id')
+              .whereRef('invoices.id', '=', 'invoice_notices.invoice_id')
+              .where('invoices.status', 'in', ['active', 'proforma'])
+              .where('invoices.date_closed', 'is', null),
+          ),
+        );
     }
     return query;
   }

@@ -43,9 +43,12 @@ export class Invoices {
 
   @callable({
     description:
-      'Create an invoice from vars[client_id], vars[date_billed], vars[date_due], vars[currency], vars[lines][i][description], vars[lines][i][amount] (unit cost), optional vars[lines][i][qty] (default 1) and vars[lines][i][tax] (true: the client\'s taxes apply), vars[delivery][] (email, paper, interfax, postalmethods), vars[status] (active, draft, proforma, void; default active), vars[note_public], vars[note_private], vars[date_autodebit]. Returns the invoice id.',
+      "Create an invoice from vars[client_id], vars[date_billed], vars[date_due], vars[currency], vars[lines][i][description], vars[lines][i][amount] (unit cost), optional vars[lines][i][qty] (default 1) and vars[lines][i][tax] (true: the client's taxes apply), vars[delivery][] (email, paper, interfax, postalmethods), vars[status] (active, draft, proforma, void; default active), vars[note_public], vars[note_private], vars[date_autodebit]. Returns the invoice id.",
     verb: 'POST',
-    params: [object('vars', { default: {} })], vars: INVOICE_ADD, returns: count({ description: 'The new invoice id.' })})
+    params: [object('vars', { default: {} })],
+    vars: INVOICE_ADD,
+    returns: count({ description: 'The new invoice id.' }),
+  })
   async add(vars: Record<string, unknown>) {
     const rules = new InvoiceRules(this.ctx.db, this.ctx.companyId, this.ctx.timezone);
     await assertValid(vars, rules.ruleSet(vars, false));
@@ -88,7 +91,10 @@ export class Invoices {
     description:
       'Change an invoice: any field invoices/add takes. vars[lines][i][id] changes that line (a blank description and amount remove it), a line without id is added, lines not named stay. vars[status]: a draft becomes active or proforma (and is numbered); void voids. Returns the invoice id.',
     verb: 'PUT',
-    params: [int('invoice_id'), object('vars')], vars: INVOICE_EDIT, returns: count({ description: 'The invoice id.' })})
+    params: [int('invoice_id'), object('vars')],
+    vars: INVOICE_EDIT,
+    returns: count({ description: 'The invoice id.' }),
+  })
   async edit(invoiceId: number, vars: Record<string, unknown>) {
     const editor = new InvoiceEditor(this.ctx, () => this.nextNumber());
     await editor.edit(invoiceId, vars);
@@ -97,23 +103,36 @@ export class Invoices {
   }
 
   @callable({
-    description: 'Merge open, unpaid invoices of one client and currency: their lines move onto invoice_id (or, when null, a new invoice like the first), re-totalled; the others are voided (drafts deleted). Returns the merged invoice id.',
+    description:
+      'Merge open, unpaid invoices of one client and currency: their lines move onto invoice_id (or, when null, a new invoice like the first), re-totalled; the others are voided (drafts deleted). Returns the merged invoice id.',
     verb: 'POST',
-    params: [list('invoice_ids'), int('invoice_id', { default: null })], returns: count({ description: 'The merged invoice id.' })})
+    params: [list('invoice_ids'), int('invoice_id', { default: null })],
+    returns: count({ description: 'The merged invoice id.' }),
+  })
   async merge(invoiceIds: unknown[], targetId: number | null) {
     const ids = invoiceIds.map((v) => wholeNumber(v));
     if (ids.some((id) => id === null)) throw TallyError.invalid({ invoice_ids: { format: 'Give invoice ids, as invoice_ids[]=1&invoice_ids[]=2.' } });
     return mergeInvoices(this.ctx, ids as number[], targetId, () => this.nextNumber());
   }
 
-  @callable({ description: 'Move the line_items (line ids) of an open, unpaid invoice onto a new invoice like it; both are re-totalled. Returns the new invoice id.', verb: 'POST', params: [int('invoice_id'), list('line_items', { default: [] })], returns: count({ description: 'The new invoice id.' }) })
+  @callable({
+    description: 'Move the line_items (line ids) of an open, unpaid invoice onto a new invoice like it; both are re-totalled. Returns the new invoice id.',
+    verb: 'POST',
+    params: [int('invoice_id'), list('line_items', { default: [] })],
+    returns: count({ description: 'The new invoice id.' }),
+  })
   async split(invoiceId: number, lineItems: unknown[]) {
     const ids = lineItems.map((v) => wholeNumber(v));
     if (ids.some((id) => id === null)) throw TallyError.invalid({ line_items: { format: 'Give line ids, as line_items[]=1.' } });
     return splitInvoice(this.ctx, invoiceId, ids as number[], () => this.nextNumber());
   }
 
-  @callable({ description: 'Set a meta value of an invoice (any value: text, or a set sent as value[name]=...); kept as given.', verb: 'POST', params: [int('invoice_id'), string('key'), any('value')], returns: nothing() })
+  @callable({
+    description: 'Set a meta value of an invoice (any value: text, or a set sent as value[name]=...); kept as given.',
+    verb: 'POST',
+    params: [int('invoice_id'), string('key'), any('value')],
+    returns: nothing(),
+  })
   async setMeta(invoiceId: number, key: string, value: unknown) {
     if (!(await this.queries.summary(invoiceId))) throw invalidInvoice();
     await assertValid({ key }, settingKeyRules);
@@ -135,7 +154,12 @@ export class Invoices {
     return null;
   }
 
-  @callable({ description: 'Close an invoice when nothing is left due on it, else reopen it (clear date_closed). Answers whether it is closed.', verb: 'POST', params: [int('invoice_id')], returns: boolShape() })
+  @callable({
+    description: 'Close an invoice when nothing is left due on it, else reopen it (clear date_closed). Answers whether it is closed.',
+    verb: 'POST',
+    params: [int('invoice_id')],
+    returns: boolShape(),
+  })
   async setClosed(invoiceId: number) {
     const invoice = await lockInvoice(this.ctx.db, this.ctx.companyId, invoiceId);
     const closed = closedDate(invoice.status, invoice.total, invoice.paid, invoice.date_closed, formatUtc(new Date()));
@@ -144,7 +168,12 @@ export class Invoices {
     return closed !== null;
   }
 
-  @callable({ description: 'Void an invoice (as invoices/edit with vars[status]=void): payments applied to it go back to the client\'s credit, and it keeps its number. Returns the invoice.', verb: 'POST', params: [int('invoice_id')], returns: INVOICE })
+  @callable({
+    description: "Void an invoice (as invoices/edit with vars[status]=void): payments applied to it go back to the client's credit, and it keeps its number. Returns the invoice.",
+    verb: 'POST',
+    params: [int('invoice_id')],
+    returns: INVOICE,
+  })
   async void(invoiceId: number) {
     await voidInvoice(this.ctx.db, await lockInvoice(this.ctx.db, this.ctx.companyId, invoiceId));
     return this.queries.get(invoiceId);
@@ -163,9 +192,18 @@ export class Invoices {
 
   @callable({
     description:
-      'Invoice services of a client in one currency, due on due_date: new services from their start to their first renew date (prorated to the package\'s pro rata day when allow_pro_rata) with setup fees, or with services_renew their next term_cycles terms (their renew dates move on). Coupons are lines of their own. A service period is invoiced once. Returns the invoice id.',
+      "Invoice services of a client in one currency, due on due_date: new services from their start to their first renew date (prorated to the package's pro rata day when allow_pro_rata) with setup fees, or with services_renew their next term_cycles terms (their renew dates move on). Coupons are lines of their own. A service period is invoiced once. Returns the invoice id.",
     verb: 'POST',
-    params: [int('client_id'), any('service_ids'), string('currency'), string('due_date'), bool('allow_pro_rata', { default: true }), bool('services_renew', { default: false }), any('service_transfers', { default: [] }), int('term_cycles', { default: 1 })],
+    params: [
+      int('client_id'),
+      any('service_ids'),
+      string('currency'),
+      string('due_date'),
+      bool('allow_pro_rata', { default: true }),
+      bool('services_renew', { default: false }),
+      any('service_transfers', { default: [] }),
+      int('term_cycles', { default: 1 }),
+    ],
     returns: count({ description: 'The new invoice id.' }),
   })
   async createFromServices(clientId: number, serviceIds: unknown, currency: string, dueDate: string, allowProRata: boolean, servicesRenew: boolean, _serviceTransfers: unknown, termCycles: number) {
@@ -173,7 +211,8 @@ export class Invoices {
   }
 
   @callable({
-    description: 'Invoice the next term_cycles terms of one service, due on its renew date (its renew date moves on), at its own pricing: pricing_id, when given, must be it (change the pricing with services/edit). A period already invoiced answers service_ids.invoiced. Returns the invoice id.',
+    description:
+      'Invoice the next term_cycles terms of one service, due on its renew date (its renew date moves on), at its own pricing: pricing_id, when given, must be it (change the pricing with services/edit). A period already invoiced answers service_ids.invoiced. Returns the invoice id.',
     verb: 'POST',
     params: [int('service_id'), int('term_cycles', { default: 1 }), int('pricing_id', { default: null })],
     returns: count({ description: 'The new invoice id.' }),
@@ -183,7 +222,8 @@ export class Invoices {
   }
 
   @callable({
-    description: 'Add new services of the same client and currency to an open invoice: each from its start to its first renew date (prorated to the pro rata day) with its setup fee and coupon, as createFromServices bills them; the invoice is re-totalled. Returns the invoice id.',
+    description:
+      'Add new services of the same client and currency to an open invoice: each from its start to its first renew date (prorated to the pro rata day) with its setup fee and coupon, as createFromServices bills them; the invoice is re-totalled. Returns the invoice id.',
     verb: 'POST',
     params: [int('invoice_id'), any('service_ids')],
     returns: count({ description: 'The invoice id.' }),
@@ -192,12 +232,17 @@ export class Invoices {
     return appendServices(this.ctx, this.calls, invoiceId, serviceIds);
   }
 
-  @callable({ description: 'The invoices (without line items) that bill a period of a service, by status (as getList; all by default), oldest first.', verb: 'GET', params: [int('service_id'), string('status', { default: 'all' })], returns: INVOICE_SUMMARIES })
+  @callable({
+    description: 'The invoices (without line items) that bill a period of a service, by status (as getList; all by default), oldest first.',
+    verb: 'GET',
+    params: [int('service_id'), string('status', { default: 'all' })],
+    returns: INVOICE_SUMMARIES,
+  })
   getAllWithService(serviceId: number, status: string) {
     return invoicesWithService(this.ctx, serviceId, status);
   }
 
-  @callable({ description: 'Tally\'s earlier name of deleteDraft: deletes a draft invoice.', verb: 'DELETE', params: [int('invoice_id')], returns: nothing() })
+  @callable({ description: "Tally's earlier name of deleteDraft: deletes a draft invoice.", verb: 'DELETE', params: [int('invoice_id')], returns: nothing() })
   async delete(invoiceId: number) {
     return this.deleteDraft(invoiceId);
   }

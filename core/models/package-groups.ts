@@ -20,14 +20,30 @@ const invalidGroup = () => TallyError.invalid({ package_group_id: { exists: 'Inv
 export class PackageGroups {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ returns: count({ description: 'The new group id.' }), vars: PACKAGE_GROUP_ADD, verb: 'POST', params: [object('vars', { default: {} })], description: 'Add a group: vars[names][0][name] (or vars[name]), optional vars[descriptions][0][description] (or vars[description]), vars[type] (standard, addon; standard). Returns its id.' })
+  @callable({
+    returns: count({ description: 'The new group id.' }),
+    vars: PACKAGE_GROUP_ADD,
+    verb: 'POST',
+    params: [object('vars', { default: {} })],
+    description: 'Add a group: vars[names][0][name] (or vars[name]), optional vars[descriptions][0][description] (or vars[description]), vars[type] (standard, addon; standard). Returns its id.',
+  })
   async add(vars: Record<string, unknown>) {
     const values = this.read(vars, false);
-    const row = await this.ctx.db.insertInto('package_groups').values({ company_id: this.ctx.companyId, name: values.name!, description: values.description ?? null, type: values.type ?? 'standard' }).returning('id').executeTakeFirstOrThrow();
+    const row = await this.ctx.db
+      .insertInto('package_groups')
+      .values({ company_id: this.ctx.companyId, name: values.name!, description: values.description ?? null, type: values.type ?? 'standard' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return row.id;
   }
 
-  @callable({ returns: PACKAGE_GROUP, vars: PACKAGE_GROUP_EDIT, verb: 'PUT', params: [int('package_group_id'), object('vars')], description: 'Change a group\'s name, description or type. Returns it.' })
+  @callable({
+    returns: PACKAGE_GROUP,
+    vars: PACKAGE_GROUP_EDIT,
+    verb: 'PUT',
+    params: [int('package_group_id'), object('vars')],
+    description: "Change a group's name, description or type. Returns it.",
+  })
   async edit(groupId: number, vars: Record<string, unknown>) {
     if (!(await this.get(groupId))) throw invalidGroup();
     const values = this.read(vars, true);
@@ -75,16 +91,29 @@ export class PackageGroups {
     return query.limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
   }
 
-  @callable({ returns: count(), verb: 'GET', params: [int('company_id', { default: null }), string('type', { default: null }), any('filters', { default: [] })], description: 'How many groups (of one type).' })
+  @callable({
+    returns: count(),
+    verb: 'GET',
+    params: [int('company_id', { default: null }), string('type', { default: null }), any('filters', { default: [] })],
+    description: 'How many groups (of one type).',
+  })
   async getListCount(companyId: number | null, type: string | null, filters: unknown) {
     readFilters(filters, []);
     const query = this.filtered(type);
     if (!readsOwnCompany(this.ctx, companyId)) return 0;
-    const row = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const row = await query
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
-  @callable({ returns: count(), verb: 'GET', params: [int('company_id', { default: null }), string('type', { default: 'standard' }), any('filters', { default: [] })], description: 'How many groups of a type.' })
+  @callable({
+    returns: count(),
+    verb: 'GET',
+    params: [int('company_id', { default: null }), string('type', { default: 'standard' }), any('filters', { default: [] })],
+    description: 'How many groups of a type.',
+  })
   getTypeCount(companyId: number | null, type: string, filters: unknown) {
     return this.getListCount(companyId, type, filters);
   }

@@ -32,17 +32,33 @@ const invalidPackage = () => TallyError.invalid({ package_id: { exists: 'Invalid
 export class Packages {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ returns: count({ description: 'The new package id.' }), vars: PACKAGE_ADD,
+  @callable({
+    returns: count({ description: 'The new package id.' }),
+    vars: PACKAGE_ADD,
     verb: 'POST',
     params: [object('vars', { default: {} })],
-    description: 'Add a package: vars[names][0][name] (or vars[name]), vars[pricing][i][term|period|price|price_renews|setup_fee|cancel_fee|currency], optional vars[descriptions][0][text], vars[module_id], vars[meta][...] (module settings), vars[status] (active, inactive, restricted), vars[taxable], vars[qty], vars[client_qty], vars[prorata_day] (1-28), vars[groups][]. Returns its id.',
+    description:
+      'Add a package: vars[names][0][name] (or vars[name]), vars[pricing][i][term|period|price|price_renews|setup_fee|cancel_fee|currency], optional vars[descriptions][0][text], vars[module_id], vars[meta][...] (module settings), vars[status] (active, inactive, restricted), vars[taxable], vars[qty], vars[client_qty], vars[prorata_day] (1-28), vars[groups][]. Returns its id.',
   })
   async add(vars: Record<string, unknown>) {
     const read = await readPackageVars(this.ctx.db, this.ctx.companyId, vars, false);
     if (Object.keys(read.errors).length) throw TallyError.invalid(read.errors);
     const row = await this.ctx.db
       .insertInto('packages')
-      .values({ company_id: this.ctx.companyId, name: read.changes.name!, description: null, module: null, module_settings: '{}', status: 'active', taxable: 0, qty: null, client_qty: null, prorata_day: null, ...read.changes, date_added: formatUtc(new Date()) })
+      .values({
+        company_id: this.ctx.companyId,
+        name: read.changes.name!,
+        description: null,
+        module: null,
+        module_settings: '{}',
+        status: 'active',
+        taxable: 0,
+        qty: null,
+        client_qty: null,
+        prorata_day: null,
+        ...read.changes,
+        date_added: formatUtc(new Date()),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     await this.writePricingAndGroups(row.id, read.pricing, read.groups);
@@ -50,11 +66,24 @@ export class Packages {
     return row.id;
   }
 
-  @callable({ returns: PACKAGE, vars: PACKAGE_EDIT, verb: 'PUT', params: [int('package_id'), object('vars')], description: 'Change a package: any field of add; vars[pricing][i][id] edits that row (an empty term removes it), a row without id is added; vars[groups] replaces the groups. Returns the package.' })
+  @callable({
+    returns: PACKAGE,
+    vars: PACKAGE_EDIT,
+    verb: 'PUT',
+    params: [int('package_id'), object('vars')],
+    description:
+      'Change a package: any field of add; vars[pricing][i][id] edits that row (an empty term removes it), a row without id is added; vars[groups] replaces the groups. Returns the package.',
+  })
   async edit(packageId: number, vars: Record<string, unknown>) {
     if (!(await readPackage(this.ctx.db, this.ctx.companyId, packageId))) throw invalidPackage();
     const existing = await this.ctx.db.selectFrom('pricings').select(PRICING_COLUMNS).where('company_id', '=', this.ctx.companyId).where('package_id', '=', packageId).execute();
-    const read = await readPackageVars(this.ctx.db, this.ctx.companyId, vars, true, existing.map((p) => ({ ...p, period: p.period as never })));
+    const read = await readPackageVars(
+      this.ctx.db,
+      this.ctx.companyId,
+      vars,
+      true,
+      existing.map((p) => ({ ...p, period: p.period as never })),
+    );
     if (Object.keys(read.errors).length) throw TallyError.invalid(read.errors);
     if (Object.keys(read.changes).length) await this.ctx.db.updateTable('packages').set(read.changes).where('id', '=', packageId).execute();
     await this.writePricingAndGroups(packageId, read.pricing, read.groups);
@@ -62,12 +91,27 @@ export class Packages {
     return readPackage(this.ctx.db, this.ctx.companyId, packageId);
   }
 
-  @callable({ returns: nothing(), verb: 'DELETE', params: [int('package_id'), bool('remove_services', { default: false })], description: 'Delete a package that no service uses. remove_services=true (the reference then deletes the package\'s canceled services) is refused: Tally keeps services, and their invoices\' history, until each is deleted.' })
+  @callable({
+    returns: nothing(),
+    verb: 'DELETE',
+    params: [int('package_id'), bool('remove_services', { default: false })],
+    description:
+      "Delete a package that no service uses. remove_services=true (the reference then deletes the package's canceled services) is refused: Tally keeps services, and their invoices' history, until each is deleted.",
+  })
   async delete(packageId: number, removeServices: boolean) {
-    if (removeServices) throw TallyError.invalid({ remove_services: { unsupported: 'Tally does not support remove_services: it never deletes services with their package. Delete the package once no service uses it.' } });
+    if (removeServices)
+      throw TallyError.invalid({
+        remove_services: { unsupported: 'Tally does not support remove_services: it never deletes services with their package. Delete the package once no service uses it.' },
+      });
     const deleted = await readPackage(this.ctx.db, this.ctx.companyId, packageId);
     if (!deleted) throw invalidPackage();
-    const used = await this.ctx.db.selectFrom('services').innerJoin('pricings', 'pricings.id', 'services.pricing_id').select('services.id').where('pricings.package_id', '=', packageId).limit(1).executeTakeFirst();
+    const used = await this.ctx.db
+      .selectFrom('services')
+      .innerJoin('pricings', 'pricings.id', 'services.pricing_id')
+      .select('services.id')
+      .where('pricings.package_id', '=', packageId)
+      .limit(1)
+      .executeTakeFirst();
     if (used) throw TallyError.invalid({ package_id: { in_use: 'Services use this package; cancel and delete them first.' } });
     await this.ctx.db.deleteFrom('package_group_packages').where('package_id', '=', packageId).execute();
     await this.ctx.db.deleteFrom('coupon_packages').where('package_id', '=', packageId).execute();
@@ -91,7 +135,13 @@ export class Packages {
   @callable({
     returns: PACKAGES,
     verb: 'GET',
-    params: [int('company_id', { default: null }), object('order', { default: { name: 'ASC' } }), string('status', { default: null }), string('type', { default: null }), any('filters', { default: [] })],
+    params: [
+      int('company_id', { default: null }),
+      object('order', { default: { name: 'ASC' } }),
+      string('status', { default: null }),
+      string('type', { default: null }),
+      any('filters', { default: [] }),
+    ],
     description: `The company's packages, optionally of one status, or (type standard or addon) in a package group of that type; order[field]=ASC|DESC over ${Object.keys(ORDER).join(', ')}; no filters are known (one given is a 400 naming it).`,
   })
   async getAll(companyId: number | null, order: unknown, status: string | null, type: string | null, filters: unknown) {
@@ -99,7 +149,11 @@ export class Packages {
     let query = this.filtered(status, filters);
     if (type !== null) {
       query = query.where('id', 'in', (eb) =>
-        eb.selectFrom('package_group_packages').innerJoin('package_groups', 'package_groups.id', 'package_group_packages.package_group_id').select('package_group_packages.package_id').where('package_groups.type', '=', type),
+        eb
+          .selectFrom('package_group_packages')
+          .innerJoin('package_groups', 'package_groups.id', 'package_group_packages.package_group_id')
+          .select('package_group_packages.package_id')
+          .where('package_groups.type', '=', type),
       );
     }
     const sorted = ordered(query, readOrder(order, ORDER, 'order'), 'id');
@@ -111,7 +165,7 @@ export class Packages {
     returns: PACKAGES,
     verb: 'GET',
     params: [int('page', { default: 1 }), object('order_by', { default: { id_code: 'asc' } }), string('status', { default: null }), any('filters', { default: [] })],
-    description: 'One page (25) of packages, optionally of one status; order_by as getAll\'s order.',
+    description: "One page (25) of packages, optionally of one status; order_by as getAll's order.",
   })
   async getList(page: number, orderBy: unknown, status: string | null, filters: unknown) {
     const rows = await ordered(this.filtered(status, filters), readOrder(orderBy, ORDER), 'id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
@@ -120,7 +174,10 @@ export class Packages {
 
   @callable({ returns: count(), verb: 'GET', params: [string('status', { default: null }), any('filters', { default: [] })], description: 'How many packages (of one status).' })
   async getListCount(status: string | null, filters: unknown) {
-    const row = await this.filtered(status, filters).clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const row = await this.filtered(status, filters)
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
@@ -132,13 +189,24 @@ export class Packages {
 
   @callable({ returns: count(), verb: 'GET', params: [string('query')], description: 'How many packages search finds, over all its pages.' })
   async getSearchCount(query: string) {
-    const row = await this.searched(query).clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const row = await this.searched(query)
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
-  @callable({ returns: PACKAGES, verb: 'GET', params: [int('package_group_id'), string('status', { default: null }), any('filters', { default: [] })], description: 'The packages of a package group.' })
+  @callable({
+    returns: PACKAGES,
+    verb: 'GET',
+    params: [int('package_group_id'), string('status', { default: null }), any('filters', { default: [] })],
+    description: 'The packages of a package group.',
+  })
   async getAllPackagesByGroup(groupId: number, status: string | null, filters: unknown) {
-    const rows = await this.filtered(status, filters).where('id', 'in', (eb) => eb.selectFrom('package_group_packages').select('package_id').where('package_group_id', '=', groupId)).orderBy('name').execute();
+    const rows = await this.filtered(status, filters)
+      .where('id', 'in', (eb) => eb.selectFrom('package_group_packages').select('package_id').where('package_group_id', '=', groupId))
+      .orderBy('name')
+      .execute();
     return presentPackages(this.ctx.db, this.ctx.companyId, rows);
   }
 
@@ -160,7 +228,11 @@ export class Packages {
 
   private async writePricingAndGroups(packageId: number, pricing: Awaited<ReturnType<typeof readPackageVars>>['pricing'], groups: number[] | null) {
     for (const change of pricing) {
-      if (change.id === null) await this.ctx.db.insertInto('pricings').values({ company_id: this.ctx.companyId, package_id: packageId, ...change.values! }).execute();
+      if (change.id === null)
+        await this.ctx.db
+          .insertInto('pricings')
+          .values({ company_id: this.ctx.companyId, package_id: packageId, ...change.values! })
+          .execute();
       else if (change.values) await this.ctx.db.updateTable('pricings').set(change.values).where('id', '=', change.id).execute();
       else {
         const used = await this.ctx.db.selectFrom('services').select('id').where('pricing_id', '=', change.id).limit(1).executeTakeFirst();

@@ -21,11 +21,22 @@ const invalidPricing = () => TallyError.invalid({ pricing_id: { exists: 'Invalid
 export class Pricings {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ returns: count({ description: 'The new pricing id.' }), vars: PRICING_ADD, verb: 'POST', params: [object('vars', { default: {} })], description: 'Add a pricing row: vars[term] (1), vars[period] (day, week, month, year, onetime; month), vars[price] (0), vars[price_renews], vars[setup_fee] (0), vars[cancel_fee] (0), vars[currency]. Returns its id.' })
+  @callable({
+    returns: count({ description: 'The new pricing id.' }),
+    vars: PRICING_ADD,
+    verb: 'POST',
+    params: [object('vars', { default: {} })],
+    description:
+      'Add a pricing row: vars[term] (1), vars[period] (day, week, month, year, onetime; month), vars[price] (0), vars[price_renews], vars[setup_fee] (0), vars[cancel_fee] (0), vars[currency]. Returns its id.',
+  })
   async add(vars: Record<string, unknown>) {
     const read = await readPricing(this.ctx.db, this.ctx.companyId, vars, (f) => f);
     if ('errors' in read) throw TallyError.invalid(read.errors);
-    const row = await this.ctx.db.insertInto('pricings').values({ company_id: this.ctx.companyId, package_id: null, ...read.values }).returning('id').executeTakeFirstOrThrow();
+    const row = await this.ctx.db
+      .insertInto('pricings')
+      .values({ company_id: this.ctx.companyId, package_id: null, ...read.values })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return row.id;
   }
 
@@ -33,7 +44,11 @@ export class Pricings {
   async edit(pricingId: number, vars: Record<string, unknown>) {
     const current = await this.get(pricingId);
     if (!current) throw invalidPricing();
-    const read = await readPricing(this.ctx.db, this.ctx.companyId, vars, (f) => f, { ...current, period: current.period as Period, price_renews: current.price_renews === current.price ? null : current.price_renews });
+    const read = await readPricing(this.ctx.db, this.ctx.companyId, vars, (f) => f, {
+      ...current,
+      period: current.period as Period,
+      price_renews: current.price_renews === current.price ? null : current.price_renews,
+    });
     if ('errors' in read) throw TallyError.invalid(read.errors);
     await this.ctx.db.updateTable('pricings').set(read.values).where('id', '=', pricingId).execute();
     return this.get(pricingId);
@@ -75,7 +90,10 @@ export class Pricings {
   @callable({ returns: count(), verb: 'GET', params: [int('company_id', { default: null })], description: 'How many pricing rows the company has.' })
   async getListCount(companyId: number | null) {
     if (!readsOwnCompany(this.ctx, companyId)) return 0;
-    const row = await this.query().clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const row = await this.query()
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 

@@ -36,7 +36,7 @@ export const SERVICE = record({
   date_last_renewed: timestamp({ nullable: true }),
   date_suspended: timestamp({ nullable: true }),
   date_canceled: timestamp({ nullable: true, description: 'In the future: a scheduled cancellation.' }),
-  name: string({ description: 'The package\'s name.' }),
+  name: string({ description: "The package's name." }),
   package: record({ id: int(), name: string(), module: string({ nullable: true }), taxable: int({ enum: [0, 1] }), prorata_day: int({ nullable: true }) }),
   package_pricing: PACKAGE_PRICING,
   fields: listOf(SERVICE_FIELD),
@@ -50,21 +50,25 @@ export const SERVICE_ADD = inputs({
   pricing_id: int({ required: true, description: 'A pricing row of a package of the company.' }),
   client_id: int({ required: true }),
   status: string({ enum: ['pending', 'in_review', 'active'], description: 'Default pending.' }),
-  use_module: bool({ description: 'true (default): an active service is provisioned by the package\'s module now.' }),
+  use_module: bool({ description: "true (default): an active service is provisioned by the package's module now." }),
   qty: int({ description: 'Default 1.' }),
   coupon_id: int(),
-  override_price: money({ description: 'With override_currency: the price instead of the pricing\'s.' }),
+  override_price: money({ description: "With override_currency: the price instead of the pricing's." }),
   override_currency: string({ format: 'currency' }),
   parent_service_id: int({ description: 'Makes it an addon of that service.' }),
   date_added: timestamp({ description: 'Default now.' }),
-  date_renews: timestamp({ description: 'Default: the package\'s pro rata day, else one term after the start.' }),
+  date_renews: timestamp({ description: "Default: the package's pro rata day, else one term after the start." }),
 });
 
 export const SERVICE_EDIT = allOptional(SERVICE_ADD);
 
-export const MODULE_FIELDS_NOTE = 'Other keys are the module\'s fields (vars[domain] for generic_server).';
+export const MODULE_FIELDS_NOTE = "Other keys are the module's fields (vars[domain] for generic_server).";
 
-export const SERVICE_FIELD_INPUT = inputs({ key: string({ required: true, example: 'domain' }), value: string({ example: 'example.com' }), encrypted: bool({ description: 'true: stored encrypted with the system key.' }) });
+export const SERVICE_FIELD_INPUT = inputs({
+  key: string({ required: true, example: 'domain' }),
+  value: string({ example: 'example.com' }),
+  encrypted: bool({ description: 'true: stored encrypted with the system key.' }),
+});
 
 export const CANCEL_VARS = inputs({
   date_canceled: string({ description: 'end_of_term (at its renew date) or a future date schedules it; none or a past date cancels now.' }),
@@ -85,7 +89,7 @@ export const PRICING_INFO = record({
   term: int(),
   period: string({ enum: PERIODS }),
   currency: string({ format: 'currency' }),
-  price: money({ description: 'What one unit costs now (override price, else the pricing\'s).' }),
+  price: money({ description: "What one unit costs now (override price, else the pricing's)." }),
   price_renews: money({ description: 'What one unit costs at renewal.' }),
   setup_fee: money(),
   cancel_fee: money(),

@@ -26,7 +26,21 @@ import { ServiceQueueLists } from './services/service-queue-lists';
 import { lockService, presentServices, requireService, SERVICE_FILTERS, SERVICE_STATUSES, serviceCurrency, serviceQuery, ServiceRow } from '../billing/service-store';
 import { isFieldKey, readServiceVars } from './services/service-vars';
 import { bool as yes, int as count, money, nothing, orFalse, timestamp } from '../kernel/shape';
-import { CANCEL_VARS, LABELS, MODULE_VARS, PACKAGE_PRICING_INFO, PRICING_INFO, SERVICE, SERVICE_ADD, SERVICE_EDIT, SERVICE_FIELD_INPUT, SERVICES, SIMPLE_SERVICES, SUSPEND_VARS, UNCANCEL_VARS } from './services.fields';
+import {
+  CANCEL_VARS,
+  LABELS,
+  MODULE_VARS,
+  PACKAGE_PRICING_INFO,
+  PRICING_INFO,
+  SERVICE,
+  SERVICE_ADD,
+  SERVICE_EDIT,
+  SERVICE_FIELD_INPUT,
+  SERVICES,
+  SIMPLE_SERVICES,
+  SUSPEND_VARS,
+  UNCANCEL_VARS,
+} from './services.fields';
 import { ServiceTransitions } from '../billing/transitions';
 import { PAGE_SIZE } from '../kernel/paging';
 import { emitServiceEvent } from '../billing/service-event';
@@ -50,10 +64,13 @@ export class Services {
     private readonly calls: ModelCalls,
   ) {}
 
-  @callable({ returns: count({ description: 'The new service id.' }), vars: SERVICE_ADD,
+  @callable({
+    returns: count({ description: 'The new service id.' }),
+    vars: SERVICE_ADD,
     verb: 'POST',
     params: [object('vars', { default: {} }), any('packages', { default: null }), bool('notify', { default: false })],
-    description: 'Add a service: vars[pricing_id], vars[client_id], optional vars[status] (pending, in_review, active; pending), vars[use_module] (true: an active service is provisioned by the package\'s module), vars[qty], vars[coupon_id], vars[override_price] and vars[override_currency], vars[parent_service_id], vars[date_added], vars[date_renews], and module fields (e.g. vars[domain]). Returns its id.',
+    description:
+      "Add a service: vars[pricing_id], vars[client_id], optional vars[status] (pending, in_review, active; pending), vars[use_module] (true: an active service is provisioned by the package's module), vars[qty], vars[coupon_id], vars[override_price] and vars[override_currency], vars[parent_service_id], vars[date_added], vars[date_renews], and module fields (e.g. vars[domain]). Returns its id.",
   })
   async add(vars: Record<string, unknown>, _packages: unknown, _notify: boolean) {
     const serviceId = await addService(this.ctx, this.calls, vars, this.now());
@@ -61,10 +78,13 @@ export class Services {
     return serviceId;
   }
 
-  @callable({ returns: count({ description: 'The service id.' }), vars: SERVICE_EDIT,
+  @callable({
+    returns: count({ description: 'The service id.' }),
+    vars: SERVICE_EDIT,
     verb: 'PUT',
     params: [int('service_id'), object('vars'), bool('bypass_module', { default: false }), bool('notify', { default: false })],
-    description: 'Change a service: vars[pricing_id] moves it to another package or term (prorated: an upgrade is invoiced, a downgrade credited), vars[status] active provisions a pending service, vars[qty], vars[override_price], vars[override_currency], vars[coupon_id], vars[date_renews], and fields. Returns its id.',
+    description:
+      'Change a service: vars[pricing_id] moves it to another package or term (prorated: an upgrade is invoiced, a downgrade credited), vars[status] active provisions a pending service, vars[qty], vars[override_price], vars[override_currency], vars[coupon_id], vars[date_renews], and fields. Returns its id.',
   })
   async edit(serviceId: number, vars: Record<string, unknown>, bypassModule: boolean, _notify: boolean) {
     const service = await lockService(this.ctx.db, this.ctx.companyId, serviceId);
@@ -78,7 +98,12 @@ export class Services {
     // Staff giving a suspended service a reason of their own make the suspension theirs: the run
     // unsuspends only what it suspended for non-payment, not a service since held for abuse.
     const takenOver = service.status === 'suspended' && columns.suspension_reason !== undefined && columns.suspension_reason !== service.suspension_reason;
-    if (Object.keys(columns).length) await this.ctx.db.updateTable('services').set(takenOver ? { ...columns, auto_suspended: 0 } : columns).where('id', '=', serviceId).execute();
+    if (Object.keys(columns).length)
+      await this.ctx.db
+        .updateTable('services')
+        .set(takenOver ? { ...columns, auto_suspended: 0 } : columns)
+        .where('id', '=', serviceId)
+        .execute();
     await writeFields(this.ctx.db, serviceId, read.fields, this.ctx.systemKey);
     if (pricingId !== undefined && pricingId !== service.pricing_id) {
       if (bypassModule) throw TallyError.invalid({ pricing_id: { module: 'A package change needs the module; do not bypass it.' } });
@@ -95,11 +120,17 @@ export class Services {
     return row ? (await presentServices(this.ctx.db, [row], this.ctx.systemKey))[0] : false;
   }
 
-  @callable({ returns: SERVICES,
+  @callable({
+    returns: SERVICES,
     verb: 'GET',
     params: [
-      int('client_id', { default: null }), string('status', { default: 'active' }), int('page', { default: 1 }), object('order_by', { default: { date_added: 'DESC' } }), bool('children', { default: true }),
-      any('filters', { default: [] }), any('formatted_filters', { default: [] }),
+      int('client_id', { default: null }),
+      string('status', { default: 'active' }),
+      int('page', { default: 1 }),
+      object('order_by', { default: { date_added: 'DESC' } }),
+      bool('children', { default: true }),
+      any('filters', { default: [] }),
+      any('formatted_filters', { default: [] }),
     ],
     description: `One page (25) of services of one status (pending, in_review, active, suspended, canceled, scheduled_cancellation, all; active), optionally of one client; order_by[field]=ASC|DESC over ${Object.keys(ORDER).join(', ')}; children=false leaves out addons; filters[${LIST_FILTERS.join('], filters[')}]. formatted_filters is accepted and unused.`,
   })
@@ -111,14 +142,32 @@ export class Services {
   @callable({
     returns: count(),
     verb: 'GET',
-    params: [int('client_id', { default: null }), string('status', { default: 'active' }), bool('children', { default: true }), int('package_id', { default: null }), any('filters', { default: [] }), any('formatted_filters', { default: [] })],
+    params: [
+      int('client_id', { default: null }),
+      string('status', { default: 'active' }),
+      bool('children', { default: true }),
+      int('package_id', { default: null }),
+      any('filters', { default: [] }),
+      any('formatted_filters', { default: [] }),
+    ],
     description: 'How many services getList would list (optionally of one package; filters as getList).',
   })
   getListCount(clientId: number | null, status: string, children: boolean, packageId: number | null, filters: unknown, _formattedFilters: unknown) {
     return this.count(this.listed(clientId, status, children, packageId, filters));
   }
 
-  @callable({ returns: SERVICES, verb: 'GET', params: [int('client_id'), string('status', { default: 'active' }), object('order_by', { default: { date_added: 'DESC' } }), bool('children', { default: true }), int('package_id', { default: null })], description: 'Every service of a client of one status, ordered as getList.' })
+  @callable({
+    returns: SERVICES,
+    verb: 'GET',
+    params: [
+      int('client_id'),
+      string('status', { default: 'active' }),
+      object('order_by', { default: { date_added: 'DESC' } }),
+      bool('children', { default: true }),
+      int('package_id', { default: null }),
+    ],
+    description: 'Every service of a client of one status, ordered as getList.',
+  })
   async getAllByClient(clientId: number, status: string, orderBy: unknown, children: boolean, packageId: number | null) {
     const query = ordered(this.listed(clientId, status, children, packageId, []), readOrder(orderBy, ORDER), 'services.id');
     return presentServices(this.ctx.db, await query.execute(), this.ctx.systemKey);
@@ -134,13 +183,23 @@ export class Services {
     return this.count(this.listed(clientId, status, children, null, filters));
   }
 
-  @callable({ returns: SIMPLE_SERVICES, verb: 'GET', params: [int('client_id', { default: null }), int('page', { default: 1 })], description: 'One page of services (every status) with only id, client, package name, status and renew date.' })
+  @callable({
+    returns: SIMPLE_SERVICES,
+    verb: 'GET',
+    params: [int('client_id', { default: null }), int('page', { default: 1 })],
+    description: 'One page of services (every status) with only id, client, package name, status and renew date.',
+  })
   async getSimpleList(clientId: number | null, page: number) {
     const rows = await this.filtered(clientId, 'all', true).orderBy('services.id', 'desc').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
     return rows.map((r) => ({ id: r.id, client_id: r.client_id, name: r.package_name, status: r.status, date_renews: r.date_renews }));
   }
 
-  @callable({ returns: SERVICES, verb: 'GET', params: [string('query'), int('page', { default: 1 }), bool('search_fields', { default: false })], description: 'Services whose package name or a (non-secret) field value contains the query (fields are always searched: search_fields changes nothing).' })
+  @callable({
+    returns: SERVICES,
+    verb: 'GET',
+    params: [string('query'), int('page', { default: 1 }), bool('search_fields', { default: false })],
+    description: 'Services whose package name or a (non-secret) field value contains the query (fields are always searched: search_fields changes nothing).',
+  })
   async search(query: string, page: number, _searchFields: boolean) {
     const rows = await this.searched(query).orderBy('services.id', 'desc').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
     return presentServices(this.ctx.db, rows, this.ctx.systemKey);
@@ -162,7 +221,8 @@ export class Services {
     const f = (filters && typeof filters === 'object' && !Array.isArray(filters) ? filters : {}) as Record<string, unknown>;
     // A filter given but unreadable is refused: dropped, it would widen the list to every client's services.
     const errors: Record<string, Record<string, string>> = {};
-    for (const key of ['client_id', 'package_id']) if (is.present(f[key]) && !is.integer(f[key])) errors[`filters[${key}]`] = { format: `filters[${key}] must be a whole number from -2147483648 to 2147483647.` };
+    for (const key of ['client_id', 'package_id'])
+      if (is.present(f[key]) && !is.integer(f[key])) errors[`filters[${key}]`] = { format: `filters[${key}] must be a whole number from -2147483648 to 2147483647.` };
     if (is.present(f.status) && typeof f.status !== 'string') errors['filters[status]'] = { format: 'filters[status] must be a single status.' };
     if (Object.keys(errors).length) throw TallyError.invalid(errors);
     let query = this.filtered(is.present(f.client_id) ? Number(f.client_id) : null, typeof f.status === 'string' && f.status ? f.status : 'all', children);
@@ -170,12 +230,18 @@ export class Services {
     return presentServices(this.ctx.db, await ordered(query, order, 'services.id').execute(), this.ctx.systemKey);
   }
 
-  @callable({ returns: PRICING_INFO, verb: 'GET', params: [int('service_id'), string('currency_code', { default: null })], description: 'What a service costs: package name, term, period, currency, price and renewal price (its override price when set), setup and cancellation fees. currency_code other than the service\'s is refused (Tally converts nothing).' })
+  @callable({
+    returns: PRICING_INFO,
+    verb: 'GET',
+    params: [int('service_id'), string('currency_code', { default: null })],
+    description:
+      "What a service costs: package name, term, period, currency, price and renewal price (its override price when set), setup and cancellation fees. currency_code other than the service's is refused (Tally converts nothing).",
+  })
   async getPricingInfo(serviceId: number, currencyCode: string | null) {
     return pricingInfo(await requireService(this.ctx.db, this.ctx.companyId, serviceId), currencyCode);
   }
 
-  @callable({ returns: orFalse(PACKAGE_PRICING_INFO), verb: 'GET', params: [int('pricing_id')], description: 'A package pricing row with its package\'s id and name, or false.' })
+  @callable({ returns: orFalse(PACKAGE_PRICING_INFO), verb: 'GET', params: [int('pricing_id')], description: "A package pricing row with its package's id and name, or false." })
   getPackagePricing(pricingId: number) {
     return packagePricing(this.ctx.db, this.ctx.companyId, pricingId);
   }
@@ -185,7 +251,13 @@ export class Services {
     return SERVICE_ACTIONS;
   }
 
-  @callable({ returns: nothing(), vars: CANCEL_VARS, verb: 'POST', params: [int('service_id'), object('vars', { default: {} })], description: 'Cancel a service: vars[date_canceled] "end_of_term" (at its renew date) or a future date schedules it; none or a past date cancels now through the module (vars[use_module], true).' })
+  @callable({
+    returns: nothing(),
+    vars: CANCEL_VARS,
+    verb: 'POST',
+    params: [int('service_id'), object('vars', { default: {} })],
+    description: 'Cancel a service: vars[date_canceled] "end_of_term" (at its renew date) or a future date schedules it; none or a past date cancels now through the module (vars[use_module], true).',
+  })
   async cancel(serviceId: number, vars: Record<string, unknown>) {
     const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
     const when = vars.date_canceled;
@@ -215,27 +287,52 @@ export class Services {
     return null;
   }
 
-  @callable({ returns: nothing(), vars: SUSPEND_VARS, verb: 'POST', params: [int('service_id'), object('vars', { default: {} })], description: 'Suspend an active service through its module (vars[use_module], true), with vars[suspension_reason].' })
+  @callable({
+    returns: nothing(),
+    vars: SUSPEND_VARS,
+    verb: 'POST',
+    params: [int('service_id'), object('vars', { default: {} })],
+    description: 'Suspend an active service through its module (vars[use_module], true), with vars[suspension_reason].',
+  })
   async suspend(serviceId: number, vars: Record<string, unknown>) {
     const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
-    await this.transitions().suspend(service, { useModule: vars.use_module === undefined || truthy(vars.use_module), reason: typeof vars.suspension_reason === 'string' ? vars.suspension_reason : null });
+    await this.transitions().suspend(service, {
+      useModule: vars.use_module === undefined || truthy(vars.use_module),
+      reason: typeof vars.suspension_reason === 'string' ? vars.suspension_reason : null,
+    });
     return null;
   }
 
-  @callable({ returns: nothing(), vars: MODULE_VARS, verb: 'POST', params: [int('service_id'), object('vars', { default: {} })], description: 'Unsuspend a suspended service through its module (vars[use_module], true).' })
+  @callable({
+    returns: nothing(),
+    vars: MODULE_VARS,
+    verb: 'POST',
+    params: [int('service_id'), object('vars', { default: {} })],
+    description: 'Unsuspend a suspended service through its module (vars[use_module], true).',
+  })
   async unsuspend(serviceId: number, vars: Record<string, unknown>) {
     await this.transitions().unsuspend(await requireService(this.ctx.db, this.ctx.companyId, serviceId), vars.use_module === undefined || truthy(vars.use_module));
     return null;
   }
 
-  @callable({ returns: nothing(), verb: 'POST', params: [int('service_id'), int('invoice_id', { default: null })], description: 'Tell the module a renewal was paid (the billing run does this when the renewal invoice is paid); with invoice_id, that renewal is marked processed.' })
+  @callable({
+    returns: nothing(),
+    verb: 'POST',
+    params: [int('service_id'), int('invoice_id', { default: null })],
+    description: 'Tell the module a renewal was paid (the billing run does this when the renewal invoice is paid); with invoice_id, that renewal is marked processed.',
+  })
   async renew(serviceId: number, invoiceId: number | null) {
     await this.transitions().renew(await requireService(this.ctx.db, this.ctx.companyId, serviceId));
     if (invoiceId !== null) await this.ctx.db.updateTable('service_invoices').set({ date_processed: this.now() }).where('service_id', '=', serviceId).where('invoice_id', '=', invoiceId).execute();
     return null;
   }
 
-  @callable({ returns: nothing(), verb: 'DELETE', params: [int('service_id'), bool('validate', { default: true })], description: 'Delete a pending or in_review service (others are canceled, never deleted). validate=false (the reference\'s delete without its checks) is refused: Tally always checks.' })
+  @callable({
+    returns: nothing(),
+    verb: 'DELETE',
+    params: [int('service_id'), bool('validate', { default: true })],
+    description: "Delete a pending or in_review service (others are canceled, never deleted). validate=false (the reference's delete without its checks) is refused: Tally always checks.",
+  })
   async delete(serviceId: number, validate: boolean) {
     if (!validate) throw TallyError.invalid({ validate: { unsupported: 'Tally does not support validate=false: a service is deleted only when it is pending or in review; cancel others.' } });
     const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
@@ -245,11 +342,21 @@ export class Services {
     return null;
   }
 
-  @callable({ returns: count({ description: 'The service id.' }), verb: 'POST', params: [int('service_id'), int('client_id')], description: 'Give a service (and its addons) to another client of the company. Returns its id.' })
+  @callable({
+    returns: count({ description: 'The service id.' }),
+    verb: 'POST',
+    params: [int('service_id'), int('client_id')],
+    description: 'Give a service (and its addons) to another client of the company. Returns its id.',
+  })
   async move(serviceId: number, clientId: number) {
     const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
     await requireClientId(this.ctx.db, this.ctx.companyId, clientId);
-    await this.ctx.db.updateTable('services').set({ client_id: clientId }).where('company_id', '=', this.ctx.companyId).where((eb) => eb.or([eb('id', '=', serviceId), eb('parent_service_id', '=', serviceId)])).execute();
+    await this.ctx.db
+      .updateTable('services')
+      .set({ client_id: clientId })
+      .where('company_id', '=', this.ctx.companyId)
+      .where((eb) => eb.or([eb('id', '=', serviceId), eb('parent_service_id', '=', serviceId)]))
+      .execute();
     // An addon moved alone leaves its parent, which stays with the old client: an addon is always its parent's client's.
     if (service.parent_service_id !== null && clientId !== service.client_id) await this.ctx.db.updateTable('services').set({ parent_service_id: null }).where('id', '=', serviceId).execute();
     return serviceId;
@@ -275,14 +382,24 @@ export class Services {
     return (await requireService(this.ctx.db, this.ctx.companyId, serviceId)).parent_service_id !== null;
   }
 
-  @callable({ returns: money(), verb: 'GET', params: [int('service_id'), string('currency', { default: null })], description: 'What the next renewal costs (override price, else renewal price, times quantity), as a decimal string.' })
+  @callable({
+    returns: money(),
+    verb: 'GET',
+    params: [int('service_id'), string('currency', { default: null })],
+    description: 'What the next renewal costs (override price, else renewal price, times quantity), as a decimal string.',
+  })
   async getRenewalPrice(serviceId: number, currency: string | null) {
     const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
     if (currency !== null && currency !== serviceCurrency(service)) throw TallyError.invalid({ currency: { convert: `The service is billed in ${serviceCurrency(service)}.` } });
     return toStored(stored(service.override_price ?? service.price_renews ?? service.price).times(service.qty));
   }
 
-  @callable({ returns: orFalse(timestamp()), verb: 'GET', params: [string('last_renew_date'), int('term'), string('period')], description: 'The renew date term × period after a date, on the company\'s calendar (31 January + 1 month is the last day of February); false for one-time.' })
+  @callable({
+    returns: orFalse(timestamp()),
+    verb: 'GET',
+    params: [string('last_renew_date'), int('term'), string('period')],
+    description: "The renew date term × period after a date, on the company's calendar (31 January + 1 month is the last day of February); false for one-time.",
+  })
   getNextRenewDate(lastRenewDate: string, term: number, period: string) {
     const from = parseTimestamp(lastRenewDate, this.ctx.timezone);
     if (!from) throw TallyError.invalid({ last_renew_date: { format: 'Please give a date as YYYY-MM-DD hh:mm:ss.' } });
@@ -291,7 +408,12 @@ export class Services {
     return nextRenewDate(formatUtc(from), term, period as Period, this.ctx.timezone) ?? false;
   }
 
-  @callable({ returns: orFalse(timestamp()), verb: 'GET', params: [int('service_id')], description: 'When the billing run will invoice the next renewal (renew date less the company\'s invoice days), or false.' })
+  @callable({
+    returns: orFalse(timestamp()),
+    verb: 'GET',
+    params: [int('service_id')],
+    description: "When the billing run will invoice the next renewal (renew date less the company's invoice days), or false.",
+  })
   async getNextInvoiceDate(serviceId: number) {
     const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
     if (!service.date_renews || service.period === 'onetime') return false;
@@ -299,10 +421,16 @@ export class Services {
     return shiftDays(service.date_renews, -settings.invoiceDaysBeforeRenewal, this.ctx.timezone);
   }
 
-  @callable({ returns: nothing(), vars: SERVICE_FIELD_INPUT, verb: 'POST', params: [int('service_id'), object('vars')], description: 'Add or replace service fields: vars[key], vars[value], vars[encrypted].' })
+  @callable({
+    returns: nothing(),
+    vars: SERVICE_FIELD_INPUT,
+    verb: 'POST',
+    params: [int('service_id'), object('vars')],
+    description: 'Add or replace service fields: vars[key], vars[value], vars[encrypted].',
+  })
   async addField(serviceId: number, vars: Record<string, unknown>) {
     await requireService(this.ctx.db, this.ctx.companyId, serviceId);
-    if (!isFieldKey(vars.key)) throw TallyError.invalid({ key: { format: 'A field key is a name of letters, digits and _ (module_service_id is the module\'s own).' } });
+    if (!isFieldKey(vars.key)) throw TallyError.invalid({ key: { format: "A field key is a name of letters, digits and _ (module_service_id is the module's own)." } });
     await writeFields(this.ctx.db, serviceId, { [vars.key]: vars.value ?? '' }, this.ctx.systemKey, truthy(vars.encrypted) ? new Set([vars.key]) : new Set());
     return null;
   }
@@ -312,7 +440,13 @@ export class Services {
     return this.addField(serviceId, vars);
   }
 
-  @callable({ returns: nothing(), vars: SERVICE_FIELD_INPUT, verb: 'POST', params: [int('service_id'), list('vars')], description: 'Set several fields: vars[i][key], vars[i][value], vars[i][encrypted].' })
+  @callable({
+    returns: nothing(),
+    vars: SERVICE_FIELD_INPUT,
+    verb: 'POST',
+    params: [int('service_id'), list('vars')],
+    description: 'Set several fields: vars[i][key], vars[i][value], vars[i][encrypted].',
+  })
   async setFields(serviceId: number, vars: unknown) {
     const items = Array.isArray(vars) ? vars : vars && typeof vars === 'object' ? Object.values(vars) : [];
     for (const item of items) await this.addField(serviceId, (item ?? {}) as Record<string, unknown>);
@@ -362,12 +496,26 @@ export class Services {
 
   private searched(query: string) {
     const like = containsPattern(query);
-    return serviceQuery(this.ctx.db, this.ctx.companyId)
-      .where((eb) => eb.or([eb(sql`lower(packages.name)`, 'like', like), eb.exists(eb.selectFrom('service_fields').select('service_id').whereRef('service_fields.service_id', '=', 'services.id').where('service_fields.encrypted', '=', 0).where(sql`lower(service_fields.value)`, 'like', like))]));
+    return serviceQuery(this.ctx.db, this.ctx.companyId).where((eb) =>
+      eb.or([
+        eb(sql`lower(packages.name)`, 'like', like),
+        eb.exists(
+          eb
+            .selectFrom('service_fields')
+            .select('service_id')
+            .whereRef('service_fields.service_id', '=', 'services.id')
+            .where('service_fields.encrypted', '=', 0)
+            .where(sql`lower(service_fields.value)`, 'like', like),
+        ),
+      ]),
+    );
   }
 
   private async count(query: ReturnType<Services['searched']>) {
-    const row = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const row = await query
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
@@ -379,4 +527,3 @@ export class Services {
     return formatUtc(new Date());
   }
 }
-

@@ -24,7 +24,12 @@ export class Settings {
     private readonly settings: SettingsStore,
   ) {}
 
-  @callable({ description: 'Every setting the caller may see, with its value (defaults included), for the caller\'s company or company_id.', verb: 'GET', params: [int('company_id', { default: null })], returns: SETTING_VALUES })
+  @callable({
+    description: "Every setting the caller may see, with its value (defaults included), for the caller's company or company_id.",
+    verb: 'GET',
+    params: [int('company_id', { default: null })],
+    returns: SETTING_VALUES,
+  })
   async getList(companyId: number | null) {
     const company = await this.settings.read(companyOf(this.ctx, companyId), this.ctx.db);
     const system = await this.settings.read(SYSTEM_COMPANY, this.ctx.db);
@@ -36,7 +41,7 @@ export class Settings {
     return result;
   }
 
-  @callable({ description: 'One setting\'s value.', verb: 'GET', params: [string('key', { example: 'timezone' }), int('company_id', { default: null })], returns: SETTING_VALUE })
+  @callable({ description: "One setting's value.", verb: 'GET', params: [string('key', { example: 'timezone' }), int('company_id', { default: null })], returns: SETTING_VALUE })
   async get(key: string, companyId: number | null) {
     const definition = knownSetting(key);
     const values = await this.settings.read(this.scopeOf(definition, companyId), this.ctx.db);
@@ -44,7 +49,8 @@ export class Settings {
   }
 
   @callable({
-    description: 'Change a setting. System settings (maintenance_mode) apply to the installation; company settings (timezone, invoice_format, invoice_start) to the caller\'s company or company_id. Every process sees the change within about a second.',
+    description:
+      "Change a setting. System settings (maintenance_mode) apply to the installation; company settings (timezone, invoice_format, invoice_start) to the caller's company or company_id. Every process sees the change within about a second.",
     verb: 'PUT',
     params: [string('key', { example: 'timezone' }), string('value', { example: 'UTC' }), int('company_id', { default: null })],
     returns: SETTING_VALUE,
@@ -62,7 +68,12 @@ export class Settings {
 
   // The reference's Settings model: the installation's (system) settings, as records.
 
-  @callable({ description: 'One system setting ({key, value, encrypted, level}); false for a key the system does not have.', verb: 'GET', params: [string('key', { example: 'maintenance_mode' })], returns: orFalse(SETTING) })
+  @callable({
+    description: 'One system setting ({key, value, encrypted, level}); false for a key the system does not have.',
+    verb: 'GET',
+    params: [string('key', { example: 'maintenance_mode' })],
+    returns: orFalse(SETTING),
+  })
   async getSetting(key: string) {
     return (await levelSettings(this.ctx.db, this.ctx.companyId, this.ctx.systemKey, 'system')).find((s) => s.key === key) ?? false;
   }
@@ -84,14 +95,24 @@ export class Settings {
     return null;
   }
 
-  @callable({ description: 'Set several system settings from settings[key]=value (an installation credential), all or none; value_keys (a list) limits which keys are set.', verb: 'POST', params: [object('settings', { example: { maintenance_mode: 'false' } }), any('value_keys', { default: null })], returns: nothing() })
+  @callable({
+    description: 'Set several system settings from settings[key]=value (an installation credential), all or none; value_keys (a list) limits which keys are set.',
+    verb: 'POST',
+    params: [object('settings', { example: { maintenance_mode: 'false' } }), any('value_keys', { default: null })],
+    returns: nothing(),
+  })
   async setSettings(settings: Record<string, unknown>, valueKeys: unknown) {
     requireInstallation(this.ctx);
     await setLevelSettings(this.ctx.db, this.settings, SYSTEM_COMPANY, onlyValueKeys(settings, valueKeys), (key) => `settings[${key}]`);
     return null;
   }
 
-  @callable({ description: 'Remove the system\'s own value of a setting (an installation credential): it reads as its default again.', verb: 'DELETE', params: [string('key', { example: 'maintenance_mode' })], returns: nothing() })
+  @callable({
+    description: "Remove the system's own value of a setting (an installation credential): it reads as its default again.",
+    verb: 'DELETE',
+    params: [string('key', { example: 'maintenance_mode' })],
+    returns: nothing(),
+  })
   async unsetSetting(key: string) {
     requireInstallation(this.ctx);
     if (knownSetting(key).scope !== 'system') throw TallyError.invalid({ key: { valid: `${key} is a company setting, not a system one.` } });

@@ -14,7 +14,7 @@ export const TAX = record({
   country: string({ format: 'country', nullable: true, description: 'Null: everywhere.' }),
   state: string({ format: 'state', nullable: true, description: 'Null: the whole country.' }),
   status: string({ enum: ['active', 'inactive'] }),
-  amount: string({ format: 'decimal', description: 'The same percentage, under the reference\'s name.' }),
+  amount: string({ format: 'decimal', description: "The same percentage, under the reference's name." }),
 });
 
 export const TAX_ADD = inputs({
@@ -32,8 +32,6 @@ export const TAX_ADD = inputs({
 export const TAX_EDIT = allOptional(TAX_ADD);
 
 /** The taxes a client is charged now, one per level at most. */
-export const APPLICABLE_TAXES = listOf(
-  record({ id: int({ nullable: true }), level: int({ enum: [1, 2] }), name: string(), rate: string({ format: 'decimal' }), type: string({ enum: TYPES }) }),
-);
+export const APPLICABLE_TAXES = listOf(record({ id: int({ nullable: true }), level: int({ enum: [1, 2] }), name: string(), rate: string({ format: 'decimal' }), type: string({ enum: TYPES }) }));
 
 export const LABELS = mapOf(string());

@@ -33,13 +33,18 @@ export class Taxes {
     return row ? present(row) : (false as const);
   }
 
-  @callable({ description: 'Every tax of a company (the caller\'s; another company_id lists nothing), by level then id, inactive ones included.', verb: 'GET', params: [int('company_id')], returns: listOf(TAX) })
+  @callable({
+    description: "Every tax of a company (the caller's; another company_id lists nothing), by level then id, inactive ones included.",
+    verb: 'GET',
+    params: [int('company_id')],
+    returns: listOf(TAX),
+  })
   async getAll(companyId: number) {
     const rows = await this.ctx.db.selectFrom('taxes').select(COLUMNS).where('company_id', '=', this.ctx.companyId).where('company_id', '=', companyId).orderBy('level').orderBy('id').execute();
     return rows.map(present);
   }
 
-  @callable({ description: 'Every tax of the caller\'s company (getAll for the caller\'s company).', verb: 'GET', returns: listOf(TAX) })
+  @callable({ description: "Every tax of the caller's company (getAll for the caller's company).", verb: 'GET', returns: listOf(TAX) })
   async getList() {
     return this.getAll(this.ctx.companyId);
   }
@@ -61,9 +66,12 @@ export class Taxes {
 
   @callable({
     description:
-      'Add a tax: vars[name], vars[rate] or, as the reference names it, vars[amount] (percent, 0 to 100), vars[company_id] (optional; the caller\'s company), optional vars[type] (exclusive or inclusive; default exclusive), vars[level] (1 or 2; default 1), vars[country] and vars[state] (ISO codes; blank: everywhere / the whole country), vars[status] (active or inactive). Returns the tax id.',
+      "Add a tax: vars[name], vars[rate] or, as the reference names it, vars[amount] (percent, 0 to 100), vars[company_id] (optional; the caller's company), optional vars[type] (exclusive or inclusive; default exclusive), vars[level] (1 or 2; default 1), vars[country] and vars[state] (ISO codes; blank: everywhere / the whole country), vars[status] (active or inactive). Returns the tax id.",
     verb: 'POST',
-    params: [object('vars', { default: {} })], vars: TAX_ADD, returns: count({ description: 'The new tax id.' })})
+    params: [object('vars', { default: {} })],
+    vars: TAX_ADD,
+    returns: count({ description: 'The new tax id.' }),
+  })
   async add(given: Record<string, unknown>) {
     const vars = withRate(given);
     await assertValid(vars, { ...rules(false), company_id: this.companyRule() });
@@ -84,7 +92,13 @@ export class Taxes {
     return row.id;
   }
 
-  @callable({ description: 'Change any field taxes/add takes; invoices already totalled keep the rate they were billed with. Returns the tax id.', verb: 'PUT', params: [int('tax_id'), object('vars')], vars: TAX_EDIT, returns: count({ description: 'The tax id.' }) })
+  @callable({
+    description: 'Change any field taxes/add takes; invoices already totalled keep the rate they were billed with. Returns the tax id.',
+    verb: 'PUT',
+    params: [int('tax_id'), object('vars')],
+    vars: TAX_EDIT,
+    returns: count({ description: 'The tax id.' }),
+  })
   async edit(taxId: number, given: Record<string, unknown>) {
     const vars = withRate(given);
     const tax = await this.get(taxId);
@@ -100,7 +114,12 @@ export class Taxes {
     return taxId;
   }
 
-  @callable({ description: 'Delete a tax as the reference does: it is marked inactive and no longer charged; invoices already totalled keep the tax they were billed with.', verb: 'DELETE', params: [int('tax_id')], returns: nothing() })
+  @callable({
+    description: 'Delete a tax as the reference does: it is marked inactive and no longer charged; invoices already totalled keep the tax they were billed with.',
+    verb: 'DELETE',
+    params: [int('tax_id')],
+    returns: nothing(),
+  })
   async delete(taxId: number) {
     if (!(await this.get(taxId))) throw invalidTax();
     await this.ctx.db.updateTable('taxes').set({ status: 'inactive' }).where('id', '=', taxId).execute();
@@ -111,7 +130,7 @@ export class Taxes {
     return { ifSet: true, rules: [{ code: 'exists', message: 'Invalid company ID; a credential adds taxes to its own company.', check: (v: unknown) => wholeNumber(v) === this.ctx.companyId }] };
   }
 
-  @callable({ description: 'The taxes a client\'s taxable lines are charged now, from its primary contact\'s country and state.', verb: 'GET', params: [int('client_id')], returns: APPLICABLE_TAXES })
+  @callable({ description: "The taxes a client's taxable lines are charged now, from its primary contact's country and state.", verb: 'GET', params: [int('client_id')], returns: APPLICABLE_TAXES })
   async getApplicable(clientId: number) {
     const client = await findClient(this.ctx.db, this.ctx.companyId, clientId);
     if (!client) throw invalidClient();

@@ -3,10 +3,9 @@ import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from './transactions/payment-
 
 /** The fields of transactions/* (see `@callable({ vars, returns })`), as the reference names them. */
 
-const ALLOCATIONS = listOf(
-  record(inputs({ invoice_id: int({ required: true }), amount: money({ description: 'At most this much; blank: what is due.' }) })),
-  { description: 'Invoices of the client, in the currency, to apply the payment to, in order.' },
-);
+const ALLOCATIONS = listOf(record(inputs({ invoice_id: int({ required: true }), amount: money({ description: 'At most this much; blank: what is due.' }) })), {
+  description: 'Invoices of the client, in the currency, to apply the payment to, in order.',
+});
 
 const LINKS = inputs({
   status: string({ enum: TRANSACTION_STATUSES, description: 'Default approved; only approved money pays invoices.' }),
@@ -26,7 +25,7 @@ export const PAYMENT_ADD = [
     currency: string({ required: true, format: 'currency' }),
     type: string({ enum: TRANSACTION_TYPES, description: 'Default other.' }),
     gateway: string({ description: 'The gateway that took the payment; at most 128 characters.' }),
-    reference: string({ description: 'Tally\'s earlier name of transaction_id.' }),
+    reference: string({ description: "Tally's earlier name of transaction_id." }),
     date_added: timestamp({ description: 'When it was paid; default now.' }),
     amounts: ALLOCATIONS,
     invoices: ALLOCATIONS,
@@ -74,7 +73,9 @@ export const TRANSACTION = record({
   refunds: listOf(record({ id: int(), amount: money(), reference: string({ nullable: true }), date_added: timestamp() })),
 });
 
-export const APPLIED = listOf(record({ transaction_id: int(), invoice_id: int(), amount: money(), date: timestamp(), currency: string({ format: 'currency' }), invoice_id_code: string({ nullable: true }) }));
+export const APPLIED = listOf(
+  record({ transaction_id: int(), invoice_id: int(), amount: money(), date: timestamp(), currency: string({ format: 'currency' }), invoice_id_code: string({ nullable: true }) }),
+);
 export const CREDITS = listOf(record({ transaction_id: int(), currency: string({ format: 'currency' }), credit: money() }));
 export const TYPE = record({ id: int(), company_id: int(), type: string({ enum: ['debit', 'credit'] }), name: string(), is_lang: bool() });
 export const TYPE_ADD = inputs({ name: string({ required: true }), type: string({ required: true, enum: ['debit', 'credit'] }), is_lang: bool() });

@@ -38,9 +38,12 @@ export class Transactions {
 
   @callable({
     description:
-      'Record a payment: vars[client_id], vars[amount], vars[currency], optional vars[type] (cc, ach, other; default other), vars[status] (approved, declined, void, error, pending, returned; default approved), vars[transaction_id] (the gateway\'s id for it; recorded once per gateway; Tally also reads vars[reference]), vars[gateway_id] (an installed gateway) or vars[gateway] (its name), vars[reference_id], vars[message], vars[parent_transaction_id], vars[account_id], vars[date_added] (default now), and vars[invoices][i][invoice_id] (or vars[amounts][i][invoice_id]) with optional [amount] to apply an approved payment to. What is not applied is the client\'s credit. Returns the transaction id.',
+      "Record a payment: vars[client_id], vars[amount], vars[currency], optional vars[type] (cc, ach, other; default other), vars[status] (approved, declined, void, error, pending, returned; default approved), vars[transaction_id] (the gateway's id for it; recorded once per gateway; Tally also reads vars[reference]), vars[gateway_id] (an installed gateway) or vars[gateway] (its name), vars[reference_id], vars[message], vars[parent_transaction_id], vars[account_id], vars[date_added] (default now), and vars[invoices][i][invoice_id] (or vars[amounts][i][invoice_id]) with optional [amount] to apply an approved payment to. What is not applied is the client's credit. Returns the transaction id.",
     verb: 'POST',
-    params: [object('vars', { default: {} })], vars: PAYMENT_ADD, returns: count({ description: 'The new transaction id.' })})
+    params: [object('vars', { default: {} })],
+    vars: PAYMENT_ADD,
+    returns: count({ description: 'The new transaction id.' }),
+  })
   async add(given: Record<string, unknown>) {
     const db = this.ctx.db;
     const { transaction_id: gatewayId, amounts, ...rest } = given;
@@ -82,16 +85,22 @@ export class Transactions {
 
   @callable({
     description:
-      'Change a transaction: vars[status] (leaving approved takes it off every invoice it paid, which reopen), vars[amount] (not below what it applied and refunded), vars[type], vars[transaction_id], vars[reference_id], vars[message], vars[gateway_id], vars[account_id], vars[date_added]. staff_id is accepted for the reference\'s log and not used. Returns the transaction id.',
+      "Change a transaction: vars[status] (leaving approved takes it off every invoice it paid, which reopen), vars[amount] (not below what it applied and refunded), vars[type], vars[transaction_id], vars[reference_id], vars[message], vars[gateway_id], vars[account_id], vars[date_added]. staff_id is accepted for the reference's log and not used. Returns the transaction id.",
     verb: 'PUT',
-    params: [int('transaction_id'), object('vars'), int('staff_id', { default: null })], vars: PAYMENT_EDIT, returns: count({ description: 'The transaction id.' })})
+    params: [int('transaction_id'), object('vars'), int('staff_id', { default: null })],
+    vars: PAYMENT_EDIT,
+    returns: count({ description: 'The transaction id.' }),
+  })
   async edit(transactionId: number, vars: Record<string, unknown>, _staffId: number | null) {
     const db = this.ctx.db;
     const transaction = await lockTransaction(db, this.ctx.companyId, transactionId);
     const committed = transaction.refunded.plus(sum((await applications(db, transactionId)).map((a) => stored(a.amount))));
     await assertValid(vars, {
       ...linkRules(db, this.ctx.companyId, transaction.client_id),
-      amount: { ifSet: true, rules: [...amountRules(), { code: 'applied', message: 'The amount cannot be less than what the transaction has applied and refunded.', check: (v) => parseDecimal(v)!.gte(committed) }] },
+      amount: {
+        ifSet: true,
+        rules: [...amountRules(), { code: 'applied', message: 'The amount cannot be less than what the transaction has applied and refunded.', check: (v) => parseDecimal(v)!.gte(committed) }],
+      },
       date_added: paymentRules(db, this.ctx.companyId, this.ctx.timezone).date_added,
       type: paymentRules(db, this.ctx.companyId, this.ctx.timezone).type,
     });
@@ -106,15 +115,25 @@ export class Transactions {
     if (vars.date_added !== undefined) changes.date_added = this.time(vars.date_added);
     if (changes.status !== undefined && changes.status !== 'approved' && SETTLED_STATUSES.includes(transaction.status)) await this.unapplyAll(transaction);
     if (Object.keys(changes).length) {
-      await db.updateTable('transactions').set(changes).where('id', '=', transactionId).execute().catch((error) => {
-        throw isUniqueViolation(error) ? TallyError.invalid({ transaction_id: { unique: REFERENCE_TAKEN } }) : error;
-      });
+      await db
+        .updateTable('transactions')
+        .set(changes)
+        .where('id', '=', transactionId)
+        .execute()
+        .catch((error) => {
+          throw isUniqueViolation(error) ? TallyError.invalid({ transaction_id: { unique: REFERENCE_TAKEN } }) : error;
+        });
     }
     await emit(this.ctx, 'Transactions.edit', await this.queries.get(transactionId));
     return transactionId;
   }
 
-  @callable({ description: 'Delete a transaction: it is first taken off every invoice it paid (they reopen). A transaction with refunds is kept (400).', verb: 'DELETE', params: [int('transaction_id')], returns: nothing() })
+  @callable({
+    description: 'Delete a transaction: it is first taken off every invoice it paid (they reopen). A transaction with refunds is kept (400).',
+    verb: 'DELETE',
+    params: [int('transaction_id')],
+    returns: nothing(),
+  })
   async delete(transactionId: number) {
     const transaction = await lockTransaction(this.ctx.db, this.ctx.companyId, transactionId);
     if (transaction.refunded.greaterThan(0)) throw TallyError.invalid({ transaction_id: { refunded: 'A transaction with refunds cannot be deleted; void it with transactions/edit instead.' } });
@@ -124,9 +143,13 @@ export class Transactions {
   }
 
   @callable({
-    description: 'Apply what is left of an approved transaction (its credit) to invoices of its client and currency: vars[amounts][i][invoice_id] with optional vars[amounts][i][amount] (Tally also reads vars[invoices]), in order. Returns the transaction.',
+    description:
+      'Apply what is left of an approved transaction (its credit) to invoices of its client and currency: vars[amounts][i][invoice_id] with optional vars[amounts][i][amount] (Tally also reads vars[invoices]), in order. Returns the transaction.',
     verb: 'POST',
-    params: [int('transaction_id'), object('vars')], vars: APPLY, returns: TRANSACTION})
+    params: [int('transaction_id'), object('vars')],
+    vars: APPLY,
+    returns: TRANSACTION,
+  })
   async apply(transactionId: number, vars: Record<string, unknown>) {
     const db = this.ctx.db;
     const transaction = await lockTransaction(db, this.ctx.companyId, transactionId);
@@ -140,39 +163,64 @@ export class Transactions {
     return applied;
   }
 
-  @callable({ description: 'Take a transaction off the invoices it paid (a list of invoice ids, or all of them when invoices is null): what it paid returns to the client\'s credit and the invoices reopen. Returns the transaction.', verb: 'POST', params: [int('transaction_id'), any('invoices', { default: null })], returns: TRANSACTION })
+  @callable({
+    description:
+      "Take a transaction off the invoices it paid (a list of invoice ids, or all of them when invoices is null): what it paid returns to the client's credit and the invoices reopen. Returns the transaction.",
+    verb: 'POST',
+    params: [int('transaction_id'), any('invoices', { default: null })],
+    returns: TRANSACTION,
+  })
   async unApply(transactionId: number, invoices: unknown) {
     const transaction = await lockTransaction(this.ctx.db, this.ctx.companyId, transactionId);
-    const only = invoices === null || invoices === '' ? null : (Array.isArray(invoices) ? invoices : typeof invoices === 'object' ? Object.values(invoices as object) : [invoices]).map((v) => wholeNumber(v));
+    const only =
+      invoices === null || invoices === '' ? null : (Array.isArray(invoices) ? invoices : typeof invoices === 'object' ? Object.values(invoices as object) : [invoices]).map((v) => wholeNumber(v));
     if (only?.some((id) => id === null)) throw TallyError.invalid({ invoices: { format: 'Give invoice ids, as invoices[]=1&invoices[]=2.' } });
     await this.unapplyAll(transaction, only as number[] | null);
     return this.queries.get(transactionId);
   }
 
   @callable({
-    description: 'Check an application without making it: vars[transaction_id] (when validate_trans_id) and vars[amounts][i][invoice_id|amount]; the amounts may not exceed the transaction\'s credit, or total when given, nor any invoice\'s due. Answers true, or 400 with the problems.',
+    description:
+      "Check an application without making it: vars[transaction_id] (when validate_trans_id) and vars[amounts][i][invoice_id|amount]; the amounts may not exceed the transaction's credit, or total when given, nor any invoice's due. Answers true, or 400 with the problems.",
     verb: 'GET',
-    params: [object('vars'), bool('validate_trans_id', { default: true }), string('total', { default: null })], vars: VERIFY_APPLY, returns: boolShape()})
+    params: [object('vars'), bool('validate_trans_id', { default: true }), string('total', { default: null })],
+    vars: VERIFY_APPLY,
+    returns: boolShape(),
+  })
   async verifyApply(vars: Record<string, unknown>, validateTransId: boolean, total: string | null) {
     await checkApplication(this.ctx.db, this.ctx.companyId, vars, validateTransId, total);
     return true;
   }
 
   @callable({
-    description: 'Spend a client\'s loose credit, oldest payment first: on amounts[i][invoice_id] (each up to amounts[i][amount]; needs currency) or else on its open invoices, earliest due first; in one currency or in each. Returns what was applied (decimal string).',
+    description:
+      "Spend a client's loose credit, oldest payment first: on amounts[i][invoice_id] (each up to amounts[i][amount]; needs currency) or else on its open invoices, earliest due first; in one currency or in each. Returns what was applied (decimal string).",
     verb: 'POST',
-    params: [int('client_id'), string('currency', { default: null }), any('amounts', { default: [] })], returns: money()})
+    params: [int('client_id'), string('currency', { default: null }), any('amounts', { default: [] })],
+    returns: money(),
+  })
   async applyFromCredits(clientId: number, currency: string | null, amounts: unknown) {
     if (!(await findClient(this.ctx.db, this.ctx.companyId, clientId))) throw invalidClient();
     const named = !!amounts && typeof amounts === 'object' && Object.keys(amounts).length > 0;
     if (named && currency === null) throw TallyError.invalid({ currency: { empty: 'Give the currency of the invoices amounts names.' } });
-    const currencies = currency !== null ? [currency] : (await this.ctx.db.selectFrom('transactions').select('currency').distinct().where('company_id', '=', this.ctx.companyId).where('client_id', '=', clientId).orderBy('currency').execute()).map((r) => r.currency);
+    const currencies =
+      currency !== null
+        ? [currency]
+        : (await this.ctx.db.selectFrom('transactions').select('currency').distinct().where('company_id', '=', this.ctx.companyId).where('client_id', '=', clientId).orderBy('currency').execute()).map(
+            (r) => r.currency,
+          );
     let applied = stored(0);
     for (const code of currencies) applied = applied.plus(await spendCredit(this.ctx.db, this.ctx.companyId, clientId, code, amounts, formatUtc(new Date())));
     return toStored(applied);
   }
 
-  @callable({ description: 'Add a transaction type of the company: vars[name], vars[type] (debit or credit), optional vars[is_lang]. Returns its id.', verb: 'POST', params: [object('vars', { default: {} })], vars: TYPE_ADD, returns: count({ description: 'The new type id.' }) })
+  @callable({
+    description: 'Add a transaction type of the company: vars[name], vars[type] (debit or credit), optional vars[is_lang]. Returns its id.',
+    verb: 'POST',
+    params: [object('vars', { default: {} })],
+    vars: TYPE_ADD,
+    returns: count({ description: 'The new type id.' }),
+  })
   async addType(vars: Record<string, unknown>) {
     return this.queries.types().add(vars);
   }
@@ -191,16 +239,22 @@ export class Transactions {
 
   @callable({
     description:
-      'Refund a transaction, wholly or vars[amount] of it, with optional vars[reference] (the gateway\'s refund id). The refund comes out of its credit first, then out of the invoices it paid (latest first), which reopen. A transaction refunded in full has status refunded. Returns the transaction.',
+      "Refund a transaction, wholly or vars[amount] of it, with optional vars[reference] (the gateway's refund id). The refund comes out of its credit first, then out of the invoices it paid (latest first), which reopen. A transaction refunded in full has status refunded. Returns the transaction.",
     verb: 'POST',
-    params: [int('transaction_id'), object('vars', { default: {} })], vars: REFUND, returns: TRANSACTION})
+    params: [int('transaction_id'), object('vars', { default: {} })],
+    vars: REFUND,
+    returns: TRANSACTION,
+  })
   async refund(transactionId: number, vars: Record<string, unknown>) {
     const db = this.ctx.db;
     const transaction = await lockTransaction(db, this.ctx.companyId, transactionId);
     if (!SETTLED_STATUSES.includes(transaction.status)) throw TallyError.invalid({ transaction_id: { status: 'Only an approved transaction can be refunded.' } });
     const refundable = transaction.amount.minus(transaction.refunded);
     await assertValid(vars, {
-      amount: { ifSet: true, rules: [...amountRules(), { code: 'maximum', message: 'The refund cannot exceed what is left to refund of the transaction.', check: (v) => parseDecimal(v)!.lte(refundable) }] },
+      amount: {
+        ifSet: true,
+        rules: [...amountRules(), { code: 'maximum', message: 'The refund cannot exceed what is left to refund of the transaction.', check: (v) => parseDecimal(v)!.lte(refundable) }],
+      },
       reference: { ifSet: true, rules: [{ code: 'length', message: 'The reference may be at most 255 characters long.', check: (v) => String(v).length <= 255 }] },
     });
     const amount = vars.amount === undefined ? refundable : parseDecimal(vars.amount)!.toDecimalPlaces(4);

@@ -28,9 +28,7 @@ const AUTH_TYPES = ['any', 'staff', 'client', 'contact'] as const;
 
 /** users/get, the hot path's read, compiled once: the same query `reach` builds, for each kind of caller. */
 const userById = reusedSelect((db: Tx, id: number) => trustDb(db).selectFrom('users').select(PUBLIC_COLUMNS).where('id', '=', id));
-const reachableUserById = reusedSelect((db: Tx, id: number, companyId: number) =>
-  trustDb(db).selectFrom('users').select(PUBLIC_COLUMNS).where('id', '=', id).where(reachableBy(companyId)),
-);
+const reachableUserById = reusedSelect((db: Tx, id: number, companyId: number) => trustDb(db).selectFrom('users').select(PUBLIC_COLUMNS).where('id', '=', id).where(reachableBy(companyId)));
 
 /** Compared against when the username is unknown, so an unknown user costs what a wrong password costs. */
 const DUMMY_HASH = 'scrypt$16384$8$1$Dy8tCF5fUNpz8v/qNGCIyg==$Lh5wfN+BaUcnPfyVOXZo+HSeSfcLb4zeFkeQgGmMAQw=';
@@ -74,16 +72,14 @@ export class Users {
 
   @callable({ description: 'Every user whose recovery email is email, by id.', verb: 'GET', params: [string('email')], returns: listOf(USER) })
   async getAllByEmail(email: string) {
-    return this.reach(this.db.selectFrom('users').select(PUBLIC_COLUMNS).where('recovery_email', '=', email)).orderBy('id').execute();
+    return this.reach(this.db.selectFrom('users').select(PUBLIC_COLUMNS).where('recovery_email', '=', email))
+      .orderBy('id')
+      .execute();
   }
 
   @callable({ description: 'Fetch one page of users, ordered by username.', verb: 'GET', params: [int('page', { default: 1 })], returns: listOf(USER) })
   async getList(page: number) {
-    return this.reach(this.db.selectFrom('users').select(PUBLIC_COLUMNS))
-      .orderBy('username')
-      .limit(PAGE_SIZE)
-      .offset(pageOffset(page))
-      .execute();
+    return this.reach(this.db.selectFrom('users').select(PUBLIC_COLUMNS)).orderBy('username').limit(PAGE_SIZE).offset(pageOffset(page)).execute();
   }
 
   @callable({ description: 'Count all users.', verb: 'GET', returns: count() })
@@ -192,7 +188,8 @@ export class Users {
   }
 
   @callable({
-    description: 'The two-factor sign-in modes a user can be given, value → name. Tally keeps no one-time-password secrets (two_factor_* vars are ignored), so `none` is the only one: the reference also offers motp and totp, which a consumer must not offer its users here.',
+    description:
+      'The two-factor sign-in modes a user can be given, value → name. Tally keeps no one-time-password secrets (two_factor_* vars are ignored), so `none` is the only one: the reference also offers motp and totp, which a consumer must not offer its users here.',
     verb: 'GET',
     returns: OTP_MODES,
   })

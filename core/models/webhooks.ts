@@ -19,7 +19,10 @@ import { urlProblem } from './webhooks/endpoint-url';
 const PAGE_SIZE = 25;
 const DESCRIPTION_MAX = 255;
 
-type EndpointRow = Pick<WebhookEndpointsTable, 'url' | 'description' | 'event_types' | 'status' | 'disabled_reason' | 'previous_until' | 'date_added' | 'date_updated'> & { id: number; company_id: number };
+type EndpointRow = Pick<WebhookEndpointsTable, 'url' | 'description' | 'event_types' | 'status' | 'disabled_reason' | 'previous_until' | 'date_added' | 'date_updated'> & {
+  id: number;
+  company_id: number;
+};
 const SHOWN = ['id', 'company_id', 'url', 'description', 'event_types', 'status', 'disabled_reason', 'previous_until', 'date_added', 'date_updated'] as const;
 
 /**
@@ -41,7 +44,8 @@ export class Webhooks {
   }
 
   @callable({
-    description: 'Add an endpoint: vars[url] (https://, reaching a public address), vars[event_types][] (none: every type), vars[description]. Answers the endpoint with its signing secret (whsec_...), shown this once.',
+    description:
+      'Add an endpoint: vars[url] (https://, reaching a public address), vars[event_types][] (none: every type), vars[description]. Answers the endpoint with its signing secret (whsec_...), shown this once.',
     verb: 'POST',
     params: [object('vars', { default: {} })],
     vars: WEBHOOK_ADD,
@@ -53,13 +57,31 @@ export class Webhooks {
     const now = formatUtc(new Date());
     const row = await this.db
       .insertInto('webhook_endpoints')
-      .values({ company_id: this.ctx.companyId, url: fields.url!, description: fields.description ?? null, event_types: fields.event_types ?? '', status: 'enabled', disabled_reason: null, secret: systemEncrypt(secret, this.ctx.systemKey), previous_secret: null, previous_until: null, date_added: now, date_updated: now })
+      .values({
+        company_id: this.ctx.companyId,
+        url: fields.url!,
+        description: fields.description ?? null,
+        event_types: fields.event_types ?? '',
+        status: 'enabled',
+        disabled_reason: null,
+        secret: systemEncrypt(secret, this.ctx.systemKey),
+        previous_secret: null,
+        previous_until: null,
+        date_added: now,
+        date_updated: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return { ...(await this.get(Number(row.id))), secret };
   }
 
-  @callable({ description: 'Change an endpoint: vars[url], vars[event_types][], vars[description], vars[status] (enabled, disabled). Answers the endpoint.', verb: 'PUT', params: [int('webhook_id'), object('vars')], vars: WEBHOOK_EDIT, returns: WEBHOOK })
+  @callable({
+    description: 'Change an endpoint: vars[url], vars[event_types][], vars[description], vars[status] (enabled, disabled). Answers the endpoint.',
+    verb: 'PUT',
+    params: [int('webhook_id'), object('vars')],
+    vars: WEBHOOK_EDIT,
+    returns: WEBHOOK,
+  })
   async edit(webhookId: number, vars: Record<string, unknown>) {
     await this.endpoint(webhookId);
     const fields = await this.checked(vars, false);
@@ -86,14 +108,15 @@ export class Webhooks {
     return row ? { ...present(row as EndpointRow), health: await this.health(webhookId) } : false;
   }
 
-  @callable({ description: 'The company\'s endpoints with their health, never their secrets.', verb: 'GET', returns: listOf(WEBHOOK) })
+  @callable({ description: "The company's endpoints with their health, never their secrets.", verb: 'GET', returns: listOf(WEBHOOK) })
   async getList() {
     const rows = await this.db.selectFrom('webhook_endpoints').select(SHOWN).where('company_id', '=', this.ctx.companyId).orderBy('id').execute();
     return Promise.all(rows.map(async (row) => ({ ...present(row as EndpointRow), health: await this.health(Number(row.id)) })));
   }
 
   @callable({
-    description: 'Give an endpoint a new signing secret, answered this once. The old one keeps signing beside it for overlap_hours (default 24, at most 168; 0 ends it at once), so a receiver can switch without losing a delivery.',
+    description:
+      'Give an endpoint a new signing secret, answered this once. The old one keeps signing beside it for overlap_hours (default 24, at most 168; 0 ends it at once), so a receiver can switch without losing a delivery.',
     verb: 'POST',
     params: [int('webhook_id'), int('overlap_hours', { default: 24 })],
     returns: record({ id: count(), secret: text(), rotating_until: text({ nullable: true, format: 'timestamp' }) }),
@@ -112,7 +135,12 @@ export class Webhooks {
     return { id: webhookId, secret, rotating_until: until };
   }
 
-  @callable({ description: 'One page (25) of an endpoint\'s deliveries, newest first, optionally of one status (pending, delivered, dead).', verb: 'GET', params: [int('webhook_id'), string('status', { default: null }), int('page', { default: 1 })], returns: listOf(DELIVERY) })
+  @callable({
+    description: "One page (25) of an endpoint's deliveries, newest first, optionally of one status (pending, delivered, dead).",
+    verb: 'GET',
+    params: [int('webhook_id'), string('status', { default: null }), int('page', { default: 1 })],
+    returns: listOf(DELIVERY),
+  })
   async getDeliveries(webhookId: number, status: string | null, page: number) {
     await this.endpoint(webhookId);
     let query = deliveryQuery(this.db, this.ctx.companyId).where('d.kind', '=', 'webhook').where('d.target', '=', String(webhookId));
@@ -120,19 +148,40 @@ export class Webhooks {
     return (await query.orderBy('d.id', 'desc').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute()).map(presentDelivery);
   }
 
-  @callable({ description: 'One page (25) of the company\'s dead deliveries (retries exhausted, or parked), newest first: what resend can send again.', verb: 'GET', params: [int('page', { default: 1 })], returns: listOf(DELIVERY) })
+  @callable({
+    description: "One page (25) of the company's dead deliveries (retries exhausted, or parked), newest first: what resend can send again.",
+    verb: 'GET',
+    params: [int('page', { default: 1 })],
+    returns: listOf(DELIVERY),
+  })
   async getDead(page: number) {
     const rows = await deliveryQuery(this.db, this.ctx.companyId).where('d.status', '=', 'dead').orderBy('d.id', 'desc').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
     return rows.map(presentDelivery);
   }
 
-  @callable({ description: 'Every attempt at one delivery of the company: when, how long, the status and the first bytes of the answer.', verb: 'GET', params: [int('delivery_id')], returns: listOf(ATTEMPT) })
+  @callable({
+    description: 'Every attempt at one delivery of the company: when, how long, the status and the first bytes of the answer.',
+    verb: 'GET',
+    params: [int('delivery_id')],
+    returns: listOf(ATTEMPT),
+  })
   async getAttempts(deliveryId: number) {
-    const rows = await this.db.selectFrom('event_attempts').select(['id', 'delivery_id', 'attempted_at', 'duration_ms', 'status', 'error', 'response']).where('delivery_id', '=', deliveryId).where('company_id', '=', this.ctx.companyId).orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('event_attempts')
+      .select(['id', 'delivery_id', 'attempted_at', 'duration_ms', 'status', 'error', 'response'])
+      .where('delivery_id', '=', deliveryId)
+      .where('company_id', '=', this.ctx.companyId)
+      .orderBy('id')
+      .execute();
     return rows.map((r) => ({ ...r, id: Number(r.id), delivery_id: Number(r.delivery_id), duration_ms: Number(r.duration_ms), status: r.status === null ? null : Number(r.status) }));
   }
 
-  @callable({ description: 'Send one delivery again (dead, delivered or retrying): it is tried at once, with a fresh round of retries and the same webhook-id. Answers how many deliveries were queued.', verb: 'POST', params: [int('delivery_id')], returns: count() })
+  @callable({
+    description: 'Send one delivery again (dead, delivered or retrying): it is tried at once, with a fresh round of retries and the same webhook-id. Answers how many deliveries were queued.',
+    verb: 'POST',
+    params: [int('delivery_id')],
+    returns: count(),
+  })
   async resend(deliveryId: number) {
     const count = await this.requeue((q) => q.where('id', '=', deliveryId));
     if (!count) throw TallyError.invalid({ delivery_id: { exists: 'The company has no delivery of that id.' } });
@@ -146,11 +195,16 @@ export class Webhooks {
     return count;
   }
 
-  @callable({ description: 'Send again every failed delivery of an endpoint (dead, or retrying) made since a time. Answers how many were queued.', verb: 'POST', params: [int('webhook_id'), string('since')], returns: count() })
+  @callable({
+    description: 'Send again every failed delivery of an endpoint (dead, or retrying) made since a time. Answers how many were queued.',
+    verb: 'POST',
+    params: [int('webhook_id'), string('since')],
+    returns: count(),
+  })
   async resendFailed(webhookId: number, since: string) {
     await this.endpoint(webhookId);
     const from = parseTimestamp(since, this.ctx.timezone);
-    if (!from) throw TallyError.invalid({ since: { format: 'Please give a time as YYYY-MM-DD hh:mm:ss (with a zone, or in the company\'s).' } });
+    if (!from) throw TallyError.invalid({ since: { format: "Please give a time as YYYY-MM-DD hh:mm:ss (with a zone, or in the company's)." } });
     return this.requeue((q) =>
       q
         .where('kind', '=', 'webhook')
@@ -161,7 +215,10 @@ export class Webhooks {
   }
 
   private async requeue(filter: (query: any) => any): Promise<number> {
-    const query = this.db.updateTable('event_deliveries').set({ status: 'pending', attempts: 0, next_attempt_at: Date.now(), lease_until: 0, lease_owner: null, date_done: null }).where('company_id', '=', this.ctx.companyId);
+    const query = this.db
+      .updateTable('event_deliveries')
+      .set({ status: 'pending', attempts: 0, next_attempt_at: Date.now(), lease_until: 0, lease_owner: null, date_done: null })
+      .where('company_id', '=', this.ctx.companyId);
     const result = await filter(query).executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
@@ -212,12 +269,22 @@ export class Webhooks {
     const fields: { url?: string; description?: string | null; event_types?: string; status?: string } = {};
     if (adding || vars.url !== undefined) {
       const [allowHttp, allowPrivate] = await Promise.all([this.settings.system('webhooks_allow_http', this.ctx.db), this.settings.system('webhooks_allow_private_addresses', this.ctx.db)]);
-      const problem = vars.url === undefined || vars.url === '' ? { code: 'empty', message: 'Please give the endpoint\'s URL.' } : await urlProblem(vars.url, { allowHttp: allowHttp === 'true', allowPrivate: allowPrivate === 'true' });
+      const problem =
+        vars.url === undefined || vars.url === ''
+          ? { code: 'empty', message: "Please give the endpoint's URL." }
+          : await urlProblem(vars.url, { allowHttp: allowHttp === 'true', allowPrivate: allowPrivate === 'true' });
       if (problem) errors.url = { [problem.code]: problem.message };
       else fields.url = String(vars.url);
     }
     if (vars.event_types !== undefined) {
-      const given = vars.event_types === '' ? [] : Array.isArray(vars.event_types) ? vars.event_types : typeof vars.event_types === 'object' && vars.event_types ? Object.values(vars.event_types) : [vars.event_types];
+      const given =
+        vars.event_types === ''
+          ? []
+          : Array.isArray(vars.event_types)
+            ? vars.event_types
+            : typeof vars.event_types === 'object' && vars.event_types
+              ? Object.values(vars.event_types)
+              : [vars.event_types];
       const unknown = given.filter((t) => !isEventName(t));
       if (unknown.length) errors.event_types = { valid: `Not an event type (see events/getTypes): ${unknown.map(String).join(', ').slice(0, 200)}.` };
       else fields.event_types = [...new Set(given as string[])].join('\n');
@@ -240,5 +307,11 @@ export class Webhooks {
 function present(row: EndpointRow) {
   const { previous_until, event_types, ...rest } = row;
   const now = formatUtc(new Date());
-  return { ...rest, id: Number(row.id), company_id: Number(row.company_id), event_types: event_types ? event_types.split('\n') : [], rotating_until: previous_until && previous_until > now ? previous_until : null };
+  return {
+    ...rest,
+    id: Number(row.id),
+    company_id: Number(row.company_id),
+    event_types: event_types ? event_types.split('\n') : [],
+    rotating_until: previous_until && previous_until > now ? previous_until : null,
+  };
 }

@@ -55,14 +55,21 @@ export class AuditLog {
   async sweepIfDue(now = Date.now()): Promise<void> {
     if (now - this.lastSweep <= 3_600_000) return;
     this.lastSweep = now;
-    await this.db.deleteFrom('audit_log').where('at', '<', formatUtc(new Date(now - this.retentionDays * 86_400_000))).execute();
+    await this.db
+      .deleteFrom('audit_log')
+      .where('at', '<', formatUtc(new Date(now - this.retentionDays * 86_400_000)))
+      .execute();
   }
 }
 
 const AUDIT_COLUMNS = ['at', 'company_id', 'actor', 'credential_id', 'model', 'method', 'verb', 'status', 'request_id', 'address', 'params'] as const;
 
 /** Every write call adds a row: compiled once (values in AUDIT_COLUMNS' order). */
-const auditInsert = reusedWrite((db, values) => trustDb(db).insertInto('audit_log').values(rowsOf(AUDIT_COLUMNS, values) as never));
+const auditInsert = reusedWrite((db, values) =>
+  trustDb(db)
+    .insertInto('audit_log')
+    .values(rowsOf(AUDIT_COLUMNS, values) as never),
+);
 
 /** `vars[lines][0][amount]`-style names of everything given, down to two levels; lists count once. */
 export function parameterNames(params: Record<string, unknown>, prefix = '', depth = 0): string[] {

@@ -73,7 +73,10 @@ export class CallGuard {
     const user = given && (source ? subject.apiUserAt(given.user, source) : subject.apiUser(given.user));
     const counted = user ? [{ subject: user, limit: this.policy.lockoutAttempts }] : [];
     if (source) counted.push({ subject: subject.apiAddress(source), limit: this.policy.addressAttempts });
-    const locked = await this.lockouts.lockedFor(this.db, counted.map((c) => c.subject));
+    const locked = await this.lockouts.lockedFor(
+      this.db,
+      counted.map((c) => c.subject),
+    );
     if (locked > 0) throw new RetryLater(locked);
     const caller = given ? await this.credentials.verify(given.user, given.key, undefined, address) : null;
     if (!caller) {

@@ -3,10 +3,7 @@ import { purposeKey } from '../kernel/system-cipher';
 import { TrustDb } from '../identity/trust-tables';
 
 export type Begun =
-  | { readonly kind: 'new' }
-  | { readonly kind: 'replay'; readonly status: number; readonly body: Record<string, unknown> }
-  | { readonly kind: 'conflict' }
-  | { readonly kind: 'in_progress' };
+  { readonly kind: 'new' } | { readonly kind: 'replay'; readonly status: number; readonly body: Record<string, unknown> } | { readonly kind: 'conflict' } | { readonly kind: 'in_progress' };
 
 /** A request still `running` after this long was abandoned (its process died): the key may be used again. */
 const ABANDONED_MS = 5 * 60_000;
@@ -30,7 +27,9 @@ export class AnswerSeal {
 
   /** What makes two requests "the same": verb, path (with format) and parameters (an HMAC: no password is guessable from it). */
   fingerprint(verb: string, path: string, params: unknown): string {
-    return createHmac('sha256', this.key).update(`${verb}\n${path}\n${JSON.stringify(params)}`).digest('hex');
+    return createHmac('sha256', this.key)
+      .update(`${verb}\n${path}\n${JSON.stringify(params)}`)
+      .digest('hex');
   }
 
   seal(body: Record<string, unknown>): string {
@@ -87,7 +86,12 @@ export class IdempotencyStore {
   }
 
   async finish(user: string, key: string, status: number, body: Record<string, unknown>, seal: AnswerSeal): Promise<void> {
-    await this.db.updateTable('idempotency_keys').set({ state: 'done', status, body: seal.seal(body) }).where('api_user', '=', user).where('key', '=', key).execute();
+    await this.db
+      .updateTable('idempotency_keys')
+      .set({ state: 'done', status, body: seal.seal(body) })
+      .where('api_user', '=', user)
+      .where('key', '=', key)
+      .execute();
   }
 
   /** Releases a key whose request never ran (the database failed under it): a retry may run it. */
@@ -98,6 +102,9 @@ export class IdempotencyStore {
   private async sweep(now: number): Promise<void> {
     if (now - this.lastSweep < 60_000) return;
     this.lastSweep = now;
-    await this.db.deleteFrom('idempotency_keys').where('created_at', '<', now - this.keepMs).execute();
+    await this.db
+      .deleteFrom('idempotency_keys')
+      .where('created_at', '<', now - this.keepMs)
+      .execute();
   }
 }

@@ -31,7 +31,6 @@ async function claim(store: IdempotencyStore, call: Call, given: IdempotencyRequ
   if (begun.kind === 'in_progress') throw new TallyError('idempotency_in_progress');
   if (begun.kind === 'replay') return { answer: { status: begun.status, body: begun.body, headers: { 'Idempotent-Replayed': 'true' } } };
   return {
-    settle: (outcome) =>
-      outcome.status >= 500 || outcome.status === 429 ? store.release(user, key) : store.finish(user, key, outcome.status, outcome.body, seal),
+    settle: (outcome) => (outcome.status >= 500 || outcome.status === 429 ? store.release(user, key) : store.finish(user, key, outcome.status, outcome.body, seal)),
   };
 }

@@ -71,7 +71,10 @@ export class RateLimiter {
       window.shared = Number(row.calls);
       if (window.start - this.lastSweep > WINDOW_MS) {
         this.lastSweep = window.start;
-        await this.db.deleteFrom('trust_rate_windows').where('window_start', '<', window.start - WINDOW_MS).execute();
+        await this.db
+          .deleteFrom('trust_rate_windows')
+          .where('window_start', '<', window.start - WINDOW_MS)
+          .execute();
       }
     } catch {
       // The database is the shared view; without it this process keeps counting on its own.

@@ -18,7 +18,6 @@ import { signInHandler } from './staff-sign-in';
 import { assembled } from '../assembled';
 import { requestIdFor } from '../api/request-id';
 
-
 export interface AdminAreaOptions {
   sessionLimits?: SessionLimits;
   lockout?: LockoutPolicy;
@@ -54,7 +53,11 @@ export function adminArea(installation: Installation, logger: Logger, options: A
     if (!handler) {
       const other = ADMIN_ROUTES.has(routeKey(safe ? 'POST' : 'GET', ctx.path));
       if (other) ctx.set('Allow', safe ? 'POST' : 'GET, HEAD');
-      return sendHtml(ctx, other ? 405 : 404, statusPage(other ? 'Method not allowed' : 'Page not found', other ? 'This address does not take that kind of request.' : 'There is no such page in the administration area.'));
+      return sendHtml(
+        ctx,
+        other ? 405 : 404,
+        statusPage(other ? 'Method not allowed' : 'Page not found', other ? 'This address does not take that kind of request.' : 'There is no such page in the administration area.'),
+      );
     }
     const view = await companyInView(installation, safe ? ctx.query.company : form.company_id, session.companyId);
     if (!view) return sendHtml(ctx, 404, statusPage('No such company', 'The company asked for does not exist.'));

@@ -11,26 +11,26 @@ export type AdminSessionsTable = {
   created_at: string;
   last_seen_at: string;
   expires_at: string;
-}
+};
 
 export type AdminSignInFailuresTable = {
   id: Generated<number>;
   subject: string;
   failed_at: string;
-}
+};
 
 export type ApiCallStatsTable = {
   hour: string;
   outcome: string;
   /** bigint: PostgreSQL answers it as a string. */
   calls: number | string;
-}
+};
 
 export type AdminTables = {
   admin_sessions: AdminSessionsTable;
   admin_sign_in_failures: AdminSignInFailuresTable;
   api_call_stats: ApiCallStatsTable;
-}
+};
 
 export type AdminDb = Kysely<Database & AdminTables>;
 

@@ -31,8 +31,7 @@ export interface ListedExtension {
 
 export const managerOf = (type: ExtensionType) => `${type}_manager`;
 
-export const hasExtensionManagers = (request: Pick<AdminRequest, 'installation'>) =>
-  EXTENSION_TYPES.every((type) => hasCallable(request.installation, managerOf(type), 'getAll'));
+export const hasExtensionManagers = (request: Pick<AdminRequest, 'installation'>) => EXTENSION_TYPES.every((type) => hasCallable(request.installation, managerOf(type), 'getAll'));
 
 /**
  * Every discovered extension of a type for the company in view, through its manager. The manager's

@@ -5,16 +5,9 @@ import Koa from 'koa';
  * script (no inline script or style, nothing from elsewhere), no framing, and forms that post
  * only back here. Pages are never cached: one of them shows a new API key, once.
  */
-const POLICY = [
-  "default-src 'none'",
-  "style-src 'self'",
-  "script-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
+const POLICY = ["default-src 'none'", "style-src 'self'", "script-src 'self'", "img-src 'self' data:", "connect-src 'self'", "form-action 'self'", "frame-ancestors 'none'", "base-uri 'none'"].join(
+  '; ',
+);
 
 export function setSecurityHeaders(ctx: Koa.Context): void {
   ctx.set('Content-Security-Policy', POLICY);

@@ -40,7 +40,10 @@ export class SessionStore {
   async create(userId: number, ip: string, userAgent: string): Promise<string> {
     const id = randomBytes(32).toString('base64url');
     const now = Date.now();
-    await this.db.deleteFrom('admin_sessions').where('expires_at', '<', formatUtc(new Date(now))).execute();
+    await this.db
+      .deleteFrom('admin_sessions')
+      .where('expires_at', '<', formatUtc(new Date(now)))
+      .execute();
     await this.db
       .insertInto('admin_sessions')
       .values({
@@ -76,7 +79,11 @@ export class SessionStore {
       .executeTakeFirst();
     if (!row) return null;
     if (now - (parseTimestamp(row.last_seen_at, 'UTC')?.getTime() ?? 0) > TOUCH_EVERY_MS) {
-      await this.db.updateTable('admin_sessions').set({ last_seen_at: formatUtc(new Date(now)) }).where('id_hash', '=', idHash).execute();
+      await this.db
+        .updateTable('admin_sessions')
+        .set({ last_seen_at: formatUtc(new Date(now)) })
+        .where('id_hash', '=', idHash)
+        .execute();
     }
     return { idHash, userId: row.user_id, username: row.username, companyId: row.company_id, csrfToken: row.csrf_token };
   }

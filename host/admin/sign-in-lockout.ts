@@ -57,7 +57,10 @@ export class SignInLockout {
       .values([userAtSubject(username, network), addressSubject(network), userSubject(username)].map((subject) => ({ subject, failed_at: failedAt })))
       .execute();
     // Rows older than a day count for nothing; clearing them here keeps the table small.
-    await this.db.deleteFrom('admin_sign_in_failures').where('failed_at', '<', formatUtc(new Date(now.getTime() - 86_400_000))).execute();
+    await this.db
+      .deleteFrom('admin_sign_in_failures')
+      .where('failed_at', '<', formatUtc(new Date(now.getTime() - 86_400_000)))
+      .execute();
   }
 
   /**
@@ -66,7 +69,10 @@ export class SignInLockout {
    * everywhere (its owner signing in must not give a spread-out guesser fifty more tries).
    */
   async recordSuccess(username: string, address: string): Promise<void> {
-    await this.db.deleteFrom('admin_sign_in_failures').where('subject', '=', userAtSubject(username, clientNetwork(address))).execute();
+    await this.db
+      .deleteFrom('admin_sign_in_failures')
+      .where('subject', '=', userAtSubject(username, clientNetwork(address)))
+      .execute();
   }
 
   /** Clears the username's failures from every source: `tally staff unlock`, and a password reset. */

@@ -87,7 +87,7 @@ async function answerCall(guard: CallGuard, installation: Installation, call: Ap
     const { status, body, failure, headers } = outcome;
     return { format: route.format, root: route.model, route, caller, status, body, failure, headers, ...(shape ? { shape } : {}) };
   } catch (thrown) {
-    const format = thrown instanceof RouteError ? thrown.format : route?.format ?? defaultFormat;
+    const format = thrown instanceof RouteError ? thrown.format : (route?.format ?? defaultFormat);
     const { status, body, failure, headers } = outcomeOf(thrown);
     return { format, root: route?.model ?? 'api', route, caller, status, body, failure, headers };
   }

@@ -12,11 +12,11 @@ export interface OpenApiOptions {
 }
 
 const DESCRIPTION = [
-  'Every callable method of every model of this installation, core and extensions alike, generated from the methods\' own declarations.',
+  "Every callable method of every model of this installation, core and extensions alike, generated from the methods' own declarations.",
   'Call `{base_url}/api/<model>/<method>.<format>` (also under `/index.php/api/`). GET and DELETE read only the query string; POST and PUT read only the body.',
   'Nested values use bracket notation (`vars[lines][0][amount]=10.00`); lists use explicit indexes.',
   'Credentials give full administrative access: send them as the SERVICE-API-USER and SERVICE-API-KEY headers (recommended) or HTTP Basic, over HTTPS only.',
-  'Timestamps in: `YYYY-MM-DD hh:mm:ss ±hh:mm`, `YYYY-MM-DD hh:mm:ss UTC` or `YYYY-MM-DDThh:mm:ssZ` (without a zone, the company\'s timezone applies). Timestamps out: UTC `YYYY-MM-DD hh:mm:ss`.',
+  "Timestamps in: `YYYY-MM-DD hh:mm:ss ±hh:mm`, `YYYY-MM-DD hh:mm:ss UTC` or `YYYY-MM-DDThh:mm:ssZ` (without a zone, the company's timezone applies). Timestamps out: UTC `YYYY-MM-DD hh:mm:ss`.",
 ].join('\n\n');
 
 /**

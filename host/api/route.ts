@@ -10,7 +10,11 @@ export interface Route {
 
 /** What a bad URL is answered in: its own format when one could be read, else JSON. */
 export class RouteError extends TallyError {
-  constructor(code: 'not_found' | 'unsupported_format', readonly format: Format = defaultFormat, readonly root = 'api') {
+  constructor(
+    code: 'not_found' | 'unsupported_format',
+    readonly format: Format = defaultFormat,
+    readonly root = 'api',
+  ) {
     super(code);
   }
 }

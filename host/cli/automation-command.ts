@@ -54,9 +54,17 @@ export function automationCommand(out: (text: string) => void): Command {
         out('No billing run yet.');
         return;
       }
-      out(table(['company', 'task', 'status', 'started', 'finished', 'done', 'failed', 'runs', 'by', 'message'], rows.map((r) => [r.company_id, r.task, r.status, r.date_started, r.date_finished ?? '-', r.processed, r.failed, r.runs, r.runner ?? '-', (r.message ?? '').split('\n')[0]])));
+      out(
+        table(
+          ['company', 'task', 'status', 'started', 'finished', 'done', 'failed', 'runs', 'by', 'message'],
+          rows.map((r) => [r.company_id, r.task, r.status, r.date_started, r.date_finished ?? '-', r.processed, r.failed, r.runs, r.runner ?? '-', (r.message ?? '').split('\n')[0]]),
+        ),
+      );
     });
-  for (const [verb, enabled] of [['enable', true], ['disable', false]] as const) {
+  for (const [verb, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
     command
       .command(`${verb} <task>`)
       .description(`${enabled ? 'Run' : 'Stop running'} an extension's scheduled task (<extension>.<task>, as status lists it) for a company`)
@@ -82,5 +90,12 @@ function formatReports(reports: readonly TaskReport[]): string {
 function table(head: string[], rows: Array<Array<string | number>>): string {
   const cells = [head, ...rows.map((r) => r.map(terminalText))];
   const widths = head.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
-  return cells.map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n');
+  return cells
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }

@@ -22,7 +22,9 @@ export async function banner(installation: Installation, url: string, workers: n
   return [
     `Tally is serving the API at ${url}/api/<model>/<method>.<format>${workers > 1 ? ` with ${workers} host processes` : ''}`,
     databaseLine(installation),
-    keys.length ? 'API credentials exist (list them with `npx tally api-keys list`). To create one, in another terminal in this directory:' : 'No API credentials yet. In another terminal, in this directory:',
+    keys.length
+      ? 'API credentials exist (list them with `npx tally api-keys list`). To create one, in another terminal in this directory:'
+      : 'No API credentials yet. In another terminal, in this directory:',
     ...database,
     ...(passwordHidden ? ['  (put the database password back in DATABASE_URL: it is not printed here)'] : []),
     `  export TALLY_URL=${url}`,

@@ -9,7 +9,7 @@ export function extensionCommand(out: (text: string) => void): Command {
     .command('new <type> <name>')
     .description(`Scaffold a working, tested extension; <type> is ${Object.keys(SCAFFOLD_TYPES).join(', ')}`)
     .option('--js', 'plain JavaScript (index.js, no build step) instead of TypeScript')
-    .option('--dir <extensions-dir>', 'where extensions live (default: the project\'s extensions/)')
+    .option('--dir <extensions-dir>', "where extensions live (default: the project's extensions/)")
     .option('--spec-dir <dir>', 'where its spec goes (default: spec/extensions/)')
     .action((type: string, name: string, options: { js?: boolean; dir?: string; specDir?: string }) => {
       const files = scaffoldExtension({ type, name, js: options.js, extensionsDir: options.dir, specDir: options.specDir });

@@ -41,7 +41,10 @@ export async function main(argv: string[]): Promise<number> {
     .description('Tally: a billing installation whose models are callable over HTTP and from here')
     .version(packageVersion(), '-V, --version', 'print the version of Tally')
     .exitOverride()
-    .addHelpText('after', "\nThe API from the command line (tally api/<model>/<method>.json --help says more):\n  tally api/<model>/<method>.<format> -u USER -k KEY -m GET|POST|PUT|DELETE -p 'name=value&vars[x]=y'\n\nEvery command uses the database DATABASE_URL names (default data/tally.sqlite) and says which on standard error.");
+    .addHelpText(
+      'after',
+      "\nThe API from the command line (tally api/<model>/<method>.json --help says more):\n  tally api/<model>/<method>.<format> -u USER -k KEY -m GET|POST|PUT|DELETE -p 'name=value&vars[x]=y'\n\nEvery command uses the database DATABASE_URL names (default data/tally.sqlite) and says which on standard error.",
+    );
   program
     .command('serve')
     .description('Serve the API (PORT, default 8080; DATABASE_URL, default data/tally.sqlite)')

@@ -26,7 +26,11 @@ export function settingsCommand(out: (text: string) => void): Command {
     .option('--company <id>', 'company id', parseId, 1)
     .action(async (options: { company: number }) => {
       const values = (await withInstallation((i) => i.call('settings', 'getList', { company_id: options.company }, localCaller(options.company)))) as Record<string, string>;
-      out(Object.entries(values).map(([k, v]) => `${terminalText(k)} = ${terminalText(v)}`).join('\n'));
+      out(
+        Object.entries(values)
+          .map(([k, v]) => `${terminalText(k)} = ${terminalText(v)}`)
+          .join('\n'),
+      );
     });
   return command;
 }

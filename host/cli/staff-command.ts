@@ -24,7 +24,7 @@ export function staffCommand(out: (text: string) => void): Command {
     .command('create')
     .description('Create a staff member with the admin role')
     .requiredOption('--username <name>', 'the name to sign in with')
-    .requiredOption('--email <address>', 'the staff member\'s email address')
+    .requiredOption('--email <address>', "the staff member's email address")
     .option('--password-stdin', 'read the password from standard input (keeps it out of the shell history and process list)')
     .option('--password <password>', 'the password (prefer --password-stdin)')
     .option('--company <id>', 'the company the staff member belongs to', parseId, 1)

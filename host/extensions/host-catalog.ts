@@ -113,7 +113,13 @@ export class HostCatalog extends ExtensionCatalog {
   async subscribersOf(type: string, companyId: number): Promise<string[]> {
     const listing = this.entries.filter((e) => e.worker && e.info.capabilities.events.includes(type)).map((e) => e.info.name);
     if (!listing.length) return [];
-    const rows = await this.installation.db.selectFrom('extensions_installed').select('name').where('company_id', '=', companyId).where('status', '=', 'enabled').where('name', 'in', listing).execute();
+    const rows = await this.installation.db
+      .selectFrom('extensions_installed')
+      .select('name')
+      .where('company_id', '=', companyId)
+      .where('status', '=', 'enabled')
+      .where('name', 'in', listing)
+      .execute();
     const enabled = new Set(rows.map((r) => r.name));
     return listing.filter((name) => enabled.has(name)).sort();
   }
@@ -160,7 +166,16 @@ export class HostCatalog extends ExtensionCatalog {
     const mine = new Set(entry.info.capabilities.tables.map((t) => t.toLowerCase()));
     const rivals = this.entries.filter((e) => e.info.name !== entry.info.name && e.info.capabilities.tables.some((t) => mine.has(t.toLowerCase())));
     if (!rivals.length) return;
-    const holder = await ctx.db.selectFrom('extensions_installed').select('name').where('name', 'in', rivals.map((r) => r.info.name)).limit(1).executeTakeFirst();
+    const holder = await ctx.db
+      .selectFrom('extensions_installed')
+      .select('name')
+      .where(
+        'name',
+        'in',
+        rivals.map((r) => r.info.name),
+      )
+      .limit(1)
+      .executeTakeFirst();
     if (!holder) return;
     const table = rivals.find((r) => r.info.name === holder.name)!.info.capabilities.tables.find((t) => mine.has(t.toLowerCase()));
     throw new InstallRefused(`its manifest declares the table "${table}", which belongs to the installed extension "${holder.name}".`);
@@ -174,7 +189,10 @@ export class HostCatalog extends ExtensionCatalog {
     if (!pending.length) return;
     await this.runTask(entry, { kind: 'migrate', direction: 'up', names: pending }, ctx, refusals);
     const now = formatUtc(new Date());
-    await ctx.db.insertInto('extensions_migrations').values(pending.map((migration) => ({ extension: name, migration, date_run: now }))).execute();
+    await ctx.db
+      .insertInto('extensions_migrations')
+      .values(pending.map((migration) => ({ extension: name, migration, date_run: now })))
+      .execute();
   }
 
   private async applied(name: string, ctx: CallContext): Promise<string[]> {

@@ -41,7 +41,11 @@ export async function loadExtensions(installation: Installation, options: LoadOp
     if (same.length > 1) for (const c of same) problems.set(c, `The name "${name}" is used by more than one extension (${same.map((s) => s.where).join(', ')}); rename all but one.`);
   }
 
-  for (const [c, problem] of await tableProblems(candidates.filter((c) => !problems.has(c)), await tableHolders(installation.db))) problems.set(c, problem);
+  for (const [c, problem] of await tableProblems(
+    candidates.filter((c) => !problems.has(c)),
+    await tableHolders(installation.db),
+  ))
+    problems.set(c, problem);
 
   const started = new Map<Candidate, { worker: ExtensionSandbox; loaded: Loaded }>();
   await Promise.all(
@@ -93,7 +97,11 @@ export async function loadExtensions(installation: Installation, options: LoadOp
   for (const name of ordered.order) {
     const c = ready.find((r) => r.name === name)!;
     const { worker, loaded } = started.get(c)!;
-    const info = describe(c, null, loaded.models.map((m) => `${c.name}.${m.model}`));
+    const info = describe(
+      c,
+      null,
+      loaded.models.map((m) => `${c.name}.${m.model}`),
+    );
     // All of an extension's models or none: names are checked before any is registered.
     const proxies = loaded.models.map((model) => proxyEntry(info, model, wiring(info, worker)));
     const taken = proxies.find((p, i) => installation.model(p.name) || proxies.findIndex((q) => q.name.toLowerCase() === p.name.toLowerCase()) !== i);

@@ -61,9 +61,16 @@ export function subscriptionProblem(manifest: { events: readonly string[]; tasks
   const problems: string[] = [];
   const compare = (listed: readonly string[], found: readonly string[], what: string, manifestKey: string, exportKey: string) => {
     for (const name of listed) if (!found.includes(name)) problems.push(`config.json lists the ${what} "${name}" in "${manifestKey}" but exports.${exportKey} has no function for it.`);
-    for (const name of found) if (!listed.includes(name)) problems.push(`exports.${exportKey} has "${name}", which config.json's "${manifestKey}" does not list (the installer sees only what it lists).`);
+    for (const name of found)
+      if (!listed.includes(name)) problems.push(`exports.${exportKey} has "${name}", which config.json's "${manifestKey}" does not list (the installer sees only what it lists).`);
   };
   compare(manifest.events, exported.events, 'event', 'events', 'events');
-  compare(manifest.tasks.map((t) => t.name), exported.tasks, 'task', 'tasks', 'tasks');
+  compare(
+    manifest.tasks.map((t) => t.name),
+    exported.tasks,
+    'task',
+    'tasks',
+    'tasks',
+  );
   return problems.length ? problems.join(' ') : null;
 }

@@ -16,7 +16,15 @@ import { SandboxLimits } from './sandbox-limits';
  * ('events', 'automation'), in a session of its own: its writes are kept when it succeeds, and
  * nothing is kept when it throws, blows its deadline or memory limit (the caller retries).
  */
-export async function runUnattended(installation: Installation, extension: ExtensionInfo, sandbox: ExtensionSandbox, limits: SandboxLimits, companyId: number, task: Task, caller: string): Promise<void> {
+export async function runUnattended(
+  installation: Installation,
+  extension: ExtensionInfo,
+  sandbox: ExtensionSandbox,
+  limits: SandboxLimits,
+  companyId: number,
+  task: Task,
+  caller: string,
+): Promise<void> {
   const scope = await CompanyScope.open(installation, companyId);
   const base = scope.context(installation.db);
   const ctx = new CallContext(installation.db, companyId, base.timezone, base.systemKey, caller);

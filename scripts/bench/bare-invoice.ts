@@ -53,12 +53,21 @@ export async function bareInvoiceAdd(db: Db, ctx: Koa.Context): Promise<void> {
       amount: '12.3400',
       taxable: i % 2,
     }));
-    await trx.insertInto('invoice_lines').values(lines as never).execute();
+    await trx
+      .insertInto('invoice_lines')
+      .values(lines as never)
+      .execute();
     await trx
       .insertInto('invoice_taxes')
       .values({ invoice_id: invoice.id, tax_id: null, level: 1, name: 'Bench sales tax', rate: '8.8750', type: 'exclusive', amount: '54.7600' } as never)
       .execute();
-    await trx.insertInto('invoice_delivery').values([{ invoice_id: invoice.id, method: 'email', date_sent: null }, { invoice_id: invoice.id, method: 'paper', date_sent: null }] as never).execute();
+    await trx
+      .insertInto('invoice_delivery')
+      .values([
+        { invoice_id: invoice.id, method: 'email', date_sent: null },
+        { invoice_id: invoice.id, method: 'paper', date_sent: null },
+      ] as never)
+      .execute();
     return invoice.id;
   });
   ctx.body = { response: id };

@@ -8,11 +8,7 @@ import { bareInvoiceAdd } from './bare-invoice';
  */
 export const bareRoutes: Record<string, (db: Db, ctx: Koa.Context) => Promise<void>> = {
   async 'GET /users'(db, ctx) {
-    const user = await db
-      .selectFrom('users')
-      .select(['id', 'username', 'recovery_email', 'two_factor_mode', 'date_added'])
-      .where('id', '=', Number(ctx.query.id))
-      .executeTakeFirst();
+    const user = await db.selectFrom('users').select(['id', 'username', 'recovery_email', 'two_factor_mode', 'date_added']).where('id', '=', Number(ctx.query.id)).executeTakeFirst();
     ctx.body = { response: user ?? null };
   },
   'POST /invoices': bareInvoiceAdd,

@@ -44,10 +44,16 @@ export class BillingRunEvents {
   /** Throws unless the run left one event per invoice and per service renewed. */
   async check(invoices: number, services: number): Promise<number> {
     const db = eventsDb(this.installation.db);
-    const rows = await db.selectFrom('events').select(['type', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('type').execute();
+    const rows = await db
+      .selectFrom('events')
+      .select(['type', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('type')
+      .execute();
     const count = (type: string) => Number(rows.find((r) => r.type === type)?.n ?? 0);
     if (count('Invoices.createFromServices') !== invoices || count('Services.renew') !== services) {
-      throw new Error(`billing run: WRONG events: ${count('Invoices.createFromServices')} Invoices.createFromServices for ${invoices} invoices, ${count('Services.renew')} Services.renew for ${services} services`);
+      throw new Error(
+        `billing run: WRONG events: ${count('Invoices.createFromServices')} Invoices.createFromServices for ${invoices} invoices, ${count('Services.renew')} Services.renew for ${services} services`,
+      );
     }
     return invoices + services;
   }

@@ -47,8 +47,13 @@ export async function measureBillingRuns(targets: readonly BillingTarget[], serv
   for (const target of targets) {
     const seconds = rounds.get(target)!.map((r) => r.seconds);
     const median = medianOf(seconds);
-    const spread = count > 1 ? ` (${Math.min(...seconds).toFixed(1)}-${Math.max(...seconds).toFixed(1)} s over ${count} rounds; CPU ${medianOf(rounds.get(target)!.map((r) => r.cpuSeconds)).toFixed(1)} s, load ${medianOf(rounds.get(target)!.map((r) => r.load)).toFixed(1)}, medians)` : '';
-    console.log(`billing run, ${target.label}: ${count > 1 ? 'median ' : ''}${median.toFixed(1)} s = ${(services / median).toFixed(0)} services/s${spread} ${median < 60 ? 'under 60 s' : 'OVER 60 s'}`);
+    const spread =
+      count > 1
+        ? ` (${Math.min(...seconds).toFixed(1)}-${Math.max(...seconds).toFixed(1)} s over ${count} rounds; CPU ${medianOf(rounds.get(target)!.map((r) => r.cpuSeconds)).toFixed(1)} s, load ${medianOf(rounds.get(target)!.map((r) => r.load)).toFixed(1)}, medians)`
+        : '';
+    console.log(
+      `billing run, ${target.label}: ${count > 1 ? 'median ' : ''}${median.toFixed(1)} s = ${(services / median).toFixed(0)} services/s${spread} ${median < 60 ? 'under 60 s' : 'OVER 60 s'}`,
+    );
   }
   for (const one of targets.filter((t) => t.processes === 1)) {
     const two = targets.find((t) => t.processes === 2 && t.postgresUrl === one.postgresUrl);
@@ -79,7 +84,9 @@ async function measureOnce(target: BillingTarget, services: number): Promise<Rou
     await events.close();
     const databaseCpuSeconds = databaseBefore === undefined || databaseAfter === undefined ? undefined : databaseAfter - databaseBefore;
     const round = { seconds, cpuSeconds: childrenCpuSeconds() - cpuBefore, databaseCpuSeconds, load: os.loadavg()[0] };
-    console.log(`billing run, ${target.label}: ${services} services of ${clients} clients -> ${invoices} invoices in ${seconds.toFixed(1)} s = ${(services / seconds).toFixed(0)} services invoiced/s (processes' CPU ${round.cpuSeconds.toFixed(1)} s${machineUse(round)}, load ${round.load.toFixed(1)})`);
+    console.log(
+      `billing run, ${target.label}: ${services} services of ${clients} clients -> ${invoices} invoices in ${seconds.toFixed(1)} s = ${(services / seconds).toFixed(0)} services invoiced/s (processes' CPU ${round.cpuSeconds.toFixed(1)} s${machineUse(round)}, load ${round.load.toFixed(1)})`,
+    );
     return round;
   } finally {
     await database.drop();

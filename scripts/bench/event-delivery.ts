@@ -29,11 +29,15 @@ export async function measureEventDelivery(postgresUrl: string | null): Promise<
       ratios.push(tally / bare);
       console.log(`events, ${label}: ${events} signed deliveries at ${tally.toFixed(0)}/s; bare POSTs ${bare.toFixed(0)}/s; ratio ${(tally / bare).toFixed(2)}`);
     }
-    console.log(`events, ${label}: median ${median(rates).toFixed(0)} deliveries/s (${Math.min(...rates).toFixed(0)}-${Math.max(...rates).toFixed(0)}), median ratio to bare POSTs ${median(ratios).toFixed(2)} ${median(rates) >= 2000 ? 'at least 2,000/s' : 'UNDER 2,000/s'}`);
+    console.log(
+      `events, ${label}: median ${median(rates).toFixed(0)} deliveries/s (${Math.min(...rates).toFixed(0)}-${Math.max(...rates).toFixed(0)}), median ratio to bare POSTs ${median(ratios).toFixed(2)} ${median(rates) >= 2000 ? 'at least 2,000/s' : 'UNDER 2,000/s'}`,
+    );
     for (const wake of [false, true]) {
       const latencies = await idleLatency(target, wake, 200);
       const sorted = [...latencies].sort((a, b) => a - b);
-      console.log(`events, ${label}: commit to delivery at idle, ${wake ? 'woken after commit' : 'polling every 250 ms'}: p50 ${pct(sorted, 0.5).toFixed(1)} ms, p99 ${pct(sorted, 0.99).toFixed(1)} ms (${sorted.length} events)`);
+      console.log(
+        `events, ${label}: commit to delivery at idle, ${wake ? 'woken after commit' : 'polling every 250 ms'}: p50 ${pct(sorted, 0.5).toFixed(1)} ms, p99 ${pct(sorted, 0.99).toFixed(1)} ms (${sorted.length} events)`,
+      );
     }
   }
 }
@@ -56,13 +60,22 @@ async function withSetup<T>(postgresUrl: string | null, work: (installation: Ins
 
 async function deliveryRate(postgresUrl: string | null, count: number): Promise<number> {
   return withSetup(postgresUrl, async (installation, receiver) => {
-    await installation.db.transaction().execute((tx) => emitAll(tx, Array.from({ length: count }, () => ({ companyId: 1, type: 'Clients.add', payload: PAYLOAD }))));
+    await installation.db.transaction().execute((tx) =>
+      emitAll(
+        tx,
+        Array.from({ length: count }, () => ({ companyId: 1, type: 'Clients.add', payload: PAYLOAD })),
+      ),
+    );
     const worker = new DeliveryWorker(installation, [], { pollMs: 20 });
     const started = performance.now();
     worker.start();
     const db = eventsDb(installation.db);
     for (;;) {
-      const row = await db.selectFrom('event_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'delivered').executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('event_deliveries')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('status', '=', 'delivered')
+        .executeTakeFirstOrThrow();
       if (Number(row.n) >= count) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -100,17 +113,20 @@ async function bareRate(count: number): Promise<number> {
   const body = JSON.stringify({ type: 'Clients.add', data: PAYLOAD });
   const started = performance.now();
   let next = 0;
-  const one = () => new Promise<void>((resolve, reject) => {
-    const req = http.request(receiver.url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on('end', resolve);
+  const one = () =>
+    new Promise<void>((resolve, reject) => {
+      const req = http.request(receiver.url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        res.resume();
+        res.on('end', resolve);
+      });
+      req.on('error', reject);
+      req.end(body);
     });
-    req.on('error', reject);
-    req.end(body);
-  });
-  await Promise.all(Array.from({ length: 256 }, async () => {
-    while (next++ < count) await one();
-  }));
+  await Promise.all(
+    Array.from({ length: 256 }, async () => {
+      while (next++ < count) await one();
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
   await receiver.close();
@@ -123,15 +139,17 @@ class Receiver {
   private constructor(private readonly server: http.Server) {}
 
   static async start(): Promise<Receiver> {
-    const receiver: Receiver = new Receiver(http.createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        receiver.count++;
-        receiver.waiting?.(performance.now());
-        receiver.waiting = null;
-        res.writeHead(204).end();
-      });
-    }));
+    const receiver: Receiver = new Receiver(
+      http.createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          receiver.count++;
+          receiver.waiting?.(performance.now());
+          receiver.waiting = null;
+          res.writeHead(204).end();
+        });
+      }),
+    );
     receiver.server.keepAliveTimeout = 30_000;
     await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
     return receiver;

@@ -69,7 +69,7 @@ type Post = (path: string, body: string) => Promise<{ status: number; body: stri
 async function ensureDiagnostics(post: Post): Promise<void> {
   const all = JSON.parse((await post('/api/plugin_manager/getAll.json', '')).body).response as Array<{ dir: string; id: number | null; status: string; error: string | null }>;
   const diagnostics = all?.find((e) => e.dir === 'diagnostics');
-  if (!diagnostics) throw new Error('The diagnostics plugin is not in the server\'s extensions directory.');
+  if (!diagnostics) throw new Error("The diagnostics plugin is not in the server's extensions directory.");
   if (diagnostics.status === 'failed') throw new Error(`The diagnostics plugin failed to load: ${diagnostics.error}`);
   if (diagnostics.status === 'available') expectOk(await post('/api/plugin_manager/add.json', 'vars[dir]=diagnostics'));
   if (diagnostics.status === 'disabled') expectOk(await post('/api/plugin_manager/enable.json', `plugin_id=${diagnostics.id}`));

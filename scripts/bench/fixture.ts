@@ -20,12 +20,7 @@ export async function createFixture(postgresServerUrl?: string): Promise<Fixture
   const installation = await assembleInstallation({ databaseUrl: database.url });
   const caller = { companyId: 1, user: 'bench' };
   try {
-    const userId = (await installation.call(
-      'users',
-      'add',
-      { vars: { username: 'bench', new_password: 'bench-password', confirm_password: 'bench-password' } },
-      caller,
-    )) as number;
+    const userId = (await installation.call('users', 'add', { vars: { username: 'bench', new_password: 'bench-password', confirm_password: 'bench-password' } }, caller)) as number;
     const credential = (await installation.call('api_keys', 'add', { vars: { company_id: 1 } }, caller)) as { user: string; key: string };
     const clientVars = { first_name: 'Bench', last_name: 'Client', email: 'bench@example.com', country: 'US', state: 'NY' };
     const clientId = (await installation.call('clients', 'add', { vars: clientVars }, caller)) as number;

@@ -47,7 +47,9 @@ async function main(): Promise<void> {
     };
     const { result, cpuUs } = await withProcessCpu(child, port, () => load({ ...options, seconds }), warmUp);
     stopped = performance.now();
-    console.log(`${scenario.name}: ${result.requestsPerSec.toFixed(0)} req/s, ${cpuUs === undefined ? '?' : (cpuUs / result.total).toFixed(0)} µs CPU/request, ${result.non2xx + result.errors} failed`);
+    console.log(
+      `${scenario.name}: ${result.requestsPerSec.toFixed(0)} req/s, ${cpuUs === undefined ? '?' : (cpuUs / result.total).toFixed(0)} µs CPU/request, ${result.non2xx + result.errors} failed`,
+    );
     requests = warmUpRequests + result.total;
   } finally {
     await fixture.cleanup();
@@ -104,7 +106,11 @@ function summarise(profile: Profile, requests: number, loadUs: number): void {
     }
   });
   const top = (map: Map<string, number>, count: number) =>
-    [...map].sort((a, b) => b[1] - a[1]).slice(0, count).map(([k, v]) => `  ${((100 * v) / all).toFixed(1).padStart(5)}% ${(v / requests).toFixed(0).padStart(6)} µs  ${k}`).join('\n');
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([k, v]) => `  ${((100 * v) / all).toFixed(1).padStart(5)}% ${(v / requests).toFixed(0).padStart(6)} µs  ${k}`)
+      .join('\n');
   console.log(`busy: ${(all / 1e6).toFixed(2)} s sampled, ${(all / requests).toFixed(0)} µs per request (${requests} requests)\nself time:\n${top(self, Number(process.env.PROFILE_TOP ?? 40))}`);
   console.log(`inclusive time:\n${top(total, Number(process.env.PROFILE_TOP ?? 40) * 2)}`);
 }

@@ -110,9 +110,7 @@ async function measureSandbox(): Promise<void> {
   const fixture = await createFixture();
   try {
     const port = await freePort();
-    const figures = await withProcess(startTally(fixture.databaseUrl, port), port, () =>
-      measureExtensionCall({ baseUrl: `http://127.0.0.1:${port}`, user: fixture.user, key: fixture.key }),
-    );
+    const figures = await withProcess(startTally(fixture.databaseUrl, port), port, () => measureExtensionCall({ baseUrl: `http://127.0.0.1:${port}`, user: fixture.user, key: fixture.key }));
     console.log(`\nextension call (diagnostics.sandbox/echo) vs core call (encryption/systemHash), SQLite, ${figures.samples} calls each`);
     console.log(`  core        p50 ${figures.coreP50Us.toFixed(0)} µs   p99 ${figures.coreP99Us.toFixed(0)} µs`);
     console.log(`  extension   p50 ${figures.extensionP50Us.toFixed(0)} µs   p99 ${figures.extensionP99Us.toFixed(0)} µs`);
@@ -214,7 +212,8 @@ function report(name: string, baselines: Runs[], subject: Runs): void {
     const spread = `rounds: ${rounds.map((r) => r.toFixed(2)).join(', ')}; median ${median(rounds).toFixed(2)}`;
     console.log(`  throughput ratio${to}   ${(rps(subject.runs) / rps(baseline.runs)).toFixed(2)} (${spread})`);
     const [cpuBaseline, cpuSubject] = [cpuPerRequest(baseline.runs), cpuPerRequest(subject.runs)];
-    if (cpuBaseline !== undefined && cpuSubject !== undefined) console.log(`  CPU cost ratio${to}     ${(cpuBaseline / cpuSubject).toFixed(2)} (baseline CPU per request / ${subject.label} CPU per request)`);
+    if (cpuBaseline !== undefined && cpuSubject !== undefined)
+      console.log(`  CPU cost ratio${to}     ${(cpuBaseline / cpuSubject).toFixed(2)} (baseline CPU per request / ${subject.label} CPU per request)`);
   }
   if (failures) console.log(`  (${failures} failed requests!)`);
 }

@@ -27,7 +27,11 @@ export function listedMethods(markdown: string): ListedMethod[] {
   for (const section of part.split(/^### /m).slice(1)) {
     const [heading, ...rest] = section.split('\n');
     const body = rest.join('\n');
-    const classes = heading.replace(/\(.*\)/, '').split('/').map((name) => name.trim()).filter(Boolean);
+    const classes = heading
+      .replace(/\(.*\)/, '')
+      .split('/')
+      .map((name) => name.trim())
+      .filter(Boolean);
     if (classes.length > 1) {
       // Names only, model by model: "Emails: `a`, `b` (+ 8 `validate*`). EmailGroups: `c` ...", each list ending at its sentence.
       const text = body.replace(/\(\+ \d+ `validate\*`\)/g, '');

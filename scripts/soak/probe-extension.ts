@@ -11,10 +11,7 @@ export function writeProbeExtension(): { dir: string; cleanup(): void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-soak-extensions-'));
   const plugin = path.join(dir, 'plugins', 'soak_probe');
   fs.mkdirSync(plugin, { recursive: true });
-  fs.writeFileSync(
-    path.join(plugin, 'config.json'),
-    JSON.stringify({ name: 'Soak probe', version: '1.0.0', description: 'Answers and crashes on demand.', authors: [{ name: 'Tally' }] }),
-  );
+  fs.writeFileSync(path.join(plugin, 'config.json'), JSON.stringify({ name: 'Soak probe', version: '1.0.0', description: 'Answers and crashes on demand.', authors: [{ name: 'Tally' }] }));
   fs.writeFileSync(
     path.join(plugin, 'index.js'),
     [

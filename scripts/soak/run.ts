@@ -32,10 +32,14 @@ async function main(): Promise<number> {
   await installation.close();
   const port = await freePort();
   const tally: Tally = { base: `http://127.0.0.1:${port}`, headers: { 'SERVICE-API-USER': credential.user, 'SERVICE-API-KEY': credential.key } };
-  const host = spawn(process.execPath, ['--no-node-snapshot', path.resolve(__dirname, '../../../bin/tally.js'), 'serve', '--port', String(port), '--host', '127.0.0.1', '--workers', String(PROCESSES)], {
-    env: { ...process.env, DATABASE_URL: database.url, TALLY_EXTENSIONS_DIR: extensions.dir, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const host = spawn(
+    process.execPath,
+    ['--no-node-snapshot', path.resolve(__dirname, '../../../bin/tally.js'), 'serve', '--port', String(port), '--host', '127.0.0.1', '--workers', String(PROCESSES)],
+    {
+      env: { ...process.env, DATABASE_URL: database.url, TALLY_EXTENSIONS_DIR: extensions.dir, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   try {
     await waitUntilReady(tally.base);
     const setup = new Stats();
@@ -129,7 +133,9 @@ async function injectFaults(tally: Tally, stats: Stats, postgres?: PrivatePostgr
     postgres.restart();
     const down = Date.now() - started;
     await sleep(2000);
-    report.push(`restarted PostgreSQL (pg_ctl restart -m fast, ${down} ms); 503 answers in the 2 s after: ${(stats.byStatus.get('503') ?? 0) - before}; host processes answering: ${(await answeringPid(tally.base)) ? 'yes' : 'no'}`);
+    report.push(
+      `restarted PostgreSQL (pg_ctl restart -m fast, ${down} ms); 503 answers in the 2 s after: ${(stats.byStatus.get('503') ?? 0) - before}; host processes answering: ${(await answeringPid(tally.base)) ? 'yes' : 'no'}`,
+    );
   } else {
     await sleep(2000);
   }
@@ -145,7 +151,12 @@ async function injectFaults(tally: Tally, stats: Stats, postgres?: PrivatePostgr
 function printReport(stats: Stats, acknowledged: Acknowledged, faults: string[], failures: string[]): void {
   const served = [...stats.byStatus.values()].reduce((a, b) => a + b, 0);
   console.log(`\nRequests served: ${served} (${(served / SECONDS).toFixed(0)}/s)`);
-  console.log(`By status: ${[...stats.byStatus].sort().map(([s, n]) => `${s}: ${n}`).join(', ')}`);
+  console.log(
+    `By status: ${[...stats.byStatus]
+      .sort()
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(', ')}`,
+  );
   console.log(`Latency: p50 ${stats.percentile(50).toFixed(1)} ms, p99 ${stats.percentile(99).toFixed(1)} ms`);
   console.log(`Acknowledged writes: ${acknowledged.invoices.length} invoices, ${acknowledged.payments.length} payments`);
   for (const line of faults) console.log(`Fault: ${line}`);

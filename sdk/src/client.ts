@@ -134,7 +134,10 @@ function authHeaders(options: TallyClientOptions): Record<string, string> {
   // fetch refuses a header value with a line break or NUL inside with a TypeError that quotes the
   // whole value, which then travelled as the cause of an 'unreachable' error into the
   // application's logs: the key, in clear. Checked here, and never quoted.
-  for (const [name, value] of [['user', options.user], ['key', options.key]] as const) {
+  for (const [name, value] of [
+    ['user', options.user],
+    ['key', options.key],
+  ] as const) {
     if (!PRINTABLE.test(value.trim())) throw new SdkError('usage', `The API ${name} must be printable ASCII without spaces; check where it was read from (a line break or a stray character).`);
   }
   const mode = options.auth ?? 'header';

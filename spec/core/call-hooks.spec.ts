@@ -7,9 +7,7 @@ import { createTestDatabase } from '../support/test-database';
 describe('call hooks', () => {
   it('refuses an unknown stage name, saying which stages there are', () => {
     const hooks = new CallHooks();
-    expect(() => hooks.add('afterComit' as CallStage, () => undefined)).to.throw(
-      'Unknown call stage "afterComit": hooks can be added at authorise, claim, beforeCommit, afterCommit, answered.',
-    );
+    expect(() => hooks.add('afterComit' as CallStage, () => undefined)).to.throw('Unknown call stage "afterComit": hooks can be added at authorise, claim, beforeCommit, afterCommit, answered.');
   });
 
   it('refuses a hook added once the installation was assembled (it would never run)', () => {
@@ -24,7 +22,10 @@ describe('call hooks', () => {
     const database = await createTestDatabase();
     try {
       const started = assembleInstallation({ databaseUrl: database.url, hooks: (hooks) => hooks.add('beforeComit' as CallStage, () => undefined) });
-      const failure = await started.then(() => null, (error: Error) => error);
+      const failure = await started.then(
+        () => null,
+        (error: Error) => error,
+      );
       expect(failure?.message).to.equal('Unknown call stage "beforeComit": hooks can be added at authorise, claim, beforeCommit, afterCommit, answered.');
     } finally {
       await database.drop();

@@ -24,9 +24,7 @@ exports.models = { relay: Relay };
  * and never one answered 400 or 500 or rolled back.
  */
 describe('the call path: before commit and after commit', () => {
-  const dir = new ExtensionsDir()
-    .add('plugins/probe', manifest('Probe', PROBE_CAPABILITIES), PROBE_PLUGIN)
-    .add('plugins/relay', manifest('Relay', { uses: ['encryption.systemHash'] }), RELAY_PLUGIN);
+  const dir = new ExtensionsDir().add('plugins/probe', manifest('Probe', PROBE_CAPABILITIES), PROBE_PLUGIN).add('plugins/relay', manifest('Relay', { uses: ['encryption.systemHash'] }), RELAY_PLUGIN);
   let server: TestServer;
   let committed: string[] = [];
   let results: unknown[] = [];
@@ -39,7 +37,10 @@ describe('the call path: before commit and after commit', () => {
     hooks
       .add('beforeCommit', async (call, db) => {
         if (!probing) return;
-        await db.insertInto('settings').values({ company_id: 1, key: `spec_before_commit_${++writes}`, value: `${call.model}/${call.method}` }).execute();
+        await db
+          .insertInto('settings')
+          .values({ company_id: 1, key: `spec_before_commit_${++writes}`, value: `${call.model}/${call.method}` })
+          .execute();
       })
       .add('beforeCommit', () => {
         if (probing && failBeforeCommit) throw new Error('a hook failed before commit');
@@ -51,8 +52,7 @@ describe('the call path: before commit and after commit', () => {
       });
 
   /** The rows the before-commit hook wrote that are in the database now. */
-  const beforeCommitRows = async () =>
-    (await server.installation.db.selectFrom('settings').select('value').where('key', 'like', 'spec_before_commit_%').orderBy('key').execute()).map((r) => r.value);
+  const beforeCommitRows = async () => (await server.installation.db.selectFrom('settings').select('value').where('key', 'like', 'spec_before_commit_%').orderBy('key').execute()).map((r) => r.value);
 
   before(async () => {
     server = await startTestServer({ extensionsDir: dir.root, hooks: probe });
@@ -128,7 +128,14 @@ describe('the call path: before commit and after commit', () => {
     const installation: Installation = await assembleInstallation({ databaseUrl: server.database.url, cacheTtlMs: 0, hooks: probe });
     let body = '';
     const args = ['api/clients/add.json', '-u', server.credential.user, '-k', server.credential.key, '-m', 'POST', '-p', 'vars[first_name]=Command&vars[last_name]=Line&vars[email]=cli@example.com'];
-    expect(await runApiForm(args, async () => installation, (text) => (body = text)), body).to.equal(0);
+    expect(
+      await runApiForm(
+        args,
+        async () => installation,
+        (text) => (body = text),
+      ),
+      body,
+    ).to.equal(0);
     expect(committed).to.deep.equal(['cli clients/add']);
     expect(await beforeCommitRows()).to.deep.equal(['clients/add']);
   });

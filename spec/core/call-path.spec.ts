@@ -64,7 +64,11 @@ describe('the one call path', () => {
   it('checks the CLI form of the API', async () => {
     const installation = await assembleInstallation({ databaseUrl: server.database.url, cacheTtlMs: 0, hooks: record });
     let body = '';
-    const status = await runApiForm(['api/users/getListCount.json', '-u', server.credential.user, '-k', server.credential.key], async () => installation, (text) => (body = text));
+    const status = await runApiForm(
+      ['api/users/getListCount.json', '-u', server.credential.user, '-k', server.credential.key],
+      async () => installation,
+      (text) => (body = text),
+    );
     expect(status, body).to.equal(0);
     expect(seen).to.deep.equal(['cli users/getListCount as users/getListCount']);
   });

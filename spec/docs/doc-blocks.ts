@@ -39,7 +39,11 @@ export interface Block {
 /** The pages in reading order: the README, then docs/*.md by name. */
 export function documentationPages(root: string): string[] {
   const docs = fs.existsSync(path.join(root, 'docs'))
-    ? fs.readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => path.join('docs', f))
+    ? fs
+        .readdirSync(path.join(root, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .sort()
+        .map((f) => path.join('docs', f))
     : [];
   return ['README.md', ...docs];
 }

@@ -44,13 +44,22 @@ describe('the documentation runs as written', function () {
   after(() => fs.rmSync(copy, { recursive: true, force: true }));
 
   it('finds the README and every docs/*.md page', () => {
-    const listed = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const listed = [
+      'README.md',
+      ...fs
+        .readdirSync(path.join(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
     expect(pages.map((p) => p.page).sort()).to.deep.equal(listed.sort());
     expect(pages.flatMap((p) => p.blocks).filter(isShell).length).to.be.greaterThan(20);
   });
 
   it('names the language of every fenced block, so no shell example escapes the check', () => {
-    const unnamed = pages.flatMap((p) => p.blocks).filter((b) => b.language === '').map((b) => `${b.page}:${b.line}`);
+    const unnamed = pages
+      .flatMap((p) => p.blocks)
+      .filter((b) => b.language === '')
+      .map((b) => `${b.page}:${b.line}`);
     expect(unnamed).to.deep.equal([]);
   });
 

@@ -4,7 +4,10 @@
  * value, e.g. a generated key), else as text where `...` stands for anything.
  */
 export function matchesDocumented(stdout: string, documented: string): boolean {
-  const lines = stdout.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
+  const lines = stdout
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim() !== '');
   const actual = (lines[lines.length - 1] ?? '').trim();
   const expected = parseJson(documented);
   if (expected.ok) {

@@ -63,7 +63,11 @@ describe('gateways offline and test_card', () => {
       const unknown = await server.request('POST', '/api/test_card.cards/charge.json', { body: card('4111111111111111') });
       expect(unknown.json.response.reason).to.equal('not_a_test_card');
       const attempts = (await server.request('GET', `/api/test_card.cards/getList.json?client_id=${clientId}`)).json.response;
-      expect(attempts.map((a: any) => [a.last4, a.status])).to.deep.equal([['1111', 'declined'], ['9995', 'declined'], ['4242', 'approved']]);
+      expect(attempts.map((a: any) => [a.last4, a.status])).to.deep.equal([
+        ['1111', 'declined'],
+        ['9995', 'declined'],
+        ['4242', 'approved'],
+      ]);
       expect(JSON.stringify(attempts)).not.to.contain('4000000000009995');
     });
 

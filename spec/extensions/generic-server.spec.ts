@@ -20,7 +20,10 @@ describe('module generic_server', () => {
     expect((await server.request('POST', servers('add'), { body: 'vars[name]=Small&vars[hostname]=s1.example.com&vars[max_accounts]=1' })).status).to.equal(200);
     expect((await server.request('POST', servers('add'), { body: 'vars[name]=Big&vars[hostname]=s2.example.com&vars[max_accounts]=3' })).status).to.equal(200);
     const list = (await server.request('GET', servers('getList'))).json.response;
-    expect(list.map((s: any) => [s.name, s.accounts])).to.deep.equal([['Big', 0], ['Small', 0]]);
+    expect(list.map((s: any) => [s.name, s.accounts])).to.deep.equal([
+      ['Big', 0],
+      ['Small', 0],
+    ]);
   });
 
   it('provisions on the server with the most room, with a password shown once and stored encrypted', async () => {
@@ -32,7 +35,10 @@ describe('module generic_server', () => {
     const got = (await server.request('GET', `${services('get')}?service_id=${made.service_id}`)).json.response;
     expect(got).to.include({ domain: 'example.com', status: 'active', client_id: clientId });
     expect(got).not.to.have.property('password');
-    const stored = await server.installation.db.selectFrom('generic_server_services' as any).select('password' as any).executeTakeFirstOrThrow();
+    const stored = await server.installation.db
+      .selectFrom('generic_server_services' as any)
+      .select('password' as any)
+      .executeTakeFirstOrThrow();
     const decrypted = await server.request('POST', '/api/encryption/systemDecrypt.json', { body: `value=${encodeURIComponent((stored as any).password)}` });
     expect(decrypted.json.response).to.equal(made.password);
   });

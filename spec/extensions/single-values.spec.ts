@@ -22,7 +22,8 @@ describe('shipped extensions: a text field given a list or a set is a 400, never
     await install(server, 'gateway_manager', 'vars[dir]=offline');
     client = await addClient(server);
     department = (await server.request('POST', '/api/support_manager.departments/add.json', { body: 'vars[name]=Billing&vars[email]=billing@example.com' })).json.response;
-    ticket = (await server.request('POST', '/api/support_manager.tickets/add.json', { body: `vars[department_id]=${department}&vars[client_id]=${client}&vars[summary]=Question&vars[details]=Hello` })).json.response;
+    ticket = (await server.request('POST', '/api/support_manager.tickets/add.json', { body: `vars[department_id]=${department}&vars[client_id]=${client}&vars[summary]=Question&vars[details]=Hello` }))
+      .json.response;
   });
   after(() => server.close());
 

@@ -38,7 +38,11 @@ describe('plugin support_manager', () => {
       summary: { empty: 'Please enter a summary.' },
       details: { empty: 'Please enter the message.' },
     });
-    const id = (await server.request('POST', '/api/support_manager.tickets/add.json', { body: `vars[department_id]=${departmentId}&vars[client_id]=${clientId}&vars[summary]=Invoice question&vars[details]=Why two invoices?&vars[priority]=high` })).json.response;
+    const id = (
+      await server.request('POST', '/api/support_manager.tickets/add.json', {
+        body: `vars[department_id]=${departmentId}&vars[client_id]=${clientId}&vars[summary]=Invoice question&vars[details]=Why two invoices?&vars[priority]=high`,
+      })
+    ).json.response;
     const ticket = (await server.request('GET', `/api/support_manager.tickets/get.json?ticket_id=${id}`)).json.response;
     expect(ticket).to.include({ status: 'open', priority: 'high', client_id: clientId, summary: 'Invoice question' });
     expect(ticket.replies).to.have.length(1);
@@ -75,17 +79,27 @@ describe('plugin support_manager', () => {
 
   it('opens a ticket for the client when a service is suspended (its Services.suspend handler), in the first department', async () => {
     const consumer = server.installation.container.resolve(PluginEventConsumer);
-    const event = { id: 'evt_spec_suspend_1', type: 'Services.suspend', companyId: 1, occurredAt: '2026-05-01 09:30:00', payload: { id: 42, client_id: clientId, status: 'suspended', suspension_reason: 'non-payment' } };
+    const event = {
+      id: 'evt_spec_suspend_1',
+      type: 'Services.suspend',
+      companyId: 1,
+      occurredAt: '2026-05-01 09:30:00',
+      payload: { id: 42, client_id: clientId, status: 'suspended', suspension_reason: 'non-payment' },
+    };
     expect(await consumer.subscribers(event)).to.deep.equal(['support_manager']);
     await consumer.deliver('support_manager', event);
-    const [ticket] = (await server.request('GET', `/api/support_manager.tickets/getList.json?client_id=${clientId}&status=open`)).json.response.filter((t: any) => t.summary === 'Service #42 suspended');
+    const [ticket] = (await server.request('GET', `/api/support_manager.tickets/getList.json?client_id=${clientId}&status=open`)).json.response.filter(
+      (t: any) => t.summary === 'Service #42 suspended',
+    );
     expect(ticket).to.include({ department_id: departmentId, priority: 'high', date_added: '2026-05-01 09:30:00' });
     const replies = (await server.request('GET', `/api/support_manager.tickets/get.json?ticket_id=${ticket.id}`)).json.response.replies;
     expect(replies.map((r: any) => r.details)).to.deep.equal(['Service #42 was suspended at 2026-05-01 09:30:00 UTC (non-payment). (event evt_spec_suspend_1)']);
   });
 
   it('closes tickets awaiting the client for 14 days, nightly (its close_stale_tickets task)', async () => {
-    const add = await server.request('POST', '/api/support_manager.tickets/add.json', { body: `vars[department_id]=${departmentId}&vars[client_id]=${clientId}&vars[summary]=Quiet client&vars[details]=Hello?` });
+    const add = await server.request('POST', '/api/support_manager.tickets/add.json', {
+      body: `vars[department_id]=${departmentId}&vars[client_id]=${clientId}&vars[summary]=Quiet client&vars[details]=Hello?`,
+    });
     const id = add.json.response;
     await server.request('POST', '/api/support_manager.tickets/reply.json', { body: `ticket_id=${id}&vars[details]=Which service?` });
     const status = async () => (await server.request('GET', `/api/support_manager.tickets/get.json?ticket_id=${id}`)).json.response.status;

@@ -61,7 +61,9 @@ describe('gateway test_card: charges with an amount or currency it cannot keep',
     server = await startTestServer({ extensionsDir: SHIPPED_EXTENSIONS });
     clientId = await addClient(server);
     await install(server, 'gateway_manager', 'vars[dir]=test_card&vars[settings][secret_key]=test_spec');
-    const stored = await server.request('POST', '/api/test_card.tokens/store.json', { body: `vars[client_id]=${clientId}&vars[card_number]=4000000000000002&vars[exp_month]=12&vars[exp_year]=${year}&vars[cvv]=123` });
+    const stored = await server.request('POST', '/api/test_card.tokens/store.json', {
+      body: `vars[client_id]=${clientId}&vars[card_number]=4000000000000002&vars[exp_month]=12&vars[exp_year]=${year}&vars[cvv]=123`,
+    });
     expect(stored.status, stored.text).to.equal(200);
     declinedToken = stored.json.response.reference_id;
   });

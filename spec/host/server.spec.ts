@@ -114,7 +114,12 @@ describe('the server', () => {
       });
       await call('/api/users/get.json?user_id=424242');
       await fetch(`${own.server.url}/api/users/get.json?user_id=1`, { headers: { 'SERVICE-API-USER': own.credential.user, 'SERVICE-API-KEY': 'wrong-key-not-logged' } });
-      expect(lines.map((l) => [l.method, l.status])).to.deep.equal([['add', 200], ['auth', 200], ['get', 200], ['get', 401]]);
+      expect(lines.map((l) => [l.method, l.status])).to.deep.equal([
+        ['add', 200],
+        ['auth', 200],
+        ['get', 200],
+        ['get', 401],
+      ]);
       const text = raw.join('\n');
       for (const secret of [own.credential.key, secretPassword, 'username-value-not-logged', '424242', 'wrong-key-not-logged']) {
         expect(text).not.to.contain(secret);
@@ -124,7 +129,10 @@ describe('the server', () => {
     it('logs errors with their status and the format they were answered in', async () => {
       await fetch(`${own.server.url}/api/users/get.yaml`);
       await call('/api/users/nosuch.php');
-      expect(lines.map((l) => [l.status, l.format])).to.deep.equal([[415, 'json'], [404, 'php']]);
+      expect(lines.map((l) => [l.status, l.format])).to.deep.equal([
+        [415, 'json'],
+        [404, 'php'],
+      ]);
     });
   });
 });

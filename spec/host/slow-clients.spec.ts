@@ -66,7 +66,7 @@ describe('slow and odd clients', function () {
     expect((await fetch(`${server.url.replace('localhost', '127.0.0.1')}/health`)).status).to.equal(200);
   });
 
-  it('answers an unknown Expect header with 417 and the contract\'s JSON error object', async () => {
+  it("answers an unknown Expect header with 417 and the contract's JSON error object", async () => {
     const result = await trickle(server.port, ['POST /api/users/getList.json HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\nContent-Length: 0\r\n\r\n'], 10);
     expect(result.text).to.match(/^HTTP\/1\.1 417 /);
     expect(result.text).to.match(/content-type: application\/json/i);

@@ -52,8 +52,24 @@ for (const auth of ['basic', 'headers', 'service']) {
 
     it('finds every field the reference documents on each record', () => {
       expect(seen.shapes).to.have.keys(
-        'client_group', 'client', 'client_note', 'contact', 'contact_number', 'currency', 'invoice', 'line_item', 'tax', 'transaction', 'transaction_applied',
-        'user', 'package', 'package_pricing', 'coupon', 'service', 'service_field', 'account',
+        'client_group',
+        'client',
+        'client_note',
+        'contact',
+        'contact_number',
+        'currency',
+        'invoice',
+        'line_item',
+        'tax',
+        'transaction',
+        'transaction_applied',
+        'user',
+        'package',
+        'package_pricing',
+        'coupon',
+        'service',
+        'service_field',
+        'account',
       );
       for (const [record, missing] of Object.entries(seen.shapes)) expect(missing, record).to.deep.equal([]);
     });
@@ -66,7 +82,7 @@ for (const auth of ['basic', 'headers', 'service']) {
       expect(seen.facts.bare).to.include({ first_name: 'Bare', status: 'inactive', id_code: '7001' });
     });
 
-    it('reads a timestamp without a zone in the company\'s time zone, and one with a zone as given', () => {
+    it("reads a timestamp without a zone in the company's time zone, and one with a zone as given", () => {
       expect(seen.facts.timestamps).to.deep.equal({ local: '2021-12-31 17:00:00', offset: '2021-12-31 10:00:00', utc: '2021-12-31 12:00:00', iso: '2021-12-31 12:00:00' });
     });
   });

@@ -6,9 +6,7 @@ import { encodeParams, SdkError } from '../../sdk/src';
 describe('sdk: encodeParams', () => {
   it('writes bracket notation with explicit list indexes, form-encoded like http_build_query', () => {
     const encoded = encodeParams({ vars: { lines: [{ amount: '5.00', description: 'a b' }], delivery: ['email'] }, type: 'any' });
-    expect(encoded.toString()).to.equal(
-      'vars%5Blines%5D%5B0%5D%5Bamount%5D=5.00&vars%5Blines%5D%5B0%5D%5Bdescription%5D=a+b&vars%5Bdelivery%5D%5B0%5D=email&type=any',
-    );
+    expect(encoded.toString()).to.equal('vars%5Blines%5D%5B0%5D%5Bamount%5D=5.00&vars%5Blines%5D%5B0%5D%5Bdescription%5D=a+b&vars%5Bdelivery%5D%5B0%5D=email&type=any');
   });
 
   it('sends true/false as 1/0, Dates as UTC with Z, skips null and undefined', () => {

@@ -132,7 +132,7 @@ describe('sdk: errors', () => {
       }
     });
 
-    it('usage: a key with a line break or a control character inside is refused without quoting it (fetch\'s own error quoted the whole key)', async () => {
+    it("usage: a key with a line break or a control character inside is refused without quoting it (fetch's own error quoted the whole key)", async () => {
       for (const key of [`${sdk.server.credential.key}\r\nX-Injected: 1`, `tly_secret\u0000rest`, `tly_secret\nrest`]) {
         for (const auth of ['header', 'basic'] as const) {
           let error: unknown;

@@ -42,7 +42,7 @@ describe('sdk: nested parameters with hundreds of lines', () => {
     });
   }
 
-  it('a query string over the sdk.server\'s limit answers 431 as a result, not an exception: send big payloads by POST or PUT', async () => {
+  it("a query string over the sdk.server's limit answers 431 as a result, not an exception: send big payloads by POST or PUT", async () => {
     const res = await sdk.client.get(ECHO, 'echo', { vars: invoiceVars(200) });
     expect(res.status()).to.equal(431);
     expect(res.response()).to.equal(null);

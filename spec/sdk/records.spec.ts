@@ -1,5 +1,20 @@
 import { expect } from 'chai';
-import type { Client, ClientGroup, ClientNote, CustomContactType, CustomField, CustomTransactionType, Contact, ContactNumber, Currency, Found, Invoice, LineItem, Tax, Transaction } from '../../sdk/src';
+import type {
+  Client,
+  ClientGroup,
+  ClientNote,
+  CustomContactType,
+  CustomField,
+  CustomTransactionType,
+  Contact,
+  ContactNumber,
+  Currency,
+  Found,
+  Invoice,
+  LineItem,
+  Tax,
+  Transaction,
+} from '../../sdk/src';
 import { useSdkServer } from './support/sdk-server';
 
 /**
@@ -10,12 +25,51 @@ import { useSdkServer } from './support/sdk-server';
 const keys = <T>(list: Record<keyof T, true>) => Object.keys(list).sort();
 
 const CONTACT_FIELDS = { first_name: true, last_name: true, title: true, email: true, company: true, address1: true, address2: true, city: true, zip: true, state: true, country: true } as const;
-const CLIENT = keys<Client>({ ...CONTACT_FIELDS, id: true, id_format: true, id_value: true, id_code: true, primary_account_id: true, primary_account_type: true, user_id: true, client_group_id: true, status: true, company_id: true, date_added: true, contact_id: true, settings: true });
-const CONTACT = keys<Contact>({ ...CONTACT_FIELDS, id: true, client_id: true, user_id: true, contact_type: true, contact_type_id: true, date_added: true, contact_type_name: true, contact_type_is_lang: true });
+const CLIENT = keys<Client>({
+  ...CONTACT_FIELDS,
+  id: true,
+  id_format: true,
+  id_value: true,
+  id_code: true,
+  primary_account_id: true,
+  primary_account_type: true,
+  user_id: true,
+  client_group_id: true,
+  status: true,
+  company_id: true,
+  date_added: true,
+  contact_id: true,
+  settings: true,
+});
+const CONTACT = keys<Contact>({
+  ...CONTACT_FIELDS,
+  id: true,
+  client_id: true,
+  user_id: true,
+  contact_type: true,
+  contact_type_id: true,
+  date_added: true,
+  contact_type_name: true,
+  contact_type_is_lang: true,
+});
 const NUMBER = keys<ContactNumber>({ id: true, contact_id: true, number: true, type: true, location: true });
 const GROUP = keys<ClientGroup>({ id: true, company_id: true, name: true, description: true, color: true });
 const NOTE = keys<ClientNote>({ id: true, client_id: true, staff_id: true, title: true, description: true, stickied: true, date_added: true, date_updated: true });
-const FIELD = keys<CustomField>({ id: true, company_id: true, client_group_id: true, name: true, link: true, is_lang: true, type: true, values: true, default: true, regex: true, show_client: true, read_only: true, encrypted: true });
+const FIELD = keys<CustomField>({
+  id: true,
+  company_id: true,
+  client_group_id: true,
+  name: true,
+  link: true,
+  is_lang: true,
+  type: true,
+  values: true,
+  default: true,
+  regex: true,
+  show_client: true,
+  read_only: true,
+  encrypted: true,
+});
 const CONTACT_TYPE = keys<CustomContactType>({ id: true, company_id: true, name: true, is_lang: true });
 const TRANSACTION_TYPE = keys<CustomTransactionType>({ id: true, company_id: true, name: true, is_lang: true, type: true });
 const INVOICE = keys<Invoice>({
@@ -40,7 +94,9 @@ describe('sdk: typed records match what the server answers', () => {
 
   it('clients, contacts, numbers, groups and notes', async () => {
     const group = await ok<number>('post', 'client_groups', 'add', { vars: { name: 'Retail' } });
-    const clientId = await ok<number>('post', 'clients', 'add', { vars: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', client_group_id: group, numbers: [{ number: '555-0100' }] } });
+    const clientId = await ok<number>('post', 'clients', 'add', {
+      vars: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', client_group_id: group, numbers: [{ number: '555-0100' }] },
+    });
     expect(Object.keys(await ok<Client>('get', 'clients', 'get', { client_id: clientId })).sort()).to.deep.equal(CLIENT);
     const contact = (await ok<Contact[]>('get', 'contacts', 'getAll', { client_id: clientId }))[0];
     expect(Object.keys(contact).sort()).to.deep.equal(CONTACT);

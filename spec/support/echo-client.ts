@@ -23,8 +23,7 @@ export async function startEchoServer() {
     server,
     query: (q: string): Promise<Answer> => server.request('GET', `${path}?${q}`),
     form: (body: string): Promise<Answer> => server.request('POST', path, { body }),
-    json: (body: string | Buffer): Promise<Answer> =>
-      rawRequest(server.url, { method: 'POST', path, headers: { 'content-type': 'application/json' }, body, auth: server.credential }),
+    json: (body: string | Buffer): Promise<Answer> => rawRequest(server.url, { method: 'POST', path, headers: { 'content-type': 'application/json' }, body, auth: server.credential }),
     async multipart(fields: [string, string][]): Promise<Answer> {
       const data = new FormData();
       for (const [name, value] of fields) data.append(name, value);

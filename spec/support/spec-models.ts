@@ -50,7 +50,10 @@ export class SpecProbe {
   async slowWrite(name: string, waitMs: number) {
     slowWriteStarted.splice(0).forEach((resolve) => resolve());
     await new Promise((resolve) => setTimeout(resolve, waitMs));
-    await this.ctx.db.insertInto('companies').values({ name, hostname: null, date_added: formatUtc(new Date()) }).execute();
+    await this.ctx.db
+      .insertInto('companies')
+      .values({ name, hostname: null, date_added: formatUtc(new Date()) })
+      .execute();
     return name;
   }
 
@@ -65,7 +68,10 @@ export class SpecProbe {
   /** Writes a company, then fails as `how` says (`invalid`: a 400; `crash`: a 500): nothing may remain. */
   @callable({ params: [string('name'), string('how')] })
   async writeThenFail(name: string, how: string) {
-    await this.ctx.db.insertInto('companies').values({ name, hostname: null, date_added: formatUtc(new Date()) }).execute();
+    await this.ctx.db
+      .insertInto('companies')
+      .values({ name, hostname: null, date_added: formatUtc(new Date()) })
+      .execute();
     if (how === 'invalid') throw TallyError.invalid({ name: { valid: 'Refused after writing.' } });
     throw new Error('crashed after writing');
   }

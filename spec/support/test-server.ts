@@ -85,7 +85,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     return { user: created.user, key: created.key };
   };
   const credential = await credentialFor(1);
-  const deliveries = options.events ? new DeliveryWorker(installation, installation.container.resolve(EventConsumers).list, { bell: installation.container.resolve(OutboxBell), ...options.events }) : undefined;
+  const deliveries = options.events
+    ? new DeliveryWorker(installation, installation.container.resolve(EventConsumers).list, { bell: installation.container.resolve(OutboxBell), ...options.events })
+    : undefined;
   deliveries?.start();
   const installationCredential = await credentialFor(1, { installation: true, notes: 'spec installation credential' });
   return {

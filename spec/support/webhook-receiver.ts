@@ -68,7 +68,11 @@ export class WebhookReceiver {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      const headers = { 'webhook-id': String(req.headers['webhook-id'] ?? ''), 'webhook-timestamp': String(req.headers['webhook-timestamp'] ?? ''), 'webhook-signature': String(req.headers['webhook-signature'] ?? '') };
+      const headers = {
+        'webhook-id': String(req.headers['webhook-id'] ?? ''),
+        'webhook-timestamp': String(req.headers['webhook-timestamp'] ?? ''),
+        'webhook-signature': String(req.headers['webhook-signature'] ?? ''),
+      };
       let event: any;
       let verifiedBy = -1;
       this.secrets.forEach((secret, index) => {
@@ -82,7 +86,15 @@ export class WebhookReceiver {
       });
       const attempt = this.received.filter((r) => r.id === headers['webhook-id']).length + 1;
       const answer = this.answer(event, attempt);
-      this.received.push({ id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], signature: headers['webhook-signature'], body, event, verifiedBy, answered: answer === 'hang' ? 0 : answer });
+      this.received.push({
+        id: headers['webhook-id'],
+        timestamp: headers['webhook-timestamp'],
+        signature: headers['webhook-signature'],
+        body,
+        event,
+        verifiedBy,
+        answered: answer === 'hang' ? 0 : answer,
+      });
       if (answer === 'hang') {
         this.hanging.add(res);
         return;

@@ -13,21 +13,52 @@ export const applyCredits: Task = {
   callsExtensions: false,
   title: 'Apply loose credits to open invoices',
   run: (run: TaskRun) => {
-    const fetch = async () => !run.settings.autoApplyCredits ? [] : run.installation.db
-        .selectFrom('invoices')
-        .select(['client_id', 'currency'])
-        .distinct()
-        .where('company_id', '=', run.companyId)
-        .where('status', 'in', ['active', 'proforma'])
-        .where('date_closed', 'is', null)
-        .where(({ exists, selectFrom }) => exists(selectFrom('transactions').select('transactions.id').whereRef('transactions.client_id', '=', 'invoices.client_id').whereRef('transactions.currency', '=', 'invoices.currency').where('transactions.status', '=', 'approved')))
-        .execute();
+    const fetch = async () =>
+      !run.settings.autoApplyCredits
+        ? []
+        : run.installation.db
+            .selectFrom('invoices')
+            .select(['client_id', 'currency'])
+            .distinct()
+            .where('company_id', '=', run.companyId)
+            .where('status', 'in', ['active', 'proforma'])
+            .where('date_closed', 'is', null)
+            .where(({ exists, selectFrom }) =>
+              exists(
+                selectFrom('transactions')
+                  .select('transactions.id')
+                  .whereRef('transactions.client_id', '=', 'invoices.client_id')
+                  .whereRef('transactions.currency', '=', 'invoices.currency')
+                  .where('transactions.status', '=', 'approved'),
+              ),
+            )
+            .execute();
     return sliced(run, 'apply_credits', fetch, async (owing, unit) => {
       for (const { client_id: clientId, currency } of owing) {
         await unit(`client ${clientId}`, async (ctx, calls) => {
           if ((await clientCredit(ctx.db, ctx.companyId, clientId, currency)).lte(0)) return false;
-          const open = () => ctx.db.selectFrom('invoices').select('id').where('company_id', '=', ctx.companyId).where('client_id', '=', clientId).where('currency', '=', currency).where('status', 'in', ['active', 'proforma']).where('date_closed', 'is', null).orderBy('date_due').orderBy('id').execute();
-          const payments = await ctx.db.selectFrom('transactions').select(['id', 'amount', 'refunded']).where('company_id', '=', ctx.companyId).where('client_id', '=', clientId).where('currency', '=', currency).where('status', '=', 'approved').orderBy('date_added').orderBy('id').execute();
+          const open = () =>
+            ctx.db
+              .selectFrom('invoices')
+              .select('id')
+              .where('company_id', '=', ctx.companyId)
+              .where('client_id', '=', clientId)
+              .where('currency', '=', currency)
+              .where('status', 'in', ['active', 'proforma'])
+              .where('date_closed', 'is', null)
+              .orderBy('date_due')
+              .orderBy('id')
+              .execute();
+          const payments = await ctx.db
+            .selectFrom('transactions')
+            .select(['id', 'amount', 'refunded'])
+            .where('company_id', '=', ctx.companyId)
+            .where('client_id', '=', clientId)
+            .where('currency', '=', currency)
+            .where('status', '=', 'approved')
+            .orderBy('date_added')
+            .orderBy('id')
+            .execute();
           let applied = false;
           for (const p of payments) {
             if ((await unapplied(ctx.db, { id: p.id, amount: stored(p.amount), refunded: stored(p.refunded) })).lte(0)) continue;

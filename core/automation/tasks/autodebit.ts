@@ -27,58 +27,116 @@ export const autodebit: Task = {
   run: (run: TaskRun) => {
     const day = localDate(run.now, run.settings.timezone);
     const until = shiftDays(run.now, run.settings.autodebitDaysBeforeDue, run.settings.timezone);
-    const fetch = async () => !run.settings.autodebit ? [] : run.installation.db
-        .selectFrom('invoices')
-        .innerJoin('client_autodebit', 'client_autodebit.client_id', 'invoices.client_id')
-        .innerJoin('accounts', 'accounts.id', 'client_autodebit.account_id')
-        .select(['invoices.id', 'invoices.client_id', 'invoices.currency', 'invoices.total', 'invoices.paid', 'accounts.id as account_id', 'accounts.gateway', 'accounts.reference_id'])
-        .where('invoices.company_id', '=', run.companyId)
-        .where('invoices.status', 'in', ['active', 'proforma'])
-        .where('invoices.date_closed', 'is', null)
-        .where('invoices.date_due', '<=', until)
-        .where('accounts.status', '=', 'active')
-        .where('client_autodebit.failures', '<', run.settings.autodebitAttempts)
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('autodebit_attempts').select(sql`1`.as('one')).whereRef('autodebit_attempts.invoice_id', '=', 'invoices.id').where('autodebit_attempts.attempt_date', '=', day))))
-        .orderBy('invoices.client_id')
-        .orderBy('invoices.date_due')
-        .execute();
-    return sliced(run, 'autodebit', fetch, async (invoices, unit) => {
-      for (const invoice of invoices) {
-        const amount = stored(invoice.total).minus(stored(invoice.paid));
-        if (amount.lte(0)) continue;
-        const claimed = await asCompany(run.installation, run.companyId, async (ctx) => {
-          try {
-            await ctx.db.insertInto('autodebit_attempts').values({ invoice_id: invoice.id, attempt_date: day, account_id: invoice.account_id, status: 'pending', message: null, transaction_id: null, date_added: run.now }).execute();
+    const fetch = async () =>
+      !run.settings.autodebit
+        ? []
+        : run.installation.db
+            .selectFrom('invoices')
+            .innerJoin('client_autodebit', 'client_autodebit.client_id', 'invoices.client_id')
+            .innerJoin('accounts', 'accounts.id', 'client_autodebit.account_id')
+            .select(['invoices.id', 'invoices.client_id', 'invoices.currency', 'invoices.total', 'invoices.paid', 'accounts.id as account_id', 'accounts.gateway', 'accounts.reference_id'])
+            .where('invoices.company_id', '=', run.companyId)
+            .where('invoices.status', 'in', ['active', 'proforma'])
+            .where('invoices.date_closed', 'is', null)
+            .where('invoices.date_due', '<=', until)
+            .where('accounts.status', '=', 'active')
+            .where('client_autodebit.failures', '<', run.settings.autodebitAttempts)
+            .where(({ not, exists, selectFrom }) =>
+              not(
+                exists(
+                  selectFrom('autodebit_attempts')
+                    .select(sql`1`.as('one'))
+                    .whereRef('autodebit_attempts.invoice_id', '=', 'invoices.id')
+                    .where('autodebit_attempts.attempt_date', '=', day),
+                ),
+              ),
+            )
+            .orderBy('invoices.client_id')
+            .orderBy('invoices.date_due')
+            .execute();
+    return sliced(
+      run,
+      'autodebit',
+      fetch,
+      async (invoices, unit) => {
+        for (const invoice of invoices) {
+          const amount = stored(invoice.total).minus(stored(invoice.paid));
+          if (amount.lte(0)) continue;
+          const claimed = await asCompany(run.installation, run.companyId, async (ctx) => {
+            try {
+              await ctx.db
+                .insertInto('autodebit_attempts')
+                .values({ invoice_id: invoice.id, attempt_date: day, account_id: invoice.account_id, status: 'pending', message: null, transaction_id: null, date_added: run.now })
+                .execute();
+              return true;
+            } catch (error) {
+              if (isUniqueViolation(error)) return false;
+              throw error;
+            }
+          });
+          if (!claimed) continue;
+          await unit(`invoice ${invoice.id}`, async (ctx, calls) => {
+            let answer: { status: string; message?: string; transaction_id?: number | null };
+            try {
+              answer = (await calls.call(ctx, `${invoice.gateway}.tokens`, 'charge', {
+                vars: {
+                  reference_id: invoice.reference_id,
+                  client_id: invoice.client_id,
+                  amount: toStored(amount),
+                  currency: invoice.currency,
+                  invoices: [{ invoice_id: invoice.id, amount: toStored(amount) }],
+                },
+              })) as typeof answer;
+            } catch (error) {
+              if (!(error instanceof TallyError)) throw error;
+              answer = {
+                status: 'error',
+                message: error.errors
+                  ? Object.values(error.errors)
+                      .flatMap((e) => Object.values(e))
+                      .join(' ')
+                  : error.message,
+              };
+            }
+            const approved = answer.status === 'approved';
+            // The payment names the stored account it was made from, as the reference's do: the
+            // gateway records the transaction but only the core knows which account the token is.
+            if (approved && answer.transaction_id) {
+              await ctx.db
+                .updateTable('transactions')
+                .set({ account_id: invoice.account_id })
+                .where('id', '=', Number(answer.transaction_id))
+                .where('company_id', '=', ctx.companyId)
+                .where('client_id', '=', invoice.client_id)
+                .where('account_id', 'is', null)
+                .execute();
+            }
+            await ctx.db
+              .updateTable('autodebit_attempts')
+              .set({ status: approved ? 'approved' : 'declined', message: answer.message ?? null, transaction_id: answer.transaction_id ?? null })
+              .where('invoice_id', '=', invoice.id)
+              .where('attempt_date', '=', day)
+              .execute();
+            await ctx.db
+              .updateTable('client_autodebit')
+              .set(approved ? { failures: 0 } : (eb) => ({ failures: eb('failures', '+', 1) }))
+              .where('client_id', '=', invoice.client_id)
+              .execute();
+            if (!approved)
+              await emit(ctx, 'Autodebit.failed', {
+                invoice_id: invoice.id,
+                client_id: invoice.client_id,
+                amount: toStored(amount),
+                currency: invoice.currency,
+                attempt: await failuresOf(ctx.db, invoice.client_id),
+                reason: answer.message ?? answer.status,
+              });
             return true;
-          } catch (error) {
-            if (isUniqueViolation(error)) return false;
-            throw error;
-          }
-        });
-        if (!claimed) continue;
-        await unit(`invoice ${invoice.id}`, async (ctx, calls) => {
-          let answer: { status: string; message?: string; transaction_id?: number | null };
-          try {
-            answer = (await calls.call(ctx, `${invoice.gateway}.tokens`, 'charge', {
-              vars: { reference_id: invoice.reference_id, client_id: invoice.client_id, amount: toStored(amount), currency: invoice.currency, invoices: [{ invoice_id: invoice.id, amount: toStored(amount) }] },
-            })) as typeof answer;
-          } catch (error) {
-            if (!(error instanceof TallyError)) throw error;
-            answer = { status: 'error', message: error.errors ? Object.values(error.errors).flatMap((e) => Object.values(e)).join(' ') : error.message };
-          }
-          const approved = answer.status === 'approved';
-          // The payment names the stored account it was made from, as the reference's do: the
-          // gateway records the transaction but only the core knows which account the token is.
-          if (approved && answer.transaction_id) {
-            await ctx.db.updateTable('transactions').set({ account_id: invoice.account_id }).where('id', '=', Number(answer.transaction_id)).where('company_id', '=', ctx.companyId).where('client_id', '=', invoice.client_id).where('account_id', 'is', null).execute();
-          }
-          await ctx.db.updateTable('autodebit_attempts').set({ status: approved ? 'approved' : 'declined', message: answer.message ?? null, transaction_id: answer.transaction_id ?? null }).where('invoice_id', '=', invoice.id).where('attempt_date', '=', day).execute();
-          await ctx.db.updateTable('client_autodebit').set(approved ? { failures: 0 } : (eb) => ({ failures: eb('failures', '+', 1) })).where('client_id', '=', invoice.client_id).execute();
-          if (!approved) await emit(ctx, 'Autodebit.failed', { invoice_id: invoice.id, client_id: invoice.client_id, amount: toStored(amount), currency: invoice.currency, attempt: await failuresOf(ctx.db, invoice.client_id), reason: answer.message ?? answer.status });
-          return true;
-        });
-      }
-      // One charge per transaction: its outcome is recorded the moment the gateway answers.
-    }, { batchSize: 1 });
+          });
+        }
+        // One charge per transaction: its outcome is recorded the moment the gateway answers.
+      },
+      { batchSize: 1 },
+    );
   },
 };

@@ -75,17 +75,27 @@ export const createInvoices: Task = {
     };
     // The batches number their invoices without waiting for the statement (numberInvoices): the counter has to be there.
     await untilWritten(() => ensureInvoiceCounter(run.installation.db, run.companyId));
-    return sliced(run, 'create_invoice', fetch, async (due, unit) => {
-      for (const group of groups(due, run.settings.invoiceServicesTogether)) {
-        await unit(`client ${group[0].client_id}`, async (ctx, calls) => {
-          const fresh = freshOf(group, await currentServices(ctx, [group]));
-          if (!fresh.length) return false;
-          const { clientId, services, options } = request(fresh, run.now);
-          await invoiceServices(ctx, calls, clientId, services, options);
-          return true;
-        }, group);
-      }
-    }, { passes: MAX_PASSES, batchSize: BATCH, bulk });
+    return sliced(
+      run,
+      'create_invoice',
+      fetch,
+      async (due, unit) => {
+        for (const group of groups(due, run.settings.invoiceServicesTogether)) {
+          await unit(
+            `client ${group[0].client_id}`,
+            async (ctx, calls) => {
+              const fresh = freshOf(group, await currentServices(ctx, [group]));
+              if (!fresh.length) return false;
+              const { clientId, services, options } = request(fresh, run.now);
+              await invoiceServices(ctx, calls, clientId, services, options);
+              return true;
+            },
+            group,
+          );
+        }
+      },
+      { passes: MAX_PASSES, batchSize: BATCH, bulk },
+    );
   },
 };
 

@@ -56,20 +56,26 @@ export const paymentReminders: Task = {
       }
       return rows.sort((a, b) => a.client_id - b.client_id || a.id - b.id);
     };
-    return sliced(run, 'payment_reminders', fetch, async (rows, unit) => {
-      for (const row of rows) {
-        await unit(`invoice ${row.id} ${row.notice}`, async (ctx) => {
-          // Paid or voided since the list was read: no reminder.
-          if (!(await openInvoices(ctx.db, run).where('invoices.id', '=', row.id).executeTakeFirst())) return false;
-          const made = await ctx.db
-            .insertInto('invoice_notices')
-            .values({ company_id: run.companyId, client_id: row.client_id, invoice_id: row.id, notice: row.notice, date_due: row.date_due, date_added: run.now, status: 'pending', date_sent: null })
-            .onConflict((oc) => oc.columns(['invoice_id', 'notice']).doNothing())
-            .executeTakeFirst();
-          return Number(made.numInsertedOrUpdatedRows ?? 0) > 0;
-        });
-      }
-    }, { batchSize: 50 });
+    return sliced(
+      run,
+      'payment_reminders',
+      fetch,
+      async (rows, unit) => {
+        for (const row of rows) {
+          await unit(`invoice ${row.id} ${row.notice}`, async (ctx) => {
+            // Paid or voided since the list was read: no reminder.
+            if (!(await openInvoices(ctx.db, run).where('invoices.id', '=', row.id).executeTakeFirst())) return false;
+            const made = await ctx.db
+              .insertInto('invoice_notices')
+              .values({ company_id: run.companyId, client_id: row.client_id, invoice_id: row.id, notice: row.notice, date_due: row.date_due, date_added: run.now, status: 'pending', date_sent: null })
+              .onConflict((oc) => oc.columns(['invoice_id', 'notice']).doNothing())
+              .executeTakeFirst();
+            return Number(made.numInsertedOrUpdatedRows ?? 0) > 0;
+          });
+        }
+      },
+      { batchSize: 50 },
+    );
   },
 };
 

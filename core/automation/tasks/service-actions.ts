@@ -41,7 +41,11 @@ function serviceTask(spec: ServiceTaskSpec): Task {
       return sliced(run, spec.name, fetch, async (rows, unit) => {
         for (const row of rows) {
           await unit(`service ${row.id}`, async (ctx, calls) => {
-            const [still] = await spec.queue(ctx.db, run)!.where('services.id', '=', row.id).where((eb: any) => (row.period_start ? eb('service_invoices.period_start', '=', row.period_start) : eb.lit(true))).execute();
+            const [still] = await spec
+              .queue(ctx.db, run)!
+              .where('services.id', '=', row.id)
+              .where((eb: any) => (row.period_start ? eb('service_invoices.period_start', '=', row.period_start) : eb.lit(true)))
+              .execute();
             if (!still) return false;
             const service = (await findService(ctx.db, ctx.companyId, row.id))!;
             await spec.act(ctx, new ServiceTransitions(ctx, calls, run.now), service, still, run);

@@ -153,7 +153,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   const companies = await db.selectFrom('companies').select('id').execute();
   for (const { id: companyId } of companies) {
     for (const currency of STARTING_CURRENCIES) {
-      await db.insertInto('currencies').values({ company_id: companyId, ...currency }).execute();
+      await db
+        .insertInto('currencies')
+        .values({ company_id: companyId, ...currency })
+        .execute();
     }
   }
 }

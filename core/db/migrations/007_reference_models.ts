@@ -33,7 +33,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 
   await db.schema.alterTable('clients').addColumn('client_group_id', 'integer').execute();
-  await db.schema.alterTable('clients').addColumn('id_format', 'varchar(64)', (c) => c.notNull().defaultTo('{num}')).execute();
+  await db.schema
+    .alterTable('clients')
+    .addColumn('id_format', 'varchar(64)', (c) => c.notNull().defaultTo('{num}'))
+    .execute();
   await db.schema.alterTable('clients').addColumn('id_value', 'bigint').execute();
 
   await db.schema
@@ -126,7 +129,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('transactions').addColumn('message', 'text').execute();
 
   // A rate is a plain decimal string with up to ten places: money columns keep only four.
-  await db.schema.alterTable('currencies').addColumn('exchange_rate', 'varchar(40)', (c) => c.notNull().defaultTo('1.0000000000')).execute();
+  await db.schema
+    .alterTable('currencies')
+    .addColumn('exchange_rate', 'varchar(40)', (c) => c.notNull().defaultTo('1.0000000000'))
+    .execute();
   await db.schema.alterTable('currencies').addColumn('exchange_updated', 'varchar(19)').execute();
 }
 

@@ -208,9 +208,21 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   const tables = [
-    'automation_runs', 'automation_leases', 'autodebit_attempts', 'client_autodebit', 'accounts', 'service_invoices', 'service_fields', 'services',
-    'coupon_packages', 'coupon_amounts', 'coupons', 'package_group_packages', 'package_groups', 'pricings', 'packages',
+    'automation_runs',
+    'automation_leases',
+    'autodebit_attempts',
+    'client_autodebit',
+    'accounts',
+    'service_invoices',
+    'service_fields',
+    'services',
+    'coupon_packages',
+    'coupon_amounts',
+    'coupons',
+    'package_group_packages',
+    'package_groups',
+    'pricings',
+    'packages',
   ];
   for (const table of tables) await db.schema.dropTable(table).execute();
 }
-

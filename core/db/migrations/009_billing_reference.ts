@@ -25,7 +25,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addUniqueConstraint('invoice_notices_once', ['invoice_id', 'notice'])
     .execute();
   await db.schema.createIndex('invoice_notices_status_idx').on('invoice_notices').columns(['company_id', 'status', 'id']).execute();
-  await db.schema.alterTable('automation_runs').addColumn('runs', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('automation_runs')
+    .addColumn('runs', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable('automation_runs').addColumn('runner', 'varchar(128)').execute();
 }
 

@@ -15,7 +15,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .where((eb) => eb.not(eb.exists(eb.selectFrom('client_groups').select('client_groups.id').whereRef('client_groups.company_id', '=', 'companies.id'))))
     .orderBy('companies.id')
     .execute();
-  for (const { id } of bare) await db.insertInto('client_groups').values({ company_id: id, ...DEFAULT_CLIENT_GROUP }).execute();
+  for (const { id } of bare)
+    await db
+      .insertInto('client_groups')
+      .values({ company_id: id, ...DEFAULT_CLIENT_GROUP })
+      .execute();
 }
 
 /** The groups given here stay: clients may have joined them since. */

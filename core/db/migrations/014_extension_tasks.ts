@@ -48,7 +48,10 @@ async function widenTask(db: Kysely<any>, length: number): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.deleteFrom('automation_runs').where(sql`length(task)`, '>', 32).execute();
+  await db
+    .deleteFrom('automation_runs')
+    .where(sql`length(task)`, '>', 32)
+    .execute();
   await widenTask(db, 32);
   await db.schema.dropTable('extensions_task_state').execute();
 }

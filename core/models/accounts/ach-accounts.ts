@@ -32,7 +32,8 @@ export class AchAccounts {
     params: [object('vars', { default: {} })],
     vars: ACH_ADD,
     returns: id({ description: 'The new account id.' }),
-    description: 'Store a bank account through a merchant gateway: vars[contact_id] (or vars[client_id]: its primary contact), vars[account], vars[routing], optional vars[type] (checking, savings; checking), vars[first_name], vars[last_name], vars[gateway] (an installed merchant gateway that stores bank accounts; default test_card), vars[currency], vars[autodebit]. Returns the account id; it is unverified until verifyAchDeposits when the gateway verifies by micro-deposits.',
+    description:
+      'Store a bank account through a merchant gateway: vars[contact_id] (or vars[client_id]: its primary contact), vars[account], vars[routing], optional vars[type] (checking, savings; checking), vars[first_name], vars[last_name], vars[gateway] (an installed merchant gateway that stores bank accounts; default test_card), vars[currency], vars[autodebit]. Returns the account id; it is unverified until verifyAchDeposits when the gateway verifies by micro-deposits.',
   })
   async addAch(vars: Record<string, unknown>) {
     const contact = await contactOf(this.ctx, vars);
@@ -45,23 +46,50 @@ export class AchAccounts {
     const currency = await accountCurrency(this.ctx, vars, errors);
     if (!gateway) errors.gateway = { exists: `The merchant gateway "${String(vars.gateway ?? 'test_card')}" is not installed and enabled, or cannot store bank accounts.` };
     if (Object.keys(errors).length) throw TallyError.invalid(errors);
-    const stored = storedAccount(gateway!, await askGateway(this.ctx, this.calls, gateway!, 'storeAch', {
-      vars: { client_id: contact.client_id, account_number: vars.account, routing_number: vars.routing, account_type: type },
-    }, 'store the bank account'));
+    const stored = storedAccount(
+      gateway!,
+      await askGateway(
+        this.ctx,
+        this.calls,
+        gateway!,
+        'storeAch',
+        {
+          vars: { client_id: contact.client_id, account_number: vars.account, routing_number: vars.routing, account_type: type },
+        },
+        'store the bank account',
+      ),
+    );
     return keepAccount(this.ctx, contact, vars, {
-      type: 'ach', gateway: gateway!, reference_id: stored.reference_id, last4: stored.last4, card_type: stored.type && ACH_TYPES[stored.type] ? stored.type : type, expiration: null,
-      status: stored.verification === 'pending' ? 'unverified' : 'active', currency,
+      type: 'ach',
+      gateway: gateway!,
+      reference_id: stored.reference_id,
+      last4: stored.last4,
+      card_type: stored.type && ACH_TYPES[stored.type] ? stored.type : type,
+      expiration: null,
+      status: stored.verification === 'pending' ? 'unverified' : 'active',
+      currency,
     });
   }
 
-  @callable({ verb: 'PUT', params: [int('account_id'), object('vars')], vars: NAME_EDIT, returns: nothing(), description: 'Change the name on a bank account (vars[first_name], vars[last_name]); another account number is a new account.' })
+  @callable({
+    verb: 'PUT',
+    params: [int('account_id'), object('vars')],
+    vars: NAME_EDIT,
+    returns: nothing(),
+    description: 'Change the name on a bank account (vars[first_name], vars[last_name]); another account number is a new account.',
+  })
   async editAch(accountId: number, vars: Record<string, unknown>) {
     await requireAccount(this.ctx, accountId, 'ach');
     await renameAccount(this.ctx, accountId, vars);
     return null;
   }
 
-  @callable({ verb: 'DELETE', params: [int('account_id'), bool('soft_delete', { default: true })], returns: nothing(), description: 'Remove a bank account: the gateway forgets its token, the account becomes inactive and stops being the autodebit account.' })
+  @callable({
+    verb: 'DELETE',
+    params: [int('account_id'), bool('soft_delete', { default: true })],
+    returns: nothing(),
+    description: 'Remove a bank account: the gateway forgets its token, the account becomes inactive and stops being the autodebit account.',
+  })
   async deleteAch(accountId: number, _softDelete: boolean) {
     await forgetAccount(this.ctx, this.calls, await requireAccount(this.ctx, accountId, 'ach'));
     return null;
@@ -77,17 +105,32 @@ export class AchAccounts {
     return findAccount(this.ctx, accountId, 'ach');
   }
 
-  @callable({ verb: 'GET', params: [int('contact_id'), bool('unverified', { default: false })], returns: listOf(ACCOUNT), description: 'The active bank accounts of a contact; unverified=true adds those still to verify.' })
+  @callable({
+    verb: 'GET',
+    params: [int('contact_id'), bool('unverified', { default: false })],
+    returns: listOf(ACCOUNT),
+    description: 'The active bank accounts of a contact; unverified=true adds those still to verify.',
+  })
   getAllAch(contactId: number, unverified: boolean) {
     return listAccounts(this.ctx, 'ach', (q) => q.where('contact_id', '=', contactId), unverified);
   }
 
-  @callable({ verb: 'GET', params: [int('client_id'), bool('unverified', { default: false })], returns: listOf(ACCOUNT), description: 'The active bank accounts of a client; unverified=true adds those still to verify.' })
+  @callable({
+    verb: 'GET',
+    params: [int('client_id'), bool('unverified', { default: false })],
+    returns: listOf(ACCOUNT),
+    description: 'The active bank accounts of a client; unverified=true adds those still to verify.',
+  })
   getAllAchByClient(clientId: number, unverified: boolean) {
     return listAccounts(this.ctx, 'ach', (q) => q.where('client_id', '=', clientId), unverified);
   }
 
-  @callable({ verb: 'GET', params: [int('contact_id'), string('sortby', { default: 'last_name' }), string('order', { default: 'asc' })], returns: listOf(ACCOUNT), description: 'The active bank accounts of a contact, sorted by sortby (last_name, first_name, last4, expiration, status, date_added, id) in order (asc, desc); another field or order is a 400.' })
+  @callable({
+    verb: 'GET',
+    params: [int('contact_id'), string('sortby', { default: 'last_name' }), string('order', { default: 'asc' })],
+    returns: listOf(ACCOUNT),
+    description: 'The active bank accounts of a contact, sorted by sortby (last_name, first_name, last4, expiration, status, date_added, id) in order (asc, desc); another field or order is a 400.',
+  })
   getListAch(contactId: number, sortBy: string, order: string) {
     const [column, direction] = accountSort(sortBy, order);
     return listAccounts(this.ctx, 'ach', (q) => q.where('contact_id', '=', contactId).orderBy(column as 'id', direction));
@@ -97,7 +140,7 @@ export class AchAccounts {
     verb: 'POST',
     params: [int('account_id'), object('vars')],
     vars: DEPOSITS,
-    returns: yes({ description: 'true: verified, the account is active; false: the amounts are wrong (after the gateway\'s limit of wrong answers the account becomes inactive: add it again).' }),
+    returns: yes({ description: "true: verified, the account is active; false: the amounts are wrong (after the gateway's limit of wrong answers the account becomes inactive: add it again)." }),
     description: 'Verify an unverified bank account with the two micro-deposits its gateway sent: vars[first_deposit], vars[second_deposit] (dollars, 0.32, or cents, 32).',
   })
   async verifyAchDeposits(accountId: number, vars: Record<string, unknown>) {
@@ -109,11 +152,19 @@ export class AchAccounts {
       // A list or set is not an amount: read as text it became one ([32] is "32") and used up a try.
       else if (typeof vars[key] !== 'string' && typeof vars[key] !== 'number') errors[key] = { format: 'Give each deposit as one amount: 0.32 or 32.' };
     }
-    if (!errors.account_id && !(await this.calls.available(this.ctx, `${account.gateway}.tokens`, 'verifyDeposits'))) errors.gateway = { exists: `The gateway "${account.gateway}" is not installed and enabled, or does not verify bank accounts.` };
+    if (!errors.account_id && !(await this.calls.available(this.ctx, `${account.gateway}.tokens`, 'verifyDeposits')))
+      errors.gateway = { exists: `The gateway "${account.gateway}" is not installed and enabled, or does not verify bank accounts.` };
     if (Object.keys(errors).length) throw TallyError.invalid(errors);
-    const answer = await askGateway(this.ctx, this.calls, account.gateway, 'verifyDeposits', {
-      vars: { reference_id: account.reference_id, client_id: account.client_id, amounts: [vars.first_deposit, vars.second_deposit] },
-    }, 'check the deposits');
+    const answer = await askGateway(
+      this.ctx,
+      this.calls,
+      account.gateway,
+      'verifyDeposits',
+      {
+        vars: { reference_id: account.reference_id, client_id: account.client_id, amounts: [vars.first_deposit, vars.second_deposit] },
+      },
+      'check the deposits',
+    );
     if (answer.status === 'verified') await this.ctx.db.updateTable('accounts').set({ status: 'active' }).where('id', '=', accountId).execute();
     if (answer.status === 'failed') await forgetAccount(this.ctx, this.calls, account);
     return answer.status === 'verified';

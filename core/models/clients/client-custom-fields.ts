@@ -30,9 +30,12 @@ export class ClientCustomFields {
 
   @callable({
     description:
-      'Add a custom client field: vars[name], optional vars[client_group_id] (default: every group), vars[type] (text, checkbox, select, textarea; default text), vars[values] (a select\'s vars[values][option]=label; a checkbox\'s value), vars[default], vars[regex] (/pattern/flags), vars[link], vars[is_lang], vars[show_client], vars[read_only], vars[encrypted]. Returns its id.',
+      "Add a custom client field: vars[name], optional vars[client_group_id] (default: every group), vars[type] (text, checkbox, select, textarea; default text), vars[values] (a select's vars[values][option]=label; a checkbox's value), vars[default], vars[regex] (/pattern/flags), vars[link], vars[is_lang], vars[show_client], vars[read_only], vars[encrypted]. Returns its id.",
     verb: 'POST',
-    params: [object('vars', { default: {} })], vars: CUSTOM_FIELD_ADD, returns: count({ description: 'The new field id.' })})
+    params: [object('vars', { default: {} })],
+    vars: CUSTOM_FIELD_ADD,
+    returns: count({ description: 'The new field id.' }),
+  })
   async addCustomField(vars: Record<string, unknown>) {
     const type = optionalText(vars.type) ?? 'text';
     await assertValid(vars, fieldRules(this.ctx.db, this.ctx.companyId, false, type));
@@ -58,7 +61,7 @@ export class ClientCustomFields {
     return fieldId;
   }
 
-  @callable({ description: 'Delete a custom field and every client\'s value of it.', verb: 'DELETE', params: [int('field_id')], returns: nothing() })
+  @callable({ description: "Delete a custom field and every client's value of it.", verb: 'DELETE', params: [int('field_id')], returns: nothing() })
   async deleteCustomField(fieldId: number) {
     if (!(await this.getCustomField(fieldId, null))) throw invalidField();
     await this.ctx.db.deleteFrom('client_values').where('client_field_id', '=', fieldId).execute();
@@ -66,7 +69,12 @@ export class ClientCustomFields {
     return null;
   }
 
-  @callable({ description: 'A custom field; false when the company has none with this id.', verb: 'GET', params: [int('field_id'), int('company_id', { default: null })], returns: orFalse(CUSTOM_FIELD) })
+  @callable({
+    description: 'A custom field; false when the company has none with this id.',
+    verb: 'GET',
+    params: [int('field_id'), int('company_id', { default: null })],
+    returns: orFalse(CUSTOM_FIELD),
+  })
   async getCustomField(fieldId: number, companyId: number | null) {
     if (companyId !== null && companyId !== this.ctx.companyId) return false;
     const row = await this.ctx.db.selectFrom('client_fields').select(FIELD_COLUMNS).where('company_id', '=', this.ctx.companyId).where('id', '=', fieldId).executeTakeFirst();
@@ -74,9 +82,11 @@ export class ClientCustomFields {
   }
 
   @callable({
-    description: 'The company\'s custom fields (those of client_group_id and those of every group, when it is given); options[show_client] and options[read_only] (1 or 0) filter them.',
+    description: "The company's custom fields (those of client_group_id and those of every group, when it is given); options[show_client] and options[read_only] (1 or 0) filter them.",
     verb: 'GET',
-    params: [int('company_id'), int('client_group_id', { default: null }), object('options', { default: null })], returns: listOf(CUSTOM_FIELD)})
+    params: [int('company_id'), int('client_group_id', { default: null }), object('options', { default: null })],
+    returns: listOf(CUSTOM_FIELD),
+  })
   async getCustomFields(companyId: number, clientGroupId: number | null, options: Record<string, unknown> | null) {
     let query = this.ctx.db.selectFrom('client_fields').select(FIELD_COLUMNS).where('company_id', '=', this.ctx.companyId).where('company_id', '=', companyId);
     if (clientGroupId !== null) query = query.where((eb) => eb.or([eb('client_group_id', '=', clientGroupId), eb('client_group_id', 'is', null)]));
@@ -91,7 +101,12 @@ export class ClientCustomFields {
     return FIELD_TYPES;
   }
 
-  @callable({ description: 'A client\'s custom field values, each with its field ({id, client_id, value, name, type, ...}); false when it has none.', verb: 'GET', params: [int('client_id')], returns: orFalse(listOf(CUSTOM_VALUE)) })
+  @callable({
+    description: "A client's custom field values, each with its field ({id, client_id, value, name, type, ...}); false when it has none.",
+    verb: 'GET',
+    params: [int('client_id')],
+    returns: orFalse(listOf(CUSTOM_VALUE)),
+  })
   async getCustomFieldValues(clientId: number) {
     await requireClient(this.ctx.db, this.ctx.companyId, clientId);
     const rows = await this.ctx.db
@@ -106,12 +121,17 @@ export class ClientCustomFields {
     return rows.map(({ value, value_encrypted, ...field }) => ({ ...presentField(field), client_id: field.client_id, value: value_encrypted ? systemDecrypt(value, this.ctx.systemKey) : value }));
   }
 
-  @callable({ description: 'Set a client\'s value of a custom field (checked against the field\'s options or pattern; stored encrypted when the field is).', verb: 'POST', params: [int('field_id'), int('client_id'), any('value')], returns: nothing() })
+  @callable({
+    description: "Set a client's value of a custom field (checked against the field's options or pattern; stored encrypted when the field is).",
+    verb: 'POST',
+    params: [int('field_id'), int('client_id'), any('value')],
+    returns: nothing(),
+  })
   async setCustomField(fieldId: number, clientId: number, given: unknown) {
     const [field, client] = [await this.getCustomField(fieldId, null), await requireClient(this.ctx.db, this.ctx.companyId, clientId)];
     if (!field) throw invalidField();
     if (field.client_group_id !== null && field.client_group_id !== client.client_group_id) {
-      throw TallyError.invalid({ field_id: { group: 'The custom field belongs to another client group than the client\'s.' } });
+      throw TallyError.invalid({ field_id: { group: "The custom field belongs to another client group than the client's." } });
     }
     if (typeof given === 'object' && given !== null) throw TallyError.invalid({ value: { format: 'The value must be a single value.' } });
     const value = given === null || given === undefined ? '' : String(given);
@@ -125,7 +145,7 @@ export class ClientCustomFields {
     return null;
   }
 
-  @callable({ description: 'Remove a client\'s value of one custom field.', verb: 'DELETE', params: [int('client_field_id'), int('client_id')], returns: nothing() })
+  @callable({ description: "Remove a client's value of one custom field.", verb: 'DELETE', params: [int('client_field_id'), int('client_id')], returns: nothing() })
   async deleteCustomFieldValue(fieldId: number, clientId: number) {
     await requireClient(this.ctx.db, this.ctx.companyId, clientId);
     await this.ctx.db.deleteFrom('client_values').where('client_field_id', '=', fieldId).where('client_id', '=', clientId).execute();

@@ -19,7 +19,7 @@ const DEBIT_ACCOUNT = record({
 
 const DEBIT_VARS = inputs({
   account_id: count({ required: true, description: 'An active card or verified bank account of the client.' }),
-  type: text({ enum: ['cc', 'ach'], description: 'The account\'s kind; when given it must match.' }),
+  type: text({ enum: ['cc', 'ach'], description: "The account's kind; when given it must match." }),
 });
 
 const TYPES = ['cc', 'ach'] as const;
@@ -34,7 +34,13 @@ const TYPES = ['cc', 'ach'] as const;
 export class ClientDebitAccount {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ verb: 'POST', params: [int('client_id'), object('vars')], vars: DEBIT_VARS, returns: nothing(), description: 'Make vars[account_id] (vars[type] cc or ach) the client\'s autodebit account; its failure count starts at 0.' })
+  @callable({
+    verb: 'POST',
+    params: [int('client_id'), object('vars')],
+    vars: DEBIT_VARS,
+    returns: nothing(),
+    description: "Make vars[account_id] (vars[type] cc or ach) the client's autodebit account; its failure count starts at 0.",
+  })
   async addDebitAccount(clientId: number, vars: Record<string, unknown>) {
     await requireClientId(this.ctx.db, this.ctx.companyId, clientId);
     if (is.present(vars.type) && !TYPES.includes(vars.type as never)) throw TallyError.invalid({ type: { format: 'The account type must be cc or ach.' } });
@@ -44,7 +50,7 @@ export class ClientDebitAccount {
     return null;
   }
 
-  @callable({ verb: 'GET', params: [int('client_id')], returns: orFalse(DEBIT_ACCOUNT), description: 'The client\'s autodebit account ({client_id, account_id, type, failed_count}), or false.' })
+  @callable({ verb: 'GET', params: [int('client_id')], returns: orFalse(DEBIT_ACCOUNT), description: "The client's autodebit account ({client_id, account_id, type, failed_count}), or false." })
   async getDebitAccount(clientId: number) {
     const row = await this.debitAccount(clientId);
     return row ? { client_id: clientId, account_id: row.account_id, type: row.type, failed_count: Number(row.failures) } : false;
@@ -61,16 +67,26 @@ export class ClientDebitAccount {
     verb: 'POST',
     params: [int('client_id'), string('type', { default: null }), int('account_id', { default: null })],
     returns: nothing(),
-    description: 'Count one failed automatic debit of the client\'s autodebit account (only when it is of type and is account_id, as far as they are given); at the autodebit_attempts setting the billing run stops debiting it.',
+    description:
+      "Count one failed automatic debit of the client's autodebit account (only when it is of type and is account_id, as far as they are given); at the autodebit_attempts setting the billing run stops debiting it.",
   })
   async setDebitAccountFailure(clientId: number, type: string | null, accountId: number | null) {
     if (await this.matchingDebitAccount(clientId, type, accountId)) {
-      await this.ctx.db.updateTable('client_autodebit').set((eb) => ({ failures: eb('failures', '+', 1) })).where('client_id', '=', clientId).execute();
+      await this.ctx.db
+        .updateTable('client_autodebit')
+        .set((eb) => ({ failures: eb('failures', '+', 1) }))
+        .where('client_id', '=', clientId)
+        .execute();
     }
     return null;
   }
 
-  @callable({ verb: 'POST', params: [int('client_id'), string('type', { default: null }), int('account_id', { default: null })], returns: nothing(), description: 'Clear the failure count of the client\'s autodebit account (as setDebitAccountFailure picks it), so it is debited again.' })
+  @callable({
+    verb: 'POST',
+    params: [int('client_id'), string('type', { default: null }), int('account_id', { default: null })],
+    returns: nothing(),
+    description: "Clear the failure count of the client's autodebit account (as setDebitAccountFailure picks it), so it is debited again.",
+  })
   async resetDebitAccountFailure(clientId: number, type: string | null, accountId: number | null) {
     if (await this.matchingDebitAccount(clientId, type, accountId)) await this.ctx.db.updateTable('client_autodebit').set({ failures: 0 }).where('client_id', '=', clientId).execute();
     return null;

@@ -3,7 +3,16 @@ import { is, RuleSet } from '../../kernel/input-rules';
 import { TallyError } from '../../kernel/tally-error';
 import { truthy } from '../../billing/values';
 
-export const NOTE_COLUMNS = ['client_notes.id', 'client_notes.client_id', 'client_notes.staff_id', 'client_notes.title', 'client_notes.description', 'client_notes.stickied', 'client_notes.date_added', 'client_notes.date_updated'] as const;
+export const NOTE_COLUMNS = [
+  'client_notes.id',
+  'client_notes.client_id',
+  'client_notes.staff_id',
+  'client_notes.title',
+  'client_notes.description',
+  'client_notes.stickied',
+  'client_notes.date_added',
+  'client_notes.date_updated',
+] as const;
 
 export const NOTE_ORDER: Record<string, string> = {
   date_added: 'client_notes.date_added',

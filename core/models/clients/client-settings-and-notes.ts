@@ -41,7 +41,12 @@ export class ClientSettingsAndNotes {
     return clientSettings(this.ctx, client);
   }
 
-  @callable({ description: 'One effective setting of a client ({key, value, encrypted, level}), inherited from its group, company or the system when it sets none; false when none has it.', verb: 'GET', params: [int('client_id'), string('key')], returns: orFalse(SETTING) })
+  @callable({
+    description: 'One effective setting of a client ({key, value, encrypted, level}), inherited from its group, company or the system when it sets none; false when none has it.',
+    verb: 'GET',
+    params: [int('client_id'), string('key')],
+    returns: orFalse(SETTING),
+  })
   async getSetting(clientId: number, key: string) {
     return (await this.settingsOf(await this.client(clientId))).get(key) ?? false;
   }
@@ -51,7 +56,12 @@ export class ClientSettingsAndNotes {
     return [...(await this.settingsOf(await this.client(clientId))).values()];
   }
 
-  @callable({ description: 'Set one of the client\'s own settings; encrypted (true) stores it with systemEncrypt.', verb: 'POST', params: [int('client_id'), string('key'), any('value'), any('encrypted', { default: null })], returns: nothing() })
+  @callable({
+    description: "Set one of the client's own settings; encrypted (true) stores it with systemEncrypt.",
+    verb: 'POST',
+    params: [int('client_id'), string('key'), any('value'), any('encrypted', { default: null })],
+    returns: nothing(),
+  })
   async setSetting(clientId: number, key: string, value: unknown, encrypted: unknown) {
     await this.client(clientId);
     await assertValid({ key, value }, { ...settingKeyRules, ...overrideValueRules({ [key]: value }, () => 'value') });
@@ -59,29 +69,44 @@ export class ClientSettingsAndNotes {
     return null;
   }
 
-  @callable({ description: 'Set several of the client\'s own settings from vars[key]=value; value_keys (a list) limits which keys of vars are set.', verb: 'POST', params: [int('client_id'), object('vars'), any('value_keys', { default: null })], vars: SETTINGS_VARS, returns: nothing() })
+  @callable({
+    description: "Set several of the client's own settings from vars[key]=value; value_keys (a list) limits which keys of vars are set.",
+    verb: 'POST',
+    params: [int('client_id'), object('vars'), any('value_keys', { default: null })],
+    vars: SETTINGS_VARS,
+    returns: nothing(),
+  })
   async setSettings(clientId: number, vars: Record<string, unknown>, valueKeys: unknown) {
     await this.client(clientId);
-    await assertValid(vars, ownSettingsRules(vars, (key) => `vars[${key}]`));
+    await assertValid(
+      vars,
+      ownSettingsRules(vars, (key) => `vars[${key}]`),
+    );
     await setOwnSettings(this.ctx.db, 'client', clientId, vars, valueKeys, this.ctx.systemKey);
     return null;
   }
 
-  @callable({ description: `Set the settings a client may change itself (${CLIENT_EDITABLE_SETTINGS.join(', ')}); other keys of vars are ignored.`, verb: 'POST', params: [int('client_id'), object('vars')], vars: SETTINGS_VARS, returns: nothing() })
+  @callable({
+    description: `Set the settings a client may change itself (${CLIENT_EDITABLE_SETTINGS.join(', ')}); other keys of vars are ignored.`,
+    verb: 'POST',
+    params: [int('client_id'), object('vars')],
+    vars: SETTINGS_VARS,
+    returns: nothing(),
+  })
   async setClientSettings(clientId: number, vars: Record<string, unknown>) {
     await this.client(clientId);
     await setOwnSettings(this.ctx.db, 'client', clientId, vars, CLIENT_EDITABLE_SETTINGS, this.ctx.systemKey);
     return null;
   }
 
-  @callable({ description: 'Remove one of the client\'s own settings (the inherited value applies again).', verb: 'DELETE', params: [int('client_id'), string('key')], returns: nothing() })
+  @callable({ description: "Remove one of the client's own settings (the inherited value applies again).", verb: 'DELETE', params: [int('client_id'), string('key')], returns: nothing() })
   async unsetSetting(clientId: number, key: string) {
     await this.client(clientId);
     await unsetOwnSettings(this.ctx.db, 'client', clientId, key);
     return null;
   }
 
-  @callable({ description: 'Remove every setting of the client\'s own.', verb: 'DELETE', params: [int('client_id')], returns: nothing() })
+  @callable({ description: "Remove every setting of the client's own.", verb: 'DELETE', params: [int('client_id')], returns: nothing() })
   async unsetSettings(clientId: number) {
     await this.client(clientId);
     await unsetOwnSettings(this.ctx.db, 'client', clientId);
@@ -89,9 +114,13 @@ export class ClientSettingsAndNotes {
   }
 
   @callable({
-    description: 'Add a staff note to a client: vars[title], optional vars[description] and vars[stickied] (true: shown on top). staff_id is a staff member of the company, or 0 for none. Returns the note id.',
+    description:
+      'Add a staff note to a client: vars[title], optional vars[description] and vars[stickied] (true: shown on top). staff_id is a staff member of the company, or 0 for none. Returns the note id.',
     verb: 'POST',
-    params: [int('client_id'), int('staff_id'), object('vars')], vars: NOTE_ADD, returns: count({ description: 'The new note id.' })})
+    params: [int('client_id'), int('staff_id'), object('vars')],
+    vars: NOTE_ADD,
+    returns: count({ description: 'The new note id.' }),
+  })
   async addNote(clientId: number, staffId: number, vars: Record<string, unknown>) {
     await this.client(clientId);
     const author = await noteAuthor(this.ctx.db, this.ctx.companyId, staffId);
@@ -109,7 +138,11 @@ export class ClientSettingsAndNotes {
   async editNote(noteId: number, vars: Record<string, unknown>) {
     if (!(await this.getNote(noteId))) throw invalidNote();
     await assertValid(vars, noteRules(true));
-    await this.ctx.db.updateTable('client_notes').set({ ...noteValues(vars), date_updated: formatUtc(new Date()) }).where('id', '=', noteId).execute();
+    await this.ctx.db
+      .updateTable('client_notes')
+      .set({ ...noteValues(vars), date_updated: formatUtc(new Date()) })
+      .where('id', '=', noteId)
+      .execute();
     return null;
   }
 
@@ -127,9 +160,11 @@ export class ClientSettingsAndNotes {
   }
 
   @callable({
-    description: 'One page (25) of a client\'s notes; order_by[field]=ASC|DESC over date_added, date_updated, title, id.',
+    description: "One page (25) of a client's notes; order_by[field]=ASC|DESC over date_added, date_updated, title, id.",
     verb: 'GET',
-    params: [int('client_id'), int('page', { default: 1 }), object('order_by', { default: { date_added: 'DESC' } })], returns: listOf(NOTE)})
+    params: [int('client_id'), int('page', { default: 1 }), object('order_by', { default: { date_added: 'DESC' } })],
+    returns: listOf(NOTE),
+  })
   async getNoteList(clientId: number, page: number, orderBy: unknown) {
     const query = noteQuery(this.ctx.db, this.ctx.companyId).where('client_notes.client_id', '=', clientId);
     const rows = await ordered(query, readOrder(orderBy, NOTE_ORDER), 'client_notes.id').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
@@ -146,9 +181,18 @@ export class ClientSettingsAndNotes {
     return Number(row.count);
   }
 
-  @callable({ description: 'A client\'s sticky notes, newest first; at most max_limit of them when given.', verb: 'GET', params: [int('client_id'), int('max_limit', { default: null })], returns: listOf(NOTE) })
+  @callable({
+    description: "A client's sticky notes, newest first; at most max_limit of them when given.",
+    verb: 'GET',
+    params: [int('client_id'), int('max_limit', { default: null })],
+    returns: listOf(NOTE),
+  })
   async getAllStickyNotes(clientId: number, maxLimit: number | null) {
-    let query = noteQuery(this.ctx.db, this.ctx.companyId).where('client_notes.client_id', '=', clientId).where('client_notes.stickied', '=', 1).orderBy('client_notes.date_added', 'desc').orderBy('client_notes.id', 'desc');
+    let query = noteQuery(this.ctx.db, this.ctx.companyId)
+      .where('client_notes.client_id', '=', clientId)
+      .where('client_notes.stickied', '=', 1)
+      .orderBy('client_notes.date_added', 'desc')
+      .orderBy('client_notes.id', 'desc');
     if (maxLimit !== null) query = query.limit(Math.max(0, maxLimit));
     return (await query.execute()).map(presentNote);
   }

@@ -55,7 +55,13 @@ export function fieldRules(db: Tx, companyId: number, ifSet: boolean, type: stri
     },
     regex: {
       ifSet: true,
-      rules: [{ code: 'format', message: 'The regex must be a delimited pattern such as /^[0-9]+$/ without nested quantifiers or back-references, at most 255 characters.', check: (v) => v === '' || v === null || (String(v).length <= 255 && compileRegex(String(v)) !== null) }],
+      rules: [
+        {
+          code: 'format',
+          message: 'The regex must be a delimited pattern such as /^[0-9]+$/ without nested quantifiers or back-references, at most 255 characters.',
+          check: (v) => v === '' || v === null || (String(v).length <= 255 && compileRegex(String(v)) !== null),
+        },
+      ],
     },
   };
 }

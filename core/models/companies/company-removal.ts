@@ -12,7 +12,18 @@ import { isPostgres } from '../../db/is-postgres';
  * (events about records it no longer has, their deliveries and attempts; its webhook endpoints are
  * records and keep it). Anything else naming the company keeps it.
  */
-const REMOVED_WITH_COMPANY = new Set(['settings', 'currencies', 'company_counters', 'automation_runs', 'automation_leases', 'extensions_task_state', 'client_groups', 'event_attempts', 'event_deliveries', 'events']);
+const REMOVED_WITH_COMPANY = new Set([
+  'settings',
+  'currencies',
+  'company_counters',
+  'automation_runs',
+  'automation_leases',
+  'extensions_task_state',
+  'client_groups',
+  'event_attempts',
+  'event_deliveries',
+  'events',
+]);
 
 /**
  * Delete a company that holds nothing: every table with a company_id column, found in the database

@@ -50,10 +50,12 @@ export async function readCouponVars(db: Tx, companyId: number, timezone: string
     const rows = lineList(vars.amounts);
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i];
-      const currency = String(row.currency ?? '').trim().toUpperCase();
+      const currency = String(row.currency ?? '')
+        .trim()
+        .toUpperCase();
       const type = row.type === undefined ? 'percent' : String(row.type);
       const amount = parseDecimal(row.amount);
-      if (!currency || !(await findCurrency(db, companyId, currency))) fail(`amounts[${i}][currency]`, 'exists', 'The currency is not one of the company\'s currencies.');
+      if (!currency || !(await findCurrency(db, companyId, currency))) fail(`amounts[${i}][currency]`, 'exists', "The currency is not one of the company's currencies.");
       else if (amounts.some((a) => a.currency === currency)) fail(`amounts[${i}][currency]`, 'unique', 'Give one amount per currency.');
       if (!AMOUNT_TYPES.includes(type as never)) fail(`amounts[${i}][type]`, 'format', 'The type must be percent or amount.');
       if (!amount || amount.lte(0) || (type === 'percent' && amount.gt(100))) fail(`amounts[${i}][amount]`, 'format', 'The amount must be more than 0 (a percent at most 100).');
@@ -63,7 +65,13 @@ export async function readCouponVars(db: Tx, companyId: number, timezone: string
   let packages: number[] | null = null;
   if (given('packages') || !editing) {
     packages = [];
-    const raw = Array.isArray(vars.packages) ? vars.packages : vars.packages && typeof vars.packages === 'object' ? Object.values(vars.packages) : vars.packages === undefined || vars.packages === '' ? [] : [vars.packages];
+    const raw = Array.isArray(vars.packages)
+      ? vars.packages
+      : vars.packages && typeof vars.packages === 'object'
+        ? Object.values(vars.packages)
+        : vars.packages === undefined || vars.packages === ''
+          ? []
+          : [vars.packages];
     for (const p of raw) {
       const found = is.integer(p) ? await db.selectFrom('packages').select('id').where('company_id', '=', companyId).where('id', '=', Number(p)).executeTakeFirst() : undefined;
       if (!found) fail('packages', 'exists', 'Invalid package ID.');

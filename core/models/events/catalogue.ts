@@ -25,7 +25,14 @@ const removed = (noun: string, call: string) => `The ${noun} as ${call} answered
 
 const INVOICE_CLOSED = record({ invoice_id: int(), client_id: int(), currency: string(), total: string({ format: 'money' }), paid: string({ format: 'money' }), date_closed: timestamp() });
 const LOGIN = record({ user_id: int(), username: string(), type: string({ description: 'The kind of login asked for (any, staff, client, contact).' }) });
-const AUTODEBIT = record({ invoice_id: int(), client_id: int(), amount: string({ format: 'money' }), currency: string(), attempt: int({ description: 'Which attempt this was (1 is the first).' }), reason: string() });
+const AUTODEBIT = record({
+  invoice_id: int(),
+  client_id: int(),
+  amount: string({ format: 'money' }),
+  currency: string(),
+  attempt: int({ description: 'Which attempt this was (1 is the first).' }),
+  reason: string(),
+});
 const EXTENSION = record({ id: int(), kind: string({ description: 'plugin, module or gateway.' }), name: string(), version: string() });
 const FROM_SERVICES = record({ invoice_id: int(), client_id: int(), currency: string(), total: string({ format: 'money' }), date_due: timestamp(), service_ids: listOf(int()) });
 const RENEWED = record({ service_id: int(), client_id: int(), invoice_id: int(), date_renews: timestamp({ description: 'The renew date after this renewal.' }) });
@@ -44,27 +51,93 @@ export const EVENT_TYPES: readonly EventType[] = [
   { type: 'Contacts.delete', origin: 'reference', description: 'A contact was deleted (contacts/delete).', payload: removed('contact', 'contacts/get'), shape: CONTACT },
   { type: 'Invoices.add', origin: 'reference', description: 'An invoice was created (invoices/add).', payload: asAnswered('invoices/get'), shape: INVOICE },
   { type: 'Invoices.edit', origin: 'reference', description: 'An invoice was changed (invoices/edit).', payload: asAnswered('invoices/get'), shape: INVOICE },
-  { type: 'Invoices.setClosed', origin: 'reference', description: 'An invoice was paid in full (a payment applied to it, or invoices/setClosed).', payload: 'The invoice\'s id, client, currency, total, what is paid and when it closed.', shape: INVOICE_CLOSED },
-  { type: 'Invoices.createFromServices', origin: 'reference', description: 'An invoice was made from services (invoices/createFromServices, invoices/createRenewalFromService, and each renewal invoice of the billing run).', payload: 'The invoice\'s id, client, currency, total and due date, and the services it bills (invoices/get answers the rest).', shape: FROM_SERVICES },
+  {
+    type: 'Invoices.setClosed',
+    origin: 'reference',
+    description: 'An invoice was paid in full (a payment applied to it, or invoices/setClosed).',
+    payload: "The invoice's id, client, currency, total, what is paid and when it closed.",
+    shape: INVOICE_CLOSED,
+  },
+  {
+    type: 'Invoices.createFromServices',
+    origin: 'reference',
+    description: 'An invoice was made from services (invoices/createFromServices, invoices/createRenewalFromService, and each renewal invoice of the billing run).',
+    payload: "The invoice's id, client, currency, total and due date, and the services it bills (invoices/get answers the rest).",
+    shape: FROM_SERVICES,
+  },
   { type: 'Transactions.add', origin: 'reference', description: 'A payment was recorded (transactions/add).', payload: asAnswered('transactions/get'), shape: TRANSACTION },
   { type: 'Transactions.edit', origin: 'reference', description: 'A payment was changed (transactions/edit).', payload: asAnswered('transactions/get'), shape: TRANSACTION },
-  { type: 'Transactions.apply', origin: 'reference', description: 'A payment\'s credit was applied to invoices (transactions/apply).', payload: asAnswered('transactions/get'), shape: TRANSACTION },
+  { type: 'Transactions.apply', origin: 'reference', description: "A payment's credit was applied to invoices (transactions/apply).", payload: asAnswered('transactions/get'), shape: TRANSACTION },
   { type: 'Services.add', origin: 'reference', description: 'A service was added (services/add).', payload: asAnswered('services/get'), shape: SERVICE },
   { type: 'Services.edit', origin: 'reference', description: 'A service was changed (services/edit).', payload: asAnswered('services/get'), shape: SERVICE },
   { type: 'Services.cancel', origin: 'reference', description: 'A service was canceled, or its cancellation scheduled (services/cancel).', payload: asAnswered('services/get'), shape: SERVICE },
-  { type: 'Services.suspend', origin: 'reference', description: 'A service was suspended (services/suspend, or the billing run for an overdue invoice).', payload: asAnswered('services/get'), shape: SERVICE },
-  { type: 'Services.unsuspend', origin: 'reference', description: 'A service was unsuspended (services/unsuspend, or the billing run once its invoice is paid).', payload: asAnswered('services/get'), shape: SERVICE },
+  {
+    type: 'Services.suspend',
+    origin: 'reference',
+    description: 'A service was suspended (services/suspend, or the billing run for an overdue invoice).',
+    payload: asAnswered('services/get'),
+    shape: SERVICE,
+  },
+  {
+    type: 'Services.unsuspend',
+    origin: 'reference',
+    description: 'A service was unsuspended (services/unsuspend, or the billing run once its invoice is paid).',
+    payload: asAnswered('services/get'),
+    shape: SERVICE,
+  },
   { type: 'Packages.add', origin: 'reference', description: 'A package was added (packages/add).', payload: asAnswered('packages/get'), shape: PACKAGE },
   { type: 'Packages.edit', origin: 'reference', description: 'A package was changed (packages/edit).', payload: asAnswered('packages/get'), shape: PACKAGE },
   { type: 'Packages.delete', origin: 'reference', description: 'A package was deleted (packages/delete).', payload: removed('package', 'packages/get'), shape: PACKAGE },
-  { type: 'Users.login', origin: 'reference', description: 'A user\'s credentials were accepted (users/auth answered true).', payload: 'The user\'s id and username, and the kind of login asked for.', shape: LOGIN },
-  { type: 'Services.renew', origin: 'tally', description: 'The billing run renewed a service: its renew date moved on and its renewal invoice was made.', payload: 'The service, its client, the renewal invoice and the new renew date.', shape: RENEWED },
-  { type: 'Payments.refused', origin: 'tally', description: 'A payment was recorded as declined or failed (transactions/add with status declined or error; Transactions.add is emitted too).', payload: asAnswered('transactions/get'), shape: TRANSACTION },
-  { type: 'Autodebit.failed', origin: 'tally', description: 'The billing run could not collect an invoice from the client\'s payment account.', payload: 'The invoice, its client, the amount, the attempt and why it failed.', shape: AUTODEBIT },
-  { type: 'Credentials.created', origin: 'tally', description: 'An API credential was created (api_keys/add). The key itself is never in an event.', payload: asAnswered('api_keys/get (never the key)'), shape: API_KEY },
+  {
+    type: 'Users.login',
+    origin: 'reference',
+    description: "A user's credentials were accepted (users/auth answered true).",
+    payload: "The user's id and username, and the kind of login asked for.",
+    shape: LOGIN,
+  },
+  {
+    type: 'Services.renew',
+    origin: 'tally',
+    description: 'The billing run renewed a service: its renew date moved on and its renewal invoice was made.',
+    payload: 'The service, its client, the renewal invoice and the new renew date.',
+    shape: RENEWED,
+  },
+  {
+    type: 'Payments.refused',
+    origin: 'tally',
+    description: 'A payment was recorded as declined or failed (transactions/add with status declined or error; Transactions.add is emitted too).',
+    payload: asAnswered('transactions/get'),
+    shape: TRANSACTION,
+  },
+  {
+    type: 'Autodebit.failed',
+    origin: 'tally',
+    description: "The billing run could not collect an invoice from the client's payment account.",
+    payload: 'The invoice, its client, the amount, the attempt and why it failed.',
+    shape: AUTODEBIT,
+  },
+  {
+    type: 'Credentials.created',
+    origin: 'tally',
+    description: 'An API credential was created (api_keys/add). The key itself is never in an event.',
+    payload: asAnswered('api_keys/get (never the key)'),
+    shape: API_KEY,
+  },
   { type: 'Credentials.revoked', origin: 'tally', description: 'An API credential was deleted (api_keys/delete).', payload: removed('credential', 'api_keys/get'), shape: API_KEY },
-  { type: 'Extensions.installed', origin: 'tally', description: 'A plugin, module or gateway was installed for the company (plugin_manager/add, module_manager/add, gateway_manager/add).', payload: 'The installed extension\'s id, kind, name and version.', shape: EXTENSION },
-  { type: 'Extensions.uninstalled', origin: 'tally', description: 'A plugin, module or gateway was uninstalled for the company.', payload: 'The extension\'s id, kind, name and version.', shape: EXTENSION },
+  {
+    type: 'Extensions.installed',
+    origin: 'tally',
+    description: 'A plugin, module or gateway was installed for the company (plugin_manager/add, module_manager/add, gateway_manager/add).',
+    payload: "The installed extension's id, kind, name and version.",
+    shape: EXTENSION,
+  },
+  {
+    type: 'Extensions.uninstalled',
+    origin: 'tally',
+    description: 'A plugin, module or gateway was uninstalled for the company.',
+    payload: "The extension's id, kind, name and version.",
+    shape: EXTENSION,
+  },
 ];
 
 const BY_TYPE = new Map(EVENT_TYPES.map((t) => [t.type as string, t]));
@@ -77,4 +150,3 @@ if (undescribed.length || BY_TYPE.size !== EVENT_NAMES.length) throw new Error(`
 export function eventType(type: string): EventType | undefined {
   return BY_TYPE.get(type);
 }
-

@@ -179,7 +179,11 @@ export abstract class ExtensionManager {
     if (!name) throw this.invalidDir('empty', `Please name the ${this.type} to install in vars[dir].`);
     const info = this.catalog.find(this.type, name);
     if (!info) {
-      const known = this.catalog.list().filter((e) => e.type === this.type).map((e) => e.name).sort();
+      const known = this.catalog
+        .list()
+        .filter((e) => e.type === this.type)
+        .map((e) => e.name)
+        .sort();
       throw this.invalidDir('exists', `There is no ${this.type} "${name}".${known.length ? ` Available: ${known.join(', ')}.` : ''}`);
     }
     if (!info.loaded) throw this.invalidDir('loaded', `The ${this.type} "${name}" cannot be installed: ${info.error}`);

@@ -25,7 +25,11 @@ export class InstallRecords {
   }
 
   async add(values: Omit<InstallRecord, 'id' | 'company_id'>): Promise<number> {
-    const row = await this.db.insertInto('extensions_installed').values({ ...values, company_id: this.companyId }).returning('id').executeTakeFirstOrThrow();
+    const row = await this.db
+      .insertInto('extensions_installed')
+      .values({ ...values, company_id: this.companyId })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return row.id;
   }
 

@@ -30,13 +30,24 @@ export function declareManagerCallables(managerClass: Function, type: ExtensionT
   });
   declare('delete', { verb: 'DELETE', params: [id], description: `Uninstall the ${type}: its uninstall hook runs, and its tables are dropped when no other company has it.` });
   const getParams = type === 'plugin' ? [id, bool('detailed', { default: false }), companyId] : type === 'module' ? [id, bool('rows', { default: true }), bool('groups', { default: true })] : [id];
-  declare('get', { verb: 'GET', params: getParams, description: `One installed ${type}, or false. Secret settings are listed in secrets_set, never shown. upgradable is true when upgrade has something to do: pending_migrations (a newer version's) or available_version differing from version.` });
+  declare('get', {
+    verb: 'GET',
+    params: getParams,
+    description: `One installed ${type}, or false. Secret settings are listed in secrets_set, never shown. upgradable is true when upgrade has something to do: pending_migrations (a newer version's) or available_version differing from version.`,
+  });
   const allParams =
     type === 'plugin'
       ? [int('company_id', { default: null }), object('order', { default: { name: 'asc' } })]
       : type === 'module'
         ? [int('company_id', { default: null }), string('sort_by', { default: 'name' }), string('order', { default: 'asc' }), object('filters', { default: [] })]
-        : [int('company_id', { default: null }), string('type', { default: null }), object('order', { default: { 'gateways.name': 'ASC' } }), string('currency', { default: null }), int('client_id', { default: null }), int('client_group_id', { default: null })];
+        : [
+            int('company_id', { default: null }),
+            string('type', { default: null }),
+            object('order', { default: { 'gateways.name': 'ASC' } }),
+            string('currency', { default: null }),
+            int('client_id', { default: null }),
+            int('client_group_id', { default: null }),
+          ];
   declare('getAll', {
     verb: 'GET',
     params: allParams,
@@ -49,7 +60,11 @@ export function declareManagerCallables(managerClass: Function, type: ExtensionT
     description: `The ${type}s that load and the company has not installed.`,
   });
   const nameParam = type === 'plugin' ? 'plugin_dir' : 'class';
-  declare(type === 'plugin' ? 'getByDir' : 'getByClass', { verb: 'GET', params: [string(nameParam), companyId], description: `The company's installation of the ${type} in that directory, as a list (empty when not installed).` });
+  declare(type === 'plugin' ? 'getByDir' : 'getByClass', {
+    verb: 'GET',
+    params: [string(nameParam), companyId],
+    description: `The company's installation of the ${type} in that directory, as a list (empty when not installed).`,
+  });
   declare('isInstalled', {
     verb: 'GET',
     params: type === 'plugin' ? [string('dir'), companyId] : type === 'module' ? [string('class'), companyId] : [string('class'), string('type'), companyId],
@@ -57,7 +72,11 @@ export function declareManagerCallables(managerClass: Function, type: ExtensionT
   });
   if (type !== 'gateway') return;
   declare('getCurrencies', { verb: 'GET', params: [id], description: 'The currencies an installed gateway takes (from its manifest).' });
-  declare('verifyCurrency', { verb: 'GET', params: [string('currency'), int('company_id'), int('gateway_id', { default: null })], description: 'True when no other enabled merchant gateway of the company takes the currency.' });
+  declare('verifyCurrency', {
+    verb: 'GET',
+    params: [string('currency'), int('company_id'), int('gateway_id', { default: null })],
+    description: 'True when no other enabled merchant gateway of the company takes the currency.',
+  });
   const clientParams = [int('client_id', { default: null }), int('client_group_id', { default: null })];
   declare('getInstalledMerchant', {
     verb: 'GET',
@@ -69,5 +88,9 @@ export function declareManagerCallables(managerClass: Function, type: ExtensionT
     params: [int('company_id'), string('gateway_name', { default: null }), int('gateway_id', { default: null }), string('currency', { default: null }), ...clientParams],
     description: 'One enabled non-merchant gateway (by directory name, id or currency); false when there is none.',
   });
-  declare('getAllInstalledNonmerchant', { verb: 'GET', params: [int('company_id'), string('currency', { default: null }), ...clientParams], description: 'Every enabled non-merchant gateway, optionally taking the currency.' });
+  declare('getAllInstalledNonmerchant', {
+    verb: 'GET',
+    params: [int('company_id'), string('currency', { default: null }), ...clientParams],
+    description: 'Every enabled non-merchant gateway, optionally taking the currency.',
+  });
 }

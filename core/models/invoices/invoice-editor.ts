@@ -29,7 +29,11 @@ const NEXT_STATUSES: Record<string, readonly string[]> = {
 export async function voidInvoice(db: CallContext['db'], invoice: LockedInvoice): Promise<void> {
   if (invoice.status === 'void') return;
   await unapplyAll(db, invoice.id);
-  await db.updateTable('invoices').set({ status: 'void', paid: '0.0000', date_closed: formatUtc(new Date()) }).where('id', '=', invoice.id).execute();
+  await db
+    .updateTable('invoices')
+    .set({ status: 'void', paid: '0.0000', date_closed: formatUtc(new Date()) })
+    .where('id', '=', invoice.id)
+    .execute();
 }
 
 /**

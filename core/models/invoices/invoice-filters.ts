@@ -45,7 +45,10 @@ function byStatus(db: Tx, query: InvoiceQuery, status: string): InvoiceQuery {
   const now = formatUtc(new Date());
   const open = () => query.where('status', 'in', ['active', 'proforma']).where('date_closed', 'is', null);
   const delivery = (method: string | null, sent: boolean) => {
-    let sub = db.selectFrom('invoice_delivery').select('invoice_id').where('date_sent', sent ? 'is not' : 'is', null);
+    let sub = db
+      .selectFrom('invoice_delivery')
+      .select('invoice_id')
+      .where('date_sent', sent ? 'is not' : 'is', null);
     if (method) sub = sub.where('method', '=', method);
     return sub;
   };
@@ -78,6 +81,9 @@ function byStatus(db: Tx, query: InvoiceQuery, status: string): InvoiceQuery {
 /** Free-text search over the invoice number and its line descriptions. */
 export function searchInvoices(db: Tx, companyId: number, text: string): InvoiceQuery {
   const like = containsPattern(text);
-  const inLines = db.selectFrom('invoice_lines').select('invoice_id').where(sql`lower(description)`, 'like', like);
+  const inLines = db
+    .selectFrom('invoice_lines')
+    .select('invoice_id')
+    .where(sql`lower(description)`, 'like', like);
   return invoiceQuery(db, companyId).where((eb) => eb.or([eb(sql`lower(coalesce(number, ''))`, 'like', like), eb('id', 'in', inLines)]));
 }

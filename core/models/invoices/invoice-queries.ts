@@ -30,32 +30,61 @@ const STATUS_PARAM = { description: 'active, draft, proforma, void, or a filter:
 export class InvoiceQueries {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ description: 'An invoice with its line_items, taxes and delivery methods; false when the company has no such invoice. use_cache is accepted and has no effect (Tally keeps no invoice cache).', verb: 'GET', params: [int('invoice_id'), bool('use_cache', { default: false })], returns: orFalse(INVOICE) })
+  @callable({
+    description: 'An invoice with its line_items, taxes and delivery methods; false when the company has no such invoice. use_cache is accepted and has no effect (Tally keeps no invoice cache).',
+    verb: 'GET',
+    params: [int('invoice_id'), bool('use_cache', { default: false })],
+    returns: orFalse(INVOICE),
+  })
   async get(invoiceId: number, _useCache?: boolean) {
     return readInvoice(this.ctx.db, this.ctx.companyId, invoiceId);
   }
 
-  @callable({ description: 'The line items of an invoice; false when there is no such invoice.', verb: 'GET', params: [int('invoice_id'), bool('use_cache', { default: false })], returns: orFalse(listOf(LINE_ITEM)) })
+  @callable({
+    description: 'The line items of an invoice; false when there is no such invoice.',
+    verb: 'GET',
+    params: [int('invoice_id'), bool('use_cache', { default: false })],
+    returns: orFalse(listOf(LINE_ITEM)),
+  })
   async getLineItems(invoiceId: number, _useCache: boolean) {
     if (!(await this.summary(invoiceId))) return false;
     return readLineItems(this.ctx.db, invoiceId);
   }
 
   @callable({
-    description: 'One page (25) of invoices (without line items), of one client or all, by status; order_by[field]=ASC|DESC over date_due, date_billed, date_closed, id_code, id, total, status, currency, client_id; filters[currency], filters[invoice_id].',
+    description:
+      'One page (25) of invoices (without line items), of one client or all, by status; order_by[field]=ASC|DESC over date_due, date_billed, date_closed, id_code, id, total, status, currency, client_id; filters[currency], filters[invoice_id].',
     verb: 'GET',
-    params: [int('client_id', { default: null }), string('status', { default: 'open', ...STATUS_PARAM }), int('page', { default: 1 }), object('order_by', { default: { date_due: 'ASC' } }), object('filters', { default: [] })], returns: INVOICE_SUMMARIES})
+    params: [
+      int('client_id', { default: null }),
+      string('status', { default: 'open', ...STATUS_PARAM }),
+      int('page', { default: 1 }),
+      object('order_by', { default: { date_due: 'ASC' } }),
+      object('filters', { default: [] }),
+    ],
+    returns: INVOICE_SUMMARIES,
+  })
   async getList(clientId: number | null, status: string, page: number, orderBy: unknown, filters: unknown) {
     const query = ordered(filteredInvoices(this.ctx.db, this.ctx.companyId, clientId, status, filters), readOrder(orderBy, INVOICE_ORDER), 'id');
     return (await query.limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute()).map(presentSummary);
   }
 
-  @callable({ description: 'How many invoices getList lists for the same client, status and filters.', verb: 'GET', params: [int('client_id', { default: null }), string('status', { default: 'open', ...STATUS_PARAM }), object('filters', { default: [] })], returns: count() })
+  @callable({
+    description: 'How many invoices getList lists for the same client, status and filters.',
+    verb: 'GET',
+    params: [int('client_id', { default: null }), string('status', { default: 'open', ...STATUS_PARAM }), object('filters', { default: [] })],
+    returns: count(),
+  })
   async getListCount(clientId: number | null, status: string, filters: unknown) {
     return this.count(filteredInvoices(this.ctx.db, this.ctx.companyId, clientId, status, filters));
   }
 
-  @callable({ description: 'The same count as getListCount, under the reference\'s other name.', verb: 'GET', params: [int('client_id', { default: null }), string('status', { default: 'open', ...STATUS_PARAM }), object('filters', { default: [] })], returns: count() })
+  @callable({
+    description: "The same count as getListCount, under the reference's other name.",
+    verb: 'GET',
+    params: [int('client_id', { default: null }), string('status', { default: 'open', ...STATUS_PARAM }), object('filters', { default: [] })],
+    returns: count(),
+  })
   async getStatusCount(clientId: number | null, status: string, filters: unknown) {
     return this.getListCount(clientId, status, filters);
   }
@@ -63,14 +92,21 @@ export class InvoiceQueries {
   @callable({
     description: 'Every invoice (without line items) of one client or all, by status, optionally in one currency.',
     verb: 'GET',
-    params: [int('client_id', { default: null }), string('status', { default: 'open', ...STATUS_PARAM }), object('order_by', { default: { date_due: 'ASC' } }), string('currency', { default: null })], returns: INVOICE_SUMMARIES})
+    params: [int('client_id', { default: null }), string('status', { default: 'open', ...STATUS_PARAM }), object('order_by', { default: { date_due: 'ASC' } }), string('currency', { default: null })],
+    returns: INVOICE_SUMMARIES,
+  })
   async getAll(clientId: number | null, status: string, orderBy: unknown, currency: string | null) {
     const filters = currency === null ? {} : { currency };
     const query = ordered(filteredInvoices(this.ctx.db, this.ctx.companyId, clientId, status, filters), readOrder(orderBy, INVOICE_ORDER), 'id');
     return (await query.execute()).map(presentSummary);
   }
 
-  @callable({ description: 'One page (25) of invoices whose number or a line description contains query.', verb: 'GET', params: [string('query'), int('page', { default: 1 })], returns: INVOICE_SUMMARIES })
+  @callable({
+    description: 'One page (25) of invoices whose number or a line description contains query.',
+    verb: 'GET',
+    params: [string('query'), int('page', { default: 1 })],
+    returns: INVOICE_SUMMARIES,
+  })
   async search(query: string, page: number) {
     const rows = await searchInvoices(this.ctx.db, this.ctx.companyId, query).orderBy('id', 'desc').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
     return rows.map(presentSummary);
@@ -81,7 +117,12 @@ export class InvoiceQueries {
     return this.count(searchInvoices(this.ctx.db, this.ctx.companyId, query));
   }
 
-  @callable({ description: 'What a client owes in a currency on its invoices of a status (default open), as a decimal string.', verb: 'GET', params: [int('client_id'), string('currency'), string('status', { default: 'open', ...STATUS_PARAM })], returns: money() })
+  @callable({
+    description: 'What a client owes in a currency on its invoices of a status (default open), as a decimal string.',
+    verb: 'GET',
+    params: [int('client_id'), string('currency'), string('status', { default: 'open', ...STATUS_PARAM })],
+    returns: money(),
+  })
   async amountDue(clientId: number, currency: string, status: string) {
     if (!(await findClient(this.ctx.db, this.ctx.companyId, clientId))) throw invalidClient();
     const rows = await filteredInvoices(this.ctx.db, this.ctx.companyId, clientId, status, { currency }).where('status', '!=', 'void').execute();
@@ -93,22 +134,33 @@ export class InvoiceQueries {
     return (await this.summary(invoiceId))?.paid ?? false;
   }
 
-  @callable({ description: 'An invoice\'s subtotal, before tax (decimal string); false when there is no such invoice.', verb: 'GET', params: [int('invoice_id')], returns: orFalse(money()) })
+  @callable({ description: "An invoice's subtotal, before tax (decimal string); false when there is no such invoice.", verb: 'GET', params: [int('invoice_id')], returns: orFalse(money()) })
   async getSubtotal(invoiceId: number) {
     return (await this.summary(invoiceId))?.subtotal ?? false;
   }
 
-  @callable({ description: 'An invoice\'s total, with tax (decimal string); false when there is no such invoice.', verb: 'GET', params: [int('invoice_id')], returns: orFalse(money()) })
+  @callable({ description: "An invoice's total, with tax (decimal string); false when there is no such invoice.", verb: 'GET', params: [int('invoice_id')], returns: orFalse(money()) })
   async getTotal(invoiceId: number) {
     return (await this.summary(invoiceId))?.total ?? false;
   }
 
-  @callable({ description: 'When the invoice is to be autodebited (UTC); false when it has no autodebit date or does not exist.', verb: 'GET', params: [int('invoice_id')], returns: orFalse(timestamp()) })
+  @callable({
+    description: 'When the invoice is to be autodebited (UTC); false when it has no autodebit date or does not exist.',
+    verb: 'GET',
+    params: [int('invoice_id')],
+    returns: orFalse(timestamp()),
+  })
   async getAutodebitDate(invoiceId: number) {
     return (await this.summary(invoiceId))?.date_autodebit ?? false;
   }
 
-  @callable({ description: 'A token that lets a client pay this invoice without logging in (an HMAC of the company, client and invoice under a key derived from the system key); 400 invoice_id.exists unless the invoice is the client\'s, of the caller\'s company.', verb: 'GET', params: [int('client_id'), int('invoice_id')], returns: text() })
+  @callable({
+    description:
+      "A token that lets a client pay this invoice without logging in (an HMAC of the company, client and invoice under a key derived from the system key); 400 invoice_id.exists unless the invoice is the client's, of the caller's company.",
+    verb: 'GET',
+    params: [int('client_id'), int('invoice_id')],
+    returns: text(),
+  })
   async createPayHash(clientId: number, invoiceId: number) {
     // The system key is the installation's, so a token is good in every company: minted for any
     // ids, one company could make the token that opens another company's invoice (or one of a
@@ -118,7 +170,12 @@ export class InvoiceQueries {
     return this.payHash(clientId, invoiceId);
   }
 
-  @callable({ description: 'Whether hash is the pay token createPayHash gives for this client and invoice (of the caller\'s company).', verb: 'GET', params: [int('client_id'), int('invoice_id'), string('hash')], returns: boolShape() })
+  @callable({
+    description: "Whether hash is the pay token createPayHash gives for this client and invoice (of the caller's company).",
+    verb: 'GET',
+    params: [int('client_id'), int('invoice_id'), string('hash')],
+    returns: boolShape(),
+  })
   async verifyPayHash(clientId: number, invoiceId: number, hash: string) {
     const expected = Buffer.from(this.payHash(clientId, invoiceId));
     const given = Buffer.from(hash);
@@ -135,7 +192,12 @@ export class InvoiceQueries {
     return !!invoice && invoice.client_id === clientId;
   }
 
-  @callable({ description: 'The tax rules a client\'s taxable lines are charged (one per level, the closest to its address): {id, level, name, amount, type}.', verb: 'GET', params: [int('client_id')], returns: TAX_RULES })
+  @callable({
+    description: "The tax rules a client's taxable lines are charged (one per level, the closest to its address): {id, level, name, amount, type}.",
+    verb: 'GET',
+    params: [int('client_id')],
+    returns: TAX_RULES,
+  })
   async getTaxRules(clientId: number) {
     const client = await findClient(this.ctx.db, this.ctx.companyId, clientId);
     if (!client) throw invalidClient();
@@ -143,7 +205,12 @@ export class InvoiceQueries {
     return rules.map((t) => ({ id: t.id, level: t.level, name: t.name, amount: toStored(t.rate), type: t.type }));
   }
 
-  @callable({ description: 'An invoice\'s meta values ({invoice_id, key, value}): all of them, or the one named by key (false when it is not set). False when there is no such invoice.', verb: 'GET', params: [int('invoice_id'), string('key', { default: null })], returns: orFalse(anyShape()) })
+  @callable({
+    description: "An invoice's meta values ({invoice_id, key, value}): all of them, or the one named by key (false when it is not set). False when there is no such invoice.",
+    verb: 'GET',
+    params: [int('invoice_id'), string('key', { default: null })],
+    returns: orFalse(anyShape()),
+  })
   async getMeta(invoiceId: number, key: string | null) {
     if (!(await this.summary(invoiceId))) return false;
     let query = this.ctx.db.selectFrom('invoice_meta').select(['invoice_id', 'key', 'value']).where('invoice_id', '=', invoiceId);
@@ -167,7 +234,12 @@ export class InvoiceQueries {
     return Object.fromEntries(DELIVERY_METHODS.map((m) => [m, m === 'postalmethods' ? 'PostalMethods' : m[0].toUpperCase() + m.slice(1)]));
   }
 
-  @callable({ description: 'The currency codes a client has been invoiced in (status as getList; default all).', verb: 'GET', params: [int('client_id'), string('status', { default: 'all', ...STATUS_PARAM })], returns: listOf(text()) })
+  @callable({
+    description: 'The currency codes a client has been invoiced in (status as getList; default all).',
+    verb: 'GET',
+    params: [int('client_id'), string('status', { default: 'all', ...STATUS_PARAM })],
+    returns: listOf(text()),
+  })
   async invoicedCurrencies(clientId: number, status: string) {
     const rows = await filteredInvoices(this.ctx.db, this.ctx.companyId, clientId, status).clearSelect().select('currency').distinct().orderBy('currency').execute();
     return rows.map((r) => r.currency);
@@ -180,7 +252,10 @@ export class InvoiceQueries {
   }
 
   private async count(query: ReturnType<typeof invoiceQuery>) {
-    const row = await query.clearSelect().select(sql<number>`count(*)`.as('count')).executeTakeFirstOrThrow();
+    const row = await query
+      .clearSelect()
+      .select(sql<number>`count(*)`.as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 }

@@ -26,12 +26,33 @@ const SUMMARY = [
 ] as const;
 
 /** Every column a new invoice is written with (the hot path's insert, compiled once). */
-const INSERTED_COLUMNS = ['company_id', 'client_id', 'number_value', 'number', 'status', 'currency', 'subtotal', 'tax', 'total', 'paid', 'date_billed', 'date_due', 'date_closed', 'date_autodebit', 'note_public', 'note_private', 'date_added'] as const;
+const INSERTED_COLUMNS = [
+  'company_id',
+  'client_id',
+  'number_value',
+  'number',
+  'status',
+  'currency',
+  'subtotal',
+  'tax',
+  'total',
+  'paid',
+  'date_billed',
+  'date_due',
+  'date_closed',
+  'date_autodebit',
+  'note_public',
+  'note_private',
+  'date_added',
+] as const;
 
 export type NewInvoice = Required<Pick<Insertable<InvoicesTable>, (typeof INSERTED_COLUMNS)[number]>>;
 
 const invoiceInsert = reusedWrite<{ id: number }>((db, values) =>
-  db.insertInto('invoices').values(rowsOf(INSERTED_COLUMNS, values) as never).returning('id'),
+  db
+    .insertInto('invoices')
+    .values(rowsOf(INSERTED_COLUMNS, values) as never)
+    .returning('id'),
 );
 
 /** Inserts an invoice; answers its id. */
@@ -170,11 +191,24 @@ export async function writeDelivery(db: Tx, invoiceId: number, methods: readonly
     if (wanted.length) removal = removal.where('method', 'not in', wanted);
     await removal.execute();
   }
-  if (wanted.length) await deliveryInsert(db, valuesOf(DELIVERY_COLUMNS, wanted.map((method) => ({ invoice_id: invoiceId, method, date_sent: null }))));
+  if (wanted.length)
+    await deliveryInsert(
+      db,
+      valuesOf(
+        DELIVERY_COLUMNS,
+        wanted.map((method) => ({ invoice_id: invoiceId, method, date_sent: null })),
+      ),
+    );
 }
 
 /** The stored lines of an invoice, with their ids, to merge an edit into or re-total. */
 export async function storedLines(db: Tx, invoiceId: number): Promise<LineInput[]> {
-  const rows = await db.selectFrom('invoice_lines').select(['id', 'description', 'qty', 'amount', 'taxable', 'service_id']).where('invoice_id', '=', invoiceId).orderBy('line_order').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('invoice_lines')
+    .select(['id', 'description', 'qty', 'amount', 'taxable', 'service_id'])
+    .where('invoice_id', '=', invoiceId)
+    .orderBy('line_order')
+    .orderBy('id')
+    .execute();
   return rows.map((r) => ({ id: r.id, description: r.description, qty: stored(r.qty), amount: stored(r.amount), taxable: Boolean(r.taxable), serviceId: r.service_id }));
 }

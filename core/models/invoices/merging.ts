@@ -33,7 +33,9 @@ export async function mergeInvoices(ctx: CallContext, invoiceIds: number[], targ
   ids.forEach((id) => {
     const invoice = locked.find((l) => l.id === id);
     const key = id === targetId ? 'invoice_id' : `invoice_ids[${invoiceIds.indexOf(id)}]`;
-    const problem = !invoice ? 'Invalid invoice ID.' : movable(invoice) ?? (invoice.client_id !== locked[0].client_id || invoice.currency !== locked[0].currency ? 'Merged invoices must be of one client and one currency.' : null);
+    const problem = !invoice
+      ? 'Invalid invoice ID.'
+      : (movable(invoice) ?? (invoice.client_id !== locked[0].client_id || invoice.currency !== locked[0].currency ? 'Merged invoices must be of one client and one currency.' : null));
     if (problem) errors[key] = { [invoice ? 'merge' : 'exists']: problem };
   });
   if (ids.length < 2) errors.invoice_ids = { minimum: 'Name at least two invoices to merge.' };
@@ -58,11 +60,16 @@ export async function splitInvoice(ctx: CallContext, invoiceId: number, lineIds:
   const unknown = lineIds.filter((id) => !lines.some((l) => l.id === id));
   if (unknown.length) throw TallyError.invalid({ line_items: { exists: `Not lines of this invoice: ${unknown.join(', ')}.` } });
   const moving = lines.filter((l) => lineIds.includes(l.id!));
-  if (moving.length === 0 || moving.length === lines.length) throw TallyError.invalid({ line_items: { count: 'Name some, but not all, of the invoice\'s line ids to move.' } });
+  if (moving.length === 0 || moving.length === lines.length) throw TallyError.invalid({ line_items: { count: "Name some, but not all, of the invoice's line ids to move." } });
   const created = await newInvoiceLike(ctx, invoice, nextNumber);
   // The lines move first (keeping their ids), then each invoice is re-totalled over its own.
   await ctx.db.updateTable('invoice_lines').set({ invoice_id: created }).where('invoice_id', '=', invoiceId).where('id', 'in', lineIds).execute();
-  await retotal(ctx, invoiceId, invoice, lines.filter((l) => !lineIds.includes(l.id!)));
+  await retotal(
+    ctx,
+    invoiceId,
+    invoice,
+    lines.filter((l) => !lineIds.includes(l.id!)),
+  );
   await retotal(ctx, created, invoice, moving);
   return created;
 }
@@ -99,7 +106,11 @@ async function retotal(ctx: CallContext, invoiceId: number, like: LockedInvoice,
   const totals = await totalFor(ctx.db, ctx.companyId, ctx.systemKey, client, like.currency, lines);
   await writeLinesAndTaxes(ctx.db, invoiceId, lines, totals);
   const closed = closedDate(like.status, totals.total, ZERO, null, formatUtc(new Date()));
-  await ctx.db.updateTable('invoices').set({ ...storedTotals(totals), date_closed: closed }).where('id', '=', invoiceId).execute();
+  await ctx.db
+    .updateTable('invoices')
+    .set({ ...storedTotals(totals), date_closed: closed })
+    .where('id', '=', invoiceId)
+    .execute();
 }
 
 /** A merged-away invoice: a draft is deleted, a numbered one voided (its number stays used). */

@@ -22,7 +22,7 @@ export async function createRenewalFromService(ctx: CallContext, calls: ModelCal
   if (termCycles < 1 || termCycles > 120) throw TallyError.invalid(termCyclesError);
   if (service.status === 'canceled') throw TallyError.invalid({ service_id: { canceled: 'A canceled service does not renew.' } });
   if (pricingId !== null && pricingId !== service.pricing_id) {
-    throw TallyError.invalid({ pricing_id: { change: 'A renewal is invoiced at the service\'s own pricing: move it to another with services/edit (vars[pricing_id]) first.' } });
+    throw TallyError.invalid({ pricing_id: { change: "A renewal is invoiced at the service's own pricing: move it to another with services/edit (vars[pricing_id]) first." } });
   }
   const now = formatUtc(new Date());
   return invoiceServices(ctx, calls, service.client_id, [service], { currency: serviceCurrency(service), dueDate: service.date_renews ?? now, allowProRata: false, renew: true, termCycles, now });
@@ -30,15 +30,29 @@ export async function createRenewalFromService(ctx: CallContext, calls: ModelCal
 
 /** New services' first periods (prorated, with setup fees and coupons) added as lines of an open invoice of their client. */
 export async function appendServices(ctx: CallContext, calls: ModelCalls, invoiceId: number, rawIds: unknown): Promise<number> {
-  const invoice = await ctx.db.selectFrom('invoices').select(['id', 'client_id', 'currency', 'status', 'date_closed']).where('company_id', '=', ctx.companyId).where('id', '=', invoiceId).executeTakeFirst();
+  const invoice = await ctx.db
+    .selectFrom('invoices')
+    .select(['id', 'client_id', 'currency', 'status', 'date_closed'])
+    .where('company_id', '=', ctx.companyId)
+    .where('id', '=', invoiceId)
+    .executeTakeFirst();
   if (!invoice) throw TallyError.invalid({ invoice_id: { exists: 'Invalid invoice ID.' } });
   if (invoice.status === 'void' || invoice.date_closed !== null) throw TallyError.invalid({ invoice_id: { open: 'Services are appended only to an open invoice (not paid, not void).' } });
   const ids = serviceIds(rawIds);
   const services = await serviceQuery(ctx.db, ctx.companyId).where('services.id', 'in', ids).orderBy('services.id').execute();
   if (services.length !== ids.length) throw TallyError.invalid({ service_ids: { exists: 'Invalid service ID.' } });
   const now = formatUtc(new Date());
-  const coupons = await CouponBook.load(ctx.db, services.map((s) => s.coupon_id));
-  const { lines, periods } = draftServiceInvoice(ctx.timezone, invoice.client_id, services, { currency: invoice.currency, dueDate: now, allowProRata: true, renew: false, termCycles: 1, now }, coupons);
+  const coupons = await CouponBook.load(
+    ctx.db,
+    services.map((s) => s.coupon_id),
+  );
+  const { lines, periods } = draftServiceInvoice(
+    ctx.timezone,
+    invoice.client_id,
+    services,
+    { currency: invoice.currency, dueDate: now, allowProRata: true, renew: false, termCycles: 1, now },
+    coupons,
+  );
   // invoices/edit adds lines without an id and keeps the others; it re-totals and re-taxes the invoice.
   await calls.call(ctx, 'invoices', 'edit', { invoice_id: invoiceId, vars: { lines } });
   await recordPeriods(ctx.db, [{ invoiceId, periods }]);
@@ -48,7 +62,11 @@ export async function appendServices(ctx: CallContext, calls: ModelCalls, invoic
 /** Invoices that bill a period of the service, by status (as getList's), oldest first. */
 export async function invoicesWithService(ctx: CallContext, serviceId: number, status: string) {
   const rows = await filteredInvoices(ctx.db, ctx.companyId, null, status)
-    .where((eb) => eb.exists(eb.selectFrom('service_invoices').select('service_invoices.invoice_id').whereRef('service_invoices.invoice_id', '=', 'invoices.id').where('service_invoices.service_id', '=', serviceId)))
+    .where((eb) =>
+      eb.exists(
+        eb.selectFrom('service_invoices').select('service_invoices.invoice_id').whereRef('service_invoices.invoice_id', '=', 'invoices.id').where('service_invoices.service_id', '=', serviceId),
+      ),
+    )
     .orderBy('id')
     .execute();
   return rows.map(presentSummary);

@@ -46,7 +46,7 @@ export async function readPackageVars(db: Tx, companyId: number, vars: Record<st
     else changes.name = String(name).trim();
   }
   const descriptions = lineList(vars.descriptions);
-  const description = descriptions.length ? descriptions[0].text ?? descriptions[0].html : vars.description;
+  const description = descriptions.length ? (descriptions[0].text ?? descriptions[0].html) : vars.description;
   if (description !== undefined) changes.description = is.present(description) ? String(description) : null;
 
   if (has(vars, 'module_id')) {
@@ -61,7 +61,8 @@ export async function readPackageVars(db: Tx, companyId: number, vars: Record<st
   }
   if (has(vars, 'meta')) {
     const meta = vars.meta;
-    if (!meta || typeof meta !== 'object' || Array.isArray(meta) || Object.values(meta).some((v) => typeof v === 'object')) fail('meta', 'format', 'The module settings must be name=value pairs, as vars[meta][name]=value.');
+    if (!meta || typeof meta !== 'object' || Array.isArray(meta) || Object.values(meta).some((v) => typeof v === 'object'))
+      fail('meta', 'format', 'The module settings must be name=value pairs, as vars[meta][name]=value.');
     else changes.module_settings = JSON.stringify(meta);
   }
   if (has(vars, 'status')) {
@@ -71,11 +72,13 @@ export async function readPackageVars(db: Tx, companyId: number, vars: Record<st
   if (has(vars, 'taxable') || !editing) changes.taxable = truthy(vars.taxable) ? 1 : 0;
   for (const field of ['qty', 'client_qty'] as const) {
     if (!has(vars, field)) continue;
-    if (vars[field] !== '' && vars[field] !== null && !(is.integer(vars[field]) && Number(vars[field]) >= 0)) fail(field, 'format', `The ${field} limit must be a whole number of 0 or more, or blank for no limit.`);
+    if (vars[field] !== '' && vars[field] !== null && !(is.integer(vars[field]) && Number(vars[field]) >= 0))
+      fail(field, 'format', `The ${field} limit must be a whole number of 0 or more, or blank for no limit.`);
     else changes[field] = optionalCount(vars[field]);
   }
   if (has(vars, 'prorata_day')) {
-    if (vars.prorata_day !== '' && vars.prorata_day !== null && !(is.integer(vars.prorata_day) && Number(vars.prorata_day) >= 1 && Number(vars.prorata_day) <= 28)) fail('prorata_day', 'format', 'The pro rata day must be 1 to 28, or blank for none.');
+    if (vars.prorata_day !== '' && vars.prorata_day !== null && !(is.integer(vars.prorata_day) && Number(vars.prorata_day) >= 1 && Number(vars.prorata_day) <= 28))
+      fail('prorata_day', 'format', 'The pro rata day must be 1 to 28, or blank for none.');
     else changes.prorata_day = optionalCount(vars.prorata_day);
   }
 

@@ -62,11 +62,21 @@ export async function changePricing(ctx: CallContext, calls: ModelCalls, service
         date_billed: `${now} UTC`,
         date_due: `${now} UTC`,
         currency: next.currency,
-        lines: [{ description: `${service.package_name} → ${changed.package_name}: prorated change until ${dateRenews ?? 'the end of the term'}`, amount: toStored(net), qty: 1, tax: Number(next.taxable) === 1 }],
+        lines: [
+          {
+            description: `${service.package_name} → ${changed.package_name}: prorated change until ${dateRenews ?? 'the end of the term'}`,
+            amount: toStored(net),
+            qty: 1,
+            tax: Number(next.taxable) === 1,
+          },
+        ],
       },
     })) as number;
     const periodStart = await freeChangeStart(ctx, service.id, now);
-    await ctx.db.insertInto('service_invoices').values({ service_id: service.id, period_start: periodStart, period_end: dateRenews, invoice_id: invoiceId, kind: 'change', date_processed: formatUtc(new Date()) }).execute();
+    await ctx.db
+      .insertInto('service_invoices')
+      .values({ service_id: service.id, period_start: periodStart, period_end: dateRenews, invoice_id: invoiceId, kind: 'change', date_processed: formatUtc(new Date()) })
+      .execute();
     return invoiceId;
   }
   return null;

@@ -26,7 +26,7 @@ export async function addService(ctx: CallContext, calls: ModelCalls, vars: Reco
   const dateAdded = values.date_added ?? now;
   const period = pricing.period as Period;
   const firstRenew = pricing.prorata_day && ['month', 'year'].includes(period) ? prorataDate(dateAdded, pricing.prorata_day, ctx.timezone) : null;
-  const dateRenews = values.date_renews !== undefined ? values.date_renews : firstRenew ?? nextRenewDate(dateAdded, pricing.term, period, ctx.timezone);
+  const dateRenews = values.date_renews !== undefined ? values.date_renews : (firstRenew ?? nextRenewDate(dateAdded, pricing.term, period, ctx.timezone));
   const status = values.status ?? 'pending';
   const row = await ctx.db
     .insertInto('services')
@@ -39,7 +39,7 @@ export async function addService(ctx: CallContext, calls: ModelCalls, vars: Reco
       coupon_id: values.coupon_id ?? null,
       qty: values.qty ?? 1,
       override_price: values.override_price ?? null,
-      override_currency: values.override_price ? values.override_currency ?? null : null,
+      override_currency: values.override_price ? (values.override_currency ?? null) : null,
       // Stored pending until provisioned: activate() moves it on only when the module agreed.
       status: status === 'active' ? 'pending' : status,
       suspension_reason: null,
@@ -69,10 +69,16 @@ async function checkLimits(ctx: CallContext, packageId: number, clientId: number
   if ((qty === null || qty === undefined) && !clientQty) return;
   await forUpdate(ctx.db, ctx.db.selectFrom('packages').select('id').where('id', '=', packageId)).execute();
   const live = (client: number | null) => {
-    let query = ctx.db.selectFrom('services').innerJoin('pricings', 'pricings.id', 'services.pricing_id').select((eb) => eb.fn.countAll<number>().as('count')).where('pricings.package_id', '=', packageId).where('services.status', '!=', 'canceled');
+    let query = ctx.db
+      .selectFrom('services')
+      .innerJoin('pricings', 'pricings.id', 'services.pricing_id')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('pricings.package_id', '=', packageId)
+      .where('services.status', '!=', 'canceled');
     if (client !== null) query = query.where('services.client_id', '=', client);
     return query.executeTakeFirstOrThrow().then((r) => Number(r.count));
   };
   if (qty !== null && qty !== undefined && (await live(null)) >= qty) throw TallyError.invalid({ pricing_id: { qty: 'The package is sold out.' } });
-  if (clientQty !== null && clientQty !== undefined && clientQty > 0 && (await live(clientId)) >= clientQty) throw TallyError.invalid({ pricing_id: { client_qty: 'The client already has as many of this package as it allows.' } });
+  if (clientQty !== null && clientQty !== undefined && clientQty > 0 && (await live(clientId)) >= clientQty)
+    throw TallyError.invalid({ pricing_id: { client_qty: 'The client already has as many of this package as it allows.' } });
 }

@@ -28,12 +28,30 @@ export async function packagePricing(db: Tx, companyId: number, pricingId: numbe
   const row = await db
     .selectFrom('pricings')
     .innerJoin('packages', 'packages.id', 'pricings.package_id')
-    .select(['pricings.id', 'pricings.term', 'pricings.period', 'pricings.price', 'pricings.price_renews', 'pricings.setup_fee', 'pricings.cancel_fee', 'pricings.currency', 'packages.id as package_id', 'packages.name as package_name'])
+    .select([
+      'pricings.id',
+      'pricings.term',
+      'pricings.period',
+      'pricings.price',
+      'pricings.price_renews',
+      'pricings.setup_fee',
+      'pricings.cancel_fee',
+      'pricings.currency',
+      'packages.id as package_id',
+      'packages.name as package_name',
+    ])
     .where('pricings.company_id', '=', companyId)
     .where('pricings.id', '=', pricingId)
     .executeTakeFirst();
   if (!row) return false;
-  return { ...row, term: Number(row.term), price: toStored(stored(row.price)), price_renews: toStored(stored(row.price_renews ?? row.price)), setup_fee: toStored(stored(row.setup_fee)), cancel_fee: toStored(stored(row.cancel_fee)) };
+  return {
+    ...row,
+    term: Number(row.term),
+    price: toStored(stored(row.price)),
+    price_renews: toStored(stored(row.price_renews ?? row.price)),
+    setup_fee: toStored(stored(row.setup_fee)),
+    cancel_fee: toStored(stored(row.cancel_fee)),
+  };
 }
 
 /** The lifecycle actions of services/... and what each does (services/getActions). */

@@ -23,9 +23,14 @@ function renewableUnpaidQuery(db: Tx, companyId: number) {
     .where('services.status', 'in', ['active', 'suspended'])
     .where((eb) =>
       eb.exists(
-        eb.selectFrom('service_invoices').innerJoin('invoices', 'invoices.id', 'service_invoices.invoice_id').select('service_invoices.service_id')
-          .whereRef('service_invoices.service_id', '=', 'services.id').where('service_invoices.kind', '=', 'renew')
-          .where('invoices.status', 'in', ['active', 'proforma']).where('invoices.date_closed', 'is', null),
+        eb
+          .selectFrom('service_invoices')
+          .innerJoin('invoices', 'invoices.id', 'service_invoices.invoice_id')
+          .select('service_invoices.service_id')
+          .whereRef('service_invoices.service_id', '=', 'services.id')
+          .where('service_invoices.kind', '=', 'renew')
+          .where('invoices.status', 'in', ['active', 'proforma'])
+          .where('invoices.date_closed', 'is', null),
       ),
     );
 }

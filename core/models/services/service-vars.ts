@@ -9,8 +9,27 @@ import { SERVICE_STATUSES } from '../../billing/service-store';
 
 /** Keys of services/add and edit that are columns or options; every other key is a service field. */
 const KNOWN = new Set([
-  'pricing_id', 'client_id', 'staff_id', 'parent_service_id', 'package_group_id', 'module_row_id', 'coupon_id', 'qty', 'override_price', 'override_currency', 'status',
-  'suspension_reason', 'date_added', 'date_renews', 'date_last_renewed', 'date_paid_through', 'date_suspended', 'date_canceled', 'use_module', 'configoptions', 'date_advance_renewal',
+  'pricing_id',
+  'client_id',
+  'staff_id',
+  'parent_service_id',
+  'package_group_id',
+  'module_row_id',
+  'coupon_id',
+  'qty',
+  'override_price',
+  'override_currency',
+  'status',
+  'suspension_reason',
+  'date_added',
+  'date_renews',
+  'date_last_renewed',
+  'date_paid_through',
+  'date_suspended',
+  'date_canceled',
+  'use_module',
+  'configoptions',
+  'date_advance_renewal',
 ]);
 
 export interface ServiceValues {
@@ -34,7 +53,20 @@ export function findPackagePricing(db: Tx, companyId: number, pricingId: number)
   return db
     .selectFrom('pricings')
     .innerJoin('packages', 'packages.id', 'pricings.package_id')
-    .select(['pricings.id', 'pricings.term', 'pricings.period', 'pricings.price', 'pricings.currency', 'packages.id as package_id', 'packages.status as package_status', 'packages.qty', 'packages.client_qty', 'packages.prorata_day', 'packages.module', 'packages.module_settings'])
+    .select([
+      'pricings.id',
+      'pricings.term',
+      'pricings.period',
+      'pricings.price',
+      'pricings.currency',
+      'packages.id as package_id',
+      'packages.status as package_status',
+      'packages.qty',
+      'packages.client_qty',
+      'packages.prorata_day',
+      'packages.module',
+      'packages.module_settings',
+    ])
     .where('pricings.company_id', '=', companyId)
     .where('pricings.id', '=', pricingId)
     .executeTakeFirst();
@@ -106,10 +138,11 @@ export async function readServiceVars(db: Tx, companyId: number, timezone: strin
   }
   if (values.parent_service_id && values.client_id !== undefined) {
     const parent = await db.selectFrom('services').select('client_id').where('id', '=', values.parent_service_id).executeTakeFirst();
-    if (parent?.client_id !== values.client_id) fail('parent_service_id', 'client', 'The parent service must be the same client\'s.');
+    if (parent?.client_id !== values.client_id) fail('parent_service_id', 'client', "The parent service must be the same client's.");
   }
   const fields = Object.fromEntries(Object.entries(vars).filter(([key, value]) => !KNOWN.has(key) && isFieldKey(key) && typeof value !== 'object'));
-  for (const key of Object.keys(vars)) if (!KNOWN.has(key) && !(key in fields)) fail(key, 'format', 'A service field is a name (letters, digits, _) with one value; module_service_id is the module\'s own.');
+  for (const key of Object.keys(vars))
+    if (!KNOWN.has(key) && !(key in fields)) fail(key, 'format', "A service field is a name (letters, digits, _) with one value; module_service_id is the module's own.");
   return { errors, values, fields, pricing };
 }
 

@@ -36,7 +36,11 @@ export async function spendCredit(db: Tx, companyId: number, clientId: number, c
     // Read before the lock: a call holding it (invoices/edit voiding the invoice, moving it to
     // another client or currency) may have changed it by the time this one has it, so each is
     // checked again as locked, as lockAllocated checks the invoices a caller names.
-    const locked = await lockInvoices(db, companyId, open.map((i) => i.id));
+    const locked = await lockInvoices(
+      db,
+      companyId,
+      open.map((i) => i.id),
+    );
     const payable = new Set(locked.filter((i) => i.client_id === clientId && i.currency === currency && PAYABLE_STATUSES.includes(i.status)).map((i) => i.id));
     invoices = new Map(locked.map((i) => [i.id, i]));
     allocations = open.filter((i) => payable.has(i.id)).map((i) => ({ invoiceId: i.id, amount: null }));

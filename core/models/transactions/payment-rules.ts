@@ -29,16 +29,39 @@ export function linkRules(db: Tx, companyId: number, clientId?: number): RuleSet
     },
     parent_transaction_id: {
       ifSet: true,
-      rules: [{ code: 'exists', message: 'Invalid transaction ID.', check: async (v) => blank(v) || !!(await db.selectFrom('transactions').select('id').where('id', '=', wholeNumber(v) ?? -1).where('company_id', '=', companyId).executeTakeFirst()) }],
+      rules: [
+        {
+          code: 'exists',
+          message: 'Invalid transaction ID.',
+          check: async (v) =>
+            blank(v) ||
+            !!(await db
+              .selectFrom('transactions')
+              .select('id')
+              .where('id', '=', wholeNumber(v) ?? -1)
+              .where('company_id', '=', companyId)
+              .executeTakeFirst()),
+        },
+      ],
     },
     // The card or bank account paid with: one of the client's (the payment's, or the edited transaction's).
     account_id: {
       ifSet: true,
-      rules: [{
-        code: 'exists',
-        message: 'Invalid account ID.',
-        check: async (v, all) => blank(v) || !!(await db.selectFrom('accounts').select('id').where('id', '=', wholeNumber(v) ?? -1).where('company_id', '=', companyId).where('client_id', '=', clientId ?? wholeNumber(all.client_id) ?? -1).executeTakeFirst()),
-      }],
+      rules: [
+        {
+          code: 'exists',
+          message: 'Invalid account ID.',
+          check: async (v, all) =>
+            blank(v) ||
+            !!(await db
+              .selectFrom('accounts')
+              .select('id')
+              .where('id', '=', wholeNumber(v) ?? -1)
+              .where('company_id', '=', companyId)
+              .where('client_id', '=', clientId ?? wholeNumber(all.client_id) ?? -1)
+              .executeTakeFirst()),
+        },
+      ],
     },
     transaction_type_id: { ifSet: true, rules: [new CustomTypes(db, companyId, 'transaction_types', 'type_id').exists('Invalid transaction type ID.')] },
   };

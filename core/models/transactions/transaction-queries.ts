@@ -29,12 +29,22 @@ const STATUS_PARAM = { description: `approved (default), ${TRANSACTION_STATUSES.
 export class TransactionQueries {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ description: 'A transaction with what it paid on which invoice (applied), its refunds and its credit (what is left of it); false when there is none.', verb: 'GET', params: [int('transaction_id')], returns: orFalse(TRANSACTION) })
+  @callable({
+    description: 'A transaction with what it paid on which invoice (applied), its refunds and its credit (what is left of it); false when there is none.',
+    verb: 'GET',
+    params: [int('transaction_id')],
+    returns: orFalse(TRANSACTION),
+  })
   async get(transactionId: number) {
     return readTransaction(this.ctx.db, this.ctx.companyId, transactionId);
   }
 
-  @callable({ description: 'The transaction a gateway knows as transaction_id (optionally of one client and one gateway_id); false when there is none.', verb: 'GET', params: [string('transaction_id'), int('client_id', { default: null }), int('gateway_id', { default: null })], returns: orFalse(TRANSACTION) })
+  @callable({
+    description: 'The transaction a gateway knows as transaction_id (optionally of one client and one gateway_id); false when there is none.',
+    verb: 'GET',
+    params: [string('transaction_id'), int('client_id', { default: null }), int('gateway_id', { default: null })],
+    returns: orFalse(TRANSACTION),
+  })
   async getByTransactionId(reference: string, clientId: number | null, gatewayId: number | null) {
     let query = transactionQuery(this.ctx.db, this.ctx.companyId).where('reference', '=', reference);
     if (clientId !== null) query = query.where('client_id', '=', clientId);
@@ -44,30 +54,59 @@ export class TransactionQueries {
   }
 
   @callable({
-    description: 'One page (25) of transactions, of one client or all, by status; order_by[field]=ASC|DESC over date_added, amount, currency, status, type, id, client_id; filters[currency], filters[type].',
+    description:
+      'One page (25) of transactions, of one client or all, by status; order_by[field]=ASC|DESC over date_added, amount, currency, status, type, id, client_id; filters[currency], filters[type].',
     verb: 'GET',
-    params: [int('client_id', { default: null }), string('status', { default: 'approved', ...STATUS_PARAM }), int('page', { default: 1 }), object('order_by', { default: { date_added: 'DESC' } }), object('filters', { default: [] })], returns: TRANSACTION_SUMMARIES})
+    params: [
+      int('client_id', { default: null }),
+      string('status', { default: 'approved', ...STATUS_PARAM }),
+      int('page', { default: 1 }),
+      object('order_by', { default: { date_added: 'DESC' } }),
+      object('filters', { default: [] }),
+    ],
+    returns: TRANSACTION_SUMMARIES,
+  })
   async getList(clientId: number | null, status: string, page: number, orderBy: unknown, filters: unknown) {
     const query = ordered(this.listed(clientId, status, filters), readOrder(orderBy, ORDER), 'id');
     return (await query.limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute()).map(presentTransaction);
   }
 
-  @callable({ description: 'How many transactions getList lists for the same client, status and filters.', verb: 'GET', params: [int('client_id', { default: null }), string('status', { default: 'approved', ...STATUS_PARAM }), object('filters', { default: [] })], returns: count() })
+  @callable({
+    description: 'How many transactions getList lists for the same client, status and filters.',
+    verb: 'GET',
+    params: [int('client_id', { default: null }), string('status', { default: 'approved', ...STATUS_PARAM }), object('filters', { default: [] })],
+    returns: count(),
+  })
   async getListCount(clientId: number | null, status: string, filters: unknown) {
     return this.count(this.listed(clientId, status, filters));
   }
 
-  @callable({ description: 'The same count as getListCount, under the reference\'s other name.', verb: 'GET', params: [int('client_id', { default: null }), string('status', { default: 'approved', ...STATUS_PARAM }), object('filters', { default: [] })], returns: count() })
+  @callable({
+    description: "The same count as getListCount, under the reference's other name.",
+    verb: 'GET',
+    params: [int('client_id', { default: null }), string('status', { default: 'approved', ...STATUS_PARAM }), object('filters', { default: [] })],
+    returns: count(),
+  })
   async getStatusCount(clientId: number | null, status: string, filters: unknown) {
     return this.getListCount(clientId, status, filters);
   }
 
-  @callable({ description: 'One page (25) of transactions of every status, newest first, optionally of one client.', verb: 'GET', params: [int('client_id', { default: null }), int('page', { default: 1 })], returns: TRANSACTION_SUMMARIES })
+  @callable({
+    description: 'One page (25) of transactions of every status, newest first, optionally of one client.',
+    verb: 'GET',
+    params: [int('client_id', { default: null }), int('page', { default: 1 })],
+    returns: TRANSACTION_SUMMARIES,
+  })
   async getSimpleList(clientId: number | null, page: number) {
     return this.getList(clientId, 'all', page, { date_added: 'DESC' }, {});
   }
 
-  @callable({ description: 'One page (25) of transactions whose gateway transaction id, reference_id or message contains query.', verb: 'GET', params: [string('query'), int('page', { default: 1 })], returns: TRANSACTION_SUMMARIES })
+  @callable({
+    description: 'One page (25) of transactions whose gateway transaction id, reference_id or message contains query.',
+    verb: 'GET',
+    params: [string('query'), int('page', { default: 1 })],
+    returns: TRANSACTION_SUMMARIES,
+  })
   async search(query: string, page: number) {
     const rows = await this.matching(query).orderBy('id', 'desc').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
     return rows.map(presentTransaction);
@@ -78,13 +117,25 @@ export class TransactionQueries {
     return this.count(this.matching(query));
   }
 
-  @callable({ description: 'What was applied where: rows {transaction_id, invoice_id, amount, date, currency, invoice_id_code}, of one transaction, one invoice, or both.', verb: 'GET', params: [int('transaction_id', { default: null }), int('invoice_id', { default: null })], returns: APPLIED })
+  @callable({
+    description: 'What was applied where: rows {transaction_id, invoice_id, amount, date, currency, invoice_id_code}, of one transaction, one invoice, or both.',
+    verb: 'GET',
+    params: [int('transaction_id', { default: null }), int('invoice_id', { default: null })],
+    returns: APPLIED,
+  })
   async getApplied(transactionId: number | null, invoiceId: number | null) {
     let query = this.ctx.db
       .selectFrom('transaction_applied')
       .innerJoin('transactions', 'transactions.id', 'transaction_applied.transaction_id')
       .innerJoin('invoices', 'invoices.id', 'transaction_applied.invoice_id')
-      .select(['transaction_applied.transaction_id', 'transaction_applied.invoice_id', 'transaction_applied.amount', 'transaction_applied.date_added as date', 'transactions.currency', 'invoices.number as invoice_id_code'])
+      .select([
+        'transaction_applied.transaction_id',
+        'transaction_applied.invoice_id',
+        'transaction_applied.amount',
+        'transaction_applied.date_added as date',
+        'transactions.currency',
+        'invoices.number as invoice_id_code',
+      ])
       .where('transactions.company_id', '=', this.ctx.companyId);
     if (transactionId !== null) query = query.where('transaction_applied.transaction_id', '=', transactionId);
     if (invoiceId !== null) query = query.where('transaction_applied.invoice_id', '=', invoiceId);
@@ -92,7 +143,12 @@ export class TransactionQueries {
     return rows.map((r) => ({ ...r, amount: toStored(stored(r.amount)) }));
   }
 
-  @callable({ description: 'A client\'s transactions that still hold credit, oldest first: rows {transaction_id, currency, credit}; optionally in one currency.', verb: 'GET', params: [int('client_id'), string('currency', { default: null })], returns: CREDITS })
+  @callable({
+    description: "A client's transactions that still hold credit, oldest first: rows {transaction_id, currency, credit}; optionally in one currency.",
+    verb: 'GET',
+    params: [int('client_id'), string('currency', { default: null })],
+    returns: CREDITS,
+  })
   async getCredits(clientId: number, currency: string | null) {
     if (!(await findClient(this.ctx.db, this.ctx.companyId, clientId))) throw invalidClient();
     let query = transactionQuery(this.ctx.db, this.ctx.companyId).where('client_id', '=', clientId).where('status', 'in', SETTLED_STATUSES);
@@ -105,29 +161,34 @@ export class TransactionQueries {
     return credits;
   }
 
-  @callable({ description: 'What is left of one transaction as credit (decimal string); false when there is no such transaction.', verb: 'GET', params: [int('transaction_id')], returns: orFalse(money()) })
+  @callable({
+    description: 'What is left of one transaction as credit (decimal string); false when there is no such transaction.',
+    verb: 'GET',
+    params: [int('transaction_id')],
+    returns: orFalse(money()),
+  })
   async getCreditedAmount(transactionId: number) {
     const transaction = await this.get(transactionId);
     return transaction ? (SETTLED_STATUSES.includes(transaction.status) ? transaction.credit : '0.0000') : false;
   }
 
-  @callable({ description: 'A client\'s total credit in a currency (decimal string).', verb: 'GET', params: [int('client_id'), string('currency')], returns: money() })
+  @callable({ description: "A client's total credit in a currency (decimal string).", verb: 'GET', params: [int('client_id'), string('currency')], returns: money() })
   async getTotalCredit(clientId: number, currency: string) {
     if (!(await findClient(this.ctx.db, this.ctx.companyId, clientId))) throw invalidClient();
     return toStored(await clientCredit(this.ctx.db, this.ctx.companyId, clientId, currency));
   }
 
-  @callable({ description: 'Tally\'s earlier name of getTotalCredit.', verb: 'GET', params: [int('client_id'), string('currency')], returns: money() })
+  @callable({ description: "Tally's earlier name of getTotalCredit.", verb: 'GET', params: [int('client_id'), string('currency')], returns: money() })
   async getCredit(clientId: number, currency: string) {
     return this.getTotalCredit(clientId, currency);
   }
 
-  @callable({ description: 'The company\'s own transaction types ({id, company_id, type, name, is_lang}), beside the built-in cc, ach and other.', verb: 'GET', returns: listOf(TYPE) })
+  @callable({ description: "The company's own transaction types ({id, company_id, type, name, is_lang}), beside the built-in cc, ach and other.", verb: 'GET', returns: listOf(TYPE) })
   async getTypes() {
     return this.types().all();
   }
 
-  @callable({ description: 'One of the company\'s transaction types; false when there is none.', verb: 'GET', params: [int('type_id')], returns: orFalse(TYPE) })
+  @callable({ description: "One of the company's transaction types; false when there is none.", verb: 'GET', params: [int('type_id')], returns: orFalse(TYPE) })
   async getType(typeId: number) {
     return this.types().get(typeId);
   }
@@ -170,7 +231,10 @@ export class TransactionQueries {
   }
 
   private async count(query: ReturnType<typeof transactionQuery>) {
-    const row = await query.clearSelect().select(sql<number>`count(*)`.as('count')).executeTakeFirstOrThrow();
+    const row = await query
+      .clearSelect()
+      .select(sql<number>`count(*)`.as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 }

@@ -20,7 +20,9 @@ export async function checkApplication(db: Tx, companyId: number, vars: Record<s
   if (total !== null && limit === null) errors.total = { format: 'The total must be a number.' };
   let payer: { client_id: number; currency: string } | null = null;
   if (validateTransId) {
-    const row = await transactionQuery(db, companyId).where('id', '=', wholeNumber(vars.transaction_id) ?? -1).executeTakeFirst();
+    const row = await transactionQuery(db, companyId)
+      .where('id', '=', wholeNumber(vars.transaction_id) ?? -1)
+      .executeTakeFirst();
     if (!row || row.status !== 'approved') errors.transaction_id = { exists: 'Invalid transaction ID.' };
     else {
       payer = row;

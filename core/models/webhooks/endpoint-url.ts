@@ -19,7 +19,8 @@ export async function urlProblem(value: unknown, policy: UrlPolicy): Promise<{ c
   } catch {
     return { code: 'format', message: 'Please give a URL such as https://example.com/webhooks.' };
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp)) return { code: 'https', message: policy.allowHttp ? 'The URL must start with https:// or http://.' : 'The URL must start with https:// (this installation does not allow plain HTTP).' };
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp))
+    return { code: 'https', message: policy.allowHttp ? 'The URL must start with https:// or http://.' : 'The URL must start with https:// (this installation does not allow plain HTTP).' };
   if (url.username || url.password) return { code: 'format', message: 'The URL may not hold a user name or password.' };
   if (policy.allowPrivate) return null;
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();

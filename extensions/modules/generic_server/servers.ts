@@ -7,18 +7,37 @@ const HOSTNAME = /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.
 export class Servers {
   constructor(private readonly ctx: ExtensionContext) {}
 
-  @callable({ verb: 'POST', params: [object('vars')], vars: SERVER_VARS, returns: shape.int({ description: 'The new server id.' }), description: 'Add a server from vars[name], vars[hostname], optional vars[max_accounts] (0 = no limit) and vars[status] (active, inactive). Returns its id.' })
+  @callable({
+    verb: 'POST',
+    params: [object('vars')],
+    vars: SERVER_VARS,
+    returns: shape.int({ description: 'The new server id.' }),
+    description: 'Add a server from vars[name], vars[hostname], optional vars[max_accounts] (0 = no limit) and vars[status] (active, inactive). Returns its id.',
+  })
   async add(vars: Record<string, unknown>) {
     await this.ctx.assertValid(vars, this.rules(false));
     const row = await this.ctx.db
       .insertInto('generic_servers')
-      .values({ company_id: this.ctx.companyId, name: String(vars.name).trim(), hostname: String(vars.hostname).trim().toLowerCase(), max_accounts: Number(vars.max_accounts ?? 0), status: String(vars.status ?? 'active'), date_added: this.ctx.now() })
+      .values({
+        company_id: this.ctx.companyId,
+        name: String(vars.name).trim(),
+        hostname: String(vars.hostname).trim().toLowerCase(),
+        max_accounts: Number(vars.max_accounts ?? 0),
+        status: String(vars.status ?? 'active'),
+        date_added: this.ctx.now(),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
   }
 
-  @callable({ verb: 'PUT', params: [int('server_id'), object('vars')], vars: SERVER_EDIT, returns: shape.orNull(SERVER), description: 'Change any of vars[name], vars[hostname], vars[max_accounts], vars[status]. Returns the server.' })
+  @callable({
+    verb: 'PUT',
+    params: [int('server_id'), object('vars')],
+    vars: SERVER_EDIT,
+    returns: shape.orNull(SERVER),
+    description: 'Change any of vars[name], vars[hostname], vars[max_accounts], vars[status]. Returns the server.',
+  })
   async edit(serverId: number, vars: Record<string, unknown>) {
     if (!(await this.get(serverId))) throw TallyError.invalid({ server_id: { exists: 'Invalid server ID.' } });
     await this.ctx.assertValid(vars, this.rules(true));
@@ -31,7 +50,12 @@ export class Servers {
     return this.get(serverId);
   }
 
-  @callable({ verb: 'GET', params: [int('server_id')], returns: shape.orNull(SERVER), description: 'A server with the number of accounts on it (cancelled ones do not count); null when there is none.' })
+  @callable({
+    verb: 'GET',
+    params: [int('server_id')],
+    returns: shape.orNull(SERVER),
+    description: 'A server with the number of accounts on it (cancelled ones do not count); null when there is none.',
+  })
   async get(serverId: number) {
     const [server] = await this.withAccounts((q) => q.where('generic_servers.id', '=', serverId));
     return server ?? null;

@@ -21,22 +21,48 @@ export class Services {
     params: [object('vars')],
     vars: PROVISION_VARS,
     returns: PROVISIONED,
-    description: 'Provision vars[domain] for vars[client_id], on vars[server_id] or else the active server with the most room, optionally on vars[plan]. Returns { service_id, server_id, hostname, username, password }: the password is shown only here.',
+    description:
+      'Provision vars[domain] for vars[client_id], on vars[server_id] or else the active server with the most room, optionally on vars[plan]. Returns { service_id, server_id, hostname, username, password }: the password is shown only here.',
   })
   async provision(vars: Record<string, unknown>) {
-    const domain = String(vars.domain ?? '').trim().toLowerCase();
-    await this.ctx.assertValid({ ...vars, domain }, {
-      client_id: [{ code: 'exists', message: 'Invalid client ID.', check: async (v: unknown) => this.ctx.is.integer(v) && !!(await this.ctx.models.clients.get({ client_id: Number(v), get_settings: false })) }],
-      domain: [{ code: 'format', message: 'Please enter a valid domain name.', check: (v: string) => DOMAIN.test(v) }],
-      server_id: { ifSet: true, rules: [{ code: 'exists', message: 'Invalid server ID.', check: async (v: unknown) => this.ctx.is.integer(v) && !!(await this.servers().where('id', '=', Number(v)).executeTakeFirst()) }] },
-    });
+    const domain = String(vars.domain ?? '')
+      .trim()
+      .toLowerCase();
+    await this.ctx.assertValid(
+      { ...vars, domain },
+      {
+        client_id: [
+          {
+            code: 'exists',
+            message: 'Invalid client ID.',
+            check: async (v: unknown) => this.ctx.is.integer(v) && !!(await this.ctx.models.clients.get({ client_id: Number(v), get_settings: false })),
+          },
+        ],
+        domain: [{ code: 'format', message: 'Please enter a valid domain name.', check: (v: string) => DOMAIN.test(v) }],
+        server_id: {
+          ifSet: true,
+          rules: [{ code: 'exists', message: 'Invalid server ID.', check: async (v: unknown) => this.ctx.is.integer(v) && !!(await this.servers().where('id', '=', Number(v)).executeTakeFirst()) }],
+        },
+      },
+    );
     const server = await this.pickServer(vars.server_id === undefined ? null : Number(vars.server_id));
     const username = await this.freeUsername(server.id, domain);
     const password = randomBytes(12).toString('base64url');
     const now = this.ctx.now();
     const row = await this.ctx.db
       .insertInto('generic_server_services')
-      .values({ company_id: this.ctx.companyId, server_id: server.id, client_id: Number(vars.client_id), domain, username, password: await this.ctx.models.encryption.systemEncrypt({ value: password }), plan: planOf(vars.plan), status: 'active', date_added: now, date_updated: now })
+      .values({
+        company_id: this.ctx.companyId,
+        server_id: server.id,
+        client_id: Number(vars.client_id),
+        domain,
+        username,
+        password: await this.ctx.models.encryption.systemEncrypt({ value: password }),
+        plan: planOf(vars.plan),
+        status: 'active',
+        date_added: now,
+        date_updated: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     this.ctx.log.info(`provisioned ${domain} on ${server.hostname}`);
@@ -49,7 +75,12 @@ export class Services {
     return row ?? null;
   }
 
-  @callable({ verb: 'GET', params: [int('server_id', { default: null }), int('client_id', { default: null })], returns: SERVICES, description: 'Services, optionally of one server and one client, newest first.' })
+  @callable({
+    verb: 'GET',
+    params: [int('server_id', { default: null }), int('client_id', { default: null })],
+    returns: SERVICES,
+    description: 'Services, optionally of one server and one client, newest first.',
+  })
   getList(serverId: number | null, clientId: number | null) {
     let query = this.query();
     if (serverId !== null) query = query.where('server_id', '=', serverId);
@@ -87,7 +118,11 @@ export class Services {
     if (!service) throw TallyError.invalid({ service_id: { exists: 'Invalid service ID.' } });
     if (service.status === 'cancelled') throw TallyError.invalid({ status: { transition: 'A cancelled service cannot change package.' } });
     if (vars.plan !== undefined && planOf(vars.plan) === null) throw TallyError.invalid({ plan: { format: 'A plan is a name of up to 64 letters, digits, - or _.' } });
-    await this.ctx.db.updateTable('generic_server_services').set({ plan: planOf(vars.plan), date_updated: this.ctx.now() }).where('id', '=', serviceId).execute();
+    await this.ctx.db
+      .updateTable('generic_server_services')
+      .set({ plan: planOf(vars.plan), date_updated: this.ctx.now() })
+      .where('id', '=', serviceId)
+      .execute();
     return this.get(serviceId);
   }
 
@@ -112,7 +147,11 @@ export class Services {
   }
 
   private async freeUsername(serverId: number, domain: string): Promise<string> {
-    const base = domain.replace(/[^a-z0-9]/g, '').replace(/^[0-9]+/, '').slice(0, 8) || 'user';
+    const base =
+      domain
+        .replace(/[^a-z0-9]/g, '')
+        .replace(/^[0-9]+/, '')
+        .slice(0, 8) || 'user';
     for (let candidate = base; ; candidate = `${base.slice(0, 6)}${randomBytes(3).toString('hex')}`) {
       const taken = await this.ctx.db.selectFrom('generic_server_services').select('id').where('server_id', '=', serverId).where('username', '=', candidate).executeTakeFirst();
       if (!taken) return candidate;
@@ -124,7 +163,10 @@ export class Services {
   }
 
   private query() {
-    return this.ctx.db.selectFrom('generic_server_services').select(['id', 'server_id', 'client_id', 'domain', 'username', 'plan', 'status', 'date_added', 'date_updated', 'date_renewed']).where('company_id', '=', this.ctx.companyId);
+    return this.ctx.db
+      .selectFrom('generic_server_services')
+      .select(['id', 'server_id', 'client_id', 'domain', 'username', 'plan', 'status', 'date_added', 'date_updated', 'date_renewed'])
+      .where('company_id', '=', this.ctx.companyId);
   }
 }
 

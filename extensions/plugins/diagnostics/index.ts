@@ -1,7 +1,7 @@
 import { callable, ExtensionContext, shape, string } from '../../../host/extensions/kit';
 
 const INFO = shape.record({
-  uptime_s: shape.int({ description: 'Seconds since this company\'s sandbox context started.' }),
+  uptime_s: shape.int({ description: "Seconds since this company's sandbox context started." }),
   has_process: shape.bool(),
   has_require: shape.bool(),
   company_id: shape.int(),
@@ -22,7 +22,12 @@ export class Sandbox {
   @callable({ verb: 'GET', returns: INFO, description: "How long this company's sandbox context has been up (s), and what a sandbox offers: no Node.js, no process." })
   info() {
     const scope = globalThis as Record<string, unknown>;
-    return { uptime_s: Math.round((Date.now() - STARTED) / 1000), has_process: typeof scope.process !== 'undefined', has_require: typeof scope.require !== 'undefined', company_id: this.ctx.companyId };
+    return {
+      uptime_s: Math.round((Date.now() - STARTED) / 1000),
+      has_process: typeof scope.process !== 'undefined',
+      has_require: typeof scope.require !== 'undefined',
+      company_id: this.ctx.companyId,
+    };
   }
 }
 

@@ -17,7 +17,16 @@ export async function ticketForSuspension(ctx: ExtensionContext, event: Extensio
   const reason = typeof service.suspension_reason === 'string' && service.suspension_reason ? ` (${service.suspension_reason})` : '';
   const ticket = await ctx.db
     .insertInto('support_tickets')
-    .values({ department_id: departmentId, client_id: clientId, summary: `Service #${serviceId} suspended`, priority: 'high', status: 'open', date_added: event.occurredAt, date_updated: event.occurredAt, date_closed: null })
+    .values({
+      department_id: departmentId,
+      client_id: clientId,
+      summary: `Service #${serviceId} suspended`,
+      priority: 'high',
+      status: 'open',
+      date_added: event.occurredAt,
+      date_updated: event.occurredAt,
+      date_closed: null,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   await ctx.db
@@ -31,7 +40,10 @@ export async function closeStaleTickets(ctx: ExtensionContext, run: TaskRun) {
   const before = new Date(Date.parse(`${run.due.replace(' ', 'T')}Z`) - STALE_DAYS * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
   const stale = await ctx.db.selectFrom('support_tickets').select('id').where('status', '=', 'awaiting_reply').where('date_updated', '<', before).execute();
   for (const { id } of stale) {
-    await ctx.db.insertInto('support_replies').values({ ticket_id: id, type: 'note', by: 'staff', details: `Closed after ${STALE_DAYS} days without a reply.`, date_added: run.due }).execute();
+    await ctx.db
+      .insertInto('support_replies')
+      .values({ ticket_id: id, type: 'note', by: 'staff', details: `Closed after ${STALE_DAYS} days without a reply.`, date_added: run.due })
+      .execute();
     await ctx.db.updateTable('support_tickets').set({ status: 'closed', date_closed: run.due, date_updated: run.due }).where('id', '=', id).execute();
   }
   ctx.log.info(`Closed ${stale.length} stale ticket(s).`);

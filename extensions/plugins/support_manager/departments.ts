@@ -7,7 +7,13 @@ const STATUSES = ['visible', 'hidden'];
 export class Departments {
   constructor(private readonly ctx: ExtensionContext) {}
 
-  @callable({ verb: 'POST', params: [object('vars')], vars: DEPARTMENT_VARS, returns: id({ description: 'The new department id.' }), description: 'Create a department from vars[name], optional vars[description], vars[email], vars[status] (visible, hidden). Returns its id.' })
+  @callable({
+    verb: 'POST',
+    params: [object('vars')],
+    vars: DEPARTMENT_VARS,
+    returns: id({ description: 'The new department id.' }),
+    description: 'Create a department from vars[name], optional vars[description], vars[email], vars[status] (visible, hidden). Returns its id.',
+  })
   async add(vars: Record<string, unknown>) {
     await this.ctx.assertValid(vars, this.rules(false));
     const row = await this.ctx.db
@@ -25,7 +31,13 @@ export class Departments {
     return row.id;
   }
 
-  @callable({ verb: 'PUT', params: [int('department_id'), object('vars')], vars: DEPARTMENT_EDIT, returns: orNull(DEPARTMENT), description: 'Change any of vars[name], vars[description], vars[email], vars[status]. Returns the department.' })
+  @callable({
+    verb: 'PUT',
+    params: [int('department_id'), object('vars')],
+    vars: DEPARTMENT_EDIT,
+    returns: orNull(DEPARTMENT),
+    description: 'Change any of vars[name], vars[description], vars[email], vars[status]. Returns the department.',
+  })
   async edit(departmentId: number, vars: Record<string, unknown>) {
     if (!(await this.get(departmentId))) throw TallyError.invalid({ department_id: { exists: 'Invalid department ID.' } });
     await this.ctx.assertValid(vars, this.rules(true));
@@ -58,7 +70,14 @@ export class Departments {
   private rules(ifSet: boolean) {
     const { is } = this.ctx;
     return {
-      name: { ifSet, rules: [singleValue, { code: 'empty', message: 'Please enter a department name.', check: is.present, final: true }, { code: 'length', message: 'The name may be at most 128 characters long.', check: is.lengthBetween(1, 128) }] },
+      name: {
+        ifSet,
+        rules: [
+          singleValue,
+          { code: 'empty', message: 'Please enter a department name.', check: is.present, final: true },
+          { code: 'length', message: 'The name may be at most 128 characters long.', check: is.lengthBetween(1, 128) },
+        ],
+      },
       description: { ifSet: true, rules: [singleValue] },
       email: { ifSet: true, rules: [{ code: 'format', message: 'Please enter a valid email address.', check: (v: unknown) => v === '' || is.email(v) }] },
       status: { ifSet: true, rules: [{ code: 'format', message: `The status must be one of: ${STATUSES.join(', ')}.`, check: is.oneOf(STATUSES) }] },

@@ -16,21 +16,36 @@ export class Tickets {
     params: [object('vars')],
     vars: TICKET_VARS,
     returns: id({ description: 'The new ticket id.' }),
-    description: 'Open a ticket for vars[client_id] in vars[department_id] with vars[summary], vars[details] (the first message) and optional vars[priority] (low, medium (default), high, critical). Returns its id.',
+    description:
+      'Open a ticket for vars[client_id] in vars[department_id] with vars[summary], vars[details] (the first message) and optional vars[priority] (low, medium (default), high, critical). Returns its id.',
   })
   async add(vars: Record<string, unknown>) {
     const { is } = this.ctx;
     await this.ctx.assertValid(vars, {
       department_id: [{ code: 'exists', message: 'Invalid department ID.', check: (v: unknown) => this.departmentExists(v) }],
       client_id: [{ code: 'exists', message: 'Invalid client ID.', check: (v: unknown) => this.clientExists(v) }],
-      summary: [singleValue, { code: 'empty', message: 'Please enter a summary.', check: is.present, final: true }, { code: 'length', message: 'The summary may be at most 255 characters long.', check: is.lengthBetween(1, 255) }],
+      summary: [
+        singleValue,
+        { code: 'empty', message: 'Please enter a summary.', check: is.present, final: true },
+        { code: 'length', message: 'The summary may be at most 255 characters long.', check: is.lengthBetween(1, 255) },
+      ],
       priority: { ifSet: true, rules: [{ code: 'format', message: `The priority must be one of: ${PRIORITIES.join(', ')}.`, check: is.oneOf(PRIORITIES) }] },
       details: [singleValue, { code: 'empty', message: 'Please enter the message.', check: is.present }],
     });
     const now = this.ctx.now();
     const ticket = await this.ctx.db
       .insertInto('support_tickets')
-      .values({ company_id: this.ctx.companyId, department_id: Number(vars.department_id), client_id: Number(vars.client_id), summary: String(vars.summary).trim(), priority: String(vars.priority ?? 'medium'), status: 'open', date_added: now, date_updated: now, date_closed: null })
+      .values({
+        company_id: this.ctx.companyId,
+        department_id: Number(vars.department_id),
+        client_id: Number(vars.client_id),
+        summary: String(vars.summary).trim(),
+        priority: String(vars.priority ?? 'medium'),
+        status: 'open',
+        date_added: now,
+        date_updated: now,
+        date_closed: null,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     await this.addReply(ticket.id, 'reply', 'client', String(vars.details), now);
@@ -69,12 +84,15 @@ export class Tickets {
   async reply(ticketId: number, vars: Record<string, unknown>) {
     const by = vars.by ?? 'staff';
     const type = vars.type ?? 'reply';
-    await this.ctx.assertValid({ ...vars, ticket_id: ticketId, by, type }, {
-      ticket_id: [{ code: 'exists', message: 'Invalid ticket ID.', check: async () => !!(await this.find(ticketId)), final: true }],
-      by: [{ code: 'format', message: 'by must be staff or client.', check: this.ctx.is.oneOf(['staff', 'client']) }],
-      type: [{ code: 'format', message: 'type must be reply, or note (staff only).', check: (v: string) => v === 'reply' || (v === 'note' && by === 'staff') }],
-      details: [singleValue, { code: 'empty', message: 'Please enter the message.', check: this.ctx.is.present }],
-    });
+    await this.ctx.assertValid(
+      { ...vars, ticket_id: ticketId, by, type },
+      {
+        ticket_id: [{ code: 'exists', message: 'Invalid ticket ID.', check: async () => !!(await this.find(ticketId)), final: true }],
+        by: [{ code: 'format', message: 'by must be staff or client.', check: this.ctx.is.oneOf(['staff', 'client']) }],
+        type: [{ code: 'format', message: 'type must be reply, or note (staff only).', check: (v: string) => v === 'reply' || (v === 'note' && by === 'staff') }],
+        details: [singleValue, { code: 'empty', message: 'Please enter the message.', check: this.ctx.is.present }],
+      },
+    );
     const now = this.ctx.now();
     const id = await this.addReply(ticketId, String(type), String(by), String(vars.details), now);
     const changes = type === 'note' ? { date_updated: now } : by === 'client' ? { status: 'open', date_closed: null, date_updated: now } : { status: 'awaiting_reply', date_updated: now };

@@ -54,7 +54,8 @@ function rows(request: AdminRequest, list: readonly AuditRow[], everyCompany: bo
   <thead><tr><th scope="col">When (UTC)</th><th scope="col">Company</th><th scope="col">Who</th><th scope="col">Call</th><th scope="col">Status</th><th scope="col">From</th><th scope="col">Parameters given</th><th scope="col">Request id</th></tr></thead>
   <tbody>
   ${list.map(
-    (r) => html`<tr><td>${r.at}</td><td>${String(r.company_id ?? '')}</td><td class="mono">${r.actor}</td><td class="mono">${r.verb} ${r.model}/${r.method}</td><td>${String(r.status)}</td><td>${r.address}</td><td class="mono">${r.params.join(', ')}</td><td class="mono">${r.request_id}</td></tr>`,
+    (r) =>
+      html`<tr><td>${r.at}</td><td>${String(r.company_id ?? '')}</td><td class="mono">${r.actor}</td><td class="mono">${r.verb} ${r.model}/${r.method}</td><td>${String(r.status)}</td><td>${r.address}</td><td class="mono">${r.params.join(', ')}</td><td class="mono">${r.request_id}</td></tr>`,
   )}
   </tbody>
 </table></div></section>`;

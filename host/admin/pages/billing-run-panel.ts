@@ -13,7 +13,8 @@ export async function billingRunPanel(request: AdminRequest): Promise<SafeHtml> 
   <div class="table-wrap"><table>
     <thead><tr><th scope="col">Task</th><th scope="col">Status</th><th scope="col">Started</th><th scope="col">Finished</th><th scope="col" class="num">Done</th><th scope="col" class="num">Failed</th><th scope="col">Message</th></tr></thead>
     <tbody>${rows.map(
-      ({ task, run }) => html`<tr><td>${task.title}</td><td>${run?.status ?? 'never run'}</td><td>${run?.date_started ?? ''}</td><td>${run?.date_finished ?? ''}</td><td class="num">${run?.processed ?? ''}</td><td class="num">${run?.failed ?? ''}</td><td>${(run?.message ?? '').split('\n')[0]}</td></tr>`,
+      ({ task, run }) =>
+        html`<tr><td>${task.title}</td><td>${run?.status ?? 'never run'}</td><td>${run?.date_started ?? ''}</td><td>${run?.date_finished ?? ''}</td><td class="num">${run?.processed ?? ''}</td><td class="num">${run?.failed ?? ''}</td><td>${(run?.message ?? '').split('\n')[0]}</td></tr>`,
     )}</tbody>
   </table></div>
 </section>`;

@@ -50,7 +50,8 @@ export function changeLimits(render: (request: AdminRequest, status: number, top
       scopes: field(request.form, 'scopes'),
       allow_ips: field(request.form, 'allow_ips'),
       // The form shows the stored UTC time without its zone; read it back as UTC, not the company's zone.
-      expires_at: field(request.form, 'expires_at') && !/(UTC|Z|[+-]\d\d:\d\d)$/.test(field(request.form, 'expires_at')) ? `${field(request.form, 'expires_at')} UTC` : field(request.form, 'expires_at'),
+      expires_at:
+        field(request.form, 'expires_at') && !/(UTC|Z|[+-]\d\d:\d\d)$/.test(field(request.form, 'expires_at')) ? `${field(request.form, 'expires_at')} UTC` : field(request.form, 'expires_at'),
       read_only: field(request.form, 'read_only') ? 'true' : 'false',
     };
     const mine = (await callAs(request, 'api_keys', 'getList', { company_id: request.company.id })) as Limited[];

@@ -30,10 +30,7 @@ const RECENT_PAYMENTS = 10;
 /** The dashboard: open invoices and what is due, recent payments, API calls, maintenance mode. */
 export const showDashboard: PageHandler = async (request) => {
   const billing = hasCallable(request.installation, 'invoices', 'getList') && hasCallable(request.installation, 'transactions', 'getList');
-  const [calls, maintenance] = await Promise.all([
-    apiCallsLastDay(adminDb(request.installation.db)),
-    callAs(request, 'settings', 'get', { key: 'maintenance_mode' }),
-  ]);
+  const [calls, maintenance] = await Promise.all([apiCallsLastDay(adminDb(request.installation.db)), callAs(request, 'settings', 'get', { key: 'maintenance_mode' })]);
   const content = html`<ul class="cards" aria-label="Summary">
   ${billing ? await billingCards(request) : ''}
   <li class="card"><p class="label">API calls, last 24 hours</p><p class="value">${calls.ok + calls.error}</p><p class="detail">${calls.error} answered with an error · all companies</p></li>
@@ -66,13 +63,16 @@ async function recentPayments(request: AdminRequest): Promise<SafeHtml> {
   const amounts = await Promise.all(payments.map((p) => formatMoney(request, p.amount, p.currency)));
   return html`<section class="panel" aria-labelledby="payments-title">
   <h2 id="payments-title">Recent payments</h2>
-  ${payments.length
-    ? html`<div class="table-wrap"><table>
+  ${
+    payments.length
+      ? html`<div class="table-wrap"><table>
     <thead><tr><th scope="col">Received (UTC)</th><th scope="col">Client</th><th scope="col" class="num">Amount</th><th scope="col">Type</th><th scope="col">Reference</th><th scope="col">Status</th></tr></thead>
     <tbody>${payments.map(
-      (p, i) => html`<tr><td>${p.date_added}</td><td>#${p.client_id}</td><td class="num">${amounts[i]}</td><td>${p.gateway ?? p.type}</td><td class="mono">${p.reference ?? ''}</td><td>${p.status}</td></tr>`,
+      (p, i) =>
+        html`<tr><td>${p.date_added}</td><td>#${p.client_id}</td><td class="num">${amounts[i]}</td><td>${p.gateway ?? p.type}</td><td class="mono">${p.reference ?? ''}</td><td>${p.status}</td></tr>`,
     )}</tbody>
   </table></div>`
-    : html`<p>No payments have been recorded for ${request.company.name} yet.</p>`}
+      : html`<p>No payments have been recorded for ${request.company.name} yet.</p>`
+  }
 </section>`;
 }

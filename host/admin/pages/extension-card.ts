@@ -24,13 +24,15 @@ export function extensionCard(request: AdminRequest, e: ListedExtension): SafeHt
   ${e.upgradable ? upgradeNotice(e) : ''}
   ${!installed && e.loaded && !hasSettings ? html`<div class="actions">${button('install', 'Install')}</div>` : ''}
   ${!installed && e.loaded && hasSettings ? settingsForm(request, e, 'install', hidden('install'), 'Install') : ''}
-  ${installed
-    ? html`<div class="actions">
+  ${
+    installed
+      ? html`<div class="actions">
     ${e.upgradable ? button('upgrade', 'Upgrade') : ''}
     ${e.status === 'enabled' ? button('disable', 'Disable', 'secondary') : button('enable', 'Enable')}
     ${button('uninstall', 'Uninstall', 'danger', `Uninstall ${e.name} for ${request.company.name}? Its uninstall step runs, and its data is removed when no other company uses it.`)}
   </div>`
-    : ''}
+      : ''
+  }
   ${installed && hasSettings ? settingsForm(request, e, 'settings', hidden('settings'), 'Save settings') : ''}
 </article>
 </li>`;
@@ -83,7 +85,11 @@ function asksFor(e: ListedExtension): SafeHtml {
       ${row('Sends HTTP requests to', c.hosts, 'no host')}
       ${row('Keeps its data in the tables', c.tables, 'none')}
       ${row('Is told of these events in your company', c.events ?? [], 'none')}
-      ${row('Runs these tasks unattended', (c.tasks ?? []).map((t) => `${t.name} (${t.schedule})`), 'none')}
+      ${row(
+        'Runs these tasks unattended',
+        (c.tasks ?? []).map((t) => `${t.name} (${t.schedule})`),
+        'none',
+      )}
     </ul>
     <p class="hint">It runs in a sandbox: no files, environment, processes or network beyond this list, and only your company's rows.</p>
   </details>`;

@@ -29,13 +29,15 @@ export async function extensionTasksPanel(request: AdminRequest): Promise<SafeHt
   };
   return html`<section class="panel" aria-labelledby="extension-tasks-title">
   <h2 id="extension-tasks-title">Scheduled tasks</h2>
-  ${tasks.length
-    ? html`<p class="hint">Tasks of the extensions ${request.company.name} has installed, run by <code>tally serve</code> when due (times in UTC).</p>
+  ${
+    tasks.length
+      ? html`<p class="hint">Tasks of the extensions ${request.company.name} has installed, run by <code>tally serve</code> when due (times in UTC).</p>
   <div class="table-wrap"><table>
     <thead><tr><th scope="col">Task</th><th scope="col">Schedule</th><th scope="col">Enabled</th><th scope="col">Last run</th><th scope="col">Started</th><th scope="col" class="num">Runs</th><th scope="col">Message</th><th scope="col"></th></tr></thead>
     <tbody>${tasks.map((t) => html`<tr><td class="mono">${t.task}</td><td>${t.schedule}</td><td>${t.enabled ? 'yes' : 'no'}</td><td>${t.status ?? 'never run'}</td><td>${t.date_started ?? ''}</td><td class="num">${t.runs}</td><td>${(t.message ?? '').split('\n')[0]}</td><td>${button(t)}</td></tr>`)}</tbody>
   </table></div>`
-    : html`<p>The extensions ${request.company.name} has installed schedule no tasks.</p>`}
+      : html`<p>The extensions ${request.company.name} has installed schedule no tasks.</p>`
+  }
 </section>`;
 }
 

@@ -111,12 +111,18 @@ async function endpointPanel(request: AdminRequest, endpoint: Endpoint): Promise
   <p>${state}. ${endpoint.description ?? ''} Event types: ${endpoint.event_types.length ? endpoint.event_types.join(', ') : 'every type'}.${endpoint.rotating_until ? ` The previous secret signs too until ${endpoint.rotating_until} UTC.` : ''}</p>
   <p><strong>Health:</strong> ${h.delivered_24h} delivered in the last 24 hours; ${h.pending} pending (${h.retrying} retrying); ${h.dead} dead. Last attempt: ${h.last_attempt ? `${h.last_attempt} UTC, ${h.last_status ?? 'no answer'}` : 'none yet'}.</p>
   <div class="inline-form">${endpoint.status === 'enabled' ? action('disable', 'Disable') : action('enable', 'Enable')} ${action('resend', 'Resend failures (3 days)')} ${action('rotate', 'Rotate secret')} ${action('delete', 'Delete', true)}</div>
-  ${recent.length ? html`<div class="table-wrap"><table>
+  ${
+    recent.length
+      ? html`<div class="table-wrap"><table>
   <thead><tr><th scope="col">Added (UTC)</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Attempt log (UTC, status, time, answer)</th></tr></thead>
   <tbody>
-  ${recent.map((d, i) => html`<tr><td>${d.date_added}</td><td class="mono">${d.event_type}</td><td>${d.status}${d.next_attempt_at ? ` (next ${d.next_attempt_at})` : ''}</td><td>${String(d.attempts)}</td>
-    <td><ul>${attempts[i].slice(-5).map((a) => html`<li>${a.attempted_at}: ${a.status === null ? (a.error ?? 'no answer') : String(a.status)}, ${String(a.duration_ms)} ms${a.response ? html` <span class="mono">${a.response.slice(0, 120)}</span>` : ''}</li>`)}</ul></td></tr>`)}
-  </tbody></table></div>` : html`<p>No deliveries yet.</p>`}
+  ${recent.map(
+    (d, i) => html`<tr><td>${d.date_added}</td><td class="mono">${d.event_type}</td><td>${d.status}${d.next_attempt_at ? ` (next ${d.next_attempt_at})` : ''}</td><td>${String(d.attempts)}</td>
+    <td><ul>${attempts[i].slice(-5).map((a) => html`<li>${a.attempted_at}: ${a.status === null ? (a.error ?? 'no answer') : String(a.status)}, ${String(a.duration_ms)} ms${a.response ? html` <span class="mono">${a.response.slice(0, 120)}</span>` : ''}</li>`)}</ul></td></tr>`,
+  )}
+  </tbody></table></div>`
+      : html`<p>No deliveries yet.</p>`
+  }
 </section>`;
 }
 

@@ -64,13 +64,14 @@ export function successResponse(response?: JsonSchema): ResponseObject {
   const content: Record<string, MediaType> = {};
   const example = { response: { id: 1, username: 'admin', date_added: '2024-01-02 03:04:05' } };
   for (const format of formats) {
-    const envelope: JsonSchema = response
-      ? { type: 'object', required: ['response'], properties: { response } }
-      : { $ref: '#/components/schemas/SuccessEnvelope' };
+    const envelope: JsonSchema = response ? { type: 'object', required: ['response'], properties: { response } } : { $ref: '#/components/schemas/SuccessEnvelope' };
     content[mediaType(format.contentType)] =
       format.token === 'json'
         ? { schema: envelope, ...(response ? {} : { example }) }
-        : { schema: { type: 'string', description: `The same envelope, ${format.token === 'xml' ? 'as XML' : "in PHP's serialization"}.` }, ...(response ? {} : { example: format.render('users', example) }) };
+        : {
+            schema: { type: 'string', description: `The same envelope, ${format.token === 'xml' ? 'as XML' : "in PHP's serialization"}.` },
+            ...(response ? {} : { example: format.render('users', example) }),
+          };
   }
   return { description: 'The call succeeded: `{"response": ...}` in the requested format.', content };
 }

@@ -9,8 +9,7 @@ type Schema = Record<string, unknown>;
  * given), which declare an example to be shown.
  */
 const needsFields = (schema: Schema) =>
-  (Array.isArray(schema.required) && schema.required.length > 0) ||
-  Object.values((schema.properties ?? {}) as Record<string, Schema>).some((field) => Array.isArray(field.examples));
+  (Array.isArray(schema.required) && schema.required.length > 0) || Object.values((schema.properties ?? {}) as Record<string, Schema>).some((field) => Array.isArray(field.examples));
 
 /** The parameters a call must send, with example values: required query parameters or body fields. */
 export function exampleParameters(operation: Operation): Array<[string, unknown]> {

@@ -21,8 +21,18 @@ export const ERROR_STATUSES: readonly ErrorStatus[] = [
   { status: 404, name: 'NotFound', when: 'No such model or method.', codes: ['not_found'] },
   { status: 413, name: 'PayloadTooLarge', when: 'The request body is over 8 MiB.', codes: ['payload_too_large'] },
   { status: 415, name: 'UnsupportedFormat', when: 'The format is missing or not one of json, xml, php; answered in JSON.', codes: ['unsupported_format'] },
-  { status: 500, name: 'InternalError', when: 'An unexpected error; or an optional parameter whose default could not be retrieved (`response` then says so: send every optional parameter).', codes: ['internal', 'default_value'] },
-  { status: 503, name: 'Unavailable', when: 'The installation is in maintenance mode, or the database cannot take the call right now (nothing was written; `Retry-After` says when to try again).', codes: ['maintenance', 'database_unavailable'] },
+  {
+    status: 500,
+    name: 'InternalError',
+    when: 'An unexpected error; or an optional parameter whose default could not be retrieved (`response` then says so: send every optional parameter).',
+    codes: ['internal', 'default_value'],
+  },
+  {
+    status: 503,
+    name: 'Unavailable',
+    when: 'The installation is in maintenance mode, or the database cannot take the call right now (nothing was written; `Retry-After` says when to try again).',
+    codes: ['maintenance', 'database_unavailable'],
+  },
 ];
 
 export function errorStatusesFor(verb: string): readonly ErrorStatus[] {

@@ -9,8 +9,7 @@ export function mainType(schema: Schema): string | undefined {
 }
 
 /** Whether a schema is `{anyOf: [record, {const: false}]}`: the reference's readers answer false for a missing record. */
-export const orFalse = (schema: Schema): boolean =>
-  Array.isArray(schema.anyOf) && schema.anyOf.some((s) => asSchema(s).const === false);
+export const orFalse = (schema: Schema): boolean => Array.isArray(schema.anyOf) && schema.anyOf.some((s) => asSchema(s).const === false);
 
 /** The schema of what is answered when it is not false. */
 export function unlessFalse(schema: Schema): Schema {

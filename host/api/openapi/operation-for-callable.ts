@@ -63,7 +63,7 @@ function requestBody(spec: CallableSpec): NonNullable<Operation['requestBody']> 
   const form: MediaType = Object.keys(encoding).length ? { schema, encoding } : { schema };
   return {
     required: required.length > 0,
-    description: 'Form fields in bracket notation (`vars[lines][0][amount]=10.00`), as PHP\'s http_build_query writes them; multipart and JSON bodies are read the same way.',
+    description: "Form fields in bracket notation (`vars[lines][0][amount]=10.00`), as PHP's http_build_query writes them; multipart and JSON bodies are read the same way.",
     content: { 'application/x-www-form-urlencoded': form, 'multipart/form-data': form, 'application/json': { schema } },
   };
 }

@@ -64,7 +64,9 @@ export function renderReferencePage(document: OpenApiDocument): string {
     ([model, ops]) =>
       `<li data-model="${escape(model)}"><a href="#model-${escape(model)}">${escape(model)}</a><ul>${ops.map((o) => `<li><a data-op="${escape(o.operation.operationId)}" href="#${escape(o.operation.operationId)}">${escape(o.operation['x-tally-method'])}</a></li>`).join('')}</ul></li>`,
   );
-  const models = [...byModel].map(([model, ops]) => `<section class="model" data-model="${escape(model)}"><h2 id="model-${escape(model)}">${escape(model)}</h2>${ops.map(renderOperation).join('\n')}</section>`);
+  const models = [...byModel].map(
+    ([model, ops]) => `<section class="model" data-model="${escape(model)}"><h2 id="model-${escape(model)}">${escape(model)}</h2>${ops.map(renderOperation).join('\n')}</section>`,
+  );
   const server = document.servers?.[0]?.url;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -74,7 +76,10 @@ export function renderReferencePage(document: OpenApiDocument): string {
 <ul><li><a href="#calling">Calling the API</a></li><li><a href="#errors">Errors</a></li>${nav.join('')}</ul></nav>
 <main><h1>${escape(document.info.title)} reference</h1>
 <p>${operations.length} callable methods${server ? ` at <code>${escape(server)}</code>` : ''}. The same reference as OpenAPI 3.1: <a href="openapi.json">openapi.json</a>. The curl lines use <code>TALLY_URL</code>, <code>TALLY_USER</code> and <code>TALLY_KEY</code>, and records with id 1.</p>
-<h2 id="calling">Calling the API</h2>${document.info.description.split('\n\n').map((p) => `<p>${prose(p)}</p>`).join('\n')}
+<h2 id="calling">Calling the API</h2>${document.info.description
+    .split('\n\n')
+    .map((p) => `<p>${prose(p)}</p>`)
+    .join('\n')}
 <h2 id="errors">Errors</h2>${renderErrors()}
 ${models.join('\n')}
 </main><script>${SEARCH_SCRIPT}</script></body></html>
@@ -82,15 +87,15 @@ ${models.join('\n')}
 }
 
 function listOperations(document: OpenApiDocument): ListedOperation[] {
-  return Object.entries(document.paths).flatMap(([path, item]) =>
-    (Object.entries(item) as Array<[Verb, Operation]>).map(([verb, operation]) => ({ path, verb, operation })),
-  );
+  return Object.entries(document.paths).flatMap(([path, item]) => (Object.entries(item) as Array<[Verb, Operation]>).map(([verb, operation]) => ({ path, verb, operation })));
 }
 
 function renderOperation({ path, verb, operation }: ListedOperation): string {
   const params = parameterRows(operation);
   const answer = responseRows(operation);
-  const statuses = Object.keys(operation.responses).filter((s) => s !== '200').join(', ');
+  const statuses = Object.keys(operation.responses)
+    .filter((s) => s !== '200')
+    .join(', ');
   // The call as the docs write it (invoices/add, /api/invoices/add.json) is found too, not only its words.
   const call = `${operation['x-tally-model']}/${operation['x-tally-method']}`;
   const searchable = [call, `/api/${call}.json`, path, operation.description ?? '', ...params.map((r) => r.name), ...answer.map((r) => r.name)].join(' ').toLowerCase();

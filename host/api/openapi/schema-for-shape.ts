@@ -10,10 +10,13 @@ const UTC_OUT = '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$';
 
 /** JSON Schema keywords of each string format; a blank input clears an optional code. */
 const FORMATS: Record<ShapeFormat, Record<Direction, Record<string, unknown>>> = {
-  money: { in: { pattern: DECIMAL, format: 'decimal', examples: ['10.00'] }, out: { pattern: DECIMAL, format: 'decimal', examples: ['10.0000'], description: 'A decimal string, four places as stored.' } },
+  money: {
+    in: { pattern: DECIMAL, format: 'decimal', examples: ['10.00'] },
+    out: { pattern: DECIMAL, format: 'decimal', examples: ['10.0000'], description: 'A decimal string, four places as stored.' },
+  },
   decimal: { in: { pattern: DECIMAL, format: 'decimal', examples: ['1'] }, out: { pattern: DECIMAL, format: 'decimal', examples: ['1.0000'] } },
   timestamp: {
-    in: { examples: ['2026-11-01T00:00:00Z'], description: '`YYYY-MM-DD hh:mm:ss ±hh:mm`, `YYYY-MM-DD hh:mm:ss UTC` or `YYYY-MM-DDThh:mm:ssZ`; without a zone, the company\'s timezone applies.' },
+    in: { examples: ['2026-11-01T00:00:00Z'], description: "`YYYY-MM-DD hh:mm:ss ±hh:mm`, `YYYY-MM-DD hh:mm:ss UTC` or `YYYY-MM-DDThh:mm:ssZ`; without a zone, the company's timezone applies." },
     out: { pattern: UTC_OUT, examples: ['2026-11-01 00:00:00'], description: 'UTC, `YYYY-MM-DD hh:mm:ss`.' },
   },
   email: { in: { format: 'email', examples: ['ada@example.com'] }, out: { format: 'email', examples: ['ada@example.com'] } },

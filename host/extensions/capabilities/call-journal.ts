@@ -9,7 +9,18 @@ export class JournalConflict extends Error {
   readonly code = '40001';
 }
 
-const WRITES = new Set(['InsertQueryNode', 'UpdateQueryNode', 'DeleteQueryNode', 'MergeQueryNode', 'RawNode', 'CreateTableNode', 'DropTableNode', 'AlterTableNode', 'CreateIndexNode', 'DropIndexNode']);
+const WRITES = new Set([
+  'InsertQueryNode',
+  'UpdateQueryNode',
+  'DeleteQueryNode',
+  'MergeQueryNode',
+  'RawNode',
+  'CreateTableNode',
+  'DropTableNode',
+  'AlterTableNode',
+  'CreateIndexNode',
+  'DropIndexNode',
+]);
 export const isWrite = (node: OperationNode) => WRITES.has(node.kind);
 
 interface Written {

@@ -58,7 +58,12 @@ const publicOnly: LookupFunction = (hostname, options, callback) => {
     if (error) return callback(error, '', 0);
     const hidden = addresses.find((a) => !isPublicAddress(a.address)) ?? (addresses.length ? undefined : { address: 'nothing', family: 0 });
     if (hidden) {
-      const refused = Object.assign(new Error(`ctx.http.fetch: ${hostname} resolves to ${hidden.address}, which is not a public address; a manifest reaches this machine or a private network only by declaring the address itself.`), { code: 'ENOTPUBLIC' });
+      const refused = Object.assign(
+        new Error(
+          `ctx.http.fetch: ${hostname} resolves to ${hidden.address}, which is not a public address; a manifest reaches this machine or a private network only by declaring the address itself.`,
+        ),
+        { code: 'ENOTPUBLIC' },
+      );
       return callback(refused, '', 0);
     }
     if ((options as dns.LookupOptions).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);

@@ -16,17 +16,111 @@ export interface QueryScope {
   readonly statementMs?: number;
 }
 
-const DATA = ['AliasNode', 'ColumnNode', 'IdentifierNode', 'SchemableIdentifierNode', 'ReferenceNode', 'SelectQueryNode', 'SelectionNode', 'TableNode', 'FromNode', 'SelectAllNode', 'AndNode', 'OrNode', 'ValueNode', 'ValueListNode', 'PrimitiveValueListNode', 'ParensNode', 'JoinNode', 'OperatorNode', 'WhereNode', 'InsertQueryNode', 'DeleteQueryNode', 'ReturningNode', 'OrderByNode', 'OrderByItemNode', 'GroupByNode', 'GroupByItemNode', 'UpdateQueryNode', 'ColumnUpdateNode', 'LimitNode', 'OffsetNode', 'OnConflictNode', 'HavingNode', 'OnNode', 'ValuesNode', 'DefaultInsertValueNode', 'AggregateFunctionNode', 'BinaryOperationNode', 'UnaryOperationNode', 'FunctionNode', 'CaseNode', 'WhenNode', 'TupleNode', 'CastNode', 'DataTypeNode', 'SelectModifierNode', 'SetOperationNode', 'OrActionNode', 'UsingNode'];
-const SCHEMA = ['CreateTableNode', 'AddColumnNode', 'ColumnDefinitionNode', 'DropTableNode', 'CreateIndexNode', 'DropIndexNode', 'PrimaryKeyConstraintNode', 'UniqueConstraintNode', 'ReferencesNode', 'CheckConstraintNode', 'AlterTableNode', 'DropColumnNode', 'RenameColumnNode', 'AlterColumnNode', 'AddConstraintNode', 'DropConstraintNode', 'ForeignKeyConstraintNode', 'DefaultValueNode', 'AddIndexNode', 'ListNode'];
+const DATA = [
+  'AliasNode',
+  'ColumnNode',
+  'IdentifierNode',
+  'SchemableIdentifierNode',
+  'ReferenceNode',
+  'SelectQueryNode',
+  'SelectionNode',
+  'TableNode',
+  'FromNode',
+  'SelectAllNode',
+  'AndNode',
+  'OrNode',
+  'ValueNode',
+  'ValueListNode',
+  'PrimitiveValueListNode',
+  'ParensNode',
+  'JoinNode',
+  'OperatorNode',
+  'WhereNode',
+  'InsertQueryNode',
+  'DeleteQueryNode',
+  'ReturningNode',
+  'OrderByNode',
+  'OrderByItemNode',
+  'GroupByNode',
+  'GroupByItemNode',
+  'UpdateQueryNode',
+  'ColumnUpdateNode',
+  'LimitNode',
+  'OffsetNode',
+  'OnConflictNode',
+  'HavingNode',
+  'OnNode',
+  'ValuesNode',
+  'DefaultInsertValueNode',
+  'AggregateFunctionNode',
+  'BinaryOperationNode',
+  'UnaryOperationNode',
+  'FunctionNode',
+  'CaseNode',
+  'WhenNode',
+  'TupleNode',
+  'CastNode',
+  'DataTypeNode',
+  'SelectModifierNode',
+  'SetOperationNode',
+  'OrActionNode',
+  'UsingNode',
+];
+const SCHEMA = [
+  'CreateTableNode',
+  'AddColumnNode',
+  'ColumnDefinitionNode',
+  'DropTableNode',
+  'CreateIndexNode',
+  'DropIndexNode',
+  'PrimaryKeyConstraintNode',
+  'UniqueConstraintNode',
+  'ReferencesNode',
+  'CheckConstraintNode',
+  'AlterTableNode',
+  'DropColumnNode',
+  'RenameColumnNode',
+  'AlterColumnNode',
+  'AddConstraintNode',
+  'DropConstraintNode',
+  'ForeignKeyConstraintNode',
+  'DefaultValueNode',
+  'AddIndexNode',
+  'ListNode',
+];
 const ROOTS = new Set(['SelectQueryNode', 'InsertQueryNode', 'UpdateQueryNode', 'DeleteQueryNode']);
 const SCHEMA_ROOTS = new Set(['CreateTableNode', 'DropTableNode', 'CreateIndexNode', 'DropIndexNode', 'AlterTableNode']);
 const DATA_KINDS = new Set(DATA);
 const SCHEMA_KINDS = new Set([...DATA, ...SCHEMA]);
 
 /** Functions a query may call: plain computations, none that reads files, sleeps or changes settings. */
-const FUNCTIONS = new Set(['count', 'sum', 'avg', 'min', 'max', 'total', 'coalesce', 'ifnull', 'nullif', 'lower', 'upper', 'length', 'trim', 'ltrim', 'rtrim', 'substr', 'substring', 'replace', 'instr', 'abs', 'round', 'concat']);
+const FUNCTIONS = new Set([
+  'count',
+  'sum',
+  'avg',
+  'min',
+  'max',
+  'total',
+  'coalesce',
+  'ifnull',
+  'nullif',
+  'lower',
+  'upper',
+  'length',
+  'trim',
+  'ltrim',
+  'rtrim',
+  'substr',
+  'substring',
+  'replace',
+  'instr',
+  'abs',
+  'round',
+  'concat',
+]);
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
-const DATA_TYPE = /^(?:integer|int|bigint|smallint|serial|bigserial|text|boolean|real|double precision|date|datetime|timestamp|timestamptz|blob|bytea|json|jsonb|uuid|(?:varchar|char)\(\d{1,5}\)|(?:numeric|decimal)(?:\(\d{1,3}(?:, ?\d{1,3})?\))?)$/i;
+const DATA_TYPE =
+  /^(?:integer|int|bigint|smallint|serial|bigserial|text|boolean|real|double precision|date|datetime|timestamp|timestamptz|blob|bytea|json|jsonb|uuid|(?:varchar|char)\(\d{1,5}\)|(?:numeric|decimal)(?:\(\d{1,3}(?:, ?\d{1,3})?\))?)$/i;
 /** Text fields the compiler writes into SQL as they are: each has its own short list. */
 const WORDS: Record<string, (value: string) => boolean> = {
   'IdentifierNode.name': (v) => IDENTIFIER.test(v),
@@ -59,7 +153,10 @@ const MAX_DEPTH = 64;
 export function guardQuery(node: unknown, scope: QueryScope): OperationNode {
   const root = node as { kind?: unknown };
   const roots = scope.schema ? new Set([...ROOTS, ...SCHEMA_ROOTS]) : ROOTS;
-  if (!root || typeof root.kind !== 'string' || !roots.has(root.kind)) throw new RefusedQuery(`Extensions may only run ${scope.schema ? 'data statements and schema changes of their own tables' : 'select, insert, update and delete statements'}, not ${String(root?.kind)}.`);
+  if (!root || typeof root.kind !== 'string' || !roots.has(root.kind))
+    throw new RefusedQuery(
+      `Extensions may only run ${scope.schema ? 'data statements and schema changes of their own tables' : 'select, insert, update and delete statements'}, not ${String(root?.kind)}.`,
+    );
   const counter = { nodes: 0 };
   return visit(node, scope, scope.schema ? SCHEMA_KINDS : DATA_KINDS, 0, counter) as OperationNode;
 }
@@ -105,7 +202,8 @@ function primitive(v: unknown): boolean {
 
 function checkValue(node: Record<string, unknown>): unknown {
   if (!primitive(node.value)) throw new RefusedQuery('A query value must be text, a number, a boolean, null, a Date or bytes.');
-  if (node.immediate === true && !(node.value === null || ['string', 'number', 'boolean'].includes(typeof node.value))) throw new RefusedQuery('An inline value must be text, a number, a boolean or null.');
+  if (node.immediate === true && !(node.value === null || ['string', 'number', 'boolean'].includes(typeof node.value)))
+    throw new RefusedQuery('An inline value must be text, a number, a boolean or null.');
   const value = node.value instanceof Uint8Array ? Buffer.from(node.value) : node.value;
   return node.immediate === true ? ValueNode.createImmediate(value) : ValueNode.create(value);
 }
@@ -163,7 +261,7 @@ function scopeJoins(node: any, scope: QueryScope): any {
   const joins = node.joins.map((join: any) => {
     const ref = referenceName(join.table);
     if (!ref) return join;
-    if (join.joinType === 'CrossJoin' || !join.on) return crossed.push(ref), join;
+    if (join.joinType === 'CrossJoin' || !join.on) return (crossed.push(ref), join);
     return { ...join, on: OnNode.create(andAlso(join.on.on, companyIs(ref, scope))) };
   });
   return addWhere({ ...node, joins }, crossed, scope);
@@ -194,7 +292,14 @@ function scopeInsert(node: any, scope: QueryScope): any {
     if (onConflict.updates.some((u: any) => isCompanyColumn(u.column))) throw new RefusedQuery('company_id is set by the host and cannot be updated.');
     onConflict = addWhereAs(onConflict, 'updateWhere', companyIs(table, scope));
   }
-  if (node.defaultValues || !node.values) return { ...node, defaultValues: undefined, columns: [ColumnNode.create('company_id')], values: { kind: 'ValuesNode', values: [{ kind: 'PrimitiveValueListNode', values: [scope.companyId] }] }, onConflict };
+  if (node.defaultValues || !node.values)
+    return {
+      ...node,
+      defaultValues: undefined,
+      columns: [ColumnNode.create('company_id')],
+      values: { kind: 'ValuesNode', values: [{ kind: 'PrimitiveValueListNode', values: [scope.companyId] }] },
+      onConflict,
+    };
   if (node.values.kind !== 'ValuesNode') throw new RefusedQuery('Insert rows as values; inserting the result of a select is not available to extensions.');
   const columns = [...(node.columns ?? [])];
   let at = columns.findIndex(isCompanyColumn);
@@ -219,9 +324,11 @@ function addWhereAs(node: any, field: string, condition: OperationNode): any {
 function checkSchemaChange(node: any, scope: QueryScope): any {
   if (node.kind === 'CreateTableNode') {
     if (node.selectQuery) throw new RefusedQuery('CREATE TABLE ... AS SELECT is not available to extensions.');
-    if (!(node.columns ?? []).some((c: any) => isCompanyColumn(c.column))) throw new RefusedQuery(`The table ${node.table?.table?.identifier?.name} needs a company_id column: the host scopes every row to its company.`);
+    if (!(node.columns ?? []).some((c: any) => isCompanyColumn(c.column)))
+      throw new RefusedQuery(`The table ${node.table?.table?.identifier?.name} needs a company_id column: the host scopes every row to its company.`);
   }
-  if (['DropColumnNode', 'RenameColumnNode', 'AlterColumnNode'].includes(node.kind) && isCompanyColumn(node.column)) throw new RefusedQuery('company_id is kept as the host made it: it cannot be dropped, renamed or altered.');
+  if (['DropColumnNode', 'RenameColumnNode', 'AlterColumnNode'].includes(node.kind) && isCompanyColumn(node.column))
+    throw new RefusedQuery('company_id is kept as the host made it: it cannot be dropped, renamed or altered.');
   if (node.kind === 'CreateIndexNode' || node.kind === 'DropIndexNode') {
     const name = String(node.name?.name ?? node.name?.identifier?.name ?? '').toLowerCase();
     if (![...scope.tables].some((t) => name.startsWith(t))) throw new RefusedQuery(`An index name starts with the name of one of the extension's tables, not "${name}".`);

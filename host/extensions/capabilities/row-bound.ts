@@ -1,4 +1,18 @@
-import { CommonTableExpressionNameNode, CommonTableExpressionNode, CompiledQuery, FromNode, LimitNode, OperationNode, QueryResult, SelectionNode, SelectQueryNode, TableNode, UnknownRow, ValueNode, WithNode } from 'kysely';
+import {
+  CommonTableExpressionNameNode,
+  CommonTableExpressionNode,
+  CompiledQuery,
+  FromNode,
+  LimitNode,
+  OperationNode,
+  QueryResult,
+  SelectionNode,
+  SelectQueryNode,
+  TableNode,
+  UnknownRow,
+  ValueNode,
+  WithNode,
+} from 'kysely';
 import { ExtensionSession } from './extension-session';
 import { RefusedQuery } from './query-guard';
 
@@ -41,7 +55,7 @@ function boundSelect(select: SelectQueryNode, max: number): Bounded {
   const given = select.limit?.limit;
   if (given !== undefined) {
     const value = given.kind === 'ValueNode' ? Number((given as ValueNode).value) : NaN;
-    if (!Number.isInteger(value) || value < 0) throw new RefusedQuery('A select\'s limit must be a whole number of rows.');
+    if (!Number.isInteger(value) || value < 0) throw new RefusedQuery("A select's limit must be a whole number of rows.");
     if (value <= max) return { node: select, bounded: 'no' };
   }
   return { node: { ...select, limit: LimitNode.create(ValueNode.create(max + 1)) } as OperationNode, bounded: 'select' };

@@ -47,7 +47,9 @@ export class ExtensionContext {
     this.timezone = info.timezone;
     this.caller = info.caller;
     this.models = modelProxies((model, method, params) => this.call(model, method, params));
-    this.http = { fetch: (url, options = {}) => this.ask({ kind: 'http', url: String(url), method: options.method ?? 'GET', headers: options.headers ?? {}, body: options.body ?? null }) as Promise<HttpResponse> };
+    this.http = {
+      fetch: (url, options = {}) => this.ask({ kind: 'http', url: String(url), method: options.method ?? 'GET', headers: options.headers ?? {}, body: options.body ?? null }) as Promise<HttpResponse>,
+    };
   }
 
   /**
@@ -103,6 +105,9 @@ export class ExtensionContext {
 
 function modelProxies(call: (model: string, method: string, params?: Record<string, unknown>) => Promise<unknown>): Record<string, ModelProxy> {
   return new Proxy({} as Record<string, ModelProxy>, {
-    get: (_, model) => (typeof model !== 'string' ? undefined : new Proxy({} as ModelProxy, { get: (__, method) => (typeof method !== 'string' || method === 'then' ? undefined : (params?: Record<string, unknown>) => call(model, method, params)) })),
+    get: (_, model) =>
+      typeof model !== 'string'
+        ? undefined
+        : new Proxy({} as ModelProxy, { get: (__, method) => (typeof method !== 'string' || method === 'then' ? undefined : (params?: Record<string, unknown>) => call(model, method, params)) }),
   });
 }

@@ -69,7 +69,14 @@ function sandboxModules(): Plugin {
     setup(b) {
       b.onResolve({ filter: /.*/ }, (args) => {
         if (args.path === 'crypto' || args.path === 'node:crypto') return { path: 'crypto', namespace: 'tally-runtime' };
-        if (BUILTINS.has(args.path)) return { errors: [{ text: `It imports the Node module "${args.path}", which extensions cannot use: the sandbox offers its own tables (ctx.db), declared methods (ctx.models), settings and HTTP to declared hosts (ctx.http).` }] };
+        if (BUILTINS.has(args.path))
+          return {
+            errors: [
+              {
+                text: `It imports the Node module "${args.path}", which extensions cannot use: the sandbox offers its own tables (ctx.db), declared methods (ctx.models), settings and HTTP to declared hosts (ctx.http).`,
+              },
+            ],
+          };
         const target = args.path.startsWith('.') || path.isAbsolute(args.path) ? path.resolve(args.resolveDir, args.path) : null;
         if (target && [KIT, KIT_SOURCE].some((kit) => target === kit || target.startsWith(kit + path.sep))) return { path: 'kit', namespace: 'tally-runtime' };
         return undefined;

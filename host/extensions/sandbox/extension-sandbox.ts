@@ -181,7 +181,10 @@ export class ExtensionSandbox {
       if (live.contexts.size >= this.limits.contexts) {
         const [oldest, dropped] = live.contexts.entries().next().value!;
         live.contexts.delete(oldest);
-        void dropped.then((c) => c.context.release(), () => undefined);
+        void dropped.then(
+          (c) => c.context.release(),
+          () => undefined,
+        );
       }
     }
     live.contexts.set(companyId, context);
@@ -197,10 +200,13 @@ export class ExtensionSandbox {
     // hold gigabytes of it): extensions get no WebAssembly at all.
     await context.eval('delete globalThis.WebAssembly', { timeout: this.limits.loadTimeoutMs });
     await global.set('__tallyHost', new ivm.Reference((token: unknown, request: unknown) => this.answer(live, companyId, token, request)));
-    await global.set('__tallyRandom', new ivm.Reference((size: unknown) => {
-      if (!this.withinRate(live)) throw new Error('Too many requests.');
-      return new ivm.ExternalCopy(randomBytes(Number.isInteger(size) && (size as number) >= 0 && (size as number) <= 65536 ? (size as number) : 0)).copyInto();
-    }));
+    await global.set(
+      '__tallyRandom',
+      new ivm.Reference((size: unknown) => {
+        if (!this.withinRate(live)) throw new Error('Too many requests.');
+        return new ivm.ExternalCopy(randomBytes(Number.isInteger(size) && (size as number) >= 0 && (size as number) <= 65536 ? (size as number) : 0)).copyInto();
+      }),
+    );
     await global.set('__tallySetup', new ivm.ExternalCopy({ dialect: this.setup.dialect, resultBytes: this.limits.resultBytes, logLinesPerSecond: this.limits.logLinesPerSecond }).copyInto());
     await runtime.run(context, { timeout: this.limits.loadTimeoutMs });
     await script.run(context, { timeout: this.limits.loadTimeoutMs });

@@ -107,7 +107,8 @@ export function checkLoaded(raw: unknown): Loaded {
   if (typeof parsed.error === 'string') throw new Error(parsed.error);
   if (!Array.isArray(parsed.models) || !Array.isArray(parsed.migrations)) throw new Error('The sandbox did not describe the extension.');
   const models: ModelDescriptor[] = parsed.models.map((m: unknown) => {
-    if (!isRecord(m) || typeof m.model !== 'string' || !/^[a-z][a-z0-9_]{0,63}$/.test(m.model) || !Array.isArray(m.members) || !Array.isArray(m.callables)) throw new Error('A model description is malformed.');
+    if (!isRecord(m) || typeof m.model !== 'string' || !/^[a-z][a-z0-9_]{0,63}$/.test(m.model) || !Array.isArray(m.members) || !Array.isArray(m.callables))
+      throw new Error('A model description is malformed.');
     return { model: m.model, members: m.members.filter((x): x is string => typeof x === 'string'), callables: m.callables.map((c) => checkDeclaredCallable(m.model as string, c)) };
   });
   const migrations = parsed.migrations.filter((n: unknown): n is string => typeof n === 'string' && n.length <= 200);

@@ -29,7 +29,10 @@ export function scaffoldExtension(options: ScaffoldOptions): string[] {
   for (const taken of [dir, specFile]) if (fs.existsSync(taken)) throw new Error(`${taken} already exists; choose another name.`);
 
   const manager = options.type === 'plugin' ? 'plugin_manager' : options.type === 'module' ? 'module_manager' : 'gateway_manager';
-  const title = options.name.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join(' ');
+  const title = options.name
+    .split('_')
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join(' ');
   // The spec runs compiled, from dist/<its folder>; paths are written as that copy sees them.
   const compiledSpecDir = path.join(PROJECT_ROOT, 'dist', path.relative(PROJECT_ROOT, specDir));
   const testServer = importPath(specDir, path.join(PROJECT_ROOT, 'spec', 'support', 'test-server'));

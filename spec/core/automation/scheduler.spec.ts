@@ -43,6 +43,9 @@ describe('automation scheduler: each company at its own local time', () => {
     expect(await started(2, 'create_invoice'), 'Paris: 09:30 on the 10th').to.equal('2027-03-10 08:30:00');
     expect(await started(1, 'create_invoice'), 'Auckland: 21:30 on the 10th, already ran').to.equal('2027-03-09 20:30:00');
     const dates = (await runs()).filter((r) => r.task === 'create_invoice').map((r) => [r.company_id, r.run_date]);
-    expect(dates).to.deep.equal([[1, '2027-03-10'], [2, '2027-03-10']]);
+    expect(dates).to.deep.equal([
+      [1, '2027-03-10'],
+      [2, '2027-03-10'],
+    ]);
   });
 });

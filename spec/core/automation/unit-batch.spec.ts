@@ -11,7 +11,7 @@ import { createTestDatabase, TestDatabase } from '../../support/test-database';
  * answers with its outcome. When it failed, the database rolled the whole transaction back, and
  * the batch fails with that write's error: nothing of it is written, nothing is counted as done.
  */
-describe('UnitBatch: a bulk body\'s last write, settled after the commit', () => {
+describe("UnitBatch: a bulk body's last write, settled after the commit", () => {
   let database: TestDatabase;
   let installation: Installation;
   let scope: CompanyScope;
@@ -33,14 +33,26 @@ describe('UnitBatch: a bulk body\'s last write, settled after the commit', () =>
   async function flushWith(name: string, last: string): Promise<UnitResult[]> {
     const tallied: UnitResult[] = [];
     const bulk: BulkBody = async (ctx, _calls, payloads) => {
-      await ctx.db.insertInto('settings').values(payloads.map((p) => ({ company_id: 1, key: `unit-batch-${name}-${p}`, value: 'written' }))).execute();
-      const lastWrite = sql.raw(last).execute(ctx.db).then(() => undefined);
+      await ctx.db
+        .insertInto('settings')
+        .values(payloads.map((p) => ({ company_id: 1, key: `unit-batch-${name}-${p}`, value: 'written' })))
+        .execute();
+      const lastWrite = sql
+        .raw(last)
+        .execute(ctx.db)
+        .then(() => undefined);
       lastWrite.catch(() => undefined);
       return { results: payloads.map(() => true), lastWrite };
     };
-    const batch = new UnitBatch(scope, 2, (_label, result) => tallied.push(result), () => undefined, bulk);
+    const batch = new UnitBatch(
+      scope,
+      2,
+      (_label, result) => tallied.push(result),
+      () => undefined,
+      bulk,
+    );
     const never = async () => {
-      throw new Error('a unit\'s own body ran');
+      throw new Error("a unit's own body ran");
     };
     await batch.add('first', never, 1);
     await batch.add('second', never, 2);
@@ -49,7 +61,10 @@ describe('UnitBatch: a bulk body\'s last write, settled after the commit', () =>
 
   it('the last write went through: the batch is committed and its units done', async () => {
     expect(await flushWith('ok', 'select 1')).to.deep.equal([true, true]);
-    expect(await marks()).to.deep.equal([{ key: 'unit-batch-ok-1', value: 'written' }, { key: 'unit-batch-ok-2', value: 'written' }]);
+    expect(await marks()).to.deep.equal([
+      { key: 'unit-batch-ok-1', value: 'written' },
+      { key: 'unit-batch-ok-2', value: 'written' },
+    ]);
   });
 
   it('the last write failed: the batch fails with its error, and nothing of it is written', async () => {

@@ -19,7 +19,13 @@ describe('numberInvoices: a block of numbers as the last write, settled after th
   before(async () => {
     database = await createTestDatabase();
     installation = await assembleInstallation({ databaseUrl: database.url });
-    clientId = (await db().insertInto('clients').values({ company_id: 1, user_id: null, status: 'active', date_added: '2027-01-01 00:00:00' } as never).returning('id').executeTakeFirstOrThrow()).id;
+    clientId = (
+      await db()
+        .insertInto('clients')
+        .values({ company_id: 1, user_id: null, status: 'active', date_added: '2027-01-01 00:00:00' } as never)
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
   });
   after(async () => {
     await installation?.close();
@@ -27,19 +33,36 @@ describe('numberInvoices: a block of numbers as the last write, settled after th
   });
 
   const invoiceRow = () => ({
-    company_id: 1, client_id: clientId, number_value: null, number: null, status: 'active', currency: 'USD', subtotal: '10.0000', tax: '0.0000', total: '10.0000', paid: '0.0000',
-    date_billed: '2027-01-01 00:00:00', date_due: '2027-01-02 00:00:00', date_closed: null, date_added: '2027-01-01 00:00:00', note_public: null, note_private: null, date_autodebit: null,
+    company_id: 1,
+    client_id: clientId,
+    number_value: null,
+    number: null,
+    status: 'active',
+    currency: 'USD',
+    subtotal: '10.0000',
+    tax: '0.0000',
+    total: '10.0000',
+    paid: '0.0000',
+    date_billed: '2027-01-01 00:00:00',
+    date_due: '2027-01-02 00:00:00',
+    date_closed: null,
+    date_added: '2027-01-01 00:00:00',
+    note_public: null,
+    note_private: null,
+    date_autodebit: null,
   });
   const numbered = () => db().selectFrom('invoices').select(['id', 'number_value', 'number']).orderBy('id').execute();
 
   /** Writes `count` invoices and numbers them in one transaction; answers the numbering's outcome, settled after the commit. */
   async function writeAndNumber(count: number, start: number): Promise<void> {
     let outcome: Promise<void> | undefined;
-    await db().transaction().execute(async (trx) => {
-      const ids: number[] = [];
-      for (let i = 0; i < count; i++) ids.push((await trx.insertInto('invoices').values(invoiceRow()).returning('id').executeTakeFirstOrThrow()).id);
-      ({ outcome } = await numberInvoices(trx, 1, start, 'INV-{num}', ids.reverse()));
-    });
+    await db()
+      .transaction()
+      .execute(async (trx) => {
+        const ids: number[] = [];
+        for (let i = 0; i < count; i++) ids.push((await trx.insertInto('invoices').values(invoiceRow()).returning('id').executeTakeFirstOrThrow()).id);
+        ({ outcome } = await numberInvoices(trx, 1, start, 'INV-{num}', ids.reverse()));
+      });
     await outcome;
   }
 
@@ -49,7 +72,13 @@ describe('numberInvoices: a block of numbers as the last write, settled after th
     await writeAndNumber(2, 1);
     const rows = await numbered();
     // Given newest first: the newest invoice of each transaction has the lowest number.
-    expect(rows.map((r) => [Number(r.number_value), r.number])).to.deep.equal([[102, 'INV-102'], [101, 'INV-101'], [100, 'INV-100'], [104, 'INV-104'], [103, 'INV-103']]);
+    expect(rows.map((r) => [Number(r.number_value), r.number])).to.deep.equal([
+      [102, 'INV-102'],
+      [101, 'INV-101'],
+      [100, 'INV-100'],
+      [104, 'INV-104'],
+      [103, 'INV-103'],
+    ]);
   });
 
   it('with no counter (PostgreSQL): the outcome is the error, and nothing of the transaction was written', async function () {

@@ -22,7 +22,16 @@ interface Wall {
 }
 
 function wallOf(utc: string, zone: string): Wall {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(new Date(utc.replace(' ', 'T') + 'Z'));
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(utc.replace(' ', 'T') + 'Z'));
   const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
   return { y: get('year'), m: get('month'), d: get('day'), h: get('hour'), mi: get('minute'), s: get('second') };
 }
@@ -70,7 +79,7 @@ describe('renew dates (property: against a hand-written calendar oracle)', () =>
         const next = nextRenewDate(from, 1, 'month', z)!;
         expect(next > from).to.equal(true);
         const [a, b] = [wallOf(from, z), wallOf(next, z)];
-        expect((b.y * 12 + b.m) - (a.y * 12 + a.m)).to.equal(1);
+        expect(b.y * 12 + b.m - (a.y * 12 + a.m)).to.equal(1);
       }),
       { numRuns: 300 },
     );
@@ -94,36 +103,52 @@ describe('renew dates (property: against a hand-written calendar oracle)', () =>
 describe('proration (property: against the oracle)', () => {
   it('price × local days used ÷ local days of the period ending at the renew date', () => {
     fc.assert(
-      fc.property(instant, zone, fc.integer({ min: 1, max: 12 }), fc.constantFrom<Period>('month', 'year', 'week'), fc.integer({ min: 0, max: 1_000_000 }), fc.integer({ min: 0, max: 400 }), (renews, z, term, p, cents, back) => {
-        fc.pre(awayFromDst(renews, z));
-        const end = wallOf(renews, z);
-        const startWall = oracleAddBack(end, term, p);
-        const total = dayNumber(end) - dayNumber(startWall);
-        const from = new Date(new Date(renews.replace(' ', 'T') + 'Z').getTime() - back * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
-        const used = Math.max(0, Math.min(total, dayNumber(end) - dayNumber(wallOf(from, z))));
-        const price = new Money(cents).dividedBy(100);
-        const expected = price.times(used).dividedBy(total).toDecimalPlaces(4);
-        expect(proratedAmount(price, from, renews, term, p, z).toFixed(4)).to.equal(expected.toFixed(4));
-      }),
+      fc.property(
+        instant,
+        zone,
+        fc.integer({ min: 1, max: 12 }),
+        fc.constantFrom<Period>('month', 'year', 'week'),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        fc.integer({ min: 0, max: 400 }),
+        (renews, z, term, p, cents, back) => {
+          fc.pre(awayFromDst(renews, z));
+          const end = wallOf(renews, z);
+          const startWall = oracleAddBack(end, term, p);
+          const total = dayNumber(end) - dayNumber(startWall);
+          const from = new Date(new Date(renews.replace(' ', 'T') + 'Z').getTime() - back * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
+          const used = Math.max(0, Math.min(total, dayNumber(end) - dayNumber(wallOf(from, z))));
+          const price = new Money(cents).dividedBy(100);
+          const expected = price.times(used).dividedBy(total).toDecimalPlaces(4);
+          expect(proratedAmount(price, from, renews, term, p, z).toFixed(4)).to.equal(expected.toFixed(4));
+        },
+      ),
       { numRuns: 400 },
     );
   });
 
   it('a period known to start on a day the end month lacks (31 January to 28 February) counts its own days', () => {
     fc.assert(
-      fc.property(instant, zone, fc.integer({ min: 1, max: 12 }), fc.constantFrom<Period>('month', 'year'), fc.integer({ min: 0, max: 1_000_000 }), fc.integer({ min: 0, max: 400 }), (began, z, term, p, cents, later) => {
-        fc.pre(awayFromDst(began, z));
-        const startWall = wallOf(began, z);
-        const endWall = oracleAdd(startWall, term, p);
-        fc.pre(endWall.h >= 4);
-        const renews = nextRenewDate(began, term, p, z)!;
-        const total = dayNumber(endWall) - dayNumber(startWall);
-        const from = new Date(new Date(began.replace(' ', 'T') + 'Z').getTime() + later * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
-        const used = Math.max(0, Math.min(total, dayNumber(endWall) - dayNumber(wallOf(from, z))));
-        const price = new Money(cents).dividedBy(100);
-        const expected = price.times(used).dividedBy(total).toDecimalPlaces(4);
-        expect(proratedAmount(price, from, renews, term, p, z, began).toFixed(4)).to.equal(expected.toFixed(4));
-      }),
+      fc.property(
+        instant,
+        zone,
+        fc.integer({ min: 1, max: 12 }),
+        fc.constantFrom<Period>('month', 'year'),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        fc.integer({ min: 0, max: 400 }),
+        (began, z, term, p, cents, later) => {
+          fc.pre(awayFromDst(began, z));
+          const startWall = wallOf(began, z);
+          const endWall = oracleAdd(startWall, term, p);
+          fc.pre(endWall.h >= 4);
+          const renews = nextRenewDate(began, term, p, z)!;
+          const total = dayNumber(endWall) - dayNumber(startWall);
+          const from = new Date(new Date(began.replace(' ', 'T') + 'Z').getTime() + later * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
+          const used = Math.max(0, Math.min(total, dayNumber(endWall) - dayNumber(wallOf(from, z))));
+          const price = new Money(cents).dividedBy(100);
+          const expected = price.times(used).dividedBy(total).toDecimalPlaces(4);
+          expect(proratedAmount(price, from, renews, term, p, z, began).toFixed(4)).to.equal(expected.toFixed(4));
+        },
+      ),
       // Starts on the 29th to 31st are what this is about: many runs, so fast-check meets them.
       { numRuns: 1000 },
     );
@@ -156,7 +181,7 @@ describe('proration (property: against the oracle)', () => {
     );
   });
 
-  it('by example: 16 of January\'s 31 days; a pro rata day whose midnight DST skips', () => {
+  it("by example: 16 of January's 31 days; a pro rata day whose midnight DST skips", () => {
     expect(prorataDate('2016-10-10 12:00:00', 16, 'America/Sao_Paulo')).to.equal('2016-10-16 03:00:00');
     // Starting on the day whose midnight DST skipped: the next day begins at its own midnight.
     expect(prorataDate('2011-10-16 03:00:00', 17, 'America/Sao_Paulo')).to.equal('2011-10-17 02:00:00');

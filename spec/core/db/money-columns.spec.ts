@@ -36,13 +36,19 @@ describe('money columns', () => {
     const row = { company_id: 1, package_id: null, term: 1, period: 'month', price: '1', price_renews: null, setup_fee: '0', cancel_fee: '0', currency: 'USD' };
     let refusal: unknown;
     try {
-      await installation.db.insertInto('pricings').values({ ...row, setup_fee: `1${'0'.repeat(26)}` }).execute();
+      await installation.db
+        .insertInto('pricings')
+        .values({ ...row, setup_fee: `1${'0'.repeat(26)}` })
+        .execute();
     } catch (error) {
       refusal = error;
     }
     expect(refusal).to.be.instanceOf(TallyError);
     expect((refusal as TallyError).status).to.equal(400);
     expect(JSON.stringify((refusal as TallyError).errors)).to.contain('setup_fee');
-    await installation.db.insertInto('pricings').values({ ...row, setup_fee: `${'9'.repeat(26)}.9999` }).execute();
+    await installation.db
+      .insertInto('pricings')
+      .values({ ...row, setup_fee: `${'9'.repeat(26)}.9999` })
+      .execute();
   });
 });

@@ -69,7 +69,16 @@ describe('PostgreSQL with a full data disk', function () {
         method: 'POST',
         headers,
         body: JSON.stringify({
-          vars: { client_id: client, date_billed: '2026-11-01', date_due: '2026-12-01', currency: 'USD', lines: [{ description, amount: '10' }, { description, amount: '5' }] },
+          vars: {
+            client_id: client,
+            date_billed: '2026-11-01',
+            date_due: '2026-12-01',
+            currency: 'USD',
+            lines: [
+              { description, amount: '10' },
+              { description, amount: '5' },
+            ],
+          },
         }),
       });
     const read = () => answer(`${host!.base}/api/clients/get.json?client_id=${client}`, { headers });

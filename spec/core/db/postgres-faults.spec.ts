@@ -155,6 +155,8 @@ describe('PostgreSQL faults under writes from two host processes', function () {
     } finally {
       await db.destroy();
     }
-    console.log(`      (${stream.acknowledged.invoices.length} invoices and ${stream.acknowledged.payments.length} payments acknowledged; statuses ${JSON.stringify(Object.fromEntries(stream.statuses))}; slowest answer ${stream.slowestMs} ms)`);
+    console.log(
+      `      (${stream.acknowledged.invoices.length} invoices and ${stream.acknowledged.payments.length} payments acknowledged; statuses ${JSON.stringify(Object.fromEntries(stream.statuses))}; slowest answer ${stream.slowestMs} ms)`,
+    );
   });
 });

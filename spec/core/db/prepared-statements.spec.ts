@@ -29,8 +29,7 @@ describe('statements kept prepared on PostgreSQL', () => {
     await database?.drop();
   });
 
-  const heldBySession = async (db: Connection['db']) =>
-    (await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(db)).rows;
+  const heldBySession = async (db: Connection['db']) => (await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(db)).rows;
 
   it('runs a kept statement by its name, with each call’s values', async () => {
     const { db } = connection;

@@ -48,7 +48,9 @@ describe('reusedWrite', () => {
   const insert = reusedWrite(
     (db, values) => {
       builds++;
-      return trustDb(db).insertInto('audit_log').values(rowsOf(COLUMNS, values) as never);
+      return trustDb(db)
+        .insertInto('audit_log')
+        .values(rowsOf(COLUMNS, values) as never);
     },
     { varying: true },
   );
@@ -59,7 +61,12 @@ describe('reusedWrite', () => {
       .where('id', '=', id as number),
   );
   const stored = (db: Tx, requestId: string) =>
-    trustDb(db).selectFrom('audit_log').select([...COLUMNS]).where('request_id', '=', requestId).orderBy('id').execute();
+    trustDb(db)
+      .selectFrom('audit_log')
+      .select([...COLUMNS])
+      .where('request_id', '=', requestId)
+      .orderBy('id')
+      .execute();
 
   useTestInstallation((opened) => ({ installation } = opened));
 
@@ -67,18 +74,21 @@ describe('reusedWrite', () => {
     const texts = fc.string({ maxLength: 20 }).filter((s) => !s.includes('\u0000'));
     let run = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.record({ actor: texts, status: fc.integer({ min: -5, max: 600 }), credential: fc.option(fc.integer({ min: 1, max: 2 ** 31 - 1 })) }), { minLength: 1, maxLength: 4 }), async (given) => {
-        const requestId = `run-${run++}`;
-        const rows = given.map((g) => row({ actor: g.actor, status: g.status, credential_id: g.credential, request_id: requestId }));
-        await installation.db.transaction().execute((trx) => insert(trx, valuesOf(COLUMNS, rows)));
-        expect(await stored(installation.db, requestId)).to.deep.equal(rows);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.record({ actor: texts, status: fc.integer({ min: -5, max: 600 }), credential: fc.option(fc.integer({ min: 1, max: 2 ** 31 - 1 })) }), { minLength: 1, maxLength: 4 }),
+        async (given) => {
+          const requestId = `run-${run++}`;
+          const rows = given.map((g) => row({ actor: g.actor, status: g.status, credential_id: g.credential, request_id: requestId }));
+          await installation.db.transaction().execute((trx) => insert(trx, valuesOf(COLUMNS, rows)));
+          expect(await stored(installation.db, requestId)).to.deep.equal(rows);
+        },
+      ),
       { numRuns: 60 },
     );
     expect(builds).to.be.at.most(4);
   });
 
-  it('holds each run\'s own values to the column limits, before and after runs that pass', async () => {
+  it("holds each run's own values to the column limits, before and after runs that pass", async () => {
     for (let i = 0; i < 2; i++) {
       expect(await refusal(insert(installation.db, valuesOf(COLUMNS, [row({ verb: 'TOO-LONG-VERB' })])))).to.have.nested.property('verb.length');
       expect(await refusal(insert(installation.db, valuesOf(COLUMNS, [row(), row({ actor: 'a\u0000b' })])))).to.have.nested.property('actor.format');
@@ -105,7 +115,12 @@ describe('reusedWrite', () => {
       () => expect.fail('a value turned into text was reused'),
       (error: Error) => expect(error.message).to.match(/placed 0 of its 1 values/),
     );
-    const removal = reusedWrite((db, [id]) => trustDb(db).deleteFrom('audit_log').where('id', '=', id as number) as never);
+    const removal = reusedWrite(
+      (db, [id]) =>
+        trustDb(db)
+          .deleteFrom('audit_log')
+          .where('id', '=', id as number) as never,
+    );
     await removal(installation.db, [1]).then(
       () => expect.fail('a delete was reused'),
       (error: Error) => expect(error.message).to.match(/inserts and updates only/),

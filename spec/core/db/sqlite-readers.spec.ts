@@ -22,9 +22,7 @@ interface Probe {
  * the longest statement of the write transaction below.
  */
 const longStatement = (dialect: string) =>
-  dialect === 'sqlite'
-    ? sql`with recursive c(n) as (select 1 union all select n + 1 from c where n < 1000000) select count(*) as n from c`
-    : sql`select pg_sleep(0.3)`;
+  dialect === 'sqlite' ? sql`with recursive c(n) as (select 1 union all select n + 1 from c where n < 1000000) select count(*) as n from c` : sql`select pg_sleep(0.3)`;
 
 describe('reads while a long write transaction runs in the same process', function () {
   this.timeout(60_000);
@@ -58,7 +56,7 @@ describe('reads while a long write transaction runs in the same process', functi
     const quiet = monitorEventLoopDelay({ resolution: 5 });
     quiet.enable();
     let writing = false;
-    for (const until = performance.now() + 1500; performance.now() < until; ) await probeAll();
+    for (const until = performance.now() + 1500; performance.now() < until;) await probeAll();
     quiet.disable();
     const noiseMs = quiet.max / 1e6;
     probes.length = 0;
@@ -75,7 +73,10 @@ describe('reads while a long write transaction runs in the same process', functi
       let statements = 0;
       let long = false;
       while (Date.now() - begun < writeMs) {
-        await trx.insertInto('settings').values({ company_id: 1, key: `spec_long_write_${statements++}`, value: 'x' }).execute();
+        await trx
+          .insertInto('settings')
+          .values({ company_id: 1, key: `spec_long_write_${statements++}`, value: 'x' })
+          .execute();
         if (!long && Date.now() - begun > writeMs / 2) {
           long = true;
           // Timed again where it runs: the machine may be slower now.
@@ -99,7 +100,10 @@ describe('reads while a long write transaction runs in the same process', functi
     for (const path of ['/health', '/api/users/getListCount.json', '/admin/sign-in']) {
       const answered = during.filter((p) => p.path === path);
       expect(answered.length, `${path} answered during the write`).to.be.at.least(2);
-      expect(answered.map((p) => p.status), path).to.deep.equal(answered.map(() => 200));
+      expect(
+        answered.map((p) => p.status),
+        path,
+      ).to.deep.equal(answered.map(() => 200));
       // Promptly: each well within the transaction, the longest no more than its longest statement allows.
       expect(Math.max(...answered.map((p) => p.ms)), path).to.be.below(longestStatementMs + 750 + noiseMs);
     }
@@ -168,7 +172,10 @@ describe('SQLite read connections', () => {
     withDatabase(path.join(dir, 'refuse.sqlite'), async (db) => {
       const refused = await readOnly(db)
         .execute((trx) => addCompany(trx as unknown as Db))
-        .then(() => undefined, (error: Error) => error.message);
+        .then(
+          () => undefined,
+          (error: Error) => error.message,
+        );
       expect(refused).to.match(/read-only transaction/);
       expect(await companies(db)).to.equal(0);
       // The read connection is clean for the next transaction.

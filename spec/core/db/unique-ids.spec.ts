@@ -48,7 +48,7 @@ describe('ids are never reused', () => {
     });
     after(() => database.drop());
 
-    it('keeps every row, index and foreign key, and gives the deleted newest client\'s id to no one', async function () {
+    it("keeps every row, index and foreign key, and gives the deleted newest client's id to no one", async function () {
       const connection = connect(database.url);
       const db = connection.db as unknown as Kysely<any>;
       let schemaBefore: string[];
@@ -68,10 +68,18 @@ describe('ids are never reused', () => {
         const after = installation.db as unknown as Kysely<any>;
         expect(await indexesAndReferences(after)).to.deep.equal(schemaBefore!);
         expect((await after.selectFrom('clients').select('id').orderBy('id').execute()).map((r) => r.id)).to.deep.equal([1, 2]);
-        const added = await after.insertInto('clients').values({ company_id: 1, status: 'active', date_added: '2020-01-01 00:00:00', id_format: '{num}', client_group_id: null }).returning('id').executeTakeFirstOrThrow();
+        const added = await after
+          .insertInto('clients')
+          .values({ company_id: 1, status: 'active', date_added: '2020-01-01 00:00:00', id_format: '{num}', client_group_id: null })
+          .returning('id')
+          .executeTakeFirstOrThrow();
         expect(added.id).to.equal(3); // 2 was the largest before the upgrade: SQLite had forgotten 3.
         await after.deleteFrom('clients').where('id', '=', 3).execute();
-        const next = await after.insertInto('clients').values({ company_id: 1, status: 'active', date_added: '2020-01-01 00:00:00', id_format: '{num}', client_group_id: null }).returning('id').executeTakeFirstOrThrow();
+        const next = await after
+          .insertInto('clients')
+          .values({ company_id: 1, status: 'active', date_added: '2020-01-01 00:00:00', id_format: '{num}', client_group_id: null })
+          .returning('id')
+          .executeTakeFirstOrThrow();
         expect(next.id).to.equal(4);
         expect((await sql`pragma foreign_keys`.execute(after)).rows).to.deep.equal([{ foreign_keys: 1 }]);
       } finally {

@@ -61,7 +61,9 @@ describe('the event catalogue: every type emitted by the call that makes it, ove
     const leaving = await addClient(server, { first_name: 'Leaving' });
     await ok(server, 'DELETE', 'clients/delete', { client_id: leaving });
 
-    const packageId = await ok(server, 'POST', 'packages/add', { vars: { names: [{ lang: 'en_us', name: 'Hosting' }], module_id: moduleId, meta: { plan: 'basic' }, pricing: [{ term: 1, period: 'month', price: '31.00', currency: 'USD' }] } });
+    const packageId = await ok(server, 'POST', 'packages/add', {
+      vars: { names: [{ lang: 'en_us', name: 'Hosting' }], module_id: moduleId, meta: { plan: 'basic' }, pricing: [{ term: 1, period: 'month', price: '31.00', currency: 'USD' }] },
+    });
     await ok(server, 'PUT', 'packages/edit', { package_id: packageId, vars: { qty: 100 } });
     const spare = await ok(server, 'POST', 'packages/add', { vars: { names: [{ lang: 'en_us', name: 'Spare' }], pricing: [{ term: 1, period: 'month', price: '5.00', currency: 'USD' }] } });
     await ok(server, 'DELETE', 'packages/delete', { package_id: spare });
@@ -113,10 +115,16 @@ describe('the event catalogue: every type emitted by the call that makes it, ove
     ];
     for (const [verb, path, params] of failing) expect((await call(server, verb, path, params)).status, path).to.equal(400);
     expect(await ok(server, 'POST', 'users/auth', { username: 'eve', vars: { username: 'eve', password: 'wrong' }, type: 'any' })).to.equal(false);
-    expect((await allEvents(server)).map((e) => e.id), 'no failing call left an event').to.deep.equal(before.map((e) => e.id));
+    expect(
+      (await allEvents(server)).map((e) => e.id),
+      'no failing call left an event',
+    ).to.deep.equal(before.map((e) => e.id));
 
     const emitted = new Set(before.map((e) => e.type));
-    expect(EVENT_TYPES.map((t) => t.type).filter((t) => !emitted.has(t)), 'types never emitted').to.deep.equal([]);
+    expect(
+      EVENT_TYPES.map((t) => t.type).filter((t) => !emitted.has(t)),
+      'types never emitted',
+    ).to.deep.equal([]);
     // ... and each reached the receiver, verified, with the id the API lists.
     const since = before.filter((e) => !earlier.has(e.id));
     await receiver.until(() => since.every((e) => receiver.received.some((r) => r.id === e.id && r.verifiedBy === 0)), 20_000);

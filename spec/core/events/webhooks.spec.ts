@@ -119,7 +119,7 @@ describe('webhooks (HTTP, a real receiver verifying with standardwebhooks)', fun
     expect(receiver.received).to.have.length(1);
   });
 
-  it('signs with the old and the new secret during a rotation\'s overlap, and only the new one after', async () => {
+  it("signs with the old and the new secret during a rotation's overlap, and only the new one after", async () => {
     const endpoint = await addEndpoint(server, receiver.url);
     const rotated = (await server.request('POST', '/api/webhooks/rotateSecret.json', { body: `webhook_id=${endpoint.id}&overlap_hours=1` })).json.response;
     expect(rotated.secret).to.not.equal(endpoint.secret);

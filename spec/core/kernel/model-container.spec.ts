@@ -33,7 +33,7 @@ class Widgets {
 
   @callable({ namedLikeHook: true })
   async upgrade() {
-    return 'an API method of that name, as the managers\' upgrade(id)';
+    return "an API method of that name, as the managers' upgrade(id)";
   }
 }
 
@@ -64,7 +64,11 @@ describe('models in the container', () => {
 
   it('resolves names as PHP does: case-insensitively, to the declared method', () => {
     const container = fresh();
-    for (const [m, method] of [['spec_widgets', 'getList'], ['SPEC_Widgets', 'GETLIST'], ['spec_widgets', 'getlist']]) {
+    for (const [m, method] of [
+      ['spec_widgets', 'getList'],
+      ['SPEC_Widgets', 'GETLIST'],
+      ['spec_widgets', 'getlist'],
+    ]) {
       const resolution = resolveModelMethod(container, m, method);
       expect(resolution.found && resolution.spec.method).to.equal('getList');
     }

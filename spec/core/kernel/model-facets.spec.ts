@@ -49,7 +49,7 @@ describe('a model split into facets', () => {
   });
   after(() => server.close());
 
-  it('answers every facet\'s methods as methods of the one model, each run on the class that declares it', async () => {
+  it("answers every facet's methods as methods of the one model, each run on the class that declares it", async () => {
     const own = await server.request('GET', '/api/spec_recipes/get.json?recipe_id=7');
     expect(own.json).to.deep.equal({ response: { id: 7, company_id: 1 } });
     const noted = await server.request('POST', '/api/spec_recipes/addNote.json', { body: 'recipe_id=7&text=salt' });
@@ -59,18 +59,18 @@ describe('a model split into facets', () => {
     expect(rated.json).to.deep.equal({ response: 42 });
   });
 
-  it('answers a facet\'s helper 403 like any member that is not callable, and an unknown name 404', async () => {
+  it("answers a facet's helper 403 like any member that is not callable, and an unknown name 404", async () => {
     expect((await server.request('GET', '/api/spec_recipes/prefix.json')).status).to.equal(403);
     expect((await server.request('GET', '/api/spec_recipes/constructor.json')).status).to.equal(403);
     expect((await server.request('GET', '/api/spec_recipes/nothingHere.json')).status).to.equal(404);
   });
 
-  it('binds a facet method\'s parameters as declared: a missing one is the 400 it is for any method', async () => {
+  it("binds a facet method's parameters as declared: a missing one is the 400 it is for any method", async () => {
     const res = await server.request('POST', '/api/spec_recipes/addNote.json', { body: 'recipe_id=7' });
     expect(res.status).to.equal(400);
   });
 
-  it('documents the facets\' methods under the model in the OpenAPI document', async () => {
+  it("documents the facets' methods under the model in the OpenAPI document", async () => {
     const paths = Object.keys((await server.request('GET', '/api/openapi.json')).json.paths).filter((p) => p.startsWith('/api/spec_recipes/'));
     expect(paths).to.have.members(['/api/spec_recipes/get.{format}', '/api/spec_recipes/addNote.{format}', '/api/spec_recipes/getRating.{format}']);
   });

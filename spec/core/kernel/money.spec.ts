@@ -56,7 +56,7 @@ describe('money', () => {
     expect(parseDecimal(0.1)!.toString()).to.equal('0.1');
   });
 
-  it('holds the whole part to maxIntegerDigits, leading zeros and signs not counted, as the value\'s own digits would', () => {
+  it("holds the whole part to maxIntegerDigits, leading zeros and signs not counted, as the value's own digits would", () => {
     const texts = fc
       .tuple(fc.constantFrom('', '+', '-'), fc.stringMatching(/^0{0,3}$/), fc.stringMatching(/^[0-9]{0,15}$/), fc.option(fc.stringMatching(/^[0-9]{0,5}$/)))
       .map(([sign, zeros, whole, fraction]) => `${sign}${zeros}${whole}${fraction === null ? '' : `.${fraction}`}`)
@@ -96,7 +96,10 @@ describe('money', () => {
   it('sums exactly, whatever the count and order of the amounts', () => {
     fc.assert(
       fc.property(fc.array(amounts, { maxLength: 200 }), (list) => {
-        const expected = show(list.reduce((t, a) => t + a.scaled, 0n), 4);
+        const expected = show(
+          list.reduce((t, a) => t + a.scaled, 0n),
+          4,
+        );
         expect(toStored(sum(list.map((a) => new Money(a.text))))).to.equal(expected);
         expect(toStored(sum([...list].reverse().map((a) => new Money(a.text))))).to.equal(expected);
       }),
@@ -105,9 +108,9 @@ describe('money', () => {
 
   describe('invoice totals', () => {
     const lines = fc.array(fc.record({ qty: quantities, amount: amounts, taxable: fc.boolean() }), { minLength: 1, maxLength: 40 });
-    const exclusiveRules = fc.array(rates, { maxLength: 2 }).map((list) =>
-      list.map((rate, i): TaxRule & { scaled: bigint } => ({ id: i + 1, level: i + 1, name: `T${i}`, rate: new Money(rate.text), type: 'exclusive', scaled: rate.scaled })),
-    );
+    const exclusiveRules = fc
+      .array(rates, { maxLength: 2 })
+      .map((list) => list.map((rate, i): TaxRule & { scaled: bigint } => ({ id: i + 1, level: i + 1, name: `T${i}`, rate: new Money(rate.text), type: 'exclusive', scaled: rate.scaled })));
     const toLines = (list: Array<{ qty: { text: string }; amount: { text: string }; taxable: boolean }>): LineAmounts[] =>
       list.map((l) => ({ qty: new Money(l.qty.text), amount: new Money(l.amount.text), taxable: l.taxable }));
     /** qty × amount at four places (scale 10^8 → 10^4). */

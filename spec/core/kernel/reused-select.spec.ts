@@ -28,7 +28,11 @@ describe('reusedSelect', () => {
   before(async () => {
     database = await createTestDatabase();
     installation = await assembleInstallation({ databaseUrl: database.url });
-    for (const [companyId, username] of [[1, 'ada'], [1, 'grace'], [2, 'edsger']] as const) {
+    for (const [companyId, username] of [
+      [1, 'ada'],
+      [1, 'grace'],
+      [2, 'edsger'],
+    ] as const) {
       const vars = { username, new_password: 'a-long-password', confirm_password: 'a-long-password' };
       await installation.call('users', 'add', { vars }, { companyId, user: 'spec' });
     }
@@ -39,7 +43,10 @@ describe('reusedSelect', () => {
   });
 
   const ids = fc.oneof(fc.integer({ min: -2, max: 5 }), fc.integer({ min: -(2 ** 33), max: 2 ** 33 }), fc.constantFrom(2147483647, 2147483648, -2147483649));
-  const usernames = fc.oneof(fc.constantFrom('ada', 'grace', 'edsger', ''), fc.string({ maxLength: 8 }).filter((s) => !s.includes('\u0000')));
+  const usernames = fc.oneof(
+    fc.constantFrom('ada', 'grace', 'edsger', ''),
+    fc.string({ maxLength: 8 }).filter((s) => !s.includes('\u0000')),
+  );
 
   it('answers what the query built afresh answers, for any values', async () => {
     await fc.assert(

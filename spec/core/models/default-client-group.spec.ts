@@ -13,7 +13,7 @@ describe('default client group migration', () => {
   });
   after(() => database.drop());
 
-  it('gives every company without a group the default one, and leaves a company\'s own groups alone', async () => {
+  it("gives every company without a group the default one, and leaves a company's own groups alone", async () => {
     const connection = connect(database.url);
     const db = connection.db as unknown as Kysely<any>;
     try {

@@ -66,7 +66,7 @@ describe('admin area access control over HTTP', () => {
     expect((await anonymous.get('/admin/assets/other.js')).status).to.equal(303);
   });
 
-  it('with a session, refuses every POST without the CSRF token, with a wrong one, or with another session\'s', async () => {
+  it("with a session, refuses every POST without the CSRF token, with a wrong one, or with another session's", async () => {
     const staff = new AdminClient(server.url);
     await staff.signIn();
     const other = new AdminClient(server.url);

@@ -104,7 +104,7 @@ describe('admin area in headless Chromium', function () {
     expect(await page.getByRole('cell', { name: user, exact: true }).isVisible()).to.equal(true);
   });
 
-  it('installs and enables an extension, and saves a gateway\'s settings', async () => {
+  it("installs and enables an extension, and saves a gateway's settings", async () => {
     await nav('Extensions');
     await shot('06-extensions-before');
     const hello = () => api('/api/greeter.hello/say.json');

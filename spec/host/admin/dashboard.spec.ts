@@ -29,7 +29,7 @@ describe('admin dashboard over HTTP', () => {
     expect(page.text).to.contain('No payments have been recorded');
   });
 
-  it('shows open invoices, amounts due per currency in the company\'s format, and recent payments', async () => {
+  it("shows open invoices, amounts due per currency in the company's format, and recent payments", async () => {
     const clientId = (await call('clients', 'add', { vars: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' } })) as number;
     const first = await invoice(clientId, 'USD', '200.00');
     await invoice(clientId, 'USD', '1000.50');
@@ -40,7 +40,12 @@ describe('admin dashboard over HTTP', () => {
     // Another company's invoices are not this company's business.
     const other = (await call('companies', 'add', { vars: { name: 'Other Co' } })) as number;
     const otherClient = (await call('clients', 'add', { vars: { first_name: 'B', last_name: 'C', email: 'b@example.com' } }, { companyId: other, user: 'spec' })) as number;
-    await call('invoices', 'add', { vars: { client_id: otherClient, date_billed: '2024-03-01 12:00:00 UTC', date_due: '2024-03-31 12:00:00 UTC', currency: 'USD', lines: [{ description: 'X', amount: '5' }] } }, { companyId: other, user: 'spec' });
+    await call(
+      'invoices',
+      'add',
+      { vars: { client_id: otherClient, date_billed: '2024-03-01 12:00:00 UTC', date_due: '2024-03-31 12:00:00 UTC', currency: 'USD', lines: [{ description: 'X', amount: '5' }] } },
+      { companyId: other, user: 'spec' },
+    );
 
     const page = await staff.get('/admin?company=1');
     expect(page.text).to.match(/Open invoices<\/p><p class="value">3</);
@@ -64,7 +69,9 @@ describe('admin dashboard over HTTP', () => {
 
   it('shows the billing run panel: every task never run, then the last run of each for the company in view', async () => {
     const before = (await staff.get('/admin?company=1')).text;
-    expect(before).to.contain('Billing run').and.match(/Create renewal invoices<\/td><td>never run/);
+    expect(before)
+      .to.contain('Billing run')
+      .and.match(/Create renewal invoices<\/td><td>never run/);
     await runBilling(server.installation, { now: '2027-05-01 10:00:00', companyId: 1 });
     const after = (await staff.get('/admin?company=1')).text;
     expect(after).to.match(/Create renewal invoices<\/td><td>done<\/td><td>2027-05-01 10:00:00<\/td>/);

@@ -9,7 +9,11 @@ async function age(db: AdminDb, minutes: number): Promise<void> {
   const rows = await db.selectFrom('admin_sign_in_failures').select(['id', 'failed_at']).execute();
   for (const row of rows) {
     const earlier = new Date(Date.parse(`${row.failed_at.replace(' ', 'T')}Z`) - minutes * 60_000);
-    await db.updateTable('admin_sign_in_failures').set({ failed_at: earlier.toISOString().slice(0, 19).replace('T', ' ') }).where('id', '=', row.id).execute();
+    await db
+      .updateTable('admin_sign_in_failures')
+      .set({ failed_at: earlier.toISOString().slice(0, 19).replace('T', ' ') })
+      .where('id', '=', row.id)
+      .execute();
   }
 }
 
@@ -49,7 +53,7 @@ describe('admin sign-in lock-out over HTTP', () => {
     expect((await attempt(server, STAFF.username, STAFF.password)).status).to.equal(303);
   });
 
-  it('does not lock other usernames, and a success clears the username\'s count', async () => {
+  it("does not lock other usernames, and a success clears the username's count", async () => {
     await addStaff(server.installation, 'robin', 'robin password');
     for (let i = 0; i < DEFAULT_LOCKOUT.perUsername; i++) await attempt(server, STAFF.username, 'wrong');
     expect((await attempt(server, 'robin', 'robin password')).status).to.equal(303);
@@ -118,7 +122,10 @@ describe('admin sign-in lock-out over HTTP', () => {
     it('keeps the known-device cookie HttpOnly, SameSite=Strict and sent to the sign-in page only', async () => {
       const res = await attempt(server, STAFF.username, STAFF.password, '192.0.2.1');
       const cookie = res.setCookies.find((line) => line.startsWith('tally_admin_device='))!;
-      expect(cookie).to.match(/path=\/admin\/sign-in/i).and.match(/httponly/i).and.match(/samesite=strict/i);
+      expect(cookie)
+        .to.match(/path=\/admin\/sign-in/i)
+        .and.match(/httponly/i)
+        .and.match(/samesite=strict/i);
       const expires = Date.parse(/expires=([^;]+)/i.exec(cookie)![1]);
       expect(expires - Date.now()).to.be.within(89 * 86_400_000, 90 * 86_400_000);
     });

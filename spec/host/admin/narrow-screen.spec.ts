@@ -34,7 +34,12 @@ describe('admin area at 390 px wide', function () {
     for (const notes of ['Accounting system integration for the finance department (production)', 'Staging', 'https://billing.example.com/webhooks/tally/notifications']) {
       await server.installation.call('api_keys', 'add', { vars: { notes } }, caller);
     }
-    const client = await server.installation.call('clients', 'add', { vars: { first_name: 'Bartholomew', last_name: 'Featherstonehaugh-Cholmondeley', email: 'bartholomew.featherstonehaugh@example.com' } }, caller);
+    const client = await server.installation.call(
+      'clients',
+      'add',
+      { vars: { first_name: 'Bartholomew', last_name: 'Featherstonehaugh-Cholmondeley', email: 'bartholomew.featherstonehaugh@example.com' } },
+      caller,
+    );
     await server.installation.call('transactions', 'add', { vars: { client_id: client, amount: '1234567.89', currency: 'USD', reference: 'ch_3NfLongReferenceFromTheGateway0123456789' } }, caller);
   });
   after(async () => {
@@ -45,7 +50,12 @@ describe('admin area at 390 px wide', function () {
 
   async function checkWidth(name: string): Promise<void> {
     await page.screenshot({ path: path.join(SCREENSHOTS, 'admin-390', `${name}.png`), fullPage: true });
-    const wide = await page.evaluate(() => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5).slice(0, 5).map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`));
+    const wide = await page.evaluate(() =>
+      [...document.querySelectorAll('body *')]
+        .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+        .slice(0, 5)
+        .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`),
+    );
     expect(await page.evaluate(SIDEWAYS_OVERFLOW), `${name} scrolls sideways: ${wide.join(', ')}`).to.be.at.most(0);
     const offscreen = await page.evaluate(() =>
       [...document.querySelectorAll('main button, main a, main input, main select')]
@@ -68,7 +78,10 @@ describe('admin area at 390 px wide', function () {
     await page.getByLabel('Password').fill(STAFF.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL((url) => !url.pathname.endsWith('/sign-in'));
-    const links = await page.getByRole('navigation', { name: 'Administration' }).getByRole('link').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+    const links = await page
+      .getByRole('navigation', { name: 'Administration' })
+      .getByRole('link')
+      .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
     expect(links.length).to.be.at.least(4);
     for (const link of links) {
       await page.goto(link);

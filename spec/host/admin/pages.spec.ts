@@ -49,7 +49,7 @@ describe('admin pages over HTTP', () => {
       expect((await server.request('GET', '/api/users/getListCount.json', { auth: { user, key } })).status).to.equal(401);
     });
 
-    it('keeps credentials per company, and refuses to revoke another company\'s from this one', async () => {
+    it("keeps credentials per company, and refuses to revoke another company's from this one", async () => {
       await staff.get('/admin/settings/system');
       await staff.post('/admin/settings/system/companies', { company_id: '1', name: 'Second Co' });
       const second = await server.installation.db.selectFrom('companies').select('id').where('name', '=', 'Second Co').executeTakeFirstOrThrow();
@@ -67,7 +67,11 @@ describe('admin pages over HTTP', () => {
   describe('Settings → System', () => {
     it('lists and opens every company, past the 25 a page of companies/getList holds', async () => {
       const existing = (await server.installation.db.selectFrom('companies').select('id').execute()).length;
-      for (let i = existing; i < 27; i++) await server.installation.db.insertInto('companies').values({ name: `Company ${i + 1}`, hostname: null, date_added: '2027-01-01 00:00:00' } as never).execute();
+      for (let i = existing; i < 27; i++)
+        await server.installation.db
+          .insertInto('companies')
+          .values({ name: `Company ${i + 1}`, hostname: null, date_added: '2027-01-01 00:00:00' } as never)
+          .execute();
       const last = await server.installation.db.selectFrom('companies').select(['id', 'name']).orderBy('id', 'desc').executeTakeFirstOrThrow();
       expect((await staff.get('/admin/settings/system')).text).to.contain(last.name);
       const page = await staff.get(`/admin/settings/api?company=${last.id}`);
@@ -85,7 +89,7 @@ describe('admin pages over HTTP', () => {
       expect((await server.request('GET', '/api/users/getListCount.json')).status).to.equal(200);
     });
 
-    it('sets the company time zone, and refuses one that does not exist with the model\'s message', async () => {
+    it("sets the company time zone, and refuses one that does not exist with the model's message", async () => {
       await staff.get('/admin/settings/system');
       expect((await staff.post('/admin/settings/system/timezone', { company_id: '1', timezone: 'America/New_York' })).status).to.equal(303);
       expect(await server.installation.settings.get(1, 'timezone')).to.equal('America/New_York');
@@ -148,7 +152,9 @@ describe('admin pages over HTTP', () => {
       const disabled = await staff.post('/admin/settings/extensions/task-disable', { company_id: '1', task: 'tidier.tidy' });
       expect(disabled.status).to.equal(303);
       expect(await enabled()).to.equal(false);
-      expect((await staff.get(disabled.location!)).text).to.contain('The task tidier.tidy has been disabled.').and.contain('aria-label="Enable tidier.tidy"');
+      expect((await staff.get(disabled.location!)).text)
+        .to.contain('The task tidier.tidy has been disabled.')
+        .and.contain('aria-label="Enable tidier.tidy"');
       expect((await staff.post('/admin/settings/extensions/task-enable', { company_id: '1', task: 'tidier.tidy' })).status).to.equal(303);
       expect(await enabled()).to.equal(true);
       expect((await staff.post('/admin/settings/extensions/task-enable', { company_id: '1', task: 'tidier.nope' })).status).to.equal(400);

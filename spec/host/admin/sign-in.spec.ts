@@ -27,7 +27,10 @@ describe('admin sign-in and sessions over HTTP', () => {
     expect(res.status).to.equal(303);
     expect(res.location).to.equal('/admin');
     const cookie = res.setCookies.find((c) => c.startsWith('tally_admin='))!;
-    expect(cookie).to.match(/; path=\/admin/i).and.match(/; httponly/i).and.match(/; samesite=strict/i);
+    expect(cookie)
+      .to.match(/; path=\/admin/i)
+      .and.match(/; httponly/i)
+      .and.match(/; samesite=strict/i);
     expect(cookie).not.to.match(/; secure/i);
     const dashboard = await client.get('/admin');
     expect(dashboard.status).to.equal(200);
@@ -56,7 +59,10 @@ describe('admin sign-in and sessions over HTTP', () => {
   });
 
   it('refuses a wrong password or an unknown username with the same answer, and no session', async () => {
-    for (const [username, password] of [[STAFF.username, 'wrong password'], ['nobody-here', STAFF.password]]) {
+    for (const [username, password] of [
+      [STAFF.username, 'wrong password'],
+      ['nobody-here', STAFF.password],
+    ]) {
       const client = new AdminClient(server.url);
       await client.get('/admin/sign-in');
       const res = await client.post('/admin/sign-in', { username, password });
@@ -74,12 +80,7 @@ describe('admin sign-in and sessions over HTTP', () => {
   });
 
   it('does not let a user without an active admin staff record in', async () => {
-    await server.installation.call(
-      'users',
-      'add',
-      { vars: { username: 'client-user', new_password: 'password1', confirm_password: 'password1' } },
-      { companyId: 1, user: 'spec' },
-    );
+    await server.installation.call('users', 'add', { vars: { username: 'client-user', new_password: 'password1', confirm_password: 'password1' } }, { companyId: 1, user: 'spec' });
     expect((await new AdminClient(server.url).signIn('client-user', 'password1')).status).to.equal(403);
   });
 

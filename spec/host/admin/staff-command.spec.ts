@@ -25,7 +25,12 @@ describe('tally staff create', () => {
     await server.installation.call('companies', 'add', { vars: { name: 'Second' } }, { companyId: 1, user: 'spec' });
     const res = await tally(server.database.url, ['staff', 'create', '--username', 'blake', '--email', 'blake@example.com', '--password', 'blake password', '--company', '2', '--first-name', 'Blake']);
     expect(res.code, res.stderr).to.equal(0);
-    const row = await server.installation.db.selectFrom('staff').innerJoin('users', 'users.id', 'staff.user_id').select(['staff.company_id', 'staff.first_name']).where('users.username', '=', 'blake').executeTakeFirstOrThrow();
+    const row = await server.installation.db
+      .selectFrom('staff')
+      .innerJoin('users', 'users.id', 'staff.user_id')
+      .select(['staff.company_id', 'staff.first_name'])
+      .where('users.username', '=', 'blake')
+      .executeTakeFirstOrThrow();
     expect(row).to.deep.equal({ company_id: 2, first_name: 'Blake' });
   });
 

@@ -18,7 +18,14 @@ describe('admin area: API access (scopes, installation credentials, last used) a
 
   it('creates a scoped, read-only credential limited to an address, and shows its limits', async () => {
     await staff.get('/admin/settings/api?company=1');
-    const page = await staff.post('/admin/settings/api/create', { company_id: '1', notes: 'reports', scopes: 'invoices/* clients/get*', read_only: '1', allow_ips: '127.0.0.1/32', expires_at: '2099-01-01 00:00:00 UTC' });
+    const page = await staff.post('/admin/settings/api/create', {
+      company_id: '1',
+      notes: 'reports',
+      scopes: 'invoices/* clients/get*',
+      read_only: '1',
+      allow_ips: '127.0.0.1/32',
+      expires_at: '2099-01-01 00:00:00 UTC',
+    });
     expect(page.status).to.equal(200);
     expect(page.text).to.contain('New company credential created');
     const credential = keyOf(page.text);
@@ -29,7 +36,7 @@ describe('admin area: API access (scopes, installation credentials, last used) a
     expect(listed.text).to.match(/last used|from 127\.0\.0\.1|::1/);
   });
 
-  it('changes a credential\'s limits, which apply at once; an empty field removes that limit', async () => {
+  it("changes a credential's limits, which apply at once; an empty field removes that limit", async () => {
     await staff.get('/admin/settings/api?company=1');
     const page = await staff.post('/admin/settings/api/create', { company_id: '1', notes: 'to narrow' });
     const credential = keyOf(page.text);

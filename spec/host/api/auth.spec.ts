@@ -15,8 +15,7 @@ describe('authentication over HTTP', () => {
   });
   after(() => server.close());
 
-  const status = async (headers: Record<string, string>) =>
-    (await server.request('GET', '/api/users/getListCount.json', { auth: false, headers })).status;
+  const status = async (headers: Record<string, string>) => (await server.request('GET', '/api/users/getListCount.json', { auth: false, headers })).status;
 
   describe('header authentication', () => {
     it('accepts SERVICE-API-USER and SERVICE-API-KEY in any letter case', async () => {

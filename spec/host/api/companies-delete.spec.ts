@@ -22,7 +22,11 @@ describe('companies/delete', () => {
     const found: Record<string, number> = {};
     for (const table of await server.installation.db.introspection.getTables()) {
       if (!table.columns.some((c) => c.name === 'company_id')) continue;
-      const row = await server.installation.db.selectFrom(table.name as never).select((eb) => eb.fn.countAll<number>().as('n')).where('company_id' as never, '=', companyId as never).executeTakeFirstOrThrow();
+      const row = await server.installation.db
+        .selectFrom(table.name as never)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('company_id' as never, '=', companyId as never)
+        .executeTakeFirstOrThrow();
       if (Number(row.n)) found[table.name] = Number(row.n);
     }
     return found;
@@ -49,12 +53,14 @@ describe('companies/delete', () => {
     const before = await rowsNaming(other.id);
     const res = await remove(other.id);
     expect(res.status, res.text).to.equal(400);
-    expect(res.json.errors.company_id.in_use).to.match(/clients/).and.match(/api_keys/);
+    expect(res.json.errors.company_id.in_use)
+      .to.match(/clients/)
+      .and.match(/api_keys/);
     expect(await rowsNaming(other.id)).to.deep.equal(before);
     expect(await ok(server, 'GET', 'companies/get', { company_id: other.id }, install())).to.include({ name: 'Busy Ltd' });
   });
 
-  it('needs an installation credential and never deletes the caller\'s own company', async () => {
+  it("needs an installation credential and never deletes the caller's own company", async () => {
     const { id } = await newCompany(server, 'Spare Ltd');
     expect((await remove(id, server.credential)).status).to.equal(403);
     const own = await remove(1);

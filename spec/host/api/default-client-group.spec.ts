@@ -10,7 +10,7 @@ describe('client groups: every company has the default group', () => {
   });
   after(() => server.close());
 
-  it('a fresh installation adds a client to group 1, the company\'s default', async () => {
+  it("a fresh installation adds a client to group 1, the company's default", async () => {
     const clientId = await ok(server, 'POST', 'clients/add', { vars: { client_group_id: 1, first_name: 'Ada', last_name: 'First', email: 'ada@example.com' } });
     expect((await ok(server, 'GET', 'clients/get', { client_id: clientId })).client_group_id).to.equal(1);
     expect(await ok(server, 'GET', 'client_groups/getDefault', { company_id: 1 })).to.deep.include({ id: 1, company_id: 1, name: 'General', color: 'e1e1e1' });
@@ -31,7 +31,10 @@ describe('client groups: every company has the default group', () => {
     const spare = await ok(server, 'POST', 'companies/add', { vars: { name: 'Spare' } }, server.installationCredential);
     const db = server.installation.db;
     const group = await db.selectFrom('client_groups').select('id').where('company_id', '=', spare).executeTakeFirstOrThrow();
-    await db.insertInto('owner_settings').values({ owner: 'client_group', owner_id: group.id, key: 'autodebit', value: 'false', encrypted: 0 } as never).execute();
+    await db
+      .insertInto('owner_settings')
+      .values({ owner: 'client_group', owner_id: group.id, key: 'autodebit', value: 'false', encrypted: 0 } as never)
+      .execute();
     await ok(server, 'DELETE', 'companies/delete', { company_id: spare }, server.installationCredential);
     expect(await db.selectFrom('client_groups').select('id').where('company_id', '=', spare).execute()).to.deep.equal([]);
     expect(await db.selectFrom('owner_settings').select('key').where('owner', '=', 'client_group').where('owner_id', '=', group.id).execute()).to.deep.equal([]);

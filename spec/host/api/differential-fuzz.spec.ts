@@ -13,14 +13,95 @@ const POSTGRES = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '') ? pr
 /** Models left out: api_keys could revoke the spec's own key, the extension managers read folders. */
 const LEFT_OUT = /^(api_keys|.*_manager)$/;
 
-const EDGE_TEXT = ['', ' ', '\u0000', 'a\u0000b', 'x'.repeat(300), 'é'.repeat(256), '😀'.repeat(130), '1e30', '1'.repeat(40), '-1'.repeat(1), '12.345678', '0.00001',
-  'true', 'USD', 'EUR', 'usd', '2026-11-01', '2026-02-30', 'not a date', '{num}', `INV-{num}${'x'.repeat(300)}`, 'UTC', 'Mars/Olympus', 'active', 'draft', 'void',
-  'a@b.co', `${'a'.repeat(250)}@example.com`, 'sha256', 'primary'];
+const EDGE_TEXT = [
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  'x'.repeat(300),
+  'é'.repeat(256),
+  '😀'.repeat(130),
+  '1e30',
+  '1'.repeat(40),
+  '-1'.repeat(1),
+  '12.345678',
+  '0.00001',
+  'true',
+  'USD',
+  'EUR',
+  'usd',
+  '2026-11-01',
+  '2026-02-30',
+  'not a date',
+  '{num}',
+  `INV-{num}${'x'.repeat(300)}`,
+  'UTC',
+  'Mars/Olympus',
+  'active',
+  'draft',
+  'void',
+  'a@b.co',
+  `${'a'.repeat(250)}@example.com`,
+  'sha256',
+  'primary',
+];
 const EDGE_INT = ['0', '1', '2', '-1', '2147483647', '2147483648', '-2147483649', '999999999999999', '9007199254740993', '1.5', 'abc'];
-const FIELDS = ['first_name', 'last_name', 'email', 'company', 'address1', 'city', 'state', 'zip', 'country', 'status', 'client_id', 'invoice_id', 'currency', 'amount',
-  'date_billed', 'date_due', 'lines', 'delivery', 'gateway', 'reference', 'type', 'invoices', 'name', 'hostname', 'username', 'password', 'confirm_password', 'code',
-  'format', 'precision', 'prefix', 'suffix', 'rate', 'level', 'notes', 'contact_type', 'description', 'qty', 'tax', 'recovery_email', 'timezone',
-  'user_id', 'company_id', 'tax_id', 'transaction_id', 'contact_id', 'number', 'role', 'two_factor_mode', 'key', 'value', 'settings', 'dir', 'current_password'];
+const FIELDS = [
+  'first_name',
+  'last_name',
+  'email',
+  'company',
+  'address1',
+  'city',
+  'state',
+  'zip',
+  'country',
+  'status',
+  'client_id',
+  'invoice_id',
+  'currency',
+  'amount',
+  'date_billed',
+  'date_due',
+  'lines',
+  'delivery',
+  'gateway',
+  'reference',
+  'type',
+  'invoices',
+  'name',
+  'hostname',
+  'username',
+  'password',
+  'confirm_password',
+  'code',
+  'format',
+  'precision',
+  'prefix',
+  'suffix',
+  'rate',
+  'level',
+  'notes',
+  'contact_type',
+  'description',
+  'qty',
+  'tax',
+  'recovery_email',
+  'timezone',
+  'user_id',
+  'company_id',
+  'tax_id',
+  'transaction_id',
+  'contact_id',
+  'number',
+  'role',
+  'two_factor_mode',
+  'key',
+  'value',
+  'settings',
+  'dir',
+  'current_password',
+];
 
 const scalar = fc.oneof(fc.constantFrom(...EDGE_TEXT), fc.constantFrom(...EDGE_INT), fc.string({ maxLength: 12 }), fc.integer().map(String));
 const line = fc.dictionary(fc.constantFrom('description', 'amount', 'qty', 'tax', 'invoice_id'), scalar, { maxKeys: 4 });
@@ -70,7 +151,9 @@ function brackets(value: unknown, name: string, pairs: string[] = []): string[] 
 
 async function send(side: Side, path: string, body: Record<string, unknown>, encoding: Encoding): Promise<number> {
   const base = side.server.url.replace('localhost', '127.0.0.1');
-  const form = Object.entries(body).flatMap(([name, value]) => brackets(value, name)).join('&');
+  const form = Object.entries(body)
+    .flatMap(([name, value]) => brackets(value, name))
+    .join('&');
   const { 'content-type': _, ...auth } = side.headers;
   const res =
     encoding === 'json'
@@ -86,7 +169,10 @@ const dialectOf = (url: string) => (/^postgres(ql)?:\/\//.test(url) ? 'postgres'
 
 async function reachable(url: string): Promise<boolean> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  return client.connect().then(() => client.end().then(() => true), () => false);
+  return client.connect().then(
+    () => client.end().then(() => true),
+    () => false,
+  );
 }
 
 /**
@@ -107,7 +193,10 @@ describe('differential fuzz: SQLite and PostgreSQL answer the same', function ()
       return this.skip();
     }
     sides.push(await side(), await side(POSTGRES));
-    expect(sides.map((s) => dialectOf(s.database.url)), 'the two sides\' databases').to.deep.equal(['sqlite', 'postgres']);
+    expect(
+      sides.map((s) => dialectOf(s.database.url)),
+      "the two sides' databases",
+    ).to.deep.equal(['sqlite', 'postgres']);
     calls = sides[0].server.installation
       .models()
       .filter((entry) => !LEFT_OUT.test(entry.name))
@@ -121,9 +210,13 @@ describe('differential fuzz: SQLite and PostgreSQL answer the same', function ()
   });
 
   it('answers the same status on both databases, and never a 500, for random input to every method', async () => {
-    const call = fc.integer({ min: 0, max: calls.length - 1 }).chain((i) =>
-      fc.tuple(fc.record(Object.fromEntries(calls[i].params.map((p) => [p.name, argument(p)])), { requiredKeys: [] }), fc.constantFrom<Encoding>('json', 'form', 'query')).map(([body, encoding]) => ({ path: calls[i].path, body, encoding })),
-    );
+    const call = fc
+      .integer({ min: 0, max: calls.length - 1 })
+      .chain((i) =>
+        fc
+          .tuple(fc.record(Object.fromEntries(calls[i].params.map((p) => [p.name, argument(p)])), { requiredKeys: [] }), fc.constantFrom<Encoding>('json', 'form', 'query'))
+          .map(([body, encoding]) => ({ path: calls[i].path, body, encoding })),
+      );
     const seen = new Map<string, number>();
     await fc.assert(
       fc.asyncProperty(call, async ({ path, body, encoding }) => {

@@ -20,10 +20,8 @@ describe('encryption over HTTP', () => {
   after(() => server.close());
 
   /** The test server caches nothing (cacheTtlMs 0), so the next call sees the new key. */
-  const useSystemKey = (key: string) =>
-    server.installation.db.updateTable('settings').set({ value: key }).where('company_id', '=', SYSTEM_COMPANY).where('key', '=', 'system_key').execute();
-  const post = (method: string, params: Record<string, string>) =>
-    server.request('POST', `/api/encryption/${method}.json`, { body: new URLSearchParams(params).toString() });
+  const useSystemKey = (key: string) => server.installation.db.updateTable('settings').set({ value: key }).where('company_id', '=', SYSTEM_COMPANY).where('key', '=', 'system_key').execute();
+  const post = (method: string, params: Record<string, string>) => server.request('POST', `/api/encryption/${method}.json`, { body: new URLSearchParams(params).toString() });
 
   for (const [systemKey, plain, cipher] of VECTORS) {
     it(`systemEncrypt(${JSON.stringify(plain)}) with system key ${systemKey.slice(0, 5)}… gives ${cipher}`, async () => {
@@ -41,7 +39,7 @@ describe('encryption over HTTP', () => {
     expect((await post('systemDecrypt', { value: '' })).json).to.deep.equal({ response: '' });
   });
 
-  it('round-trips text of every kind with the installation\'s own key', async () => {
+  it("round-trips text of every kind with the installation's own key", async () => {
     await useSystemKey('0123456789abcdef'.repeat(4));
     for (const text of ['zürich ✓ 😀', 'a+b/c=d&e', ' '.repeat(33), 'x'.repeat(5000)]) {
       const cipher = (await post('systemEncrypt', { value: text })).json.response;

@@ -50,7 +50,11 @@ describe('large input over HTTP', () => {
   });
 
   describe('large lists and deep nesting', () => {
-    const lines = (count: number) => Array.from({ length: count }, (_, i) => [[`vars[lines][${i}][description]`, `line${i}`], [`vars[lines][${i}][amount]`, `${i}.00`]]).flat() as [string, string][];
+    const lines = (count: number) =>
+      Array.from({ length: count }, (_, i) => [
+        [`vars[lines][${i}][description]`, `line${i}`],
+        [`vars[lines][${i}][amount]`, `${i}.00`],
+      ]).flat() as [string, string][];
     const expectLines = (res: { status: number; json: any }, count: number) => {
       expect(res.status, JSON.stringify(res.json)).to.equal(200);
       const list = res.json.response.lines;

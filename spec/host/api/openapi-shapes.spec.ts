@@ -7,8 +7,25 @@ import { startTestServer, TestServer } from '../../support/test-server';
 
 /** The core models whose every method declares what it answers (and its `vars` fields, if any). */
 const DECLARED = [
-  'users', 'api_keys', 'settings', 'companies', 'encryption', 'clients', 'client_groups', 'contacts', 'currencies', 'taxes', 'invoices', 'transactions',
-  'pricings', 'packages', 'package_groups', 'coupons', 'services', 'accounts', 'invoice_notices',
+  'users',
+  'api_keys',
+  'settings',
+  'companies',
+  'encryption',
+  'clients',
+  'client_groups',
+  'contacts',
+  'currencies',
+  'taxes',
+  'invoices',
+  'transactions',
+  'pricings',
+  'packages',
+  'package_groups',
+  'coupons',
+  'services',
+  'accounts',
+  'invoice_notices',
 ];
 
 type Schema = Record<string, unknown>;
@@ -105,7 +122,7 @@ describe('OpenAPI: declared fields of vars and answers', () => {
   it('makes every field of an edit optional: it changes only what it names', () => {
     const edit = operation('users', 'edit');
     expect(edit.verb).to.equal('put');
-    const fields = ((bodySchema(edit.op).properties as Record<string, Schema>).vars.properties as Record<string, Schema>);
+    const fields = (bodySchema(edit.op).properties as Record<string, Schema>).vars.properties as Record<string, Schema>;
     expect(Object.keys(fields)).to.deep.equal(['username', 'new_password', 'confirm_password', 'recovery_email', 'current_password']);
     expect((bodySchema(edit.op).properties as Record<string, Schema>).vars.required).to.equal(undefined);
   });
@@ -118,7 +135,10 @@ describe('OpenAPI: declared fields of vars and answers', () => {
     await call('users', 'getListCount');
     await call('users', 'edit', { user_id: userId, vars: { username: 'ada2' } });
     // users/auth type=any needs a link to a staff member, client or contact, as the reference.
-    await server.installation.db.insertInto('clients').values({ company_id: 1, user_id: userId as number, status: 'active', date_added: '2024-01-01 00:00:00' }).execute();
+    await server.installation.db
+      .insertInto('clients')
+      .values({ company_id: 1, user_id: userId as number, status: 'active', date_added: '2024-01-01 00:00:00' })
+      .execute();
     expect(await call('users', 'auth', { username: 'ada2', vars: { password: 'secret1' } })).to.equal(true);
     await call('companies', 'get', { company_id: 1 });
     await call('companies', 'getList');
@@ -179,7 +199,9 @@ describe('OpenAPI: declared fields of vars and answers', () => {
     });
     await call('invoices', 'edit', { invoice_id: draft, vars: { lines: [{ description: 'Y', amount: '2' }] } });
     await call('invoices', 'delete', { invoice_id: draft });
-    const paymentId = await call('transactions', 'add', { vars: { client_id: clientId, amount: '30.00', currency: 'GBP', type: 'cc', gateway: 'spec', reference: 'r1', invoices: [{ invoice_id: invoiceId, amount: '5' }] } });
+    const paymentId = await call('transactions', 'add', {
+      vars: { client_id: clientId, amount: '30.00', currency: 'GBP', type: 'cc', gateway: 'spec', reference: 'r1', invoices: [{ invoice_id: invoiceId, amount: '5' }] },
+    });
     await call('transactions', 'apply', { transaction_id: paymentId, vars: { invoices: [{ invoice_id: invoiceId }] } });
     await call('transactions', 'unApply', { transaction_id: paymentId });
     await call('transactions', 'getApplied', { transaction_id: paymentId });
@@ -206,7 +228,16 @@ describe('OpenAPI: declared fields of vars and answers', () => {
     const groupId = await call('package_groups', 'add', { vars: { names: [{ lang: 'en_us', name: 'Hosting' }] } });
     await call('package_groups', 'edit', { package_group_id: groupId, vars: { description: 'Web hosting' } });
     for (const method of ['getAll', 'getTypes', 'getTypeCount']) await call('package_groups', method);
-    const packageId = await call('packages', 'add', { vars: { names: [{ lang: 'en_us', name: 'Basic' }], module_id: moduleId, meta: { plan: 'basic' }, pricing: [{ term: 1, period: 'month', price: '10.00', currency: 'USD' }], groups: [groupId], prorata_day: 1 } });
+    const packageId = await call('packages', 'add', {
+      vars: {
+        names: [{ lang: 'en_us', name: 'Basic' }],
+        module_id: moduleId,
+        meta: { plan: 'basic' },
+        pricing: [{ term: 1, period: 'month', price: '10.00', currency: 'USD' }],
+        groups: [groupId],
+        prorata_day: 1,
+      },
+    });
     const pkg = (await call('packages', 'edit', { package_id: packageId, vars: { descriptions: [{ lang: 'en_us', text: 'A start' }] } })) as { pricing: Array<{ id: number }> };
     const pricingId = pkg.pricing[0].id;
     await call('package_groups', 'get', { package_group_id: groupId });
@@ -259,7 +290,17 @@ describe('OpenAPI: declared fields of vars and answers', () => {
     await call('invoices', 'appendServices', { invoice_id: invoiceId, service_ids: [addonId] });
     await call('invoices', 'createRenewalFromService', { service_id: serviceId });
     await call('invoices', 'getAllWithService', { service_id: serviceId });
-    for (const method of ['getActions', 'getStatusTypes', 'getAllRenewing', 'getAllPaidPending', 'getAllRenewableUnpaid', 'getRenewableUnpaidCount', 'getPendingSuspensionList', 'getPendingCancelationCount']) await call('services', method);
+    for (const method of [
+      'getActions',
+      'getStatusTypes',
+      'getAllRenewing',
+      'getAllPaidPending',
+      'getAllRenewableUnpaid',
+      'getRenewableUnpaidCount',
+      'getPendingSuspensionList',
+      'getPendingCancelationCount',
+    ])
+      await call('services', method);
     await call('services', 'cancel', { service_id: serviceId, vars: { date_canceled: 'end_of_term' } });
     await call('services', 'unCancel', { service_id: serviceId });
     await call('services', 'suspend', { service_id: serviceId, vars: { suspension_reason: 'Spec' } });

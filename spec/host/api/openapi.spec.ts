@@ -55,7 +55,10 @@ function danglingRefs(document: unknown): string[] {
     if (node === null || typeof node !== 'object') return;
     for (const [key, value] of Object.entries(node)) {
       if (key === '$ref' && typeof value === 'string') {
-        const target = value.replace(/^#\//, '').split('/').reduce<unknown>((at, part) => (at as Record<string, unknown> | undefined)?.[part], document);
+        const target = value
+          .replace(/^#\//, '')
+          .split('/')
+          .reduce<unknown>((at, part) => (at as Record<string, unknown> | undefined)?.[part], document);
         if (target === undefined) missing.push(value);
       } else walk(value);
     }
@@ -136,7 +139,10 @@ describe('the OpenAPI document at /api/openapi.json', () => {
       .flatMap((item) => Object.values(item).map((op) => `${op!['x-tally-model']}/${op!['x-tally-method']}`))
       .sort();
     expect(expected).to.include.members(['users/get', 'users/add', 'encryption/systemEncrypt', 'spec_docs.widgets/make']);
-    expect(expected.filter((call) => call.startsWith('support_manager.')), 'the shipped plugin\'s models').not.to.be.empty;
+    expect(
+      expected.filter((call) => call.startsWith('support_manager.')),
+      "the shipped plugin's models",
+    ).not.to.be.empty;
     expect(listed).to.deep.equal(expected);
     for (const call of expected) {
       const [model, method] = call.split('/');
@@ -177,7 +183,7 @@ describe('the OpenAPI document at /api/openapi.json', () => {
     expect(make.parameters).to.deep.equal([{ $ref: '#/components/parameters/format' }]);
   });
 
-  it("carries the @callable description, its first sentence as summary", () => {
+  it('carries the @callable description, its first sentence as summary', () => {
     const make = document.paths['/api/spec_docs.widgets/make.{format}'].post!;
     expect(make.description).to.equal('Make a <b>widget</b> & "friends". Second sentence.');
     expect(make.summary).to.equal('Make a <b>widget</b> & "friends".');
@@ -192,7 +198,10 @@ describe('the OpenAPI document at /api/openapi.json', () => {
     for (const [status, message] of Object.entries(CONTRACT_MESSAGES)) {
       const ref = (get.responses[status] as { $ref: string }).$ref.split('/').pop()!;
       const examples = document.components.responses[ref].content!['application/json'].examples!;
-      expect(Object.values(examples).map((e) => (e.value as { message: string }).message), status).to.include(message);
+      expect(
+        Object.values(examples).map((e) => (e.value as { message: string }).message),
+        status,
+      ).to.include(message);
     }
     const internal = document.components.responses.InternalError.content!['application/json'].examples!;
     expect(internal.default_value.value).to.deep.equal({ message: CONTRACT_MESSAGES['500'], response: 'Internal error: Failed to retrieve the default value' });
@@ -248,7 +257,16 @@ describe('the reference page at /api/reference.html', () => {
     const sections = [...page.matchAll(/<section class="op" id="([^"]+)"[^>]* data-search="([^"]*)"/g)].map(([, id, text]) => ({ id, text }));
     expect(sections.length).to.be.greaterThan(60);
     // As the page's script matches: every word typed, lower-cased, is part of the section's text.
-    const found = (typed: string) => sections.filter((s) => typed.toLowerCase().split(/\s+/).filter(Boolean).every((w) => s.text.includes(w))).map((s) => s.id);
+    const found = (typed: string) =>
+      sections
+        .filter((s) =>
+          typed
+            .toLowerCase()
+            .split(/\s+/)
+            .filter(Boolean)
+            .every((w) => s.text.includes(w)),
+        )
+        .map((s) => s.id);
     for (const typed of ['invoices/add', 'Invoices/Add', '/api/invoices/add.json']) expect(found(typed), typed).to.deep.equal(['invoices.add']);
     expect(found('transactions/getcredit')).to.deep.equal(['transactions.getCredit', 'transactions.getCreditedAmount', 'transactions.getCredits']);
   });

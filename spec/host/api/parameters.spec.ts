@@ -26,12 +26,7 @@ function refusal(fn: () => unknown): [string, string] {
 function invoiceQuery(lines: number): string {
   const parts = ['vars[client_id]=7'];
   for (let i = 0; i < lines; i++) {
-    parts.push(
-      `vars[lines][${i}][description]=Line+${i}`,
-      `vars[lines][${i}][amount]=${i}.50`,
-      `vars[lines][${i}][quantity]=${i % 3 + 1}`,
-      `vars[lines][${i}][taxed]=${i % 2}`,
-    );
+    parts.push(`vars[lines][${i}][description]=Line+${i}`, `vars[lines][${i}][amount]=${i}.50`, `vars[lines][${i}][quantity]=${(i % 3) + 1}`, `vars[lines][${i}][taxed]=${i % 2}`);
   }
   return parts.join('&');
 }
@@ -51,7 +46,7 @@ describe('parameters', () => {
       expect(parsed.vars.lines[499]).to.deep.equal({ description: 'Line 499', amount: '499.50', quantity: '2', taxed: '1' });
     });
 
-    it('keeps a 21-line invoice a list (past qs\'s default arrayLimit of 20)', () => {
+    it("keeps a 21-line invoice a list (past qs's default arrayLimit of 20)", () => {
       const lines = (parseQueryString(invoiceQuery(21)) as { vars: { lines: unknown } }).vars.lines;
       expect(lines).to.be.an('array').with.length(21);
       expect((lines as Array<Record<string, string>>)[20].amount).to.equal('20.50');
@@ -130,7 +125,9 @@ describe('parameters', () => {
       const query = 'vars%5Blines%5D%5B0%5D%5Bamount%5D=1.5&vars%5Blines%5D%5B1%5D%5Bamount%5D=2&vars%5Bcurrency%5D=USD';
       const first = parseQueryString(query);
       const again = parseQueryString(query);
-      expect(again).to.deep.equal(first).and.to.deep.equal({ vars: { lines: [{ amount: '1.5' }, { amount: '2' }], currency: 'USD' } });
+      expect(again)
+        .to.deep.equal(first)
+        .and.to.deep.equal({ vars: { lines: [{ amount: '1.5' }, { amount: '2' }], currency: 'USD' } });
       expect(again.vars).not.to.equal(first.vars);
       for (let i = 0; i < 2; i++) {
         expect(refusal(() => parseQueryString('a%5B__proto__%5D=1'))).to.deep.equal(['a[__proto__]', 'valid']);
@@ -143,8 +140,17 @@ describe('parameters', () => {
     });
 
     it('refuses prototype names anywhere in a name with valid', () => {
-      const names = ['__proto__[x]=1', 'a[__proto__][x]=1', 'constructor[prototype][x]=1', 'a[constructor]=1',
-        'a[b][prototype]=1', 'toString=1', 'a[hasOwnProperty]=1', '__pro%74o__[x]=1', 'a%5B__proto__%5D=1'];
+      const names = [
+        '__proto__[x]=1',
+        'a[__proto__][x]=1',
+        'constructor[prototype][x]=1',
+        'a[constructor]=1',
+        'a[b][prototype]=1',
+        'toString=1',
+        'a[hasOwnProperty]=1',
+        '__pro%74o__[x]=1',
+        'a%5B__proto__%5D=1',
+      ];
       for (const q of names) expect(refusal(() => parseQueryString(q))[1], q).to.equal('valid');
       expect(refusal(() => parseQueryString('a[__proto__][polluted]=1'))).to.deep.equal(['a[__proto__][polluted]', 'valid']);
       expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
@@ -164,9 +170,19 @@ describe('parameters', () => {
     });
 
     it('refuses malformed brackets with format on the name', () => {
-      for (const [q, name] of [['a[b=1', 'a[b'], ['a]b[=1', 'a]b['], ['a[b]c=1', 'a[b]c'], ['[x]=1', '[x]'],
-        ['a[b[c]]=1', 'a[b[c]]'], ['a]=1', 'a]'], ['a[b]]=1', 'a[b]]']]) {
-        expect(refusal(() => parseQueryString(q)), q).to.deep.equal([name, 'format']);
+      for (const [q, name] of [
+        ['a[b=1', 'a[b'],
+        ['a]b[=1', 'a]b['],
+        ['a[b]c=1', 'a[b]c'],
+        ['[x]=1', '[x]'],
+        ['a[b[c]]=1', 'a[b[c]]'],
+        ['a]=1', 'a]'],
+        ['a[b]]=1', 'a[b]]'],
+      ]) {
+        expect(
+          refusal(() => parseQueryString(q)),
+          q,
+        ).to.deep.equal([name, 'format']);
       }
     });
 

@@ -41,7 +41,7 @@ describe('reference methods of users, companies and coupons', () => {
     expect(await ok(server, 'GET', 'companies/getAllAvailable', { staff_id: 999999 }, server.installationCredential)).to.deep.equal([]);
   });
 
-  it('coupons/getRecurring answers a recurring coupon\'s amount in a currency, within its limits when limit_recurring', async () => {
+  it("coupons/getRecurring answers a recurring coupon's amount in a currency, within its limits when limit_recurring", async () => {
     const pkg = await ok(server, 'POST', 'packages/add', { vars: { names: [{ lang: 'en_us', name: 'Recurring' }], pricing: [{ price: '10.00', currency: 'USD' }] } });
     const coupon = (vars: Record<string, unknown>) =>
       ok(server, 'POST', 'coupons/add', { vars: { packages: [pkg], amounts: [{ currency: 'USD', amount: '15', type: 'percent' }], recurring: 1, ...vars } });
@@ -64,7 +64,7 @@ describe('reference methods of users, companies and coupons', () => {
     expect(bad.json.errors.date).to.have.key('format');
   });
 
-  it('every reader given another company\'s company_id answers as for a company with nothing in it', async () => {
+  it("every reader given another company's company_id answers as for a company with nothing in it", async () => {
     const other = await newCompany(server, 'Nosy Ltd');
     const readers: Array<[string, Record<string, unknown>, unknown]> = [
       ['packages/getAll', {}, []],

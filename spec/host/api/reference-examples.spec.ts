@@ -23,8 +23,7 @@ function bash(script: string, env: Record<string, string>): Promise<{ status: nu
 }
 
 /** Writes come before deletes, so every example finds the records (id 1) it names; revoking credential 1 (the one in use) comes last. */
-const stage = (model: string, method: string) =>
-  model === 'api_keys' && method === 'delete' ? 3 : /^(delete|void|refund|unapply)$/.test(method) ? 2 : /^(add|edit|apply|set)$/.test(method) ? 1 : 0;
+const stage = (model: string, method: string) => (model === 'api_keys' && method === 'delete' ? 3 : /^(delete|void|refund|unapply)$/.test(method) ? 2 : /^(add|edit|apply|set)$/.test(method) ? 1 : 0);
 
 /**
  * The curl line of every core method on /api/reference.html runs as written (copied off the page)
@@ -41,7 +40,10 @@ describe('the reference page: curl lines that work', function () {
     await post('/api/users/add.json', 'vars[username]=grace&vars[new_password]=secret12&vars[confirm_password]=secret12');
     await post('/api/clients/add.json', 'vars[first_name]=Grace&vars[last_name]=Hopper&vars[email]=grace@example.com');
     await post('/api/taxes/add.json', 'vars[name]=Sales&vars[rate]=5');
-    await post('/api/invoices/add.json', 'vars[client_id]=1&vars[date_billed]=2026-01-01T00:00:00Z&vars[date_due]=2026-02-01T00:00:00Z&vars[currency]=USD&vars[lines][0][description]=X&vars[lines][0][amount]=100');
+    await post(
+      '/api/invoices/add.json',
+      'vars[client_id]=1&vars[date_billed]=2026-01-01T00:00:00Z&vars[date_due]=2026-02-01T00:00:00Z&vars[currency]=USD&vars[lines][0][description]=X&vars[lines][0][amount]=100',
+    );
     await post('/api/transactions/add.json', 'vars[client_id]=1&vars[amount]=20&vars[currency]=USD&vars[invoices][0][invoice_id]=1');
   });
   after(() => server.close());
@@ -57,7 +59,9 @@ describe('the reference page: curl lines that work', function () {
       .filter((pair): pair is [string, string] => pair[1] !== undefined);
     expect(answers.length).to.be.at.least(60);
     for (const [id, pre] of answers) {
-      const operation = Object.values(document.paths).flatMap((item) => Object.values(item)).find((op) => op!.operationId === id)!;
+      const operation = Object.values(document.paths)
+        .flatMap((item) => Object.values(item))
+        .find((op) => op!.operationId === id)!;
       const schema = (operation.responses['200'] as { content: Record<string, { schema: object }> }).content['application/json'].schema;
       expect(ajv.validate(schema, JSON.parse(unescapeHtml(pre))), `${id}: ${ajv.errorsText()}`).to.equal(true);
     }

@@ -9,7 +9,7 @@ import { addClient, addPackage, recurringServer } from './recurring/support';
  * `filters`, packages' group `type`, and `packages/getSearchCount`. A consumer sending them got a
  * 400 "has no parameter" (or a 404) before.
  */
-describe('the reference\'s order_by, filters and counts on package, pricing and coupon lists', () => {
+describe("the reference's order_by, filters and counts on package, pricing and coupon lists", () => {
   let server: TestServer;
   let packages: Record<string, number>;
   before(async () => {
@@ -17,10 +17,20 @@ describe('the reference\'s order_by, filters and counts on package, pricing and 
     const standard = await ok(server, 'POST', 'package_groups/add', { vars: { names: [{ lang: 'en_us', name: 'Shared' }], type: 'standard' } });
     const addon = await ok(server, 'POST', 'package_groups/add', { vars: { names: [{ lang: 'en_us', name: 'Extras' }], type: 'addon' } });
     packages = {};
-    for (const [name, price, group] of [['Basic', '5.00', standard], ['Premium', '20.00', standard], ['Backup', '2.00', addon]] as const) {
-      packages[name] = await ok(server, 'POST', 'packages/add', { vars: { names: [{ lang: 'en_us', name }], pricing: [{ term: name === 'Premium' ? 12 : 1, period: name === 'Premium' ? 'year' : 'month', price, currency: 'USD' }], groups: [group] } });
+    for (const [name, price, group] of [
+      ['Basic', '5.00', standard],
+      ['Premium', '20.00', standard],
+      ['Backup', '2.00', addon],
+    ] as const) {
+      packages[name] = await ok(server, 'POST', 'packages/add', {
+        vars: { names: [{ lang: 'en_us', name }], pricing: [{ term: name === 'Premium' ? 12 : 1, period: name === 'Premium' ? 'year' : 'month', price, currency: 'USD' }], groups: [group] },
+      });
     }
-    for (const [code, status] of [['BETA', 'active'], ['ALPHA', 'inactive'], ['GAMMA', 'active']]) {
+    for (const [code, status] of [
+      ['BETA', 'active'],
+      ['ALPHA', 'inactive'],
+      ['GAMMA', 'active'],
+    ]) {
       await ok(server, 'POST', 'coupons/add', { vars: { code, status, recurring: 0, packages: [packages.Basic], amounts: [{ currency: 'USD', amount: '10', type: 'percent' }] } });
     }
   });

@@ -58,7 +58,16 @@ describe('the reference page in a browser', function () {
     await search.fill('invoices/add');
     expect(await page.locator('section.op:visible').evaluateAll((ops) => ops.map((o) => o.id))).to.deep.equal(['invoices.add']);
     await search.fill('invoices date_due');
-    expect(await page.locator('section.op:visible').evaluateAll((ops) => ops.map((o) => o.id))).to.deep.equal(['invoices.add', 'invoices.edit', 'invoices.get', 'invoices.getAll', 'invoices.getAllWithService', 'invoices.getList', 'invoices.search', 'invoices.void']);
+    expect(await page.locator('section.op:visible').evaluateAll((ops) => ops.map((o) => o.id))).to.deep.equal([
+      'invoices.add',
+      'invoices.edit',
+      'invoices.get',
+      'invoices.getAll',
+      'invoices.getAllWithService',
+      'invoices.getList',
+      'invoices.search',
+      'invoices.void',
+    ]);
     await search.fill('recovery_email');
     expect(await page.locator('section.op:visible').evaluateAll((ops) => ops.map((o) => o.id))).to.include.members(['users.add', 'users.get']);
     expect(await page.locator('nav li[data-model="invoices"]').isVisible()).to.equal(false);

@@ -14,7 +14,7 @@ describe('companies and settings as the reference names them', () => {
 
   const form = (values: Record<string, string>) => new URLSearchParams(values).toString();
 
-  it('reads a company\'s settings as records, with and without the system ones it inherits', async () => {
+  it("reads a company's settings as records, with and without the system ones it inherits", async () => {
     const all = await server.request('GET', '/api/companies/getSettings.json?company_id=1');
     expect(all.status, all.text).to.equal(200);
     expect(all.json.response).to.deep.include({ key: 'timezone', value: 'UTC', encrypted: false, level: 'company' });
@@ -72,7 +72,7 @@ describe('companies and settings as the reference names them', () => {
     expect((await server.request('GET', '/api/companies/getList.json?order_by[password]=ASC', asInstallation)).status).to.equal(400);
   });
 
-  it('reads the system settings as the reference\'s Settings model does; only the installation changes them', async () => {
+  it("reads the system settings as the reference's Settings model does; only the installation changes them", async () => {
     const all = await server.request('GET', '/api/settings/getSettings.json');
     expect(all.json).to.deep.equal({
       response: [

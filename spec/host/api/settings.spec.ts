@@ -44,7 +44,12 @@ describe('settings over HTTP', () => {
   });
 
   it('refuses an invalid timezone and an invalid maintenance_mode value with a 400', async () => {
-    for (const [key, value] of [['timezone', 'Nope'], ['timezone', ''], ['timezone', 'Mars/Olympus_Mons'], ['maintenance_mode', 'yes']]) {
+    for (const [key, value] of [
+      ['timezone', 'Nope'],
+      ['timezone', ''],
+      ['timezone', 'Mars/Olympus_Mons'],
+      ['maintenance_mode', 'yes'],
+    ]) {
       const res = await set(key, value);
       expect(res.status, `${key}=${value}`).to.equal(400);
       expect(res.json.errors.value).to.have.property('valid');

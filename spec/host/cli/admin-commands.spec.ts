@@ -35,7 +35,10 @@ describe('administrative commands', () => {
     });
 
     it('list shows the credentials but never a key', async () => {
-      for (const args of [['api-keys', 'list'], ['api-keys', 'list', '--json']]) {
+      for (const args of [
+        ['api-keys', 'list'],
+        ['api-keys', 'list', '--json'],
+      ]) {
         const res = await cli(...args);
         expect(res.code).to.equal(0);
         expect(res.stdout).to.contain(created.user);
@@ -62,7 +65,23 @@ describe('administrative commands', () => {
     });
 
     it('create --installation --scope --read-only --allow-ip --expires makes a narrowed installation credential', async () => {
-      const res = await cli('api-keys', 'create', '--installation', '--scope', 'companies/*', '--scope', 'users/get*', '--read-only', '--allow-ip', '127.0.0.0/8', '--allow-ip', '::1', '--expires', '2099-01-01 00:00:00 UTC', '--json');
+      const res = await cli(
+        'api-keys',
+        'create',
+        '--installation',
+        '--scope',
+        'companies/*',
+        '--scope',
+        'users/get*',
+        '--read-only',
+        '--allow-ip',
+        '127.0.0.0/8',
+        '--allow-ip',
+        '::1',
+        '--expires',
+        '2099-01-01 00:00:00 UTC',
+        '--json',
+      );
       expect(res.code, res.stderr).to.equal(0);
       const made = JSON.parse(res.stdout);
       expect(made).to.include({ company_id: 1, installation: true });
@@ -84,7 +103,11 @@ describe('administrative commands', () => {
     });
 
     it('refuses malformed scopes, addresses and expiries with the reason', async () => {
-      for (const args of [['--scope', 'invoices'], ['--allow-ip', '10.0.0.0/99'], ['--expires', 'soon']]) {
+      for (const args of [
+        ['--scope', 'invoices'],
+        ['--allow-ip', '10.0.0.0/99'],
+        ['--expires', 'soon'],
+      ]) {
         const res = await cli('api-keys', 'create', ...args);
         expect(res.code, args.join(' ')).not.to.equal(0);
         expect(res.stderr).to.match(/call pattern|prefix length|timestamp/);
@@ -92,7 +115,11 @@ describe('administrative commands', () => {
     });
 
     it('refuses a company that does not exist or is not a number, and an unknown credential', async () => {
-      for (const args of [['api-keys', 'create', '--company', '999'], ['api-keys', 'create', '--company', 'abc'], ['api-keys', 'revoke', 'nobody']]) {
+      for (const args of [
+        ['api-keys', 'create', '--company', '999'],
+        ['api-keys', 'create', '--company', 'abc'],
+        ['api-keys', 'revoke', 'nobody'],
+      ]) {
         const res = await cli(...args);
         expect(res.code, args.join(' ')).not.to.equal(0);
         expect(res.stderr).to.match(/Invalid company ID|Expected a number|No API credential/);

@@ -47,11 +47,13 @@ describe('the command-line form of the API', () => {
     expect(JSON.parse((await cli('api/users/auth.json', '-u', user, '-k', key, '-m', 'POST', '-p', login)).stdout)).to.deep.equal({ response: true });
   });
 
-  it('reads TALLY_USER and TALLY_KEY, as the README\'s quick start exports them, and says which credentials it used', async () => {
+  it("reads TALLY_USER and TALLY_KEY, as the README's quick start exports them, and says which credentials it used", async () => {
     const fromEnv = await runCli(server.database.url, ['api/users/get.json', '-p', `user_id=${userId}`], { TALLY_USER: user, TALLY_KEY: key });
     expect(fromEnv.code, fromEnv.stderr).to.equal(0);
     expect(JSON.parse(fromEnv.stdout).response.username).to.equal('ada');
-    expect(fromEnv.stderr).to.contain(`Credentials: user ${JSON.stringify(user)} from TALLY_USER, key from TALLY_KEY.`).and.not.contain(key);
+    expect(fromEnv.stderr)
+      .to.contain(`Credentials: user ${JSON.stringify(user)} from TALLY_USER, key from TALLY_KEY.`)
+      .and.not.contain(key);
     // An option wins over the environment, each on its own.
     const wrongKey = await runCli(server.database.url, ['api/users/get.json', '-k', 'wrong', '-p', `user_id=${userId}`], { TALLY_USER: user, TALLY_KEY: key });
     expect(wrongKey.code).to.equal(1);

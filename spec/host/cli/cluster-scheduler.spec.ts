@@ -23,10 +23,11 @@ async function runLog(url: string) {
 }
 
 /** Until every task has a finished run (the first tick of the schedulers there are). */
-const settled = (url: string) => until(async () => {
-  const rows = await runLog(url);
-  return rows.length > 0 && rows.every((r) => r.status === 'done');
-}, 30_000);
+const settled = (url: string) =>
+  until(async () => {
+    const rows = await runLog(url);
+    return rows.length > 0 && rows.every((r) => r.status === 'done');
+  }, 30_000);
 
 /**
  * The in-process billing scheduler runs on the primary process only: `tally serve --workers 2`
@@ -46,7 +47,10 @@ describe('serve --workers 2: only the primary runs the billing scheduler', funct
   it('counts one run of each task, started by the primary, while two workers serve', async () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const primary: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--workers', '2', '--port', String(port), '--host', '127.0.0.1'], { env: { ...process.env, DATABASE_URL: database.url, ...SCHEDULED }, stdio: 'ignore' });
+    const primary: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--workers', '2', '--port', String(port), '--host', '127.0.0.1'], {
+      env: { ...process.env, DATABASE_URL: database.url, ...SCHEDULED },
+      stdio: 'ignore',
+    });
     try {
       await until(async () => (await pids(base)).size === 2, 30_000);
       const workers = await pids(base);

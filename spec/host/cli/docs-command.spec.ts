@@ -40,8 +40,7 @@ describe('tally docs', () => {
     });
     after(() => database.drop());
 
-    const run = (...args: string[]) =>
-      spawnSync(process.execPath, [BIN, 'docs', ...args], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: database.url }, timeout: 60_000 });
+    const run = (...args: string[]) => spawnSync(process.execPath, [BIN, 'docs', ...args], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: database.url }, timeout: 60_000 });
 
     it('documents the installation it opens into --out', () => {
       const result = run('--out', dir);

@@ -109,7 +109,10 @@ describe('the start-up message with DATABASE_URL', function () {
         serve.on('exit', () => reject(new Error(`serve exited: ${banner}`)));
       });
       expect(banner).to.contain(`Database: sqlite (${databaseUrl})`);
-      const commands = banner.split('\n').filter((l) => l.startsWith('  ')).map((l) => l.trim());
+      const commands = banner
+        .split('\n')
+        .filter((l) => l.startsWith('  '))
+        .map((l) => l.trim());
       expect(commands[0]).to.equal(`export DATABASE_URL=${databaseUrl}`);
       const env: Record<string, string> = {};
       const script = [`npx() { shift; node ${BIN} "$@"; }`, ...commands].join('\n');

@@ -8,7 +8,11 @@ import { ExtensionsDir, manifest } from './fixtures';
 /** Authoring stays easy: npm dependencies are bundled, a TypeScript index.ts needs no build step. */
 describe('extensions: dependencies and TypeScript are bundled for the sandbox', () => {
   const dir = new ExtensionsDir()
-    .add('plugins/with_dep', manifest('With a dependency'), `const shout = require('shout-it'); exports.models = { m: { callable: { say: { params: ['text'] } }, say(text) { return shout(text); } } };`)
+    .add(
+      'plugins/with_dep',
+      manifest('With a dependency'),
+      `const shout = require('shout-it'); exports.models = { m: { callable: { say: { params: ['text'] } }, say(text) { return shout(text); } } };`,
+    )
     .add('plugins/typed', manifest('Typed'));
   const dep = path.join(dir.root, 'plugins/with_dep/node_modules/shout-it');
   fs.mkdirSync(dep, { recursive: true });

@@ -27,7 +27,13 @@ describe('extension dependency order', () => {
   });
 
   it('tells a missing dependency from one that failed to load', () => {
-    const { problems } = orderByDependencies([{ name: 'x', depends: ['gone'] }, { name: 'y', depends: ['broken'] }], new Set(['broken']));
+    const { problems } = orderByDependencies(
+      [
+        { name: 'x', depends: ['gone'] },
+        { name: 'y', depends: ['broken'] },
+      ],
+      new Set(['broken']),
+    );
     expect(problems.get('x')).to.contain('not in the extensions directory');
     expect(problems.get('y')).to.contain('which failed to load');
   });

@@ -110,7 +110,10 @@ describe('extensions: per-company lifecycle through the managers', () => {
   it("an uninstall while other companies keep the extension deletes the company's rows, so a re-install starts empty", async () => {
     const company = (await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Leaving', auth: server.installationCredential })).json.response;
     const other = await server.credentialFor(company);
-    for (const [auth, title] of [[undefined, 'mine'], [other, 'theirs']] as const) {
+    for (const [auth, title] of [
+      [undefined, 'mine'],
+      [other, 'theirs'],
+    ] as const) {
       expect((await add('plugin_manager', 'vars[dir]=ledger', auth)).status).to.equal(200);
       expect((await server.request('POST', '/api/ledger.books/open.json', { body: `title=${title}`, auth })).status).to.equal(200);
     }

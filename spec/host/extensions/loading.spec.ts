@@ -38,7 +38,9 @@ describe('extensions: discovery and loading', () => {
     expect(plugins.probe.models).to.deep.equal(['probe.probe']);
     expect(plugins.no_version.error).to.contain('"version" is required');
     expect(plugins.bad_json.error).to.contain('config.json is not valid JSON');
-    expect(plugins.syntax.error).to.match(/SyntaxError/).and.contain('index.js');
+    expect(plugins.syntax.error)
+      .to.match(/SyntaxError/)
+      .and.contain('index.js');
     expect(plugins.import_throws.error).to.contain('no database driver here');
     expect(plugins.twin.error).to.contain('more than one extension').and.contain('modules/twin');
     expect(plugins.cycle_a.error).to.contain('Dependency cycle');

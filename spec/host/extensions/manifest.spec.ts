@@ -60,7 +60,14 @@ describe('extension manifests (config.json)', () => {
         { name: 'once', schedule: 'every 1 minute', every: 1 },
       ],
     });
-    const bad = checkManifest({ ...good, events: ['services.suspend', 'Services.suspend', 'Services.suspend', 3], tasks: { Sync: 'every 5 minutes', late: 'daily at 24:00', never: 'every 0 minutes', long: 'every 1441 minutes', cron: '*/5 * * * *' } }, false);
+    const bad = checkManifest(
+      {
+        ...good,
+        events: ['services.suspend', 'Services.suspend', 'Services.suspend', 3],
+        tasks: { Sync: 'every 5 minutes', late: 'daily at 24:00', never: 'every 0 minutes', long: 'every 1441 minutes', cron: '*/5 * * * *' },
+      },
+      false,
+    );
     expect(bad.ok || bad.problems).to.deep.equal([
       '"events[0]" must name an event type as "Model.action", such as "Services.suspend".',
       '"events" lists "Services.suspend" twice.',

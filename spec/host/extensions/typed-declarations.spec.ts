@@ -53,7 +53,7 @@ describe('extension callables declared as core declares its own', () => {
     dir.remove();
   });
 
-  it('types a shipped TypeScript extension\'s methods in OpenAPI as it types core\'s: vars fields and answers', async () => {
+  it("types a shipped TypeScript extension's methods in OpenAPI as it types core's: vars fields and answers", async () => {
     const document = (await shipped.request('GET', '/api/openapi.json')).json;
     const add = successSchema(document, 'support_manager.tickets.add');
     const vars = add.operation.requestBody.content['application/x-www-form-urlencoded'].schema.properties.vars;

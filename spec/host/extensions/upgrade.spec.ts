@@ -86,8 +86,18 @@ describe('extensions: the managers upgrade an installed extension to a new versi
     server = await startTestServer({ extensionsDir: before1.root });
     const company = (await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Elsewhere', auth: server.installationCredential })).json.response;
     other = await server.credentialFor(company);
-    for (const [who, auth] of [['one', server.credential], ['two', other]] as const) {
-      for (const [type, name] of [['plugin', 'journal'], ['module', 'gauge'], ['gateway', 'till'], ['plugin', 'brittle'], ['plugin', 'plain'], ['plugin', 'needy']]) {
+    for (const [who, auth] of [
+      ['one', server.credential],
+      ['two', other],
+    ] as const) {
+      for (const [type, name] of [
+        ['plugin', 'journal'],
+        ['module', 'gauge'],
+        ['gateway', 'till'],
+        ['plugin', 'brittle'],
+        ['plugin', 'plain'],
+        ['plugin', 'needy'],
+      ]) {
         const added = await server.request('POST', `/api/${type}_manager/add.json`, { body: `vars[dir]=${name}`, auth });
         expect(added.status, added.text).to.equal(200);
         ids.set(`${who}:${type}:${name}`, added.json.response);
@@ -120,7 +130,11 @@ describe('extensions: the managers upgrade an installed extension to a new versi
     expect((await later.request('GET', '/api/journal.entries/notes.json')).status).to.equal(500);
   });
 
-  for (const [type, name, version] of [['plugin', 'journal', '1.1.0'], ['module', 'gauge', '2.0.0'], ['gateway', 'till', '1.0.1']]) {
+  for (const [type, name, version] of [
+    ['plugin', 'journal', '1.1.0'],
+    ['module', 'gauge', '2.0.0'],
+    ['gateway', 'till', '1.0.1'],
+  ]) {
     it(`${type}_manager/upgrade runs the new migration and the upgrade hook, and records the version for that company only`, async () => {
       const done = await upgrade(type, idOf('one', type, name));
       expect(done.status, done.text).to.equal(200);

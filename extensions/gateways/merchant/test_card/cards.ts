@@ -31,13 +31,31 @@ export class Cards {
     let transactionId: number | null = null;
     if (card.outcome === 'approved') {
       transactionId = await this.ctx.models.transactions.add({
-        vars: { client_id: vars.client_id, amount: vars.amount, currency: vars.currency, type: 'cc', gateway: 'test_card', reference: `tc_${randomBytes(8).toString('hex')}`, ...(vars.invoices !== undefined ? { invoices: vars.invoices } : {}) },
+        vars: {
+          client_id: vars.client_id,
+          amount: vars.amount,
+          currency: vars.currency,
+          type: 'cc',
+          gateway: 'test_card',
+          reference: `tc_${randomBytes(8).toString('hex')}`,
+          ...(vars.invoices !== undefined ? { invoices: vars.invoices } : {}),
+        },
       });
     }
     const reason = card.outcome === 'declined' ? card.reason : null;
     const row = await this.ctx.db
       .insertInto('test_card_charges')
-      .values({ company_id: this.ctx.companyId, client_id: clientId, amount: terms.amount, currency: terms.currency, last4: digits.slice(-4), status: card.outcome, reason, transaction_id: transactionId, date_added: this.ctx.now() })
+      .values({
+        company_id: this.ctx.companyId,
+        client_id: clientId,
+        amount: terms.amount,
+        currency: terms.currency,
+        last4: digits.slice(-4),
+        status: card.outcome,
+        reason,
+        transaction_id: transactionId,
+        date_added: this.ctx.now(),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return { charge_id: row.id, status: card.outcome, reason, message: card.outcome === 'declined' ? card.message : 'Approved.', transaction_id: transactionId };

@@ -19,17 +19,33 @@ const OUTCOME = {
   status: string({ enum: ['approved', 'declined'] }),
   reason: string({ nullable: true, description: 'Why it was declined.' }),
   message: string(),
-  transaction_id: int({ nullable: true, description: 'The approved payment\'s transaction.' }),
+  transaction_id: int({ nullable: true, description: "The approved payment's transaction." }),
 };
 
 export const CHARGE_CARD_VARS = inputs({ ...CLIENT, ...PAYS, ...CARD });
 export const CARD_CHARGE = record({ charge_id: int(), ...OUTCOME });
 export const CHARGES = listOf(
-  record({ id: int(), company_id: int(), client_id: int(), amount: money(), currency: string(), last4: string(), status: string({ enum: ['approved', 'declined'] }), reason: string({ nullable: true }), transaction_id: int({ nullable: true }), date_added: timestamp() }),
+  record({
+    id: int(),
+    company_id: int(),
+    client_id: int(),
+    amount: money(),
+    currency: string(),
+    last4: string(),
+    status: string({ enum: ['approved', 'declined'] }),
+    reason: string({ nullable: true }),
+    transaction_id: int({ nullable: true }),
+    date_added: timestamp(),
+  }),
 );
 
 export const STORE_CARD_VARS = inputs({ ...CLIENT, ...CARD });
-export const STORED_CARD = record({ reference_id: string({ description: 'The token.' }), last4: string(), type: string({ enum: ['visa', 'mc', 'amex', 'other'] }), expiration: string({ description: 'yyyymm' }) });
+export const STORED_CARD = record({
+  reference_id: string({ description: 'The token.' }),
+  last4: string(),
+  type: string({ enum: ['visa', 'mc', 'amex', 'other'] }),
+  expiration: string({ description: 'yyyymm' }),
+});
 
 export const STORE_ACH_VARS = inputs({
   ...CLIENT,
@@ -37,9 +53,18 @@ export const STORE_ACH_VARS = inputs({
   routing_number: string({ required: true, example: '110000000' }),
   account_type: string({ enum: ['checking', 'savings'], description: 'Default checking.' }),
 });
-export const STORED_ACH = record({ reference_id: string({ description: 'The token.' }), last4: string(), type: string({ enum: ['checking', 'savings'] }), verification: string({ enum: ['pending'] }) });
+export const STORED_ACH = record({
+  reference_id: string({ description: 'The token.' }),
+  last4: string(),
+  type: string({ enum: ['checking', 'savings'] }),
+  verification: string({ enum: ['pending'] }),
+});
 
-export const VERIFY_VARS = inputs({ ...CLIENT, reference_id: string({ required: true }), amounts: listOf(string(), { required: true, description: 'The two deposits, in dollars (0.32) or cents (32).' }) });
+export const VERIFY_VARS = inputs({
+  ...CLIENT,
+  reference_id: string({ required: true }),
+  amounts: listOf(string(), { required: true, description: 'The two deposits, in dollars (0.32) or cents (32).' }),
+});
 export const VERIFIED = record({ status: string({ enum: ['verified', 'mismatch', 'failed'] }), attempts_left: int() });
 
 export const CHARGE_TOKEN_VARS = inputs({ ...CLIENT, reference_id: string({ required: true }), ...PAYS });

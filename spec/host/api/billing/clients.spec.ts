@@ -84,7 +84,12 @@ describe('clients and contacts over HTTP', () => {
     const created = await server.request('POST', '/api/clients/create.json', { body });
     expect(created.status, created.text).to.equal(200);
     const values = await ok(server, 'GET', 'clients/getCustomFieldValues', { client_id: created.json.response.id });
-    expect(values.map((v: any) => [v.id, v.value]).sort()).to.deep.equal([[first, 'one'], [second, 'two']].sort());
+    expect(values.map((v: any) => [v.id, v.value]).sort()).to.deep.equal(
+      [
+        [first, 'one'],
+        [second, 'two'],
+      ].sort(),
+    );
   });
 
   it('links a client to a user', async () => {

@@ -21,9 +21,7 @@ describe('billing under concurrent calls', () => {
     await ok(server, 'PUT', 'settings/set', { key: 'invoice_format', value: 'B-{num}' }, company.auth);
     const client = await addClient(server, {}, company.auth);
     const lines = Array.from({ length: 10 }, (_, i) => ({ description: `Line ${i}`, amount: '1.10', qty: 1 }));
-    const responses = await Promise.all(
-      Array.from({ length: 200 }, () => call(server, 'POST', 'invoices/add', { vars: invoiceVars(client, { lines }) }, company.auth)),
-    );
+    const responses = await Promise.all(Array.from({ length: 200 }, () => call(server, 'POST', 'invoices/add', { vars: invoiceVars(client, { lines }) }, company.auth)));
     expect(responses.map((r) => r.status)).to.deep.equal(Array(200).fill(200));
     const numbers: string[] = [];
     for (const r of responses) numbers.push((await getInvoice(server, r.json.response, company.auth)).number);
@@ -35,11 +33,20 @@ describe('billing under concurrent calls', () => {
     const [a, b] = [await newCompany(server, 'Company A'), await newCompany(server, 'Company B')];
     const [clientA, clientB] = [await addClient(server, {}, a.auth), await addClient(server, {}, b.auth)];
     const ids = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? addInvoice(server, clientA, {}, a.auth) : addInvoice(server, clientB, {}, b.auth))));
-    const numbersOf = async (auth: typeof a.auth, mine: number[]) =>
-      (await Promise.all(mine.map(async (id) => Number((await getInvoice(server, id, auth)).number)))).sort((x, y) => x - y);
+    const numbersOf = async (auth: typeof a.auth, mine: number[]) => (await Promise.all(mine.map(async (id) => Number((await getInvoice(server, id, auth)).number)))).sort((x, y) => x - y);
     const expected = Array.from({ length: 20 }, (_, i) => i + 1);
-    expect(await numbersOf(a.auth, ids.filter((_, i) => i % 2))).to.deep.equal(expected);
-    expect(await numbersOf(b.auth, ids.filter((_, i) => !(i % 2)))).to.deep.equal(expected);
+    expect(
+      await numbersOf(
+        a.auth,
+        ids.filter((_, i) => i % 2),
+      ),
+    ).to.deep.equal(expected);
+    expect(
+      await numbersOf(
+        b.auth,
+        ids.filter((_, i) => !(i % 2)),
+      ),
+    ).to.deep.equal(expected);
   });
 
   it('loses nothing when concurrent payments hit one invoice: it is paid exactly, the rest is credit', async () => {
@@ -64,7 +71,9 @@ describe('billing under concurrent calls', () => {
     const invoices = [await addInvoice(server, client, { lines: [{ description: 'a', amount: '50' }] }), await addInvoice(server, client, { lines: [{ description: 'b', amount: '50' }] })];
     const credit = await ok(server, 'POST', 'transactions/add', { vars: { client_id: client, amount: '40', currency: 'USD' } });
     const work = [
-      ...Array.from({ length: 10 }, (_, i) => ok(server, 'POST', 'transactions/add', { vars: { client_id: client, amount: '6', currency: 'USD', invoices: [{ invoice_id: invoices[i % 2] }, { invoice_id: invoices[(i + 1) % 2] }] } })),
+      ...Array.from({ length: 10 }, (_, i) =>
+        ok(server, 'POST', 'transactions/add', { vars: { client_id: client, amount: '6', currency: 'USD', invoices: [{ invoice_id: invoices[i % 2] }, { invoice_id: invoices[(i + 1) % 2] }] } }),
+      ),
       ...Array.from({ length: 4 }, (_, i) => ok(server, 'POST', 'transactions/apply', { transaction_id: credit, vars: { invoices: [{ invoice_id: invoices[i % 2], amount: '5' }] } })),
       ok(server, 'POST', 'transactions/refund', { transaction_id: credit, vars: { amount: '15' } }),
     ];

@@ -59,7 +59,18 @@ describe('currencies and taxes over HTTP', () => {
   describe('taxes', () => {
     it('adds a tax and answers its id; validates every field', async () => {
       const id = await ok(server, 'POST', 'taxes/add', { vars: { name: 'VAT', rate: '20', country: 'GB' } });
-      expect(await ok(server, 'GET', 'taxes/get', { tax_id: id })).to.deep.equal({ id, company_id: 1, level: 1, name: 'VAT', rate: '20.0000', type: 'exclusive', country: 'GB', state: null, status: 'active', amount: '20.0000' });
+      expect(await ok(server, 'GET', 'taxes/get', { tax_id: id })).to.deep.equal({
+        id,
+        company_id: 1,
+        level: 1,
+        name: 'VAT',
+        rate: '20.0000',
+        type: 'exclusive',
+        country: 'GB',
+        state: null,
+        status: 'active',
+        amount: '20.0000',
+      });
       const res = await call(server, 'POST', 'taxes/add', { vars: { name: '', rate: '120', type: 'sometimes', level: 3, state: 'NY' } });
       expect(res.json.errors).to.deep.equal({
         name: { empty: 'Please enter a tax name.' },
@@ -94,10 +105,7 @@ describe('currencies and taxes over HTTP', () => {
       await ok(server, 'POST', 'taxes/add', { vars: { name: 'Sales', rate: '8.875', country: 'US', state: 'NY' } }, company.auth);
       await ok(server, 'POST', 'taxes/add', { vars: { name: 'Surcharge', rate: '1.5', level: 2 } }, company.auth);
       const client = await addClient(server, { country: 'US', state: 'NY' }, company.auth);
-      const lines = [
-        ...Array.from({ length: 3 }, () => ({ description: 'taxed', amount: '0.33', tax: 'true' })),
-        { description: 'untaxed', amount: '10.00', tax: 'false' },
-      ];
+      const lines = [...Array.from({ length: 3 }, () => ({ description: 'taxed', amount: '0.33', tax: 'true' })), { description: 'untaxed', amount: '10.00', tax: 'false' }];
       const invoice = await getInvoice(server, await addInvoice(server, client, { lines }, company.auth), company.auth);
       // Taxable base 0.99: 8.875 % is 0.0878625 → 0.09; 1.5 % is 0.01485 → 0.01.
       expect(invoice).to.deep.include({ subtotal: '10.9900', tax: '0.1000', total: '11.0900' });
@@ -112,7 +120,18 @@ describe('currencies and taxes over HTTP', () => {
       const company = await newCompany(server, 'EU seller');
       await ok(server, 'POST', 'taxes/add', { vars: { name: 'MwSt', rate: '19', type: 'inclusive', country: 'DE' } }, company.auth);
       const client = await addClient(server, { country: 'DE' }, company.auth);
-      const id = await addInvoice(server, client, { currency: 'EUR', lines: [{ description: 'Brutto', amount: '119.00', tax: 1 }, { description: 'Exempt', amount: '5', tax: 0 }] }, company.auth);
+      const id = await addInvoice(
+        server,
+        client,
+        {
+          currency: 'EUR',
+          lines: [
+            { description: 'Brutto', amount: '119.00', tax: 1 },
+            { description: 'Exempt', amount: '5', tax: 0 },
+          ],
+        },
+        company.auth,
+      );
       const invoice = await getInvoice(server, id, company.auth);
       expect(invoice).to.deep.include({ subtotal: '124.0000', tax: '19.0000', total: '124.0000' });
     });
@@ -136,7 +155,7 @@ describe('currencies and taxes over HTTP', () => {
       expect(await getInvoice(server, id, company.auth)).to.deep.include({ tax: '0.0000', total: '100.0000', taxes: [] });
     });
 
-    it("keeps taxes per company", async () => {
+    it('keeps taxes per company', async () => {
       const company = await newCompany(server, 'Tax-free company');
       expect(await ok(server, 'GET', 'taxes/getList', {}, company.auth)).to.deep.equal([]);
       const mine = (await ok(server, 'GET', 'taxes/getAll', { company_id: 1 }))[0].id;

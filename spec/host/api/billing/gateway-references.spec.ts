@@ -21,7 +21,7 @@ describe('transactions: a gateway named by id records each reference once', () =
 
   const count = (client: number) => ok(server, 'GET', 'transactions/getListCount', { client_id: client });
 
-  it('refuses the same transaction_id for the same gateway_id, and records the gateway\'s name', async () => {
+  it("refuses the same transaction_id for the same gateway_id, and records the gateway's name", async () => {
     const client = await addClient(server);
     const vars = { client_id: client, amount: '9', gateway_id: gateway, transaction_id: 'NOTE-1' };
     const first = await pay(server, vars);
@@ -37,7 +37,9 @@ describe('transactions: a gateway named by id records each reference once', () =
 
   it('records one of eight concurrent notifications with the same reference', async () => {
     const client = await addClient(server);
-    const answers = await Promise.all(Array.from({ length: 8 }, () => call(server, 'POST', 'transactions/add', { vars: { client_id: client, amount: '9', currency: 'USD', gateway_id: gateway, transaction_id: 'NOTE-AT-ONCE' } })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => call(server, 'POST', 'transactions/add', { vars: { client_id: client, amount: '9', currency: 'USD', gateway_id: gateway, transaction_id: 'NOTE-AT-ONCE' } })),
+    );
     expect(answers.filter((r) => r.status === 200)).to.have.length(1);
     for (const refused of answers.filter((r) => r.status !== 200)) expect(refused.json.errors).to.deep.equal(TAKEN);
     expect(await count(client)).to.equal(1);

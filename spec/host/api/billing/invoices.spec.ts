@@ -51,7 +51,10 @@ describe('invoices over HTTP', () => {
     const added = await server.request('POST', '/api/invoices/add.json', { body });
     expect(added.status, added.text).to.equal(200);
     const invoice = await getInvoice(server, added.json.response);
-    expect(invoice.line_items.map((l: any) => [l.description, l.amount])).to.deep.equal([['First', '1.0000'], ['Third', '3.0000']]);
+    expect(invoice.line_items.map((l: any) => [l.description, l.amount])).to.deep.equal([
+      ['First', '1.0000'],
+      ['Third', '3.0000'],
+    ]);
   });
 
   it('answers false, as the reference does, for an invoice that does not exist', async () => {
@@ -83,7 +86,15 @@ describe('invoices over HTTP', () => {
     expect(yen).to.deep.include({ currency: 'JPY', subtotal: '302.0000', total: '302.0000', due: '302.0000' });
     const dinar = await getInvoice(server, await addInvoice(server, clientId, { currency: 'KWD', lines: [{ description: 'x', amount: '1.2345' }] }));
     expect(dinar).to.deep.include({ currency: 'KWD', subtotal: '1.2350', total: '1.2350' });
-    const dollars = await getInvoice(server, await addInvoice(server, clientId, { lines: [{ description: 'x', amount: '0.005' }, { description: 'y', amount: '0.004' }] }));
+    const dollars = await getInvoice(
+      server,
+      await addInvoice(server, clientId, {
+        lines: [
+          { description: 'x', amount: '0.005' },
+          { description: 'y', amount: '0.004' },
+        ],
+      }),
+    );
     expect(dollars).to.deep.include({ subtotal: '0.0100', total: '0.0100' });
   });
 
@@ -126,9 +137,19 @@ describe('invoices over HTTP', () => {
 
   describe('edit', () => {
     it('edits lines by id as the reference: an id changes that line, none adds one, a blank description and amount remove it; re-totals', async () => {
-      const id = await addInvoice(server, clientId, { lines: [{ description: 'Keep', amount: '10' }, { description: 'Change', amount: '1' }, { description: 'Drop', amount: '5' }] });
+      const id = await addInvoice(server, clientId, {
+        lines: [
+          { description: 'Keep', amount: '10' },
+          { description: 'Change', amount: '1' },
+          { description: 'Drop', amount: '5' },
+        ],
+      });
       const [keep, change, drop] = (await getInvoice(server, id)).line_items;
-      const lines = [{ id: change.id, amount: '12.50', qty: 4 }, { id: drop.id, description: '', amount: '' }, { description: 'New', amount: '0.50' }];
+      const lines = [
+        { id: change.id, amount: '12.50', qty: 4 },
+        { id: drop.id, description: '', amount: '' },
+        { description: 'New', amount: '0.50' },
+      ];
       expect(await ok(server, 'PUT', 'invoices/edit', { invoice_id: id, vars: { lines, delivery: ['paper'] } })).to.equal(id);
       const edited = await getInvoice(server, id);
       expect(edited).to.deep.include({ subtotal: '60.5000', total: '60.5000', due: '60.5000', delivery: ['paper'], date_billed: '2024-03-01 12:00:00' });
@@ -187,7 +208,7 @@ describe('invoices over HTTP', () => {
   });
 
   describe('merge and split', () => {
-    it('refuses paid invoices, another client\'s, and another company\'s; writes nothing then', async () => {
+    it("refuses paid invoices, another client's, and another company's; writes nothing then", async () => {
       const [a, b] = [await addInvoice(server, clientId), await addInvoice(server, clientId)];
       await pay(server, { client_id: clientId, amount: '1', invoices: [{ invoice_id: b }] });
       const other = await addInvoice(server, await addClient(server));
@@ -249,7 +270,7 @@ describe('invoices over HTTP', () => {
       await pay(server, { client_id: client, amount: '5', invoices: [{ invoice_id: ids[2] }] }, company.auth);
     });
 
-    it('lists open invoices by due date by default, with the reference\'s status filters and order_by', async () => {
+    it("lists open invoices by due date by default, with the reference's status filters and order_by", async () => {
       const list = (params: Record<string, unknown>) => ok(server, 'GET', 'invoices/getList', params, company.auth);
       const all = await list({ status: 'all', order_by: { date_billed: 'DESC' } });
       expect(all.map((i: any) => i.id)).to.deep.equal([ids[2], ids[1], ids[0]]);
@@ -292,7 +313,13 @@ describe('invoices over HTTP', () => {
       expect(await ok(server, 'GET', 'invoices/verifyPayHash', { client_id: clientId, invoice_id: invoiceId, hash: token })).to.equal(true);
 
       const refused = { invoice_id: { exists: 'Invalid invoice ID.' } };
-      for (const [auth, client, invoice] of [[other.auth, clientId, invoiceId], [other.auth, theirClient, invoiceId], [other.auth, clientId, invoiceId + 1000], [undefined, clientId, invoiceId + 1000], [undefined, neighbour, invoiceId]] as Array<[Credential | undefined, number, number]>) {
+      for (const [auth, client, invoice] of [
+        [other.auth, clientId, invoiceId],
+        [other.auth, theirClient, invoiceId],
+        [other.auth, clientId, invoiceId + 1000],
+        [undefined, clientId, invoiceId + 1000],
+        [undefined, neighbour, invoiceId],
+      ] as Array<[Credential | undefined, number, number]>) {
         const res = await call(server, 'GET', 'invoices/createPayHash', { client_id: client, invoice_id: invoice }, auth);
         expect(res.status, `${client}/${invoice}: ${res.text}`).to.equal(400);
         expect(res.json.errors).to.deep.equal(refused);
@@ -302,7 +329,7 @@ describe('invoices over HTTP', () => {
       expect(await ok(server, 'GET', 'invoices/verifyPayHash', { client_id: neighbour, invoice_id: invoiceId, hash: token })).to.equal(false);
     });
 
-    it("cannot be made with encryption/systemHash, which any company may call with the same system key", async () => {
+    it('cannot be made with encryption/systemHash, which any company may call with the same system key', async () => {
       const invoiceId = await addInvoice(server, clientId);
       const other = await newCompany(server, 'Pay token hasher');
       const token = await ok(server, 'GET', 'invoices/createPayHash', { client_id: clientId, invoice_id: invoiceId });

@@ -10,8 +10,7 @@ describe('transactions over HTTP', () => {
   });
   after(() => server.close());
 
-  const invoiceOf = async (client: number, amount: string, extra: Record<string, unknown> = {}) =>
-    addInvoice(server, client, { lines: [{ description: 'x', amount }], ...extra });
+  const invoiceOf = async (client: number, amount: string, extra: Record<string, unknown> = {}) => addInvoice(server, client, { lines: [{ description: 'x', amount }], ...extra });
   const credit = (client: number, currency = 'USD') => ok(server, 'GET', 'transactions/getCredit', { client_id: client, currency });
   const transaction = (id: number) => ok(server, 'GET', 'transactions/get', { transaction_id: id });
 
@@ -56,10 +55,12 @@ describe('transactions over HTTP', () => {
     const second = await invoiceOf(client, '25');
     const applied = await ok(server, 'POST', 'transactions/apply', { transaction_id: payment, vars: { invoices: [{ invoice_id: second }] } });
     expect(applied.credit).to.equal('35.0000');
-    expect(applied.applied.map((a: any) => [a.invoice_id, a.amount]).sort()).to.deep.equal([
-      [first, '40.0000'],
-      [second, '25.0000'],
-    ].sort());
+    expect(applied.applied.map((a: any) => [a.invoice_id, a.amount]).sort()).to.deep.equal(
+      [
+        [first, '40.0000'],
+        [second, '25.0000'],
+      ].sort(),
+    );
     expect(await credit(client)).to.equal('35.0000');
     expect((await getInvoice(server, second)).due).to.equal('0.0000');
   });
@@ -170,7 +171,7 @@ describe('transactions over HTTP', () => {
     expect(await ok(server, 'GET', 'transactions/getListCount', { client_id: client })).to.equal(2);
   });
 
-  it('lists a client\'s transactions newest first', async () => {
+  it("lists a client's transactions newest first", async () => {
     const client = await addClient(server);
     const older = await pay(server, { client_id: client, amount: '1', date_added: '2024-01-01 00:00:00 UTC' });
     const newer = await pay(server, { client_id: client, amount: '2', date_added: '2024-02-01 00:00:00 UTC' });
@@ -204,7 +205,26 @@ describe('transactions over HTTP', () => {
     const theirClient = await addClient(server, {}, other.auth);
     const card = async (companyId: number, clientId: number) => {
       const contact = (await ok(server, 'GET', 'clients/get', { client_id: clientId, get_settings: 'false' }, companyId === 1 ? undefined : other.auth)).contact_id;
-      const row = await server.installation.db.insertInto('accounts').values({ company_id: companyId, client_id: clientId, contact_id: contact, type: 'cc', first_name: 'A', last_name: 'B', gateway: 'test_card', reference_id: `tok_${clientId}`, last4: '4242', card_type: 'visa', expiration: '203012', currency: null, status: 'active', date_added: '2026-01-01 00:00:00' }).returning('id').executeTakeFirstOrThrow();
+      const row = await server.installation.db
+        .insertInto('accounts')
+        .values({
+          company_id: companyId,
+          client_id: clientId,
+          contact_id: contact,
+          type: 'cc',
+          first_name: 'A',
+          last_name: 'B',
+          gateway: 'test_card',
+          reference_id: `tok_${clientId}`,
+          last4: '4242',
+          card_type: 'visa',
+          expiration: '203012',
+          currency: null,
+          status: 'active',
+          date_added: '2026-01-01 00:00:00',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       return row.id;
     };
     const own = await card(1, client);

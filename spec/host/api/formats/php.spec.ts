@@ -14,21 +14,15 @@ describe('php format', () => {
 
   it('writes the envelope as an array and records as stdClass', () => {
     const body = { response: { id: 1, username: 'admin', date_added: '2024-01-02 03:04:05' } };
-    expect(render(body)).to.equal(
-      'a:1:{s:8:"response";O:8:"stdClass":3:{s:2:"id";i:1;s:8:"username";s:5:"admin";s:10:"date_added";s:19:"2024-01-02 03:04:05";}}',
-    );
+    expect(render(body)).to.equal('a:1:{s:8:"response";O:8:"stdClass":3:{s:2:"id";i:1;s:8:"username";s:5:"admin";s:10:"date_added";s:19:"2024-01-02 03:04:05";}}');
   });
 
   it('writes lists as arrays with integer keys, nested to any depth', () => {
-    expect(render({ response: [{ id: 1, tags: ['a'] }, [[]]] })).to.equal(
-      'a:1:{s:8:"response";a:2:{i:0;O:8:"stdClass":2:{s:2:"id";i:1;s:4:"tags";a:1:{i:0;s:1:"a";}}i:1;a:1:{i:0;a:0:{}}}}',
-    );
+    expect(render({ response: [{ id: 1, tags: ['a'] }, [[]]] })).to.equal('a:1:{s:8:"response";a:2:{i:0;O:8:"stdClass":2:{s:2:"id";i:1;s:4:"tags";a:1:{i:0;s:1:"a";}}i:1;a:1:{i:0;a:0:{}}}}');
   });
 
   it('writes error envelopes with errors as arrays, as the reference writes its Input errors()', () => {
-    expect(render({ message: 'Invalid', errors: { name: { empty: 'Required' } } })).to.equal(
-      'a:2:{s:7:"message";s:7:"Invalid";s:6:"errors";a:1:{s:4:"name";a:1:{s:5:"empty";s:8:"Required";}}}',
-    );
+    expect(render({ message: 'Invalid', errors: { name: { empty: 'Required' } } })).to.equal('a:2:{s:7:"message";s:7:"Invalid";s:6:"errors";a:1:{s:4:"name";a:1:{s:5:"empty";s:8:"Required";}}}');
   });
 
   it('writes a set the declared answer says has varying names (mapOf) as an array, records as stdClass', () => {
@@ -55,25 +49,20 @@ describe('php format', () => {
   it('writes array keys PHP reads as integers as integers, and record properties as strings (as PHP 8 does)', () => {
     const record = { '0': 'a', '12': 'b', '-5': 'c', '012': 'd', '-0': 'e', '1.5': 'f', '9223372036854775808': 'g' };
     expect(render({ '7': record })).to.equal(
-      'a:1:{i:7;O:8:"stdClass":7:{s:1:"0";s:1:"a";s:2:"12";s:1:"b";s:2:"-5";s:1:"c";s:3:"012";s:1:"d";s:2:"-0";s:1:"e";' +
-        's:3:"1.5";s:1:"f";s:19:"9223372036854775808";s:1:"g";}}',
+      'a:1:{i:7;O:8:"stdClass":7:{s:1:"0";s:1:"a";s:2:"12";s:1:"b";s:2:"-5";s:1:"c";s:3:"012";s:1:"d";s:2:"-0";s:1:"e";' + 's:3:"1.5";s:1:"f";s:19:"9223372036854775808";s:1:"g";}}',
     );
   });
 
   it('writes __proto__ and constructor keys, odd keys and null-prototype records', () => {
     const record = Object.assign(Object.create(null) as Record<string, unknown>, { constructor: 'c' });
     const body = { ...JSON.parse('{"__proto__": 1}'), record, 'lines[0][description]': undefined };
-    expect(render(body)).to.equal(
-      'a:3:{s:9:"__proto__";i:1;s:6:"record";O:8:"stdClass":1:{s:11:"constructor";s:1:"c";}s:21:"lines[0][description]";N;}',
-    );
+    expect(render(body)).to.equal('a:3:{s:9:"__proto__";i:1;s:6:"record";O:8:"stdClass":1:{s:11:"constructor";s:1:"c";}s:21:"lines[0][description]";N;}');
   });
 
   it('writes dates as JSON does and cycles as null', () => {
     const record: Record<string, unknown> = { at: new Date(Date.UTC(2024, 0, 2, 3, 4, 5)) };
     record.self = record;
-    expect(render({ response: record })).to.equal(
-      'a:1:{s:8:"response";O:8:"stdClass":2:{s:2:"at";s:24:"2024-01-02T03:04:05.000Z";s:4:"self";N;}}',
-    );
+    expect(render({ response: record })).to.equal('a:1:{s:8:"response";O:8:"stdClass":2:{s:2:"at";s:24:"2024-01-02T03:04:05.000Z";s:4:"self";N;}}');
   });
 
   it('writes deeply nested records', () => {
@@ -98,8 +87,7 @@ describe('php format', () => {
       return result.stdout;
     }
 
-    const roundTrip = (body: Record<string, unknown>): unknown =>
-      JSON.parse(runPhp('echo json_encode(unserialize(stream_get_contents(STDIN)), JSON_THROW_ON_ERROR, 4096);', render(body)));
+    const roundTrip = (body: Record<string, unknown>): unknown => JSON.parse(runPhp('echo json_encode(unserialize(stream_get_contents(STDIN)), JSON_THROW_ON_ERROR, 4096);', render(body)));
 
     it('gives back the same bytes when PHP serializes what it read', () => {
       const body = {
@@ -126,7 +114,7 @@ describe('php format', () => {
       let deep: unknown = 'leaf';
       for (let i = 0; i < 300; i++) deep = [{ n: deep }];
       const body = {
-        response: { 'é': 'ü 😀 \u0000 "x";', '0': [], '12': {}, constructor: 1, 'lines[0][description]': 'd', deep },
+        response: { é: 'ü 😀 \u0000 "x";', '0': [], '12': {}, constructor: 1, 'lines[0][description]': 'd', deep },
       };
       expect(roundTrip(body)).to.deep.equal(JSON.parse(JSON.stringify(body)));
     });
@@ -137,7 +125,10 @@ describe('php format', () => {
 
     it('reads any JSON value back as JSON has it', () => {
       const values = fc.sample(fc.jsonValue({ stringUnit: 'grapheme' }), 300);
-      const input = values.map((value) => render({ response: value })).map((s) => `${Buffer.byteLength(s)}\n${s}`).join('');
+      const input = values
+        .map((value) => render({ response: value }))
+        .map((s) => `${Buffer.byteLength(s)}\n${s}`)
+        .join('');
       const code = `$in = stream_get_contents(STDIN); $all = []; $at = 0;
         while ($at < strlen($in)) {
           $nl = strpos($in, "\\n", $at); $length = (int) substr($in, $at, $nl - $at);

@@ -24,22 +24,16 @@ describe('xml format', () => {
 
   it('writes a record under the model name, tab-indented', () => {
     const body = { response: { id: 1, username: 'admin', two_factor_key: null } };
-    expect(xml.render('users', body)).to.equal(
-      `${HEAD}\n<users>\n\t<response>\n\t\t<id>1</id>\n\t\t<username>admin</username>\n\t\t<two_factor_key/>\n\t</response>\n</users>`,
-    );
+    expect(xml.render('users', body)).to.equal(`${HEAD}\n<users>\n\t<response>\n\t\t<id>1</id>\n\t\t<username>admin</username>\n\t\t<two_factor_key/>\n\t</response>\n</users>`);
   });
 
   it('writes the root as the reference does: lower case, without underscores, dots kept', () => {
-    expect(xml.render('support_manager.tickets', { response: 1 })).to.equal(
-      lines('<supportmanager.tickets>', '\t<response>1</response>', '</supportmanager.tickets>'),
-    );
+    expect(xml.render('support_manager.tickets', { response: 1 })).to.equal(lines('<supportmanager.tickets>', '\t<response>1</response>', '</supportmanager.tickets>'));
   });
 
   it('repeats the key for each item of a list', () => {
     const body = { response: [{ id: 1 }, { id: 2 }] };
-    expect(xml.render('users', body)).to.equal(
-      lines('<users>', '\t<response>', '\t\t<id>1</id>', '\t</response>', '\t<response>', '\t\t<id>2</id>', '\t</response>', '</users>'),
-    );
+    expect(xml.render('users', body)).to.equal(lines('<users>', '\t<response>', '\t\t<id>1</id>', '\t</response>', '\t<response>', '\t\t<id>2</id>', '\t</response>', '</users>'));
   });
 
   it('repeats nested list keys inside a record', () => {
@@ -71,13 +65,7 @@ describe('xml format', () => {
   it('writes null, undefined, false, empty strings, lists and records as empty elements, true as 1', () => {
     const body = { response: { a: null, b: undefined, c: false, d: '', e: [], f: {}, g: true, h: 0, i: -1.25 } };
     expect(xml.render('m', body)).to.equal(
-      lines(
-        '<m>',
-        '\t<response>',
-        ...['<a/>', '<b/>', '<c/>', '<d/>', '<e/>', '<f/>', '<g>1</g>', '<h>0</h>', '<i>-1.25</i>'].map((row) => `\t\t${row}`),
-        '\t</response>',
-        '</m>',
-      ),
+      lines('<m>', '\t<response>', ...['<a/>', '<b/>', '<c/>', '<d/>', '<e/>', '<f/>', '<g>1</g>', '<h>0</h>', '<i>-1.25</i>'].map((row) => `\t\t${row}`), '\t</response>', '</m>'),
     );
     expect(xml.render('m', { response: [] })).to.equal(lines('<m>', '\t<response/>', '</m>'));
   });
@@ -85,21 +73,12 @@ describe('xml format', () => {
   it('writes error envelopes', () => {
     const body = { message: 'Invalid', errors: { username: { empty: 'Required' } } };
     expect(xml.render('users', body)).to.equal(
-      lines(
-        '<users>',
-        '\t<message>Invalid</message>',
-        '\t<errors>',
-        '\t\t<username>',
-        '\t\t\t<empty>Required</empty>',
-        '\t\t</username>',
-        '\t</errors>',
-        '</users>',
-      ),
+      lines('<users>', '\t<message>Invalid</message>', '\t<errors>', '\t\t<username>', '\t\t\t<empty>Required</empty>', '\t\t</username>', '\t</errors>', '</users>'),
     );
   });
 
   it('drops characters outside [A-Za-z0-9_.-] from names', () => {
-    const body = { response: { 'lines[0][description]': 'x', 'first name': 'y', 'é': 'z' } };
+    const body = { response: { 'lines[0][description]': 'x', 'first name': 'y', é: 'z' } };
     expect(asObject(xml.render('users', body))).to.deep.equal({
       users: { response: { lines0description: 'x', firstname: 'y', _: 'z' } },
     });
@@ -123,9 +102,7 @@ describe('xml format', () => {
       lines(
         '<m>',
         '\t<response>',
-        ...['<__proto__>', '\t<x>1</x>', '</__proto__>', '<record>', '\t<constructor>c</constructor>', '\t<id>3</id>', '</record>'].map(
-          (row) => `\t\t${row}`,
-        ),
+        ...['<__proto__>', '\t<x>1</x>', '</__proto__>', '<record>', '\t<constructor>c</constructor>', '\t<id>3</id>', '</record>'].map((row) => `\t\t${row}`),
         '\t</response>',
         '</m>',
       ),
@@ -148,7 +125,9 @@ describe('xml format', () => {
   it('writes deeply nested records', () => {
     let value: unknown = 'leaf';
     for (let i = 0; i < 500; i++) value = { n: value };
-    let node = parse(xml.render('m', { response: value })).root().first();
+    let node = parse(xml.render('m', { response: value }))
+      .root()
+      .first();
     for (let i = 0; i < 500; i++) node = node.first();
     expect(node.node.textContent).to.equal('leaf');
   });
@@ -157,9 +136,7 @@ describe('xml format', () => {
     const record: Record<string, unknown> = { id: 1 };
     record.self = record;
     record.list = [record];
-    expect(xml.render('m', { response: record })).to.equal(
-      lines('<m>', '\t<response>', '\t\t<id>1</id>', '\t\t<self/>', '\t\t<list/>', '\t</response>', '</m>'),
-    );
+    expect(xml.render('m', { response: record })).to.equal(lines('<m>', '\t<response>', '\t\t<id>1</id>', '\t\t<self/>', '\t\t<list/>', '\t</response>', '</m>'));
   });
 
   it('never throws and always produces well-formed XML', () => {

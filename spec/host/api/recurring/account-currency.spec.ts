@@ -29,7 +29,15 @@ describe('accounts: the currency of a card or bank account', () => {
   for (const [path, vars] of Object.entries(adds)) {
     it(`${path}: a currency that is not one of the company's is a 400 naming currency, nothing kept`, async () => {
       const before = await accountIds();
-      const refused: Array<[unknown, string]> = [['EURO', 'length'], ['US', 'length'], [['USD'], 'format'], [{ a: 'USD' }, 'format'], ['U$D', 'format'], ['XYZ', 'exists'], ['CHF', 'exists']];
+      const refused: Array<[unknown, string]> = [
+        ['EURO', 'length'],
+        ['US', 'length'],
+        [['USD'], 'format'],
+        [{ a: 'USD' }, 'format'],
+        ['U$D', 'format'],
+        ['XYZ', 'exists'],
+        ['CHF', 'exists'],
+      ];
       for (const [currency, code] of refused) {
         const res = await call(server, 'POST', path, vars({ currency }));
         expect(res.status, `${JSON.stringify(currency)}: ${res.text}`).to.equal(400);

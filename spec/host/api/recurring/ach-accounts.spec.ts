@@ -16,7 +16,8 @@ describe('accounts: bank accounts (ACH)', () => {
   let clientId: number;
   let accountId: number;
 
-  const addAch = (client: number, account = APPROVED, extra: Record<string, unknown> = {}) => ok(server, 'POST', 'accounts/addAch', { vars: { client_id: client, account, routing: ROUTING, ...extra } });
+  const addAch = (client: number, account = APPROVED, extra: Record<string, unknown> = {}) =>
+    ok(server, 'POST', 'accounts/addAch', { vars: { client_id: client, account, routing: ROUTING, ...extra } });
   const verify = (id: number, first: string, second: string) => call(server, 'POST', 'accounts/verifyAchDeposits', { account_id: id, vars: { first_deposit: first, second_deposit: second } });
 
   before(async () => {
@@ -26,13 +27,18 @@ describe('accounts: bank accounts (ACH)', () => {
   });
   after(() => server.close());
 
-  it('keeps the gateway\'s token and the last four digits, never the account or routing number', async () => {
+  it("keeps the gateway's token and the last four digits, never the account or routing number", async () => {
     accountId = await addAch(clientId, APPROVED, { type: 'savings', autodebit: 'true' });
     const account = await ok(server, 'GET', 'accounts/getAch', { account_id: accountId });
     expect(account).to.include({ account_type: 'ach', type: 'savings', type_name: 'Savings', last4: '6789', expiration: null, gateway: 'test_card', status: 'unverified', autodebit: true });
     expect(account.reference_id).to.match(/^btok_/);
     for (const table of ['accounts', 'test_card_bank_accounts']) {
-      const rows = JSON.stringify(await server.installation.db.selectFrom(table as any).selectAll().execute());
+      const rows = JSON.stringify(
+        await server.installation.db
+          .selectFrom(table as any)
+          .selectAll()
+          .execute(),
+      );
       expect(rows, table).to.not.include(APPROVED);
       expect(rows, table).to.not.include(ROUTING);
     }
@@ -84,7 +90,7 @@ describe('accounts: bank accounts (ACH)', () => {
     expect((await verify(other, '0.32', '0.45')).json.errors.account_id).to.have.property('verified');
   });
 
-  it('is charged by the billing run\'s autodebit once verified, as an ach transaction; a closed account is declined', async () => {
+  it("is charged by the billing run's autodebit once verified, as an ach transaction; a closed account is declined", async () => {
     await runAt(server, '2027-03-02 12:00:00');
     const [paid] = await ok(server, 'GET', 'invoices/getList', { client_id: clientId, status: 'closed' });
     expect(paid.total).to.equal(paid.paid);
@@ -114,7 +120,12 @@ describe('accounts: bank accounts (ACH)', () => {
     await ok(server, 'DELETE', 'accounts/deleteAch', { account_id: accountId });
     expect(await ok(server, 'GET', 'accounts/getDebitAccount', { client_id: clientId })).to.equal(false);
     expect(await ok(server, 'GET', 'accounts/getAllAchByClient', { client_id: clientId })).to.deep.equal([]);
-    const token = await server.installation.db.selectFrom('test_card_bank_accounts' as any).select('status').where('company_id', '=', 1).orderBy('id').executeTakeFirst();
+    const token = await server.installation.db
+      .selectFrom('test_card_bank_accounts' as any)
+      .select('status')
+      .where('company_id', '=', 1)
+      .orderBy('id')
+      .executeTakeFirst();
     expect(token).to.deep.equal({ status: 'removed' });
     expect((await call(server, 'DELETE', 'accounts/deleteCc', { account_id: accountId })).status, 'not a card').to.equal(400);
   });

@@ -4,7 +4,7 @@ import { newCompany } from '../billing/fixtures';
 import { addCard, addClient, call, ok, recurringServer } from './support';
 
 /** The autodebit account where the reference keeps it: clients/addDebitAccount and its siblings. */
-describe('clients: the reference\'s debit account methods', () => {
+describe("clients: the reference's debit account methods", () => {
   let server: TestServer;
   let clientId: number;
   let card: number;
@@ -33,7 +33,7 @@ describe('clients: the reference\'s debit account methods', () => {
     expect(await ok(server, 'GET', 'clients/getDebitAccount', { client_id: clientId })).to.equal(false);
   });
 
-  it('refuses an account of another kind or client, and another company\'s client', async () => {
+  it("refuses an account of another kind or client, and another company's client", async () => {
     const wrongKind = await call(server, 'POST', 'clients/addDebitAccount', { client_id: clientId, vars: { account_id: card, type: 'ach' } });
     expect(wrongKind.json.errors).to.have.property('account_id');
     const stranger = await addClient(server, { first_name: 'Grace' });

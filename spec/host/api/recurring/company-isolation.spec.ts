@@ -27,7 +27,13 @@ describe('recurring billing: one company failing does not stop the others', func
     second = await secondCompany(server);
     const { pricingId } = await addPackage(server, moduleId);
     serviceOf[1] = await addService(pricingId, await addClient(server));
-    const theirs = await ok(server, 'POST', 'packages/add', { vars: { names: [{ lang: 'en_us', name: 'Theirs' }], pricing: [{ term: 1, period: 'month', price: '12.00', currency: 'USD' }] } }, second.credential);
+    const theirs = await ok(
+      server,
+      'POST',
+      'packages/add',
+      { vars: { names: [{ lang: 'en_us', name: 'Theirs' }], pricing: [{ term: 1, period: 'month', price: '12.00', currency: 'USD' }] } },
+      second.credential,
+    );
     const theirPricing = (await ok(server, 'GET', 'packages/get', { package_id: theirs }, second.credential)).pricing[0].id;
     serviceOf[second.companyId] = await addService(theirPricing, await addClient(server, { email: 'second@example.com' }, second.credential), second.credential);
     for (const auth of [undefined, second.credential]) await ok(server, 'PUT', 'settings/set', { key: 'inv_days_before_renewal', value: '3' }, auth);
@@ -53,7 +59,7 @@ describe('recurring billing: one company failing does not stop the others', func
   const renewed = async (companyId: number) =>
     (await server.installation.db.selectFrom('service_invoices').select('invoice_id').where('service_id', '=', serviceOf[companyId]).where('kind', '=', 'renew').execute()).length;
   const lastRun = async (companyId: number) =>
-    (await server.installation.db.selectFrom('automation_runs').select(['status', 'message']).where('company_id', '=', companyId).where('task', '=', 'create_invoice').executeTakeFirst());
+    await server.installation.db.selectFrom('automation_runs').select(['status', 'message']).where('company_id', '=', companyId).where('task', '=', 'create_invoice').executeTakeFirst();
 
   it('from cron: the other company is billed, the failure is reported and the exit status is 1', async () => {
     const run = await runCli(server.database.url, ['automation', 'run', '--task', 'create_invoice', '--now', RUN_AT]);
@@ -71,7 +77,10 @@ describe('recurring billing: one company failing does not stop the others', func
   // The failed run's lease on company 1's work holds for 5 minutes (as a crashed process's would):
   // the next runs come after it.
   it('in process: the run rejects with each failed company and what the others did', async () => {
-    const failed = await runAt(server, '2027-03-30 09:06:00', { tasks: ['create_invoice'] }).then(() => null, (error: unknown) => error);
+    const failed = await runAt(server, '2027-03-30 09:06:00', { tasks: ['create_invoice'] }).then(
+      () => null,
+      (error: unknown) => error,
+    );
     expect(failed).to.be.instanceOf(BillingRunFailed);
     expect((failed as BillingRunFailed).failures.map((f) => f.companyId)).to.deep.equal([1]);
     expect((failed as BillingRunFailed).reports.map((r) => [r.companyId, r.task, r.processed])).to.deep.equal([[second.companyId, 'create_invoice', 0]]);
@@ -80,7 +89,10 @@ describe('recurring billing: one company failing does not stop the others', func
   it('once the fault is gone the next run bills the failed company, and nothing twice', async () => {
     await sql`drop trigger refuse_company_1${sql.raw(postgres ? ' on invoices' : '')}`.execute(server.installation.db);
     const reports = await runAt(server, '2027-03-30 09:12:00', { tasks: ['create_invoice'] });
-    expect(reports.map((r) => [r.companyId, r.processed])).to.deep.equal([[1, 1], [second.companyId, 0]]);
+    expect(reports.map((r) => [r.companyId, r.processed])).to.deep.equal([
+      [1, 1],
+      [second.companyId, 0],
+    ]);
     expect(await renewed(1)).to.equal(1);
     expect(await renewed(second.companyId)).to.equal(1);
   });

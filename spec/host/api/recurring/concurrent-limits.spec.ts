@@ -29,7 +29,10 @@ describe('services: coupon uses and package stock hold, under concurrent calls a
       const { packageId, pricingId } = await monthly(`Coupon ${round}`);
       const coupon = await ok(server, 'POST', 'coupons/add', { vars: { code: `TWICE${round}`, max_qty: 2, packages: [packageId], amounts: [{ currency: 'USD', amount: '5', type: 'amount' }] } });
       const answers = await addAtOnce(8, { pricing_id: pricingId, coupon_id: coupon });
-      expect(answers.filter((r) => r.status === 200), 'services added').to.have.length(2);
+      expect(
+        answers.filter((r) => r.status === 200),
+        'services added',
+      ).to.have.length(2);
       for (const refused of answers.filter((r) => r.status !== 200)) expect(refused.json.errors).to.deep.equal({ coupon_id: { valid: 'The coupon cannot be used for this package now.' } });
       expect((await ok(server, 'GET', 'coupons/get', { coupon_id: coupon })).used_qty).to.equal(2);
       expect(await ok(server, 'GET', 'services/getListCount', { status: 'all', package_id: packageId })).to.equal(2);
@@ -37,7 +40,9 @@ describe('services: coupon uses and package stock hold, under concurrent calls a
   });
 
   it('eight concurrent downgrades of one service credit the unused time once, and eight upgrades invoice it once', async () => {
-    const packageId = await ok(server, 'POST', 'packages/add', { vars: { names: [{ lang: 'en_us', name: 'Tiers' }], pricing: ['60.00', '30.00'].map((price) => ({ term: 1, period: 'month', price, currency: 'USD' })) } });
+    const packageId = await ok(server, 'POST', 'packages/add', {
+      vars: { names: [{ lang: 'en_us', name: 'Tiers' }], pricing: ['60.00', '30.00'].map((price) => ({ term: 1, period: 'month', price, currency: 'USD' })) },
+    });
     const [pro, basic] = (await ok(server, 'GET', 'packages/get', { package_id: packageId })).pricing.map((p: { id: number }) => p.id);
     const owner = await addClient(server);
     const renews = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
@@ -85,7 +90,10 @@ describe('services: coupon uses and package stock hold, under concurrent calls a
     for (let round = 0; round < 3; round++) {
       const { packageId, pricingId } = await monthly(`Stock ${round}`, { qty: 2 });
       const answers = await addAtOnce(8, { pricing_id: pricingId });
-      expect(answers.filter((r) => r.status === 200), 'services added').to.have.length(2);
+      expect(
+        answers.filter((r) => r.status === 200),
+        'services added',
+      ).to.have.length(2);
       for (const refused of answers.filter((r) => r.status !== 200)) expect(refused.json.errors).to.deep.equal({ pricing_id: { qty: 'The package is sold out.' } });
       expect(await ok(server, 'GET', 'services/getListCount', { status: 'all', package_id: packageId })).to.equal(2);
     }

@@ -16,9 +16,22 @@ describe('recurring billing: recurring coupons on renewals and limit_recurring',
     const clientId = await addClient(server);
     const coupon = (code: string, limit: number) =>
       ok(server, 'POST', 'coupons/add', { vars: { code, recurring: 1, limit_recurring: limit, packages: [packageId], amounts: [{ currency: 'USD', amount: '25', type: 'percent' }] } });
-    for (const [code, limit] of [['LIFETIME', 0], ['LIMITED', 1]] as const) {
+    for (const [code, limit] of [
+      ['LIFETIME', 0],
+      ['LIMITED', 1],
+    ] as const) {
       const couponId = await coupon(code, limit);
-      services[code] = await ok(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, client_id: clientId, coupon_id: couponId, status: 'active', use_module: 'false', date_added: '2027-01-01 00:00:00 UTC', domain: `${code.toLowerCase()}.example.com` } });
+      services[code] = await ok(server, 'POST', 'services/add', {
+        vars: {
+          pricing_id: pricingId,
+          client_id: clientId,
+          coupon_id: couponId,
+          status: 'active',
+          use_module: 'false',
+          date_added: '2027-01-01 00:00:00 UTC',
+          domain: `${code.toLowerCase()}.example.com`,
+        },
+      });
       // The offer ends after the service was bought.
       await ok(server, 'PUT', 'coupons/edit', { coupon_id: couponId, vars: { status: 'inactive', end_date: '2027-01-02 00:00:00 UTC' } });
     }

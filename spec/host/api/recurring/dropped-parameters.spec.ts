@@ -26,7 +26,8 @@ describe('reference parameters: honoured or refused, never dropped', function ()
     const clientId = await addClient(server);
     const older = await addService(clientId, '2027-01-01 00:00:00');
     const newer = await addService(clientId, '2027-02-01 00:00:00');
-    const ids = async (orderBy?: Record<string, string>) => (await ok(server, 'GET', 'services/getAll', { ...(orderBy ? { order_by: orderBy } : {}), filters: { client_id: clientId } })).map((s: { id: number }) => s.id);
+    const ids = async (orderBy?: Record<string, string>) =>
+      (await ok(server, 'GET', 'services/getAll', { ...(orderBy ? { order_by: orderBy } : {}), filters: { client_id: clientId } })).map((s: { id: number }) => s.id);
     expect(await ids()).to.deep.equal([newer, older]);
     expect(await ids({ date_added: 'ASC' })).to.deep.equal([older, newer]);
     expect(await ids({ id: 'DESC' })).to.deep.equal([newer, older]);
@@ -38,7 +39,8 @@ describe('reference parameters: honoured or refused, never dropped', function ()
   it('accounts/getListCc and getListAch sortby and order are honoured, and others refused', async () => {
     const clientId = await addClient(server);
     const contactId = (await ok(server, 'GET', 'clients/get', { client_id: clientId })).contact_id;
-    const card = (number: string, last: string) => ok(server, 'POST', 'accounts/addCc', { vars: { client_id: clientId, number, expiration: '203012', security_code: '123', first_name: 'Ada', last_name: last } });
+    const card = (number: string, last: string) =>
+      ok(server, 'POST', 'accounts/addCc', { vars: { client_id: clientId, number, expiration: '203012', security_code: '123', first_name: 'Ada', last_name: last } });
     const zed = await card('4242424242424242', 'Zed');
     const abel = await card('5555555555554444', 'Abel');
     const list = async (params: Record<string, string>) => (await ok(server, 'GET', 'accounts/getListCc', { contact_id: contactId, ...params })).map((a: { id: number }) => a.id);
@@ -96,7 +98,7 @@ describe('reference parameters: honoured or refused, never dropped', function ()
     expect((await call(server, 'GET', 'gateway_manager/getAll', { company_id: '1', currency: 'dollars' })).json.errors).to.have.property('currency');
   });
 
-  it('plugin_manager/get company_id: another company\'s plugin reads as none', async () => {
+  it("plugin_manager/get company_id: another company's plugin reads as none", async () => {
     const pluginId = await install(server, 'plugin_manager', 'vars[dir]=diagnostics');
     expect(await ok(server, 'GET', 'plugin_manager/get', { plugin_id: pluginId })).to.include({ id: pluginId });
     expect(await ok(server, 'GET', 'plugin_manager/get', { plugin_id: pluginId, detailed: 'true', company_id: '1' })).to.include({ id: pluginId });

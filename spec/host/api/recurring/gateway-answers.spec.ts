@@ -48,7 +48,15 @@ describe('accounts: a merchant gateway answering badly when it stores an account
   const bank = (account: string) => call(server, 'POST', 'accounts/addAch', { vars: { client_id: clientId, gateway: 'shaky', account, routing: '110000000' } });
   const kept = async () => (await server.installation.db.selectFrom('accounts').select('reference_id').execute()).map((a) => a.reference_id);
 
-  for (const [number, what] of [['1', 'nothing'], ['2', 'a token too long to keep'], ['3', 'no token'], ['4', 'an expiry that is not yyyymm'], ['5', 'an error of its own'], ['6', 'a token that is not text'], ['7', 'text, not a record']]) {
+  for (const [number, what] of [
+    ['1', 'nothing'],
+    ['2', 'a token too long to keep'],
+    ['3', 'no token'],
+    ['4', 'an expiry that is not yyyymm'],
+    ['5', 'an error of its own'],
+    ['6', 'a token that is not text'],
+    ['7', 'text, not a record'],
+  ]) {
     it(`answers 400 naming the gateway, keeping nothing, when it answers ${what}`, async () => {
       for (const res of [await card(number), ...(number === '4' ? [] : [await bank(number)])]) {
         expect(res.status, res.text).to.equal(400);

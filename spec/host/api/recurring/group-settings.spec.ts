@@ -19,7 +19,11 @@ describe('recurring billing: billing settings per client group', () => {
   const addServices = async (clientId: number) => {
     const ids = [];
     for (const domain of ['a', 'b']) {
-      ids.push(await ok(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, client_id: clientId, status: 'active', date_added: '2027-01-01 00:00:00 UTC', domain: `${domain}${clientId}.example.com` } }));
+      ids.push(
+        await ok(server, 'POST', 'services/add', {
+          vars: { pricing_id: pricingId, client_id: clientId, status: 'active', date_added: '2027-01-01 00:00:00 UTC', domain: `${domain}${clientId}.example.com` },
+        }),
+      );
     }
     return ids;
   };
@@ -54,7 +58,9 @@ describe('recurring billing: billing settings per client group', () => {
   it('clients/create checks vars[settings] as setSettings does: nothing of a refused sign-up is kept', async () => {
     // It stored them unchecked: getSetting showed the client's value while the run ignored it.
     const signUp = (n: number, settings: Record<string, unknown>) =>
-      call(server, 'POST', 'clients/create', { vars: { username: `signup${n}`, new_password: 'secret12', confirm_password: 'secret12', first_name: 'Sign', last_name: 'Up', email: `signup${n}@example.com`, settings } });
+      call(server, 'POST', 'clients/create', {
+        vars: { username: `signup${n}`, new_password: 'secret12', confirm_password: 'secret12', first_name: 'Sign', last_name: 'Up', email: `signup${n}@example.com`, settings },
+      });
     const clients = await ok(server, 'GET', 'clients/getListCount', { status: 'active' });
     const refused: Array<[Record<string, unknown>, string]> = [
       [{ autodebit_attempts: 'abc' }, 'settings[autodebit_attempts]'],
@@ -69,17 +75,27 @@ describe('recurring billing: billing settings per client group', () => {
     }
     expect(await ok(server, 'GET', 'clients/getListCount', { status: 'active' })).to.equal(clients);
     expect((await call(server, 'GET', 'users/getByUsername', { username: 'signup0' })).json.response).to.equal(false);
-    const created = await ok(server, 'POST', 'clients/create', { vars: { username: 'signup-ok', new_password: 'secret12', confirm_password: 'secret12', first_name: 'Sign', last_name: 'Up', email: 'signup-ok@example.com', settings: { inv_days_before_renewal: '5', language: 'en_us' } } });
+    const created = await ok(server, 'POST', 'clients/create', {
+      vars: {
+        username: 'signup-ok',
+        new_password: 'secret12',
+        confirm_password: 'secret12',
+        first_name: 'Sign',
+        last_name: 'Up',
+        email: 'signup-ok@example.com',
+        settings: { inv_days_before_renewal: '5', language: 'en_us' },
+      },
+    });
     expect(await ok(server, 'GET', 'clients/getSetting', { client_id: created.id, key: 'inv_days_before_renewal' })).to.include({ value: '5', level: 'client' });
   });
 
-  it('dates the next invoice by the client\'s own settings', async () => {
+  it("dates the next invoice by the client's own settings", async () => {
     expect(await ok(server, 'GET', 'services/getNextInvoiceDate', { service_id: services[plainClient][0] })).to.equal('2027-01-29 00:00:00');
     expect(await ok(server, 'GET', 'services/getNextInvoiceDate', { service_id: services[earlyClient][0] })).to.equal('2027-01-22 00:00:00');
     expect(await ok(server, 'GET', 'services/getNextInvoiceDate', { service_id: services[exception][0] })).to.equal('2027-01-29 00:00:00');
   });
 
-  it('invoices the early group ten days ahead, each service alone, and the company\'s clients three days ahead, together', async () => {
+  it("invoices the early group ten days ahead, each service alone, and the company's clients three days ahead, together", async () => {
     await runAt(server, '2027-01-25 12:00:00');
     const earlyInvoices = await invoicesOf(server, earlyClient);
     expect(earlyInvoices, 'one invoice per service').to.have.length(2);
@@ -90,17 +106,17 @@ describe('recurring billing: billing settings per client group', () => {
     const [together] = await invoicesOf(server, plainClient);
     expect((await ok(server, 'GET', 'invoices/get', { invoice_id: together.id })).line_items).to.have.length(2);
     expect(await invoicesOf(server, plainClient)).to.have.length(1);
-    expect(await invoicesOf(server, exception), 'the group\'s grouping, the client\'s days').to.have.length(2);
+    expect(await invoicesOf(server, exception), "the group's grouping, the client's days").to.have.length(2);
     expect(await invoicesOf(server, earlyClient), 'nothing twice').to.have.length(2);
   });
 
-  it('suspends the company\'s clients two days past due and never the early group\'s', async () => {
+  it("suspends the company's clients two days past due and never the early group's", async () => {
     await runAt(server, '2027-02-04 12:00:00');
     for (const id of services[plainClient]) expect((await serviceOf(server, id)).status).to.equal('suspended');
     for (const id of [...services[earlyClient], ...services[exception]]) expect((await serviceOf(server, id)).status).to.equal('active');
   });
 
-  it('moving a client to another group bills it by that group\'s rules from the next run', async () => {
+  it("moving a client to another group bills it by that group's rules from the next run", async () => {
     await ok(server, 'PUT', 'clients/edit', { client_id: earlyClient, vars: { client_group_id: plain } });
     await runAt(server, '2027-02-05 12:00:00');
     for (const id of services[earlyClient]) expect((await serviceOf(server, id)).status).to.equal('suspended');

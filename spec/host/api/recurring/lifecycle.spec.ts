@@ -54,7 +54,9 @@ describe('recurring billing: a service from purchase to suspension', () => {
   });
 
   it('invoices the renewal within the invoice days, once, and moves the renew date', async () => {
-    declining = await ok(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, client_id: decliner, status: 'active', date_added: '2027-01-01 00:00:00 UTC', domain: 'decliner.example.com' } });
+    declining = await ok(server, 'POST', 'services/add', {
+      vars: { pricing_id: pricingId, client_id: decliner, status: 'active', date_added: '2027-01-01 00:00:00 UTC', domain: 'decliner.example.com' },
+    });
     expect((await serviceOf(server, declining)).date_renews).to.equal('2027-02-01 00:00:00');
     await runAt(server, '2027-01-26 12:00:00');
     expect(await invoicesOf(server, decliner)).to.have.length(0);
@@ -101,7 +103,9 @@ describe('recurring billing: a service from purchase to suspension', () => {
   it('spends loose credit on a renewal invoice, and tells the module about the paid renewal', async () => {
     const saver = await addClient(server);
     await ok(server, 'POST', 'transactions/add', { vars: { client_id: saver, amount: '100.00', currency: 'USD' } });
-    const serviceId = await ok(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, client_id: saver, status: 'active', date_added: '2027-03-01 00:00:00 UTC', domain: 'saver.example.com' } });
+    const serviceId = await ok(server, 'POST', 'services/add', {
+      vars: { pricing_id: pricingId, client_id: saver, status: 'active', date_added: '2027-03-01 00:00:00 UTC', domain: 'saver.example.com' },
+    });
     await runAt(server, '2027-03-28 12:00:00');
     const [invoice] = await invoicesOf(server, saver);
     expect(invoice).to.include({ total: '31.0000' });
@@ -112,7 +116,9 @@ describe('recurring billing: a service from purchase to suspension', () => {
 
   it('cancels a scheduled cancellation on its day through the module, without invoicing the period after it', async () => {
     const leaver = await addClient(server);
-    const serviceId = await ok(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, client_id: leaver, status: 'active', date_added: '2027-03-01 00:00:00 UTC', domain: 'leaver.example.com' } });
+    const serviceId = await ok(server, 'POST', 'services/add', {
+      vars: { pricing_id: pricingId, client_id: leaver, status: 'active', date_added: '2027-03-01 00:00:00 UTC', domain: 'leaver.example.com' },
+    });
     await ok(server, 'POST', 'services/cancel', { service_id: serviceId, vars: { date_canceled: 'end_of_term' } });
     await runAt(server, '2027-03-28 12:00:00');
     expect(await invoicesOf(server, leaver)).to.have.length(0);

@@ -22,7 +22,9 @@ describe('recurring billing: packages, pricings, groups, coupons, accounts and s
       const empty = await call(server, 'POST', 'packages/add', {});
       expect(empty.status).to.equal(400);
       expect(Object.keys(empty.json.errors)).to.deep.equal(['names[0][name]', 'pricing[0][term]']);
-      const bad = await call(server, 'POST', 'packages/add', { vars: { name: 'X', module_id: 999, status: 'gone', prorata_day: 31, pricing: [{ term: 0, period: 'fortnight', price: '-1', currency: 'XXX' }] } });
+      const bad = await call(server, 'POST', 'packages/add', {
+        vars: { name: 'X', module_id: 999, status: 'gone', prorata_day: 31, pricing: [{ term: 0, period: 'fortnight', price: '-1', currency: 'XXX' }] },
+      });
       expect(Object.keys(bad.json.errors).sort()).to.deep.equal(['module_id', 'pricing[0][currency]', 'pricing[0][period]', 'pricing[0][price]', 'pricing[0][term]', 'prorata_day', 'status']);
       expect(await ok(server, 'GET', 'packages/getListCount')).to.equal(1);
     });
@@ -37,8 +39,19 @@ describe('recurring billing: packages, pricings, groups, coupons, accounts and s
     });
 
     it('edits pricing rows by id, adds new ones and removes unused ones', async () => {
-      const edited = await ok(server, 'PUT', 'packages/edit', { package_id: packageId, vars: { pricing: [{ id: pricingId, price_renews: '33.00' }, { term: 1, period: 'year', price: '300', currency: 'USD' }] } });
-      expect(edited.pricing.map((p: any) => [p.period, p.price, p.price_renews])).to.deep.equal([['month', '31.0000', '33.0000'], ['year', '300.0000', '300.0000']]);
+      const edited = await ok(server, 'PUT', 'packages/edit', {
+        package_id: packageId,
+        vars: {
+          pricing: [
+            { id: pricingId, price_renews: '33.00' },
+            { term: 1, period: 'year', price: '300', currency: 'USD' },
+          ],
+        },
+      });
+      expect(edited.pricing.map((p: any) => [p.period, p.price, p.price_renews])).to.deep.equal([
+        ['month', '31.0000', '33.0000'],
+        ['year', '300.0000', '300.0000'],
+      ]);
       const removed = await ok(server, 'PUT', 'packages/edit', { package_id: packageId, vars: { pricing: [{ id: edited.pricing[1].id, term: '' }] } });
       expect(removed.pricing).to.have.length(1);
       expect(await ok(server, 'GET', 'pricings/formatTerm', { term: 3, period: 'month' })).to.equal('3 Months');
@@ -69,20 +82,25 @@ describe('recurring billing: packages, pricings, groups, coupons, accounts and s
   });
 
   describe('accounts', () => {
-    it('keeps the gateway\'s token and the last four digits, never the number or the code', async () => {
+    it("keeps the gateway's token and the last four digits, never the number or the code", async () => {
       const accountId = await addCard(server, clientId, '4242 4242 4242 4242');
       const account = await ok(server, 'GET', 'accounts/getCc', { account_id: accountId });
       expect(account).to.include({ last4: '4242', type: 'visa', expiration: '203012', gateway: 'test_card', autodebit: true, status: 'active' });
       expect(account.reference_id).to.match(/^tok_/);
       for (const table of ['accounts', 'test_card_tokens', 'test_card_charges', 'service_fields']) {
-        const rows = JSON.stringify(await server.installation.db.selectFrom(table as any).selectAll().execute());
+        const rows = JSON.stringify(
+          await server.installation.db
+            .selectFrom(table as any)
+            .selectAll()
+            .execute(),
+        );
         expect(rows, table).to.not.include('4242424242424242');
         expect(rows, table).to.not.match(/"(cvv|security_code)"/);
       }
       expect((await ok(server, 'GET', 'accounts/getDebitAccount', { client_id: clientId })).id).to.equal(accountId);
     });
 
-    it('answers the gateway\'s refusal of a bad card as a 400 and stores nothing', async () => {
+    it("answers the gateway's refusal of a bad card as a 400 and stores nothing", async () => {
       const before = await ok(server, 'GET', 'accounts/getAllCcByClient', { client_id: clientId });
       const bad = await call(server, 'POST', 'accounts/addCc', { vars: { client_id: clientId, number: '4242424242424241', expiration: '203012', security_code: '1' } });
       expect(bad.status).to.equal(400);
@@ -96,7 +114,9 @@ describe('recurring billing: packages, pricings, groups, coupons, accounts and s
       const empty = await call(server, 'POST', 'services/add', {});
       expect(empty.status).to.equal(400);
       expect(Object.keys(empty.json.errors)).to.deep.equal(['client_id', 'pricing_id']);
-      const bad = await call(server, 'POST', 'services/add', { vars: { client_id: clientId, pricing_id: pricingId, qty: 'many', override_price: '-3', date_renews: 'tomorrow', status: 'gone', 'bad key': 'x' } });
+      const bad = await call(server, 'POST', 'services/add', {
+        vars: { client_id: clientId, pricing_id: pricingId, qty: 'many', override_price: '-3', date_renews: 'tomorrow', status: 'gone', 'bad key': 'x' },
+      });
       expect(Object.keys(bad.json.errors).sort()).to.deep.equal(['bad key', 'date_renews', 'override_price', 'qty', 'status'].sort());
       expect((await call(server, 'GET', 'services/getList', { status: 'sleeping' })).status).to.equal(400);
       const noIds = await call(server, 'POST', 'invoices/createFromServices', { client_id: clientId, currency: 'USD', due_date: '2030-01-01' });
@@ -106,7 +126,7 @@ describe('recurring billing: packages, pricings, groups, coupons, accounts and s
       expect((await call(server, 'GET', 'services/getNextRenewDate', { last_renew_date: '2027-01-31 10:00:00 UTC', term: 1, period: 'month' })).json.response).to.equal('2027-02-28 10:00:00');
     });
 
-    it('provisions an active service through the module; the module\'s refusal is the answer and nothing is kept', async () => {
+    it("provisions an active service through the module; the module's refusal is the answer and nothing is kept", async () => {
       const refused = await call(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, client_id: clientId, status: 'active', domain: 'not a domain' } });
       expect(refused.status).to.equal(400);
       expect(refused.json.errors).to.deep.equal({ domain: { format: 'Please enter a valid domain name.' } });
@@ -116,7 +136,7 @@ describe('recurring billing: packages, pricings, groups, coupons, accounts and s
       expect((await moduleService(server, await serviceOf(server, serviceId))).status).to.equal('active');
     });
 
-    it('a module failure on suspend leaves the service unchanged and answers the module\'s error', async () => {
+    it("a module failure on suspend leaves the service unchanged and answers the module's error", async () => {
       const serviceId = await ok(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, client_id: clientId, status: 'active', domain: 'refuse.example.com' } });
       const onModule = await moduleService(server, await serviceOf(server, serviceId));
       await ok(server, 'PUT', 'generic_server.services/cancel', { service_id: onModule.id });
@@ -126,7 +146,7 @@ describe('recurring billing: packages, pricings, groups, coupons, accounts and s
       expect(await serviceOf(server, serviceId)).to.include({ status: 'active', date_suspended: null });
     });
 
-    it('answers module.unavailable while the package\'s module is disabled, and changes nothing', async () => {
+    it("answers module.unavailable while the package's module is disabled, and changes nothing", async () => {
       const serviceId = await ok(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, client_id: clientId, status: 'active', domain: 'off.example.com' } });
       await ok(server, 'POST', 'module_manager/disable', { module_id: moduleId });
       try {
@@ -153,16 +173,26 @@ describe('recurring billing: packages, pricings, groups, coupons, accounts and s
     });
 
     it('prorates an upgrade (invoiced) and a downgrade (credited) over the unused days', async () => {
-      const pro = await addPackage(server, moduleId, { names: [{ lang: 'en_us', name: 'Hosting Pro' }], meta: { plan: 'pro' }, pricing: [{ term: 1, period: 'month', price: '60.00', currency: 'USD' }] });
+      const pro = await addPackage(server, moduleId, {
+        names: [{ lang: 'en_us', name: 'Hosting Pro' }],
+        meta: { plan: 'pro' },
+        pricing: [{ term: 1, period: 'month', price: '60.00', currency: 'USD' }],
+      });
       const basic = await addPackage(server, moduleId, { names: [{ lang: 'en_us', name: 'Hosting Basic' }], pricing: [{ term: 1, period: 'month', price: '30.00', currency: 'USD' }] });
       const client = await addClient(server);
       const today = new Date();
       const renews = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + 10));
       const renewsText = renews.toISOString().slice(0, 10);
-      const serviceId = await ok(server, 'POST', 'services/add', { vars: { pricing_id: basic.pricingId, client_id: client, status: 'active', domain: 'up.example.com', date_renews: `${renewsText} 00:00:00 UTC` } });
+      const serviceId = await ok(server, 'POST', 'services/add', {
+        vars: { pricing_id: basic.pricingId, client_id: client, status: 'active', domain: 'up.example.com', date_renews: `${renewsText} 00:00:00 UTC` },
+      });
       // The month ending on the renew date, counted by hand: days from the same day a month before.
       const monthBefore = new Date(Date.UTC(renews.getUTCFullYear(), renews.getUTCMonth() - 1, 1));
-      const start = Date.UTC(monthBefore.getUTCFullYear(), monthBefore.getUTCMonth(), Math.min(renews.getUTCDate(), new Date(Date.UTC(monthBefore.getUTCFullYear(), monthBefore.getUTCMonth() + 1, 0)).getUTCDate()));
+      const start = Date.UTC(
+        monthBefore.getUTCFullYear(),
+        monthBefore.getUTCMonth(),
+        Math.min(renews.getUTCDate(), new Date(Date.UTC(monthBefore.getUTCFullYear(), monthBefore.getUTCMonth() + 1, 0)).getUTCDate()),
+      );
       const total = Math.round((renews.getTime() - start) / 86_400_000);
       // In cents, as an invoice rounds its total; the credit of the way back is the same amount.
       const expected = (Math.round((30 * 10 * 100) / total) / 100).toFixed(4);
@@ -195,7 +225,9 @@ describe('recurring billing: packages, pricings, groups, coupons, accounts and s
       const small = await addPackage(server, moduleId, { names: [{ lang: 'en_us', name: 'Month End Small' }], pricing: pricing('30.00') });
       const large = await addPackage(server, moduleId, { names: [{ lang: 'en_us', name: 'Month End Large' }], meta: { plan: 'pro' }, pricing: pricing('130.00') });
       const client = await addClient(server);
-      const serviceId = await ok(server, 'POST', 'services/add', { vars: { pricing_id: small.pricingId, client_id: client, status: 'active', domain: 'monthend.example.com', date_added: `${text(start)} UTC` } });
+      const serviceId = await ok(server, 'POST', 'services/add', {
+        vars: { pricing_id: small.pricingId, client_id: client, status: 'active', domain: 'monthend.example.com', date_added: `${text(start)} UTC` },
+      });
       expect(await serviceOf(server, serviceId)).to.include({ date_added: text(start), date_renews: text(end) });
       await ok(server, 'PUT', 'services/edit', { service_id: serviceId, vars: { pricing_id: large.pricingId } });
       const expected = (Math.round((100 * 100 * (end - todayUtc)) / (end - start)) / 100).toFixed(4);
@@ -211,7 +243,9 @@ describe('recurring billing: packages, pricings, groups, coupons, accounts and s
       const pricings = (await ok(server, 'GET', 'packages/get', { package_id: both.packageId })).pricing.map((p: { id: number }) => p.id);
       const client = await addClient(server);
       const renews = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
-      const serviceId = await ok(server, 'POST', 'services/add', { vars: { pricing_id: pricings[0], client_id: client, status: 'active', domain: 'cents.example.com', date_renews: `${renews} 00:00:00 UTC` } });
+      const serviceId = await ok(server, 'POST', 'services/add', {
+        vars: { pricing_id: pricings[0], client_id: client, status: 'active', domain: 'cents.example.com', date_renews: `${renews} 00:00:00 UTC` },
+      });
       const move = (pricing: number) => ok(server, 'PUT', 'services/edit', { service_id: serviceId, vars: { pricing_id: pricing } });
       // $0.01 a month for five days or so is $0.0016 or $0.0017: nothing to invoice, nothing to credit.
       for (let i = 0; i < 3; i++) {
@@ -230,14 +264,19 @@ describe('recurring billing: packages, pricings, groups, coupons, accounts and s
       expect(await ok(server, 'GET', 'transactions/getCredit', { client_id: client, currency: 'USD' })).to.equal('0.0300');
     });
 
-    it('an edit cannot make a service its own parent, an addon of its own addon, or another client\'s addon', async () => {
+    it("an edit cannot make a service its own parent, an addon of its own addon, or another client's addon", async () => {
       const client = await addClient(server);
       const other = await addClient(server);
       const add = (vars: Record<string, unknown>) => ok(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, status: 'pending', ...vars } });
       const parent = await add({ client_id: client, domain: 'parent.example.com' });
       const addon = await add({ client_id: client, parent_service_id: parent, domain: 'addon.example.com' });
       const theirs = await add({ client_id: other, domain: 'theirs.example.com' });
-      const refusals: Array<[number, number, string]> = [[parent, parent, 'cycle'], [parent, addon, 'cycle'], [theirs, parent, 'client'], [parent, theirs, 'client']];
+      const refusals: Array<[number, number, string]> = [
+        [parent, parent, 'cycle'],
+        [parent, addon, 'cycle'],
+        [theirs, parent, 'client'],
+        [parent, theirs, 'client'],
+      ];
       for (const [serviceId, parentId, code] of refusals) {
         const res = await call(server, 'PUT', 'services/edit', { service_id: serviceId, vars: { parent_service_id: parentId } });
         expect(res.status, `${serviceId} under ${parentId}`).to.equal(400);
@@ -257,11 +296,19 @@ describe('recurring billing: packages, pricings, groups, coupons, accounts and s
 
     it('a change to a pricing in another currency credits the old price in its currency and invoices the new one in its own', async () => {
       await ok(server, 'POST', 'currencies/add', { vars: { code: 'JPY', format: '#,###.##', precision: 0 } });
-      const both = await addPackage(server, moduleId, { names: [{ lang: 'en_us', name: 'Hosting Yen' }], pricing: [{ term: 1, period: 'month', price: '10000', currency: 'JPY' }, { term: 1, period: 'month', price: '100.00', currency: 'USD' }] });
+      const both = await addPackage(server, moduleId, {
+        names: [{ lang: 'en_us', name: 'Hosting Yen' }],
+        pricing: [
+          { term: 1, period: 'month', price: '10000', currency: 'JPY' },
+          { term: 1, period: 'month', price: '100.00', currency: 'USD' },
+        ],
+      });
       const usd = (await ok(server, 'GET', 'packages/get', { package_id: both.packageId })).pricing.find((p: { currency: string }) => p.currency === 'USD').id;
       const client = await addClient(server);
       const renews = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
-      const serviceId = await ok(server, 'POST', 'services/add', { vars: { pricing_id: both.pricingId, client_id: client, status: 'active', domain: 'yen.example.com', date_renews: `${renews} 00:00:00 UTC` } });
+      const serviceId = await ok(server, 'POST', 'services/add', {
+        vars: { pricing_id: both.pricingId, client_id: client, status: 'active', domain: 'yen.example.com', date_renews: `${renews} 00:00:00 UTC` },
+      });
       await ok(server, 'PUT', 'services/edit', { service_id: serviceId, vars: { pricing_id: usd } });
       // The same share of each month's price: ¥10000 × s credited, $100 × s invoiced (never ¥10000 × s − 100 × s).
       const [invoice] = await ok(server, 'GET', 'invoices/getList', { client_id: client });

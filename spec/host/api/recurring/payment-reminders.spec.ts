@@ -16,7 +16,8 @@ describe('recurring billing: payment reminders as notices to deliver', () => {
   let forgotten: number;
 
   // Sorted: on PostgreSQL the run's lanes record different clients' notices in any order.
-  const notices = async (params: Record<string, unknown> = {}) => (await ok(server, 'GET', 'invoice_notices/getList', { status: 'all', ...params })).map((n: any) => `${n.invoice_id}:${n.notice}`).sort();
+  const notices = async (params: Record<string, unknown> = {}) =>
+    (await ok(server, 'GET', 'invoice_notices/getList', { status: 'all', ...params })).map((n: any) => `${n.invoice_id}:${n.notice}`).sort();
 
   before(async () => {
     ({ server } = await recurringServer());
@@ -37,14 +38,22 @@ describe('recurring billing: payment reminders as notices to deliver', () => {
     expect(res.status).to.equal(400);
   });
 
-  it('records nothing before a notice\'s day, then the first notice on it, once however often the run goes', async () => {
+  it("records nothing before a notice's day, then the first notice on it, once however often the run goes", async () => {
     await runAt(server, '2027-02-04 12:00:00');
     expect(await notices()).to.deep.equal([]);
     await runAt(server, '2027-02-05 12:00:00');
     await runAt(server, '2027-02-05 18:00:00');
     expect(await notices()).to.deep.equal([`${mailedInvoice}:notice1`, `${debitedInvoice}:notice1`]);
     const [first] = await ok(server, 'GET', 'invoice_notices/getList', { client_id: mailed });
-    expect(first).to.include({ client_id: mailed, invoice_id: mailedInvoice, notice: 'notice1', date_due: '2027-02-10 00:00:00', date_added: '2027-02-05 12:00:00', status: 'pending', date_sent: null });
+    expect(first).to.include({
+      client_id: mailed,
+      invoice_id: mailedInvoice,
+      notice: 'notice1',
+      date_due: '2027-02-10 00:00:00',
+      date_added: '2027-02-05 12:00:00',
+      status: 'pending',
+      date_sent: null,
+    });
   });
 
   it('tells an autodebit client of the charge two days ahead, once under two runs at once', async () => {
@@ -66,7 +75,10 @@ describe('recurring billing: payment reminders as notices to deliver', () => {
 
   it('lists pending notices of open invoices for delivery, and marks each sent once', async () => {
     const pending = await ok(server, 'GET', 'invoice_notices/getList', {});
-    expect(pending.map((n: any) => n.invoice_id), 'the paid invoice\'s notices are not to be sent').to.deep.equal([mailedInvoice, mailedInvoice, mailedInvoice]);
+    expect(
+      pending.map((n: any) => n.invoice_id),
+      "the paid invoice's notices are not to be sent",
+    ).to.deep.equal([mailedInvoice, mailedInvoice, mailedInvoice]);
     expect(await ok(server, 'GET', 'invoice_notices/getListCount', {})).to.equal(3);
     expect(await ok(server, 'PUT', 'invoice_notices/markSent', { notice_id: pending[0].id })).to.equal(true);
     expect(await ok(server, 'PUT', 'invoice_notices/markSent', { notice_id: pending[0].id })).to.equal(false);

@@ -22,7 +22,7 @@ describe('recurring billing: lines name their service, payments their account', 
   const addService = (clientId: number, extra: Record<string, unknown> = {}) =>
     ok(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, client_id: clientId, status: 'active', use_module: 'false', date_added: '2027-03-01 00:00:00 UTC', ...extra } });
 
-  it('a client\'s primary account follows its debit account', async () => {
+  it("a client's primary account follows its debit account", async () => {
     const clientId = await addClient(server);
     const bare = await ok(server, 'GET', 'clients/get', { client_id: clientId });
     expect([bare.primary_account_id, bare.primary_account_type]).to.deep.equal([null, null]);
@@ -35,7 +35,7 @@ describe('recurring billing: lines name their service, payments their account', 
     expect((await ok(server, 'GET', 'clients/get', { client_id: clientId })).primary_account_id).to.equal(null);
   });
 
-  it('invoices/createFromServices names each line\'s service', async () => {
+  it("invoices/createFromServices names each line's service", async () => {
     const clientId = await addClient(server);
     const serviceId = await addService(clientId);
     const invoiceId = await ok(server, 'POST', 'invoices/createFromServices', { client_id: clientId, service_ids: [serviceId], currency: 'USD', due_date: '2027-03-10' });
@@ -43,7 +43,7 @@ describe('recurring billing: lines name their service, payments their account', 
     expect(invoice.line_items.map((l: { service_id: number }) => l.service_id)).to.deep.equal(invoice.line_items.map(() => serviceId));
   });
 
-  it('the billing run\'s renewal lines name their service, and its autodebit payment the account charged', async () => {
+  it("the billing run's renewal lines name their service, and its autodebit payment the account charged", async () => {
     await setSettings(server, { inv_days_before_renewal: '3', autodebit_days_before_due: '3' });
     const clientId = await addClient(server);
     const card = await addCard(server, clientId);
@@ -56,7 +56,7 @@ describe('recurring billing: lines name their service, payments their account', 
     expect(payment).to.include({ account_id: card, type: 'cc' });
   });
 
-  it('a manual line may name one of the client\'s services, never another client\'s or company\'s', async () => {
+  it("a manual line may name one of the client's services, never another client's or company's", async () => {
     const clientId = await addClient(server);
     const own = await addService(clientId);
     const stranger = await addService(await addClient(server));

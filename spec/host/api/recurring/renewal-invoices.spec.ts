@@ -26,13 +26,19 @@ describe('recurring billing: the run invoices renewals as invoices/createFromSer
     await ok(server, 'POST', 'taxes/add', { vars: { name: 'NY sales', rate: '8.875', country: 'US', state: 'NY' } });
     await ok(server, 'POST', 'taxes/add', { vars: { name: 'Surcharge', rate: '1.5', level: 2, type: 'inclusive' } });
     await ok(server, 'POST', 'currencies/add', { vars: { code: 'CHF', precision: 2 } });
-    const usd = [{ term: 1, period: 'month', price: '31.00', price_renews: '29.99', currency: 'USD' }, { term: 1, period: 'year', price: '120.00', currency: 'EUR' }];
+    const usd = [
+      { term: 1, period: 'month', price: '31.00', price_renews: '29.99', currency: 'USD' },
+      { term: 1, period: 'year', price: '120.00', currency: 'EUR' },
+    ];
     const taxed = await addPackage(server, moduleId, { taxable: 'true', pricing: usd });
     const taxedEur = (await ok(server, 'GET', 'packages/get', { package_id: taxed.packageId })).pricing.find((p: { currency: string }) => p.currency === 'EUR').id;
     const plain = await addPackage(server, moduleId, { names: [{ lang: 'en_us', name: 'Mail' }], pricing: [{ term: 3, period: 'month', price: '7.3333', currency: 'USD' }] });
     const swiss = await addPackage(server, moduleId, { names: [{ lang: 'en_us', name: 'Swiss' }], pricing: [{ term: 1, period: 'month', price: '12.00', currency: 'CHF' }] });
     const coupon = (code: string, recurring: string, amounts: unknown[]) => ok(server, 'POST', 'coupons/add', { vars: { code, recurring, packages: [taxed.packageId, plain.packageId], amounts } });
-    const percent = await coupon('TENOFF', 'true', [{ currency: 'USD', amount: '12.5', type: 'percent' }, { currency: 'EUR', amount: '10', type: 'percent' }]);
+    const percent = await coupon('TENOFF', 'true', [
+      { currency: 'USD', amount: '12.5', type: 'percent' },
+      { currency: 'EUR', amount: '10', type: 'percent' },
+    ]);
     const fixed = await coupon('FIVE', 'true', [{ currency: 'USD', amount: '5', type: 'amount' }]);
     const once = await coupon('FIRST', 'false', [{ currency: 'USD', amount: '50', type: 'percent' }]);
     const holdings = [
@@ -48,7 +54,10 @@ describe('recurring billing: the run invoices renewals as invoices/createFromSer
       const byRun = await addClient(server, where);
       const services = [];
       for (const [i, vars] of holdings.entries()) {
-        const add = (clientId: number) => ok(server, 'POST', 'services/add', { vars: { ...vars, client_id: clientId, status: 'active', use_module: 'false', date_added: '2030-12-15 00:00:00 UTC', date_renews: `${RENEWS} UTC`, domain: `s${i}-${clientId}.example.com` } });
+        const add = (clientId: number) =>
+          ok(server, 'POST', 'services/add', {
+            vars: { ...vars, client_id: clientId, status: 'active', use_module: 'false', date_added: '2030-12-15 00:00:00 UTC', date_renews: `${RENEWS} UTC`, domain: `s${i}-${clientId}.example.com` },
+          });
         services.push({ byApi: await add(byApi), byRun: await add(byRun) });
       }
       twins.push({ byApi, byRun, services });

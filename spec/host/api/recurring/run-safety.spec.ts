@@ -27,7 +27,11 @@ describe('recurring billing: the run is safe to repeat, to run twice at once and
       const clientId = await addClient(server);
       await addCard(server, clientId);
       for (const n of [1, 2]) {
-        services.push(await ok(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, client_id: clientId, status: 'active', use_module: 'false', date_added: '2027-03-01 00:00:00 UTC', domain: `c${i}s${n}.example.com` } }));
+        services.push(
+          await ok(server, 'POST', 'services/add', {
+            vars: { pricing_id: pricingId, client_id: clientId, status: 'active', use_module: 'false', date_added: '2027-03-01 00:00:00 UTC', domain: `c${i}s${n}.example.com` },
+          }),
+        );
       }
     }
   });
@@ -53,8 +57,14 @@ describe('recurring billing: the run is safe to repeat, to run twice at once and
     expect(new Set(rows.map((r) => r.service_id)).size).to.equal(services.length);
     const invoices = await db().selectFrom('invoices').select(['id', 'date_closed']).execute();
     expect(invoices).to.have.length(CLIENTS);
-    expect(invoices.every((i) => i.date_closed !== null), 'every renewal paid').to.equal(true);
-    const charges = await db().selectFrom('test_card_charges' as any).select(['client_id' as any]).execute();
+    expect(
+      invoices.every((i) => i.date_closed !== null),
+      'every renewal paid',
+    ).to.equal(true);
+    const charges = await db()
+      .selectFrom('test_card_charges' as any)
+      .select(['client_id' as any])
+      .execute();
     expect(charges).to.have.length(CLIENTS);
     const attempts = await db().selectFrom('autodebit_attempts').selectAll().execute();
     expect(attempts.map((r) => r.status)).to.deep.equal(Array(CLIENTS).fill('approved'));
@@ -107,7 +117,10 @@ describe('recurring billing: the run is safe to repeat, to run twice at once and
       afterUnit: () => {
         if (++units === CRASH_AFTER) throw new Error('simulated crash');
       },
-    }).then(() => null, (error: Error) => error.message);
+    }).then(
+      () => null,
+      (error: Error) => error.message,
+    );
     expect(crashed).to.equal('simulated crash');
     // What the crashed run committed stays: on SQLite units commit in batches (the last one is
     // lost), on PostgreSQL one by one in concurrent lanes (the others finish the unit in hand).

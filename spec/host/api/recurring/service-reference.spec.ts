@@ -7,7 +7,7 @@ import { addClient, addPackage, call, ok, recurringServer, runAt, serviceOf } fr
  * The reference's other ways of invoicing services (createRenewalFromService, appendServices,
  * getAllWithService) and its remaining Services lists and readers.
  */
-describe('recurring billing: the reference\'s other service and invoice methods', () => {
+describe("recurring billing: the reference's other service and invoice methods", () => {
   let server: TestServer;
   let pricingId: number;
   let packageId: number;
@@ -15,7 +15,8 @@ describe('recurring billing: the reference\'s other service and invoice methods'
   let renewing: number;
   let moduleId: number;
 
-  const addService = (vars: Record<string, unknown>) => ok(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, client_id: clientId, domain: `s${Math.random().toString(36).slice(2, 8)}.example.com`, ...vars } });
+  const addService = (vars: Record<string, unknown>) =>
+    ok(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, client_id: clientId, domain: `s${Math.random().toString(36).slice(2, 8)}.example.com`, ...vars } });
   const lines = async (invoiceId: number) => (await ok(server, 'GET', 'invoices/get', { invoice_id: invoiceId })).line_items.map((l: any) => l.description);
 
   before(async () => {
@@ -60,7 +61,7 @@ describe('recurring billing: the reference\'s other service and invoice methods'
     let invoiceId: number;
     let addon: number;
 
-    it('adds a new service\'s first period and setup fee to an open invoice of its client', async () => {
+    it("adds a new service's first period and setup fee to an open invoice of its client", async () => {
       const first = await addService({ date_added: '2027-01-01 00:00:00 UTC' });
       invoiceId = await ok(server, 'POST', 'invoices/createFromServices', { client_id: clientId, service_ids: [first], currency: 'USD', due_date: '2027-01-10' });
       expect((await ok(server, 'GET', 'invoices/get', { invoice_id: invoiceId })).total).to.equal('36.0000');
@@ -72,7 +73,7 @@ describe('recurring billing: the reference\'s other service and invoice methods'
       expect((await ok(server, 'GET', 'invoices/getAllWithService', { service_id: addon })).map((i: any) => i.id)).to.deep.equal([invoiceId]);
     });
 
-    it('never bills a period twice, and refuses another client\'s service, a paid invoice and another company', async () => {
+    it("never bills a period twice, and refuses another client's service, a paid invoice and another company", async () => {
       const again = await call(server, 'POST', 'invoices/appendServices', { invoice_id: invoiceId, service_ids: [addon] });
       expect(again.json.errors.service_ids).to.have.property('invoiced');
       expect(await lines(invoiceId), 'nothing half-written').to.have.length(4);
@@ -113,7 +114,7 @@ describe('recurring billing: the reference\'s other service and invoice methods'
       expect(await ok(server, 'GET', 'services/getSearchCount', { query: 'Hosting' })).to.equal(all.length);
     });
 
-    it('getList, getListCount and getStatusCount take the reference\'s order_by and filters', async () => {
+    it("getList, getListCount and getStatusCount take the reference's order_by and filters", async () => {
       const ids = (list: Array<{ id: number }>) => list.map((s) => s.id);
       const all = await ok(server, 'GET', 'services/getList', { client_id: clientId, status: 'all', order_by: { id: 'ASC' } });
       expect(ids(all)).to.deep.equal([...ids(all)].sort((a, b) => a - b));
@@ -129,10 +130,26 @@ describe('recurring billing: the reference\'s other service and invoice methods'
     it('answers pricing information, a package pricing and the actions', async () => {
       await ok(server, 'PUT', 'services/edit', { service_id: renewing, vars: { override_price: '20.00', override_currency: 'USD' } });
       expect(await ok(server, 'GET', 'services/getPricingInfo', { service_id: renewing })).to.deep.equal({
-        service_id: renewing, package_name: 'Hosting', name: 'Hosting (1 Month)', qty: 1, term: 1, period: 'month', currency: 'USD', price: '20.0000', price_renews: '20.0000', setup_fee: '5.0000', cancel_fee: '0.0000',
+        service_id: renewing,
+        package_name: 'Hosting',
+        name: 'Hosting (1 Month)',
+        qty: 1,
+        term: 1,
+        period: 'month',
+        currency: 'USD',
+        price: '20.0000',
+        price_renews: '20.0000',
+        setup_fee: '5.0000',
+        cancel_fee: '0.0000',
       });
       expect((await call(server, 'GET', 'services/getPricingInfo', { service_id: renewing, currency_code: 'EUR' })).json.errors.currency_code).to.have.property('convert');
-      expect(await ok(server, 'GET', 'services/getPackagePricing', { pricing_id: pricingId })).to.include({ id: pricingId, package_id: packageId, package_name: 'Hosting', price: '31.0000', price_renews: '35.0000' });
+      expect(await ok(server, 'GET', 'services/getPackagePricing', { pricing_id: pricingId })).to.include({
+        id: pricingId,
+        package_id: packageId,
+        package_name: 'Hosting',
+        price: '31.0000',
+        price_renews: '35.0000',
+      });
       expect(await ok(server, 'GET', 'services/getPackagePricing', { pricing_id: 999999 })).to.equal(false);
       expect(await ok(server, 'GET', 'services/getActions')).to.have.keys('suspend', 'unsuspend', 'cancel', 'schedule_cancel', 'uncancel', 'renew', 'change_package', 'move');
     });

@@ -33,7 +33,12 @@ describe('audit log', () => {
     expect(row.credential_id).to.be.a('number');
     expect(row.address).to.match(/127\.0\.0\.1|::1/);
     expect(row.params).to.deep.equal(['vars[username]', 'vars[new_password]', 'vars[confirm_password]']);
-    const everything = JSON.stringify(await server.installation.db.selectFrom('audit_log' as never).selectAll().execute());
+    const everything = JSON.stringify(
+      await server.installation.db
+        .selectFrom('audit_log' as never)
+        .selectAll()
+        .execute(),
+    );
     expect(everything).not.to.contain(secret).and.not.to.contain('value-never-logged');
   });
 

@@ -66,7 +66,7 @@ describe('extension managers: secrets and upgrade reach', () => {
     await expectKeptBack((path, auth) => server.request('GET', `/api/gateway_manager/${path}`, { auth }));
   });
 
-  it('keeps it back when the extension\'s directory is gone', async () => {
+  it("keeps it back when the extension's directory is gone", async () => {
     const host = await hostWith(null);
     try {
       await expectKeptBack(host.get);
@@ -75,7 +75,7 @@ describe('extension managers: secrets and upgrade reach', () => {
     }
   });
 
-  it('keeps it back when the extension\'s manifest no longer reads', async () => {
+  it("keeps it back when the extension's manifest no longer reads", async () => {
     const dir = new ExtensionsDir().add('gateways/merchant/test_card', '{ this is not json', 'exports.models = {};');
     const host = await hostWith(dir.root);
     try {
@@ -96,9 +96,10 @@ describe('extension managers: secrets and upgrade reach', () => {
     const scoped = await server.credentialFor(1, { scopes: 'gateway_manager/get*' });
     for (const auth of [readOnly, scoped]) {
       for (const verb of ['GET', 'PUT']) {
-        const res = verb === 'GET'
-          ? await server.request('GET', `/api/gateway_manager/upgrade.json?gateway_id=${gatewayId}`, { auth })
-          : await server.request('PUT', '/api/gateway_manager/upgrade.json', { body: `gateway_id=${gatewayId}`, auth });
+        const res =
+          verb === 'GET'
+            ? await server.request('GET', `/api/gateway_manager/upgrade.json?gateway_id=${gatewayId}`, { auth })
+            : await server.request('PUT', '/api/gateway_manager/upgrade.json', { body: `gateway_id=${gatewayId}`, auth });
         expect(res.status, `${verb}: ${res.text}`).to.equal(403);
       }
     }

@@ -39,7 +39,10 @@ describe('Idempotency-Key on writes', () => {
     const minted = await server.request('POST', '/api/api_keys/add.json', { body: 'vars[notes]=minted', headers: { 'Idempotency-Key': 'mint-1' } });
     expect(minted.status).to.equal(200);
     const newKey = minted.json.response.key as string;
-    const user = await server.request('POST', '/api/users/add.json', { body: form({ vars: { username: 'sealed', new_password: 'hunter22', confirm_password: 'hunter22' } }), headers: { 'Idempotency-Key': 'user-1' } });
+    const user = await server.request('POST', '/api/users/add.json', {
+      body: form({ vars: { username: 'sealed', new_password: 'hunter22', confirm_password: 'hunter22' } }),
+      headers: { 'Idempotency-Key': 'user-1' },
+    });
     expect(user.status).to.equal(200);
     const rows = await trustDb(server.installation.db).selectFrom('idempotency_keys').selectAll().where('key', 'in', ['mint-1', 'user-1']).execute();
     expect(rows).to.have.length(2);
@@ -47,7 +50,9 @@ describe('Idempotency-Key on writes', () => {
     expect(stored).not.to.contain(newKey);
     expect(stored).not.to.contain(minted.json.response.user);
     // The old fingerprint was a bare SHA-256 of the request: a guessed password could be checked against it.
-    const bare = createHash('sha256').update(`POST\n/api/users/add.json\n${JSON.stringify({ vars: { username: 'sealed', new_password: 'hunter22', confirm_password: 'hunter22' } })}`).digest('hex');
+    const bare = createHash('sha256')
+      .update(`POST\n/api/users/add.json\n${JSON.stringify({ vars: { username: 'sealed', new_password: 'hunter22', confirm_password: 'hunter22' } })}`)
+      .digest('hex');
     expect(rows.map((r) => r.fingerprint)).not.to.include(bare);
     const again = await server.request('POST', '/api/api_keys/add.json', { body: 'vars[notes]=minted', headers: { 'Idempotency-Key': 'mint-1' } });
     expect(again.headers.get('idempotent-replayed')).to.equal('true');
@@ -73,7 +78,7 @@ describe('Idempotency-Key on writes', () => {
     expect(await clientCount()).to.equal(before + 1);
   });
 
-  it('keys are per credential: another credential\'s same key is its own', async () => {
+  it("keys are per credential: another credential's same key is its own", async () => {
     const mine = await addClient('shared-name', 'three@example.com');
     const theirs = await server.request('POST', '/api/clients/add.json', {
       body: form({ vars: { first_name: 'Idem', last_name: 'Potent', email: 'three@example.com' } }),
@@ -88,7 +93,10 @@ describe('Idempotency-Key on writes', () => {
     const before = await clientCount();
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => addClient('race-1', 'race@example.com', i % 2 ? other : server)));
     const statuses = answers.map((a) => a.status);
-    expect(statuses.every((s) => s === 200 || s === 409), statuses.join()).to.equal(true);
+    expect(
+      statuses.every((s) => s === 200 || s === 409),
+      statuses.join(),
+    ).to.equal(true);
     const ids = new Set(answers.filter((a) => a.status === 200).map((a) => a.json.response));
     expect(ids.size).to.equal(1);
     for (const busy of answers.filter((a) => a.status === 409)) expect(busy.json.message).to.match(/still being processed/);

@@ -78,7 +78,9 @@ describe('abuse limits: lock-outs shared by every process, rate limit, timing', 
     const userId = (await call(server, 'POST', 'users/add', { vars: { username: 'grace', new_password: 'right-pass', confirm_password: 'right-pass' } })).json.response;
     await call(server, 'POST', 'clients/add', { vars: { first_name: 'G', last_name: 'H', email: 'g@example.com', user_id: userId } });
     const attempt = (password: string, via: 'server' | 'other') =>
-      (via === 'server' ? server : other).request('POST', '/api/users/auth.json', { body: new URLSearchParams({ username: 'grace', 'vars[username]': 'grace', 'vars[password]': password }).toString() });
+      (via === 'server' ? server : other).request('POST', '/api/users/auth.json', {
+        body: new URLSearchParams({ username: 'grace', 'vars[username]': 'grace', 'vars[password]': password }).toString(),
+      });
     expect((await attempt('right-pass', 'server')).json).to.deep.equal({ response: true });
     for (const via of ['server', 'other', 'server'] as const) expect((await attempt('wrong', via)).json).to.deep.equal({ response: false });
     for (const via of ['server', 'other'] as const) {
@@ -88,7 +90,7 @@ describe('abuse limits: lock-outs shared by every process, rate limit, timing', 
     }
   });
 
-  it('users/auth: another company\'s wrong passwords for a username do not lock its owner out', async () => {
+  it("users/auth: another company's wrong passwords for a username do not lock its owner out", async () => {
     const userId = (await call(server, 'POST', 'users/add', { vars: { username: 'hopper', new_password: 'right-pass', confirm_password: 'right-pass' } })).json.response;
     await call(server, 'POST', 'clients/add', { vars: { first_name: 'G', last_name: 'H', email: 'h@example.com', user_id: userId } });
     const { credential: stranger } = await secondCompany(server);
@@ -158,7 +160,13 @@ describe('lock-out rows do not pile up', () => {
 
   it('rows whose window and lock have passed are cleared as new failures come in', async () => {
     for (let i = 0; i < 5; i++) await server.request('GET', '/api/users/getListCount.json', { auth: { user: `tly_spray${i}`, key: 'k' } });
-    const count = async () => (await server.installation.db.selectFrom('trust_lockouts' as never).selectAll().execute()).length;
+    const count = async () =>
+      (
+        await server.installation.db
+          .selectFrom('trust_lockouts' as never)
+          .selectAll()
+          .execute()
+      ).length;
     expect(await count()).to.equal(6);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     // A new process (as after a minute) sweeps on its next failure.

@@ -4,7 +4,24 @@ import { addInvoice } from '../billing/fixtures';
 import { addClient, addPackage, call, ok, recurringServer, runAt, setSettings } from '../recurring/support';
 
 /** Values of the wrong type, size or shape, each sent in place of one parameter. */
-const EDGES: unknown[] = ['', ' ', '0', '-1', '-2147483649', '2147483648', '99999999999999999999', '1.5', '1e3', 'abc', 'é😀\u202e', 'x'.repeat(3000), ['1'], ['1', '2'], { a: '1' }, { 0: { 0: '1' } }];
+const EDGES: unknown[] = [
+  '',
+  ' ',
+  '0',
+  '-1',
+  '-2147483649',
+  '2147483648',
+  '99999999999999999999',
+  '1.5',
+  '1e3',
+  'abc',
+  'é😀\u202e',
+  'x'.repeat(3000),
+  ['1'],
+  ['1', '2'],
+  { a: '1' },
+  { 0: { 0: '1' } },
+];
 
 /**
  * Every method the recurring sessions added, with each of its parameters (and each key of its
@@ -12,7 +29,7 @@ const EDGES: unknown[] = ['', ' ', '0', '-1', '-2147483649', '2147483648', '9999
  * PostgreSQL. The valid call each starts from is shown to succeed first, so the sweep is of
  * answers a real call could get.
  */
-describe('malformed input to the recurring models\' new methods', function () {
+describe("malformed input to the recurring models' new methods", function () {
   this.timeout(120_000);
   let server: TestServer;
   const ids: Record<string, number> = {};
@@ -103,7 +120,7 @@ describe('malformed input to the recurring models\' new methods', function () {
     expect([...statuses.keys()]).to.include.members([200, 400]);
   });
 
-  it('addAch and addCc refuse a vars[contact_id] they cannot read instead of storing the account on the client\'s primary contact', async () => {
+  it("addAch and addCc refuse a vars[contact_id] they cannot read instead of storing the account on the client's primary contact", async () => {
     const before = await ok(server, 'GET', 'accounts/getAllAchByClient', { client_id: ids.client, unverified: 'true' });
     for (const contactId of ['abc', '99999999999', '1.5', ['1'], '-1']) {
       const ach = await call(server, 'POST', 'accounts/addAch', { vars: { contact_id: contactId, client_id: ids.client, account: '000123456789', routing: '110000000' } });
@@ -116,7 +133,7 @@ describe('malformed input to the recurring models\' new methods', function () {
     expect(await ok(server, 'POST', 'accounts/addAch', { vars: { contact_id: ids.contact, account: '000123456789', routing: '110000000' } })).to.be.a('number');
   });
 
-  it('verifyAchDeposits: every malformed deposit is a clear 400 and does not use up the account\'s tries (a list was read as an amount)', async () => {
+  it("verifyAchDeposits: every malformed deposit is a clear 400 and does not use up the account's tries (a list was read as an amount)", async () => {
     const account = await ok(server, 'POST', 'accounts/addAch', { vars: { client_id: ids.client, account: '000123456789', routing: '110000000' } });
     for (const [what, given] of variants({ vars: { first_deposit: '0.32', second_deposit: '0.45' } })) {
       // "0" is an amount (a wrong one): it is a guess, and uses up a try as it should.

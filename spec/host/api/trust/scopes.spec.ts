@@ -15,11 +15,16 @@ describe('scoped credentials: allowed calls, read-only, IP allow list, expiry', 
     return { id: res.json.response.id as number, user: res.json.response.user as string, key: res.json.response.key as string };
   };
 
-  it('allowed calls: patterns match model/method, case-insensitively; anything else is the contract\'s 403', async () => {
+  it("allowed calls: patterns match model/method, case-insensitively; anything else is the contract's 403", async () => {
     const scoped = await create({ scopes: ['Clients/GET*', 'currencies/*'] });
     expect((await call(server, 'GET', 'clients/getList', {}, scoped)).status).to.equal(200);
     expect((await call(server, 'GET', 'currencies/getList', { company_id: 1 }, scoped)).status).to.equal(200);
-    for (const [verb, path] of [['GET', 'users/getList'], ['POST', 'clients/add'], ['GET', 'settings/getList'], ['GET', 'api_keys/getList']]) {
+    for (const [verb, path] of [
+      ['GET', 'users/getList'],
+      ['POST', 'clients/add'],
+      ['GET', 'settings/getList'],
+      ['GET', 'api_keys/getList'],
+    ]) {
       const res = await call(server, verb, path, {}, scoped);
       expect(res.status, path).to.equal(403);
       expect(res.json).to.deep.equal({ message: 'The requested resource is not accessible.' });
@@ -81,7 +86,11 @@ describe('scoped credentials: allowed calls, read-only, IP allow list, expiry', 
     const past = await call(server, 'POST', 'api_keys/add', { vars: { expires_at: '2001-01-01 00:00:00 UTC' } });
     expect(past.status).to.equal(400);
     expect(past.json.errors.expires_at).to.have.property('valid');
-    await server.installation.db.updateTable('api_keys').set({ expires_at: '2001-01-01 00:00:00' } as never).where('id', '=', soon.id).execute();
+    await server.installation.db
+      .updateTable('api_keys')
+      .set({ expires_at: '2001-01-01 00:00:00' } as never)
+      .where('id', '=', soon.id)
+      .execute();
     server.installation.credentials.forget(soon.user);
     expect((await call(server, 'GET', 'users/getListCount', {}, soon)).status).to.equal(401);
   });

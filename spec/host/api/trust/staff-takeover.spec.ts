@@ -76,7 +76,11 @@ describe('staff identities: no company credential reaches them', () => {
     const wrong = await call(server, 'PUT', 'users/edit', { user_id: userId, validate_pass: 'true', vars: { current_password: 'nope', new_password: 'second-pass', confirm_password: 'second-pass' } });
     expect(wrong.status).to.equal(400);
     expect(wrong.json.errors).to.deep.equal({ current_password: { matches: 'The current password is incorrect.' } });
-    const right = await call(server, 'PUT', 'users/edit', { user_id: userId, validate_pass: 'true', vars: { current_password: 'first-pass', new_password: 'second-pass', confirm_password: 'second-pass' } });
+    const right = await call(server, 'PUT', 'users/edit', {
+      user_id: userId,
+      validate_pass: 'true',
+      vars: { current_password: 'first-pass', new_password: 'second-pass', confirm_password: 'second-pass' },
+    });
     expect(right.status).to.equal(200);
   });
 });

@@ -11,7 +11,7 @@ import { secondCompany } from './support';
  * through a token it stored itself for that client's id: the token answers as unknown, and the
  * charge's transaction is refused by the core as the calling company's.
  */
-describe('tenancy: a gateway\'s stored accounts and charges', () => {
+describe("tenancy: a gateway's stored accounts and charges", () => {
   let server: TestServer;
   let other: Credential;
   let clientId: number;
@@ -32,7 +32,7 @@ describe('tenancy: a gateway\'s stored accounts and charges', () => {
 
   const transactions = () => ok(server, 'GET', 'transactions/getList', { client_id: clientId });
 
-  it('company 1\'s token answers company 2 as one that does not exist, and stays usable by company 1', async () => {
+  it("company 1's token answers company 2 as one that does not exist, and stays usable by company 1", async () => {
     const attempts: Array<[string, Record<string, unknown>]> = [
       ['test_card.tokens/verifyDeposits', { vars: { reference_id: token, client_id: clientId, amounts: ['32', '45'] } }],
       ['test_card.tokens/charge', { vars: { reference_id: token, client_id: clientId, amount: '10.00', currency: 'USD', invoices: [{ invoice_id: invoiceId }] } }],
@@ -49,13 +49,27 @@ describe('tenancy: a gateway\'s stored accounts and charges', () => {
     expect(await transactions()).to.deep.equal([]);
   });
 
-  it('a token company 2 stores for company 1\'s client id charges nothing', async () => {
+  it("a token company 2 stores for company 1's client id charges nothing", async () => {
     const stored = await ok(server, 'POST', 'test_card.tokens/storeAch', { vars: { client_id: clientId, account_number: '000123456789', routing_number: '110000000' } }, other);
-    expect(await ok(server, 'POST', 'test_card.tokens/verifyDeposits', { vars: { reference_id: stored.reference_id, client_id: clientId, amounts: ['32', '45'] } }, other)).to.include({ status: 'verified' });
-    const charge = await call(server, 'POST', 'test_card.tokens/charge', { vars: { reference_id: stored.reference_id, client_id: clientId, amount: '10.00', currency: 'USD', invoices: [{ invoice_id: invoiceId }] } }, other);
+    expect(await ok(server, 'POST', 'test_card.tokens/verifyDeposits', { vars: { reference_id: stored.reference_id, client_id: clientId, amounts: ['32', '45'] } }, other)).to.include({
+      status: 'verified',
+    });
+    const charge = await call(
+      server,
+      'POST',
+      'test_card.tokens/charge',
+      { vars: { reference_id: stored.reference_id, client_id: clientId, amount: '10.00', currency: 'USD', invoices: [{ invoice_id: invoiceId }] } },
+      other,
+    );
     expect(charge.status, charge.text).to.equal(400);
     expect(charge.json.errors).to.have.property('client_id');
-    const card = await ok(server, 'POST', 'test_card.tokens/store', { vars: { client_id: clientId, card_number: '4242424242424242', exp_month: '12', exp_year: String(new Date().getUTCFullYear() + 2), cvv: '123' } }, other);
+    const card = await ok(
+      server,
+      'POST',
+      'test_card.tokens/store',
+      { vars: { client_id: clientId, card_number: '4242424242424242', exp_month: '12', exp_year: String(new Date().getUTCFullYear() + 2), cvv: '123' } },
+      other,
+    );
     const cardCharge = await call(server, 'POST', 'test_card.tokens/charge', { vars: { reference_id: card.reference_id, client_id: clientId, amount: '10.00', currency: 'USD' } }, other);
     expect(cardCharge.status, cardCharge.text).to.equal(400);
     expect(await transactions()).to.deep.equal([]);

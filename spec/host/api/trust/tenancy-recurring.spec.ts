@@ -40,7 +40,7 @@ describe('tenancy: recurring billing models', () => {
   });
   after(() => server.close());
 
-  it('reads of another company\'s records find nothing', async () => {
+  it("reads of another company's records find nothing", async () => {
     const reads: Array<[string, Record<string, unknown>]> = [
       ['packages/get', { package_id: mine.package }],
       ['packages/getByPricingId', { package_pricing_id: mine.pricing }],
@@ -83,7 +83,7 @@ describe('tenancy: recurring billing models', () => {
     }
   });
 
-  it('changes to another company\'s records are refused and change nothing', async () => {
+  it("changes to another company's records are refused and change nothing", async () => {
     const writes: Array<[string, string, Record<string, unknown>]> = [
       ['PUT', 'packages/edit', { package_id: mine.package, vars: { names: [{ lang: 'en_us', name: 'Stolen' }] } }],
       ['DELETE', 'packages/delete', { package_id: mine.package }],
@@ -133,7 +133,7 @@ describe('tenancy: recurring billing models', () => {
     expect(await ok(server, 'GET', 'invoice_notices/get', { notice_id: mine.notice })).to.include({ status: 'pending', date_sent: null });
   });
 
-  it('another company\'s pricing, package, module, coupon or service cannot be borrowed into one\'s own records', async () => {
+  it("another company's pricing, package, module, coupon or service cannot be borrowed into one's own records", async () => {
     const borrow: Array<[string, string, Record<string, unknown>]> = [
       ['POST', 'services/add', { vars: { client_id: theirs.client, pricing_id: mine.pricing, status: 'pending' } }],
       ['POST', 'coupons/add', { vars: { code: 'THEIRS', packages: [mine.package], amounts: [{ currency: 'USD', amount: '5', type: 'amount' }] } }],

@@ -6,7 +6,10 @@ import { secondCompany } from './support';
 
 /** The services queues, as list, page and count (services/service-queue-lists.ts). */
 const QUEUES = ['Renewing', 'PaidPending', 'RenewablePaid', 'RenewableUnpaid', 'PendingSuspension', 'PendingUnsuspension', 'PendingCancelation'];
-const QUEUE_READS = QUEUES.flatMap((q) => [`getAll${q}`, ...(q === 'Renewing' ? [] : [q === 'PaidPending' ? 'getPendingPaidList' : `get${q}List`, q === 'PaidPending' ? 'getPendingPaidCount' : `get${q}Count`])]);
+const QUEUE_READS = QUEUES.flatMap((q) => [
+  `getAll${q}`,
+  ...(q === 'Renewing' ? [] : [q === 'PaidPending' ? 'getPendingPaidList' : `get${q}List`, q === 'PaidPending' ? 'getPendingPaidCount' : `get${q}Count`]),
+]);
 
 /** What a caller learns from an answer: its status and body. */
 const seen = (res: TestResponse) => ({ status: res.status, body: res.json });
@@ -31,7 +34,9 @@ describe('tenancy: service invoicing, queues and billing settings', () => {
     ({ packageId: mine.package, pricingId: mine.pricing } = await addPackage(server, moduleId));
     mine.client = await addClient(server);
     // Active since long ago: renewing now, and a renewal invoice left unpaid.
-    mine.service = await ok(server, 'POST', 'services/add', { vars: { client_id: mine.client, pricing_id: mine.pricing, status: 'active', use_module: 'false', date_added: '2025-01-01 00:00:00 UTC' } });
+    mine.service = await ok(server, 'POST', 'services/add', {
+      vars: { client_id: mine.client, pricing_id: mine.pricing, status: 'active', use_module: 'false', date_added: '2025-01-01 00:00:00 UTC' },
+    });
     mine.renewal = await ok(server, 'POST', 'invoices/createRenewalFromService', { service_id: mine.service });
     mine.pending = await ok(server, 'POST', 'services/add', { vars: { client_id: mine.client, pricing_id: mine.pricing, status: 'pending', use_module: 'false' } });
     mine.invoice = await addInvoice(server, mine.client, { date_billed: '2027-02-01 00:00:00 UTC', date_due: '2027-02-10 00:00:00 UTC' });
@@ -47,7 +52,7 @@ describe('tenancy: service invoicing, queues and billing settings', () => {
   });
   after(() => server.close());
 
-  it('company 1\'s queues are not empty, and company 2 sees none of them', async () => {
+  it("company 1's queues are not empty, and company 2 sees none of them", async () => {
     let listed = 0;
     for (const method of QUEUE_READS) {
       const own = await ok(server, 'GET', `services/${method}`);
@@ -59,7 +64,7 @@ describe('tenancy: service invoicing, queues and billing settings', () => {
     expect(listed, 'company 1 has services in its queues').to.be.greaterThan(3);
   });
 
-  it('reads of company 1\'s services, pricings and invoices answer company 2 as ids that do not exist', async () => {
+  it("reads of company 1's services, pricings and invoices answer company 2 as ids that do not exist", async () => {
     const pairs: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
       ['services/getPricingInfo', { service_id: mine.service }, { service_id: MISSING }],
       ['services/getPackagePricing', { pricing_id: mine.pricing }, { pricing_id: MISSING }],
@@ -81,7 +86,7 @@ describe('tenancy: service invoicing, queues and billing settings', () => {
     expect(await ok(server, 'GET', 'services/getAll', {}, other)).to.have.length(1);
   });
 
-  it('company 2 cannot invoice, renew, append or set the billing settings of company 1\'s records, and learns nothing of them', async () => {
+  it("company 2 cannot invoice, renew, append or set the billing settings of company 1's records, and learns nothing of them", async () => {
     const before = {
       service: await ok(server, 'GET', 'services/get', { service_id: mine.service }),
       invoices: await ok(server, 'GET', 'invoices/getList', { status: 'all' }),
@@ -94,7 +99,12 @@ describe('tenancy: service invoicing, queues and billing settings', () => {
       ['POST', 'invoices/createRenewalFromService', { service_id: mine.service }, { service_id: MISSING }],
       ['POST', 'invoices/appendServices', { invoice_id: theirs.invoice, service_ids: [mine.pending] }, { invoice_id: theirs.invoice, service_ids: [MISSING] }],
       ['POST', 'invoices/appendServices', { invoice_id: mine.invoice, service_ids: [theirs.service] }, { invoice_id: MISSING, service_ids: [theirs.service] }],
-      ['POST', 'invoices/createFromServices', { client_id: theirs.client, service_ids: [mine.pending], currency: 'USD', due_date: '2027-03-01' }, { client_id: theirs.client, service_ids: [MISSING], currency: 'USD', due_date: '2027-03-01' }],
+      [
+        'POST',
+        'invoices/createFromServices',
+        { client_id: theirs.client, service_ids: [mine.pending], currency: 'USD', due_date: '2027-03-01' },
+        { client_id: theirs.client, service_ids: [MISSING], currency: 'USD', due_date: '2027-03-01' },
+      ],
       ['POST', 'client_groups/setSetting', { client_group_id: mine.group, key: 'inv_days_before_renewal', value: '1' }, { client_group_id: MISSING, key: 'inv_days_before_renewal', value: '1' }],
       ['POST', 'client_groups/setSettings', { client_group_id: mine.group, vars: { autodebit: 'false' } }, { client_group_id: MISSING, vars: { autodebit: 'false' } }],
       ['DELETE', 'client_groups/unsetSetting', { client_group_id: mine.group, key: 'inv_days_before_renewal' }, { client_group_id: MISSING, key: 'inv_days_before_renewal' }],
@@ -137,7 +147,7 @@ describe('tenancy: service invoicing, queues and billing settings', () => {
     expect(await ok(server, 'GET', 'accounts/getAllAchByClient', { client_id: mine.client, unverified: 'true' })).to.deep.equal([]);
   });
 
-  it('services/getAll refuses a filter it cannot read instead of dropping it (which listed every client\'s services)', async () => {
+  it("services/getAll refuses a filter it cannot read instead of dropping it (which listed every client's services)", async () => {
     const everything = await ok(server, 'GET', 'services/getAll', {});
     expect(everything.length).to.be.greaterThan(1);
     const bad: Array<[string, Record<string, unknown>]> = [

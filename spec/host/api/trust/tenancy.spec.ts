@@ -22,7 +22,7 @@ describe('tenancy: a company credential acts only as its company', () => {
   });
   after(() => server.close());
 
-  it('api_keys: cannot create, list, read, change or revoke another company\'s credentials', async () => {
+  it("api_keys: cannot create, list, read, change or revoke another company's credentials", async () => {
     const created = await call(server, 'POST', 'api_keys/add', { vars: { company_id: 1 } }, other);
     expect(created.status).to.equal(400);
     expect(created.json.errors).to.deep.equal({ company_id: { exists: 'Invalid company ID.' } });
@@ -46,7 +46,7 @@ describe('tenancy: a company credential acts only as its company', () => {
     expect(all.json.response.filter((k: { installation: boolean }) => k.installation)).to.have.length(1);
   });
 
-  it('settings: cannot read or change another company\'s settings, nor any system setting', async () => {
+  it("settings: cannot read or change another company's settings, nor any system setting", async () => {
     expect((await call(server, 'PUT', 'settings/set', { key: 'timezone', value: 'Asia/Tokyo', company_id: 1 }, other)).status).to.equal(400);
     expect((await call(server, 'GET', 'settings/get', { key: 'timezone', company_id: 1 }, other)).status).to.equal(400);
     expect((await call(server, 'GET', 'settings/getList', { company_id: 1 }, other)).status).to.equal(400);
@@ -74,7 +74,7 @@ describe('tenancy: a company credential acts only as its company', () => {
     expect((await call(server, 'PUT', 'companies/edit', { company_id: otherCompany, vars: { name: 'Renamed' } }, other)).status).to.equal(200);
   });
 
-  it('billing models: another company\'s clients, contacts, invoices, transactions and taxes are absent', async () => {
+  it("billing models: another company's clients, contacts, invoices, transactions and taxes are absent", async () => {
     const reads: Array<[string, Record<string, unknown>]> = [
       ['clients/get', { client_id: mine.client }],
       ['contacts/get', { contact_id: mine.contact }],
@@ -91,7 +91,11 @@ describe('tenancy: a company credential acts only as its company', () => {
       ['PUT', 'clients/edit', { client_id: mine.client, vars: { first_name: 'X' } }],
       ['DELETE', 'clients/delete', { client_id: mine.client }],
       ['PUT', 'contacts/edit', { contact_id: mine.contact, vars: { first_name: 'X' } }],
-      ['POST', 'invoices/add', { vars: { client_id: mine.client, date_billed: '2024-03-01 12:00:00 UTC', date_due: '2024-03-31 12:00:00 UTC', currency: 'USD', lines: [{ description: 'X', amount: '1' }] } }],
+      [
+        'POST',
+        'invoices/add',
+        { vars: { client_id: mine.client, date_billed: '2024-03-01 12:00:00 UTC', date_due: '2024-03-31 12:00:00 UTC', currency: 'USD', lines: [{ description: 'X', amount: '1' }] } },
+      ],
       ['POST', 'transactions/add', { vars: { client_id: mine.client, amount: '1.00', currency: 'USD' } }],
       ['PUT', 'taxes/edit', { tax_id: mine.tax, vars: { rate: '1' } }],
     ];
@@ -121,7 +125,7 @@ describe('tenancy: a company credential acts only as its company', () => {
   /** Each record as its own company reads it. */
   const ownRecords = (reads: Array<[string, Record<string, unknown>]>) => Promise.all(reads.map(([path, params]) => ok(server, 'GET', path, params)));
 
-  it('currencies and client groups: the reference\'s explicit company_id reaches only the credential\'s own company', async () => {
+  it("currencies and client groups: the reference's explicit company_id reaches only the credential's own company", async () => {
     const group = await ok(server, 'POST', 'client_groups/add', { vars: { name: 'Mine' } });
     expect((await ok(server, 'GET', 'currencies/getAll', { company_id: 1 })).length).to.be.greaterThan(0);
     expect((await ok(server, 'GET', 'client_groups/getAll', { company_id: 1 })).map((g: { id: number }) => g.id)).to.include(group);
@@ -160,10 +164,13 @@ describe('tenancy: a company credential acts only as its company', () => {
     expect(await ok(server, 'GET', 'currencies/get', { currency_code: 'EUR', company_id: 1 })).to.have.property('code', 'EUR');
     expect(await ok(server, 'GET', 'currencies/get', { currency_code: 'JPY', company_id: 1 })).to.equal(false);
     const groups = await ok(server, 'GET', 'client_groups/getAll', { company_id: 1 });
-    expect(groups.map((g: { name: string }) => g.name)).to.include('Mine').and.not.include('Taken').and.not.include('Planted');
+    expect(groups.map((g: { name: string }) => g.name))
+      .to.include('Mine')
+      .and.not.include('Taken')
+      .and.not.include('Planted');
   });
 
-  it('users: another company\'s identities are absent, listing shows only its own', async () => {
+  it("users: another company's identities are absent, listing shows only its own", async () => {
     const linked = await ok(server, 'POST', 'users/add', { vars: { username: 'ada-login', new_password: 'secret1', confirm_password: 'secret1', recovery_email: 'ada@example.com' } });
     await ok(server, 'PUT', 'clients/edit', { client_id: mine.client, vars: { user_id: linked } });
     const own = await ok(server, 'POST', 'users/add', { vars: { username: 'second-login', new_password: 'secret1', confirm_password: 'secret1' } }, other);
@@ -184,7 +191,7 @@ describe('tenancy: a company credential acts only as its company', () => {
     expect((await call(server, 'POST', 'users/auth', { username: 'ada-login', vars: { username: 'ada-login', password: 'secret1' }, type: 'any' })).json.response).to.equal(true);
   });
 
-  it('users: cannot link another company\'s user to one\'s own client, and such a link would grant nothing', async () => {
+  it("users: cannot link another company's user to one's own client, and such a link would grant nothing", async () => {
     const victim = await ok(server, 'POST', 'users/add', { vars: { username: 'victim', new_password: 'secret1', confirm_password: 'secret1' } });
     await ok(server, 'POST', 'clients/add', { vars: { first_name: 'V', last_name: 'V', email: 'v@example.com', user_id: victim } });
     const claimed = await call(server, 'POST', 'clients/add', { vars: { first_name: 'T', last_name: 'T', email: 't@example.com', user_id: victim } }, other);

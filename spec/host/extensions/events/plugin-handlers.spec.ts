@@ -60,7 +60,7 @@ describe('extensions: plugin event handlers', function () {
     expect(listed.find((e: any) => e.dir === 'secretive').error).to.equal('exports.events has "Clients.add", which config.json\'s "events" does not list (the installer sees only what it lists).');
   });
 
-  it('subscribes the extensions listing the type that the event\'s company has installed and enabled', async () => {
+  it("subscribes the extensions listing the type that the event's company has installed and enabled", async () => {
     expect(consumer.kind).to.equal('plugin');
     expect(await consumer.subscribers(event('Clients.add', 1))).to.deep.equal(['listener']);
     expect(await consumer.subscribers(event('Invoices.add', 1))).to.deep.equal([]);
@@ -71,7 +71,7 @@ describe('extensions: plugin event handlers', function () {
     expect(await consumer.subscribers(event('Clients.add', 1))).to.deep.equal(['listener']);
   });
 
-  it('runs the handler as the event\'s company, in the order delivered, reaching only that company\'s records', async () => {
+  it("runs the handler as the event's company, in the order delivered, reaching only that company's records", async () => {
     const mine = (await server.request('POST', '/api/clients/add.json', { body: 'vars[first_name]=Ada&vars[last_name]=Mine&vars[email]=ada%40example.com' })).json.response;
     const theirs = (await server.request('POST', '/api/clients/add.json', { body: 'vars[first_name]=Eve&vars[last_name]=Theirs&vars[email]=eve%40example.com', auth: other })).json.response;
     const events = [event('Clients.add', 1, { client_id: mine }), event('Services.suspend', 1), event('Clients.add', 1, { client_id: theirs })];
@@ -83,7 +83,7 @@ describe('extensions: plugin event handlers', function () {
     ]);
   });
 
-  it('never receives another company\'s event: where it is not enabled nothing runs, and its rows stay its company\'s', async () => {
+  it("never receives another company's event: where it is not enabled nothing runs, and its rows stay its company's", async () => {
     const before = (await seen()).length;
     await consumer.deliver('listener', event('Clients.add', otherCompany, { client_id: 1 }));
     expect((await seen()).length).to.equal(before);
@@ -116,13 +116,19 @@ describe('extensions: plugin event handlers', function () {
 
   it('a handler that hangs fails at its deadline and holds nothing meanwhile: core calls and writes answer at once', async () => {
     const started = Date.now();
-    const hanging = consumer.deliver('listener', event('Services.suspend', 1, { fail: 'hang' })).then(() => null, (error: Error) => error);
+    const hanging = consumer.deliver('listener', event('Services.suspend', 1, { fail: 'hang' })).then(
+      () => null,
+      (error: Error) => error,
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     const write = Date.now();
     const added = await server.request('POST', '/api/clients/add.json', { body: 'vars[first_name]=Meanwhile&vars[last_name]=Added&vars[email]=m%40example.com' });
     expect(added.status).to.equal(200);
     expect(Date.now() - write, 'a core write while a handler hangs').to.be.below(1000);
-    expect(await hanging).to.be.an('error').with.property('message').that.matches(/deadline/);
+    expect(await hanging)
+      .to.be.an('error')
+      .with.property('message')
+      .that.matches(/deadline/);
     expect(Date.now() - started).to.be.below(5000);
     expect((await server.request('GET', `/api/clients/get.json?client_id=${added.json.response}`)).json.response.first_name).to.equal('Meanwhile');
   });

@@ -12,7 +12,11 @@ import { MINUTE_TICKER, MINUTE_TICKER_MANIFEST } from './ticker';
 async function observed(url: string) {
   const installation = await Installation.open({ databaseUrl: url });
   try {
-    const runs = (await installation.db.selectFrom('ticker_runs' as never).select(['due'] as never).orderBy('id' as never).execute()) as Array<{ due: string }>;
+    const runs = (await installation.db
+      .selectFrom('ticker_runs' as never)
+      .select(['due'] as never)
+      .orderBy('id' as never)
+      .execute()) as Array<{ due: string }>;
     const log = await installation.db.selectFrom('automation_runs').select(['task', 'runs', 'status']).where('task', '=', 'ticker.every_minute').executeTakeFirst();
     return { dues: runs.map((r) => r.due), log };
   } finally {

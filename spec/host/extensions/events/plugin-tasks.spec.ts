@@ -69,7 +69,7 @@ describe('extensions: plugin tasks', function () {
     ]);
   });
 
-  it('a daily task waits for its time in the company\'s zone', async () => {
+  it("a daily task waits for its time in the company's zone", async () => {
     expect((await server.request('PUT', '/api/settings/set.json', { body: 'key=timezone&value=America/New_York', auth: other })).status).to.equal(200);
     // 07:30 UTC is 02:30 in New York: not yet; 08:00 UTC is 03:00 there.
     await tick('2026-03-03 07:30:00');
@@ -84,7 +84,9 @@ describe('extensions: plugin tasks', function () {
     expect(broken.message).to.equal("It threw an error (the host's log has what it threw).");
     expect((await runs()).filter((r) => r.task === 'broken')).to.deep.equal([]);
     const status = await runCli(server.database.url, ['automation', 'status', '--company', '1']);
-    expect(status.stdout).to.match(/ticker\.broken\s+failed/).and.match(/ticker\.every_five\s+done/);
+    expect(status.stdout)
+      .to.match(/ticker\.broken\s+failed/)
+      .and.match(/ticker\.every_five\s+done/);
     expect(status.stdout).not.to.contain('secret-in-the-message');
   });
 
@@ -101,7 +103,7 @@ describe('extensions: plugin tasks', function () {
     expect((await runs()).filter((r) => r.due === '2026-03-03 08:20:00').map((r) => r.task)).to.deep.equal(['every_five']);
   });
 
-  it('refuses an unknown task with a 400 naming the company\'s tasks; another company\'s task settings are its own', async () => {
+  it("refuses an unknown task with a 400 naming the company's tasks; another company's task settings are its own", async () => {
     const res = await server.request('PUT', '/api/extension_tasks/disable.json', { body: 'task=ticker.nope' });
     expect(res.status).to.equal(400);
     expect(res.json.errors.task.exists).to.contain('ticker.every_five');
@@ -113,7 +115,10 @@ describe('extensions: plugin tasks', function () {
     expect((await server.request('POST', '/api/plugin_manager/disable.json', { body: `plugin_id=${id}` })).status).to.equal(200);
     await tick('2026-03-03 08:25:00');
     // Its models answer 403 now: the table read directly.
-    const rows = await server.installation.db.selectFrom('ticker_runs' as never).select(['company_id', 'due'] as never).execute();
+    const rows = await server.installation.db
+      .selectFrom('ticker_runs' as never)
+      .select(['company_id', 'due'] as never)
+      .execute();
     expect((rows as Array<{ company_id: number; due: string }>).filter((r) => r.due === '2026-03-03 08:25:00').map((r) => r.company_id)).to.deep.equal([otherCompany]);
   });
 });

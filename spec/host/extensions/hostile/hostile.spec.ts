@@ -65,7 +65,7 @@ describe('extensions: hostile extensions get nothing', function () {
     other = await server.credentialFor(company);
     for (const auth of [server.credential, other]) expect((await server.request('POST', '/api/plugin_manager/add.json', { body: 'vars[dir]=hostile', auth })).status).to.equal(200);
     expect((await server.request('POST', '/api/plugin_manager/add.json', { body: 'vars[dir]=probe' })).status).to.equal(200);
-    expect((await server.request('POST', '/api/probe.probe/note.json', { body: 'text=the probe\'s own' })).status).to.equal(200);
+    expect((await server.request('POST', '/api/probe.probe/note.json', { body: "text=the probe's own" })).status).to.equal(200);
   });
   after(async () => {
     for (const s of [remote, bystander]) {
@@ -108,8 +108,18 @@ describe('extensions: hostile extensions get nothing', function () {
     it('finds none of them in its global scope', async () => {
       const res = await get('globals');
       expect(res.json.response).to.deep.equal({
-        require: 'undefined', process: 'undefined', Buffer: 'undefined', fetch: 'undefined', WebSocket: 'undefined', XMLHttpRequest: 'undefined',
-        Worker: 'undefined', setTimeout: 'undefined', Deno: 'undefined', module: 'undefined', tallyHost: 'undefined', tallyRandom: 'undefined',
+        require: 'undefined',
+        process: 'undefined',
+        Buffer: 'undefined',
+        fetch: 'undefined',
+        WebSocket: 'undefined',
+        XMLHttpRequest: 'undefined',
+        Worker: 'undefined',
+        setTimeout: 'undefined',
+        Deno: 'undefined',
+        module: 'undefined',
+        tallyHost: 'undefined',
+        tallyRandom: 'undefined',
       });
     });
 
@@ -157,7 +167,7 @@ describe('extensions: hostile extensions get nothing', function () {
 
     const tried = async (url: string) => (await call('fetchError', `url=${encodeURIComponent(url)}`)).json.response;
 
-    it('reaches only the ports declared for a host: another port of it, or the scheme\'s own when one is declared, is refused', async () => {
+    it("reaches only the ports declared for a host: another port of it, or the scheme's own when one is declared, is refused", async () => {
       expect(await tried(`http://127.0.0.1:${bystanderPort}/`)).to.match(/is not among the hosts and ports the manifest declares/);
       expect(await tried(`http://127.0.0.1:${remotePort}/`)).to.equal(200);
       // "127.0.0.1" alone is port 80 for http and 443 for https, nothing else.
@@ -194,7 +204,10 @@ describe('extensions: hostile extensions get nothing', function () {
 
     it("cannot read another installed extension's table, through the builder or a forged tree", async () => {
       const probeNotes = (await server.request('GET', '/api/probe.probe/notes.json')).json.response;
-      expect(probeNotes.map((n: { text: string }) => n.text), 'probe_notes exists and holds a row').to.deep.equal(["the probe's own"]);
+      expect(
+        probeNotes.map((n: { text: string }) => n.text),
+        'probe_notes exists and holds a row',
+      ).to.deep.equal(["the probe's own"]);
       await refused('coreTable', 'table=probe_notes');
       await refused('forgedTree', 'table=probe_notes');
     });
@@ -227,7 +240,7 @@ describe('extensions: hostile extensions get nothing', function () {
       expect(listed.status).to.equal('available');
     });
 
-    it("claiming a table another extension holds switches only the newcomer off, never the holder", async () => {
+    it('claiming a table another extension holds switches only the newcomer off, never the holder', async () => {
       // Neither holds claimed_rows yet: both load, and the first installed takes it.
       expect((await server.request('POST', '/api/plugin_manager/add.json', { body: 'vars[dir]=claim_first' })).status).to.equal(200);
       const second = await server.request('POST', '/api/plugin_manager/add.json', { body: 'vars[dir]=claim_second', auth: other });
@@ -248,7 +261,14 @@ describe('extensions: hostile extensions get nothing', function () {
     it('calls only the core methods its manifest uses', async () => {
       const ok = await call('callCore', 'model=encryption&method=systemHash&params[value]=x');
       expect(ok.status).to.equal(200);
-      for (const [model, method] of [['encryption', 'systemDecrypt'], ['api_keys', 'add'], ['users', 'getList'], ['settings', 'getList'], ['plugin_manager', 'getAll'], ['slow_install.m', 'f']]) {
+      for (const [model, method] of [
+        ['encryption', 'systemDecrypt'],
+        ['api_keys', 'add'],
+        ['users', 'getList'],
+        ['settings', 'getList'],
+        ['plugin_manager', 'getAll'],
+        ['slow_install.m', 'f'],
+      ]) {
         const res = await call('callCore', `model=${model}&method=${method}`);
         expect(res.status, `${model}.${method}`).to.equal(403);
       }
@@ -289,7 +309,7 @@ describe('extensions: hostile extensions get nothing', function () {
   });
 
   describe('forged messages, floods, memory, time', () => {
-    it('a statement joining its own tables into a billion rows is stopped within a second or two, on SQLite too, where it would hold the host\'s one thread for minutes', async () => {
+    it("a statement joining its own tables into a billion rows is stopped within a second or two, on SQLite too, where it would hold the host's one thread for minutes", async () => {
       expect((await server.request('POST', '/api/plugin_manager/add.json', { body: 'vars[dir]=cruncher' })).status).to.equal(200);
       expect((await server.request('POST', '/api/cruncher.crunch/fill.json', { body: 'n=1000' })).json).to.deep.equal({ response: 1000 });
       const started = Date.now();
@@ -315,17 +335,29 @@ describe('extensions: hostile extensions get nothing', function () {
     it('an update or delete answering its rows is bounded too on PostgreSQL, and one refused changes nothing', async function () {
       if (!/^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '')) return this.skip(); // SQLite: bounded by the statement's time limit
       expect((await server.request('POST', '/api/cruncher.crunch/fill.json', { body: 'n=2000' })).json.response).to.equal(2000);
-      const firstId = async () => Number((await server.installation.db.selectFrom('crunch_a' as never).select((eb) => eb.fn.min('id' as never).as('id')).executeTakeFirstOrThrow()).id);
+      const firstId = async () =>
+        Number(
+          (
+            await server.installation.db
+              .selectFrom('crunch_a' as never)
+              .select((eb) => eb.fn.min('id' as never).as('id'))
+              .executeTakeFirstOrThrow()
+          ).id,
+        );
       const relabel = async (body: string) => (await server.request('POST', '/api/cruncher.crunch/relabel.json', { body })).json.response;
       expect(await relabel('label=all')).to.equal('A statement may answer at most 2500 rows; page through more with limit and offset.');
       // The refused update is the call's; the extension caught it, but the database kept its rows as they were.
-      expect(await relabel(`label=some&upTo=${await firstId() + 99}`)).to.equal(100);
+      expect(await relabel(`label=some&upTo=${(await firstId()) + 99}`)).to.equal(100);
       expect((await server.request('GET', '/api/cruncher.crunch/labels.json')).json.response).to.deep.equal(['some', 'x']);
       await coreAnswersQuickly();
     });
 
     it('a malformed request fails the call and restarts the sandbox, not the host', async () => {
-      for (const [method, params] of [['forge', 'kind=shell'], ['forgeLog', 'level=fatal'], ['forgeResult', '']]) {
+      for (const [method, params] of [
+        ['forge', 'kind=shell'],
+        ['forgeLog', 'level=fatal'],
+        ['forgeResult', ''],
+      ]) {
         const before = await restarts();
         await refused(method, params);
         expect(await restarts(), method).to.equal(before + 1);
