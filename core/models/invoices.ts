@@ -89,7 +89,7 @@ export class Invoices {
 
   @callable({
     description:
-      'Change an invoice: any field invoices/add takes. vars[lines][i][id] changes that line (a blank description and amount remove it), a line without id is added, lines not named stay. vars[status]: a draft becomes active or proforma (and is numbered); void voids. Returns the invoice id.',
+      'Change an invoice: any field add takes. vars[lines][i][id] changes that line (a blank description and amount remove it), a line without id is added, lines not named stay. vars[status]: a draft becomes active or proforma (and is numbered); void voids. Returns the invoice id.',
     verb: 'PUT',
     params: [int('invoice_id'), object('vars')],
     vars: INVOICE_EDIT,

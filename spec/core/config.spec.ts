@@ -34,7 +34,7 @@ describe('configuration', () => {
     const text = fs.readFileSync(README, 'utf8');
     const section = text.slice(text.indexOf('## Configuration'));
     const table = section.slice(0, section.indexOf('\n\n', section.indexOf('|---')));
-    const documented = [...table.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]);
+    const documented = [...table.matchAll(/^\| `([A-Z_]+)` +\|/gm)].map((m) => m[1]);
     expect(documented.sort()).to.deep.equal(SETTINGS.map((s) => s.variable).sort());
   });
 

@@ -1,5 +1,5 @@
 import { Kysely } from 'kysely';
-import { idType } from './id-column';
+import { autoIncrementId, idType } from './id-column';
 
 /**
  * Events and their delivery (issue 24, docs/events.md). `events` is the outbox: a row is written in
@@ -23,7 +23,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('webhook_endpoints')
-    .addColumn('id', idType(db), (c) => c.primaryKey())
+    .addColumn('id', idType(db), autoIncrementId(db))
     .addColumn('company_id', 'integer', (c) => c.notNull())
     .addColumn('url', 'varchar(2048)', (c) => c.notNull())
     .addColumn('description', 'varchar(255)')
@@ -44,7 +44,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('event_deliveries')
-    .addColumn('id', idType(db), (c) => c.primaryKey())
+    .addColumn('id', idType(db), autoIncrementId(db))
     .addColumn('event_id', 'varchar(36)', (c) => c.notNull())
     .addColumn('company_id', 'integer', (c) => c.notNull())
     /** `webhook` (target: the endpoint id) or a consumer's kind (`plugin`: the extension). */
@@ -67,7 +67,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('event_attempts')
-    .addColumn('id', idType(db), (c) => c.primaryKey())
+    .addColumn('id', idType(db), autoIncrementId(db))
     .addColumn('delivery_id', 'integer', (c) => c.notNull())
     .addColumn('company_id', 'integer', (c) => c.notNull())
     .addColumn('attempted_at', 'varchar(19)', (c) => c.notNull())

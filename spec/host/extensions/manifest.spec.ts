@@ -69,9 +69,9 @@ describe('extension manifests (config.json)', () => {
       false,
     );
     expect(bad.ok || bad.problems).to.deep.equal([
-      '"events[0]" must name an event type as "Model.action", such as "Services.suspend".',
+      '"events[0]" must name an event type Tally emits, such as "Services.suspend" (docs/events.md lists them).',
       '"events" lists "Services.suspend" twice.',
-      '"events[3]" must name an event type as "Model.action", such as "Services.suspend".',
+      '"events[3]" must name an event type Tally emits, such as "Services.suspend" (docs/events.md lists them).',
       '"tasks.Sync": task names are lowercase letters, digits and _, starting with a letter.',
       '"tasks.late" must be "every N minutes" (1 to 1440) or "daily at HH:MM" (the company\'s time), not "daily at 24:00".',
       '"tasks.never" must be "every N minutes" (1 to 1440) or "daily at HH:MM" (the company\'s time), not "every 0 minutes".',

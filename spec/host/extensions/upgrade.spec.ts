@@ -199,7 +199,9 @@ describe('extensions: the managers upgrade an installed extension to a new versi
   it('keeps nothing when a migration fails: no table, no record, the old version, still upgradable', async () => {
     const id = idOf('one', 'plugin', 'brittle');
     const failed = await upgrade('plugin', id);
-    expect(failed.status).to.equal(500);
+    // A refused upgrade says why the host refused it, never what the extension threw.
+    expect(failed.status, failed.text).to.equal(400);
+    expect(failed.text).to.include('threw an error').and.not.include('002_notes failed');
     expect(await tables()).not.to.include('brittle_notes');
     expect(await migrationsOf('brittle')).to.deep.equal(['001_entries']);
     const got = (await get(later, 'plugin', id)).json.response;

@@ -115,9 +115,22 @@ describe('recurring billing: the run invoices renewals as invoices/createFromSer
     return all.sort((a, b) => String(a.currency).localeCompare(String(b.currency)));
   }
 
-  /** An invoice without what tells two invoices apart (ids, number, client, dates of writing). */
+  /**
+   * An invoice without what tells two invoices apart (ids, number, client, dates of writing); a
+   * line's service is named by its place among its twin's services, so each twin's line must name
+   * its own client's service that bills the same thing.
+   */
   async function comparable(invoiceId: number) {
     const { id, id_value, id_code, number, client_id, date_billed, date_added, date_closed, line_items, ...rest } = await ok(server, 'GET', 'invoices/get', { invoice_id: invoiceId });
-    return { ...rest, line_items: line_items.map(({ id: lineId, invoice_id, ...line }: Record<string, unknown>) => line) };
+    const twin = twins.find((t) => t.byApi === client_id || t.byRun === client_id)!;
+    const place = (serviceId: unknown) => {
+      const found = twin.services.findIndex((s) => (twin.byApi === client_id ? s.byApi : s.byRun) === serviceId);
+      if (found < 0) throw new Error(`invoice ${invoiceId} has a line for service ${serviceId}, not one of its client's`);
+      return found;
+    };
+    return {
+      ...rest,
+      line_items: line_items.map(({ id: lineId, invoice_id, service_id, ...line }: Record<string, unknown>) => ({ ...line, service: service_id === null ? null : place(service_id) })),
+    };
   }
 });

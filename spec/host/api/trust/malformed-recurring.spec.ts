@@ -146,7 +146,8 @@ describe("malformed input to the recurring models' new methods", function () {
     const token = (await ok(server, 'GET', 'accounts/getAch', { account_id: account })).reference_id;
     const direct = await call(server, 'POST', 'test_card.tokens/verifyDeposits', { vars: { reference_id: token, client_id: ids.client, amounts: [['32'], ['45']] } });
     expect(direct.status, direct.text).to.equal(400);
-    expect(direct.json.errors).to.have.property('amounts');
+    // Refused by the declared shape of vars[amounts] (amounts[i]) before the gateway's own check.
+    expect(Object.keys(direct.json.errors), direct.text).to.satisfy((keys: string[]) => keys.length > 0 && keys.every((k) => k.startsWith('amounts')));
     expect(await ok(server, 'POST', 'accounts/verifyAchDeposits', { account_id: account, vars: { first_deposit: '32', second_deposit: '45' } })).to.equal(true);
   });
 });
