@@ -33,7 +33,7 @@ describe('configuration', () => {
   it('the README documents every variable, and only those', () => {
     const text = fs.readFileSync(README, 'utf8');
     const section = text.slice(text.indexOf('## Configuration'));
-    const table = section.slice(0, section.indexOf('\n\n', section.indexOf('|---')));
+    const table = section.slice(0, section.indexOf('\n\n', section.search(/\|\s*-{3,}/)));
     const documented = [...table.matchAll(/^\| `([A-Z_]+)` +\|/gm)].map((m) => m[1]);
     expect(documented.sort()).to.deep.equal(SETTINGS.map((s) => s.variable).sort());
   });
