@@ -109,7 +109,17 @@ describe('SQLite faults', function () {
       host = tally.host;
       const filler = path.join(dir, 'filler');
       const free = () => fs.statfsSync(dir).bavail * fs.statfsSync(dir).bsize;
-      fs.writeFileSync(filler, Buffer.alloc(Math.max(0, free() - 64 * 1024)));
+      // Filled in chunks to about 64 KiB free: tmpfs counts its own blocks, so one write of
+      // "free minus 64 KiB" can itself hit ENOSPC; a chunk that does leaves the disk full, as wanted.
+      const fd = fs.openSync(filler, 'w');
+      try {
+        const chunk = Buffer.alloc(64 * 1024);
+        while (free() > 128 * 1024) fs.writeSync(fd, chunk);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+      } finally {
+        fs.closeSync(fd);
+      }
       const statuses = new Set<number>();
       for (let i = 0; i < 60 && !statuses.has(503); i++) statuses.add((await tally.invoice('x'.repeat(4000))).status);
       expect([...statuses].filter((s) => s !== 200 && s !== 503)).to.deep.equal([]);
