@@ -32,7 +32,8 @@ const stage = (model: string, method: string) => (model === 'api_keys' && method
  * parameter of the example is missing, unknown or malformed.
  */
 describe('the reference page: curl lines that work', function () {
-  this.timeout(120_000);
+  // Hundreds of curl lines, each a process: about two minutes on a 2-core machine.
+  this.timeout(300_000);
   let server: TestServer;
   before(async () => {
     server = await startTestServer();
