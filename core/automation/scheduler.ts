@@ -7,17 +7,15 @@ export interface SchedulerEvents {
 }
 
 /**
- * The in-process scheduler of `tally serve` (on the primary process only): every `intervalMs` it
- * runs what is due — interval tasks every time, daily tasks once a company-local day after the
- * company's automation time. A tick that is still running when the next comes is not doubled;
- * another process or a cron `tally automation run` at the same time shares the work safely.
+ * Runs `run` every `intervalMs` in `tally serve`, and once at start. A tick still running when the
+ * next comes is not doubled; what `run` does must be safe when another process does it too.
  */
-export class AutomationScheduler {
+export class TickScheduler {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
 
   constructor(
-    private readonly installation: Installation,
+    private readonly run: (now?: Date | string) => Promise<readonly TaskReport[]>,
     private readonly intervalMs: number,
     private readonly events: SchedulerEvents = {},
   ) {}
@@ -32,7 +30,7 @@ export class AutomationScheduler {
   /** One round of due work at `now` (default: the clock); resolves when it is done. */
   tick(now?: Date | string): Promise<void> {
     if (this.running) return this.running;
-    this.running = runBilling(this.installation, { now, dueOnly: true })
+    this.running = this.run(now)
       .then(
         (reports) => this.events.ran?.(reports),
         (error) => this.events.failed?.(error),
@@ -48,5 +46,17 @@ export class AutomationScheduler {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.running;
+  }
+}
+
+/**
+ * The billing scheduler of `tally serve` (on the primary process only): every `intervalMs` it runs
+ * what is due — interval tasks every time, daily tasks once a company-local day after the
+ * company's automation time. Another process or a cron `tally automation run` at the same time
+ * shares the work safely.
+ */
+export class AutomationScheduler extends TickScheduler {
+  constructor(installation: Installation, intervalMs: number, events: SchedulerEvents = {}) {
+    super((now) => runBilling(installation, { now, dueOnly: true }), intervalMs, events);
   }
 }
