@@ -29,3 +29,14 @@ export function newEventId(now = Date.now()): string {
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+const EVENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Whether a caller's text can be an event id at all. Lookups check it first: an id that is not a
+ * UUID names no event, and text of digits alone would otherwise be compared with the text column
+ * as a number on PostgreSQL (see core/db/wide-id-comparisons.ts) where SQLite finds nothing.
+ */
+export function isEventId(text: string): boolean {
+  return EVENT_ID.test(text);
+}

@@ -10,6 +10,7 @@ import { DELIVERY, EVENT, EVENT_TYPE } from './events.fields';
 import { deliveryQuery, presentDelivery } from '../events/delivery-listing';
 import { pageOffset } from '../billing/values';
 import { TallyError } from '../kernel/tally-error';
+import { isEventId } from '../events/event-id';
 
 const PAGE_SIZE = 25;
 
@@ -45,6 +46,7 @@ export class Events {
     if (type !== null && !eventType(type)) throw TallyError.invalid({ type: { valid: 'No such event type (see events/getTypes).' } });
     let query = this.db.selectFrom('events').selectAll().where('company_id', '=', this.ctx.companyId);
     if (type !== null) query = query.where('type', '=', type);
+    if (after !== null && !isEventId(after)) throw TallyError.invalid({ after: { valid: 'Not an event id: give the id of an event from an earlier page.' } });
     if (after !== null) query = query.where('id', '>', after);
     const rows = await query.orderBy('id', 'desc').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
     return rows.map(present);
@@ -52,12 +54,14 @@ export class Events {
 
   @callable({ description: 'One event of the company; false when it has none of that id.', verb: 'GET', params: [string('event_id')], returns: orFalse(EVENT) })
   async get(eventId: string) {
+    if (!isEventId(eventId)) return false;
     const row = await this.db.selectFrom('events').selectAll().where('company_id', '=', this.ctx.companyId).where('id', '=', eventId).executeTakeFirst();
     return row ? present(row) : false;
   }
 
   @callable({ description: 'The deliveries of one event of the company (to its webhook endpoints and plugins).', verb: 'GET', params: [string('event_id')], returns: listOf(DELIVERY) })
   async getDeliveries(eventId: string) {
+    if (!isEventId(eventId)) return [];
     const rows = await deliveryQuery(this.db, this.ctx.companyId).where('d.event_id', '=', eventId).orderBy('d.id').execute();
     return rows.map(presentDelivery);
   }

@@ -15,6 +15,7 @@ import { pageOffset } from '../billing/values';
 import { ATTEMPT, DELIVERY, WEBHOOK, WEBHOOK_ADD, WEBHOOK_EDIT, WEBHOOK_WITH_SECRET } from './events.fields';
 import { deliveryQuery, presentDelivery } from '../events/delivery-listing';
 import { urlProblem } from './webhooks/endpoint-url';
+import { isEventId } from '../events/event-id';
 
 const PAGE_SIZE = 25;
 const DESCRIPTION_MAX = 255;
@@ -190,7 +191,7 @@ export class Webhooks {
 
   @callable({ description: 'Send every webhook delivery of one event again. Answers how many were queued.', verb: 'POST', params: [string('event_id')], returns: count() })
   async resendEvent(eventId: string) {
-    const count = await this.requeue((q) => q.where('event_id', '=', eventId).where('kind', '=', 'webhook'));
+    const count = !isEventId(eventId) ? 0 : await this.requeue((q) => q.where('event_id', '=', eventId).where('kind', '=', 'webhook'));
     if (!count) throw TallyError.invalid({ event_id: { exists: 'The company has no delivery of that event.' } });
     return count;
   }

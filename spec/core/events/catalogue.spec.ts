@@ -133,4 +133,16 @@ describe('the event catalogue: every type emitted by the call that makes it, ove
     const all = JSON.stringify(before);
     for (const secret of ['4000000000000002', key.key, 'correct horse battery', 'test_spec', endpoint.secret]) expect(all).not.to.include(secret);
   });
+
+  it('finds no event for text that is not an event id, numbers past 32 bits included, on either database', async () => {
+    for (const id of ['999999999999999', '2147483648', '1', 'x'.repeat(300)]) {
+      expect(await ok(server, 'GET', 'events/get', { event_id: id }), id).to.equal(false);
+      expect(await ok(server, 'GET', 'events/getDeliveries', { event_id: id }), id).to.deep.equal([]);
+      const resend = await call(server, 'POST', 'webhooks/resendEvent', { event_id: id });
+      expect(resend.status, id).to.equal(400);
+    }
+    const page = await call(server, 'GET', 'events/getList', { after: '999999999999999' });
+    expect(page.status).to.equal(400);
+    expect(page.json.errors.after.valid).to.match(/Not an event id/);
+  });
 });
