@@ -71,9 +71,18 @@ function holdsWideValue(node: unknown): boolean {
   return false;
 }
 
+/**
+ * Columns named like ids that hold text: a gateway's or a request's reference, an event's UUID.
+ * Digits compared with them must stay text, or PostgreSQL refuses `varchar = bigint`. (The events
+ * table's own `id` is a UUID too; its model refuses anything else before it queries.)
+ */
+const TEXT_ID_COLUMNS = new Set(['reference_id', 'request_id', 'event_id']);
+
 function isIdColumn(node: OperationNode): boolean {
   const column = ReferenceNode.is(node) ? node.column : node;
-  return ColumnNode.is(column) && /^(id|.+_id)$/.test(column.column.name);
+  if (!ColumnNode.is(column)) return false;
+  const name = column.column.name;
+  return /^(id|.+_id)$/.test(name) && !TEXT_ID_COLUMNS.has(name);
 }
 
 function widened(node: OperationNode): OperationNode {
