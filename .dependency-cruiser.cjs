@@ -12,6 +12,10 @@
  *   events      core/events/: the outbox (writing an event in the call's transaction) and its
  *               delivery (webhooks, consumers such as plugins' handlers)
  *   billing     core/billing/: the billing rules shared by models and automation
+ *   delivery    core/delivery/: mail (transport, templates, the message outbox, the mail log) and
+ *               PDF invoices, which models and workers use and which use the billing rules
+ *   payments    core/payments/: gateway notifications (the inbox) and recording what a gateway
+ *               says exactly once, over the billing rules
  *   models      core/models/; a file in core/models/<x>/ is private to <x>
  *   automation  core/automation/, beside the models: it reaches them through the call path
  *   call contract core/call-record.ts, core/call-hooks.ts: what a call is and the hooks' stage
@@ -26,6 +30,8 @@ const DB = '^core/db/';
 const KERNEL = '^core/(kernel/|settings-catalogue\\.ts$|settings-store\\.ts$)';
 const EVENTS = '^core/events/';
 const BILLING = '^core/billing/';
+const DELIVERY = '^core/delivery/';
+const PAYMENTS = '^core/payments/';
 const MODELS = '^core/models/';
 const AUTOMATION = '^core/automation/';
 const IDENTITY = '^core/identity/';
@@ -90,11 +96,30 @@ module.exports = {
       IDENTITY,
       EVENTS,
     ]),
+    onlyDownward('delivery-imports-downward', 'Mail and PDF invoices sit above the billing rules and below the models that expose them: they import only billing and what is below.', DELIVERY, [
+      ERRORS,
+      CONFIG,
+      DB,
+      KERNEL,
+      IDENTITY,
+      EVENTS,
+      BILLING,
+    ]),
+    onlyDownward('payments-import-downward', 'Recording what a gateway says sits above the billing rules and delivery (receipts) and below the models that expose it.', PAYMENTS, [
+      ERRORS,
+      CONFIG,
+      DB,
+      KERNEL,
+      IDENTITY,
+      EVENTS,
+      BILLING,
+      DELIVERY,
+    ]),
     onlyDownward(
       'models-import-downward',
-      'Models import the billing rules and what is below; never automation, trust, the call path or the installation (they reach other models through ctx.models and the call path).',
+      'Models import the billing rules, delivery, payments and what is below; never automation, trust, the call path or the installation (they reach other models through ctx.models and the call path).',
       MODELS,
-      [ERRORS, CONFIG, DB, KERNEL, IDENTITY, EVENTS, BILLING],
+      [ERRORS, CONFIG, DB, KERNEL, IDENTITY, EVENTS, BILLING, DELIVERY, PAYMENTS],
     ),
     onlyDownward('automation-beside-models', 'Automation uses the billing rules below it and reaches models through the call path (the installation), never by importing a model.', AUTOMATION, [
       ERRORS,
@@ -104,6 +129,8 @@ module.exports = {
       IDENTITY,
       EVENTS,
       BILLING,
+      DELIVERY,
+      PAYMENTS,
       CALL_PATH,
     ]),
     onlyDownward('call-contract-imports-downward', 'What a call is and the hook signatures are types over the kernel and identity: the call path runs them, trust implements them.', CALL_CONTRACT, [
@@ -117,7 +144,7 @@ module.exports = {
       'trust-imports-downward',
       'Trust (the call guard, idempotency, rate limits, the audit writer) sits between the call path and the models; its hooks implement the call contract.',
       TRUST,
-      [ERRORS, CONFIG, DB, KERNEL, IDENTITY, EVENTS, BILLING, MODELS, CALL_CONTRACT],
+      [ERRORS, CONFIG, DB, KERNEL, IDENTITY, EVENTS, BILLING, DELIVERY, PAYMENTS, MODELS, CALL_CONTRACT],
     ),
     {
       name: 'models-are-private',
