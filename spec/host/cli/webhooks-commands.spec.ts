@@ -9,6 +9,8 @@ import { WebhookReceiver } from '../../support/webhook-receiver';
  * with standardwebhooks), and the commands answer and refuse as the API does for the company named.
  */
 describe('webhooks and events commands', function () {
+  // Each command is a process of its own (a few seconds to start on a busy machine), and a test runs a dozen.
+  this.timeout(300_000);
   let server: TestServer;
   let receiver: WebhookReceiver;
   let otherCompany: number;
