@@ -1,7 +1,11 @@
+import { sql } from 'kysely';
 import { isPostgres } from '../db/is-postgres';
 import { formatUtc } from '../kernel/timestamps';
 import { EventConsumer, OutboxEvent } from './event-consumers';
 import { EventsDb } from './event-tables';
+
+/** The advisory lock a PostgreSQL fan-out holds for its transaction (an arbitrary number of Tally's own). */
+const FAN_OUT_LOCK = 7_243_024_001;
 
 /** An endpoint listens to a type when its list is empty (every type) or names it. */
 export function listensTo(eventTypes: string, type: string): boolean {
@@ -16,13 +20,19 @@ export function outboxEvent(row: { id: string; type: string; company_id: number;
  * Turns committed events into deliveries: one per enabled webhook endpoint of the event's company
  * that listens to its type, and one per consumer subscriber (plugin handlers). The events are
  * taken in id order and marked in the same transaction as their deliveries are written, so each is
- * fanned out once; on PostgreSQL processes skip the events another holds (SKIP LOCKED).
+ * fanned out once. On PostgreSQL one process at a time fans out (a transaction's advisory lock;
+ * the others let it be): two processes fanning out the first and the second 500 of a burst at once
+ * could commit the later deliveries first, and a consumer's delivery of a later event, finding no
+ * earlier one pending yet, would go out of order (spec/core/events/cross-process-order).
  * Answers how many events it took.
  */
 export async function fanOut(db: EventsDb, consumers: readonly EventConsumer[], limit: number): Promise<number> {
   return db.transaction().execute(async (tx) => {
-    let query = tx.selectFrom('events').selectAll().where('fanned_out', '=', 0).orderBy('id').limit(limit);
-    if (isPostgres(db)) query = query.forUpdate().skipLocked();
+    if (isPostgres(db)) {
+      const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${FAN_OUT_LOCK}) as locked`.execute(tx);
+      if (!rows[0].locked) return 0;
+    }
+    const query = tx.selectFrom('events').selectAll().where('fanned_out', '=', 0).orderBy('id').limit(limit);
     const events = await query.execute();
     if (!events.length) return 0;
     const companies = [...new Set(events.map((e) => Number(e.company_id)))];

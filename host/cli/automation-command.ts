@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { terminalText } from './terminal-text';
+import { textTable } from './text-table';
 import pino from 'pino';
 import { BillingRunFailed, runBilling, TaskReport } from '../../core/automation/billing-run';
 import { lastRuns } from '../../core/automation/run-log';
@@ -55,7 +56,7 @@ export function automationCommand(out: (text: string) => void): Command {
         return;
       }
       out(
-        table(
+        textTable(
           ['company', 'task', 'status', 'started', 'finished', 'done', 'failed', 'runs', 'by', 'message'],
           rows.map((r) => [r.company_id, r.task, r.status, r.date_started, r.date_finished ?? '-', r.processed, r.failed, r.runs, r.runner ?? '-', (r.message ?? '').split('\n')[0]]),
         ),
@@ -84,18 +85,5 @@ export function automationCommand(out: (text: string) => void): Command {
 function formatReports(reports: readonly TaskReport[]): string {
   const rows = reports.map((r) => [r.companyId, r.task, r.processed, r.failed, r.seconds.toFixed(2)]);
   const failures = reports.flatMap((r) => r.messages.map((m) => `company ${r.companyId} ${r.task}: ${terminalText(m)}`));
-  return [table(['company', 'task', 'done', 'failed', 'seconds'], rows), ...failures].join('\n');
-}
-
-function table(head: string[], rows: Array<Array<string | number>>): string {
-  const cells = [head, ...rows.map((r) => r.map(terminalText))];
-  const widths = head.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
-  return cells
-    .map((r) =>
-      r
-        .map((c, i) => c.padEnd(widths[i]))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  return [textTable(['company', 'task', 'done', 'failed', 'seconds'], rows), ...failures].join('\n');
 }

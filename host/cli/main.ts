@@ -8,9 +8,11 @@ import { afterCommandLineApiPrefix } from '../api/api-path';
 import { apiKeysCommand } from './api-keys-command';
 import { automationCommand } from './automation-command';
 import { docsCommand } from './docs-command';
+import { eventsCommand } from './events-command';
 import { extensionCommand } from './extension-command';
 import { settingsCommand } from './settings-command';
 import { staffCommand } from './staff-command';
+import { webhooksCommand } from './webhooks-command';
 
 /** The version in the project's package.json (the one `npm install` built). */
 function packageVersion(): string {
@@ -60,6 +62,8 @@ export async function main(argv: string[]): Promise<number> {
   program.addCommand(extensionCommand(print));
   program.addCommand(staffCommand(print));
   program.addCommand(automationCommand(print));
+  program.addCommand(webhooksCommand(print));
+  program.addCommand(eventsCommand(print));
   try {
     await program.parseAsync(argv, { from: 'user' });
     return status;
