@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { deleteRecurringRows } from '../billing/recurring-invoice-removal';
 import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
 import { assertValid, is, RuleSet } from '../kernel/input-rules';
@@ -213,7 +214,7 @@ export class Clients {
   }
 
   @callable({
-    description: 'Delete a client with its contacts, notes and settings. A client with invoices or transactions is kept (400 client_id.in_use).',
+    description: 'Delete a client with its contacts, notes, settings, recurring invoices and restricted package grants. A client with invoices or transactions is kept (400 client_id.in_use).',
     verb: 'DELETE',
     params: [int('client_id')],
     returns: nothing(),
@@ -234,6 +235,13 @@ export class Clients {
     await db.deleteFrom('client_notes').where('client_id', '=', clientId).execute();
     await db.deleteFrom('client_values').where('client_id', '=', clientId).execute();
     await db.deleteFrom('owner_settings').where('owner', '=', 'client').where('owner_id', '=', clientId).execute();
+    // Its recurring invoices would bill nobody, and its package grants name nobody (the reference deletes both with it).
+    const recurring = await db.selectFrom('invoices_recur').select('id').where('client_id', '=', clientId).execute();
+    await deleteRecurringRows(
+      db,
+      recurring.map((r) => r.id),
+    );
+    await db.deleteFrom('client_packages').where('client_id', '=', clientId).execute();
     await db.deleteFrom('clients').where('id', '=', clientId).execute();
     await emit(this.ctx, 'Clients.delete', deleted);
     return null;
