@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { ClientRestrictedPackages } from './clients/restricted-packages';
 import { deleteRecurringRows } from '../billing/recurring-invoice-removal';
 import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
@@ -33,9 +34,10 @@ const FILTERS = ['client_group_id'] as const;
  * (login, group, status, display number) merged with its primary contact (name, email, address).
  * Its other methods are in its facets, one concern each: settings and staff notes
  * (clients/client-settings-and-notes.ts), custom fields (clients/client-custom-fields.ts) and the
- * autodebit account (clients/client-debit-account.ts).
+ * autodebit account (clients/client-debit-account.ts) and restricted package access
+ * (clients/restricted-packages.ts).
  */
-@model('clients', { facets: [ClientSettingsAndNotes, ClientCustomFields, ClientDebitAccount] })
+@model('clients', { facets: [ClientSettingsAndNotes, ClientCustomFields, ClientDebitAccount, ClientRestrictedPackages] })
 export class Clients {
   constructor(
     private readonly ctx: CallContext,
