@@ -27,6 +27,7 @@ import { INVOICE, INVOICE_ADD, INVOICE_EDIT, INVOICE_SUMMARIES } from './invoice
 import { emit } from '../events/emit';
 import { emitInvoiceClosed } from '../events/invoice-closed';
 import { RecurringInvoices } from './invoices/recurring-invoices';
+import { InvoiceHelpers } from './invoices/invoice-helpers';
 import { applyRecurringPart, checkRecurringPart, editRecurringPart, recurs } from './invoices/recurring-part';
 
 /**
@@ -35,7 +36,7 @@ import { applyRecurringPart, checkRecurringPart, editRecurringPart, recurs } fro
  * from the company's sequence (invoice_format, invoice_start settings); money is exact (decimal.js)
  * and answered as decimal strings with four places, totals rounded to the currency's precision.
  */
-@model('invoices', { facets: [InvoiceQueries, RecurringInvoices] })
+@model('invoices', { facets: [InvoiceQueries, RecurringInvoices, InvoiceHelpers] })
 export class Invoices {
   constructor(
     private readonly ctx: CallContext,

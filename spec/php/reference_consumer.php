@@ -340,6 +340,12 @@ expect_call('invoices/deleteDraft', $api->delete('invoices', 'deleteDraft', ['in
 expect_call('invoices/get (missing)', $api->get('invoices', 'get', ['invoice_id' => $draft]), 200, $isFalse);
 expect_call('invoices/add (empty)', $api->post('invoices', 'add', ['vars' => []]), 400, fn ($v, $e) => array_keys(get_object_vars($e)) === ['client_id', 'date_billed', 'date_due', 'currency', 'lines[0][description]']);
 
+expect_call('invoices/getTypes', $api->get('invoices', 'getTypes'), 200, fn ($v) => isset($v->standard, $v->proforma));
+$rulesHere = expect_call('invoices/getTaxRulesByLocation', $api->get('invoices', 'getTaxRulesByLocation', ['company_id' => $company, 'country' => 'US', 'state' => 'VA']), 200, fn ($v) => is_array($v) && count($v) === 1 && $v[0]->amount === '10.0000');
+expect_call('invoices/getTaxTotals', $api->get('invoices', 'getTaxTotals', ['line_subtotal' => '50.00', 'taxes' => array_map(fn ($t) => (array) $t, $rulesHere)]), 200, fn ($v) => is_object($v) && $v->tax_total === '5.0000' && $v->line_total_w_tax === '55.0000');
+expect_call('invoices/makeLinesFromItems', $api->get('invoices', 'makeLinesFromItems', ['vars' => ['items' => [['description' => 'Widget', 'qty' => 3, 'price' => '2.50', 'taxes' => [['amount' => '10']]]]]]), 200,
+    fn ($v) => is_array($v) && count($v) === 1 && $v[0]->amount === '2.5000' && $v[0]->tax === true);
+
 // ---- recurring invoices (Invoices::addRecurring … getRecurringDelivery, add with term) -------
 $recurVars = ['client_id' => $client, 'term' => 1, 'period' => 'month', 'duration' => 12, 'currency' => 'USD', 'date_renews' => '2030-01-01 00:00:00 UTC',
     'note_public' => 'Monthly support', 'lines' => [['description' => 'Support', 'qty' => 2, 'amount' => '40.00', 'tax' => 'true'], ['description' => 'Backups', 'amount' => '5']], 'delivery' => ['email']];
