@@ -31,7 +31,6 @@ export const MESSAGES = {
   tax: 'The tax option of a line must be true or false.',
   delivery: 'The delivery method given does not exist.',
   autodebit: 'The autodebit date is in an invalid date format.',
-  recurring: 'Recurring invoices (term, period, duration) are not supported by Tally yet; leave term blank.',
   service: 'Invalid service ID.',
   lineId: 'Invalid line item ID.',
 } as const;
@@ -86,9 +85,6 @@ export class InvoiceRules implements LineReader {
       date_autodebit: { ifSet: true, rules: [{ code: 'format', message: MESSAGES.autodebit, check: (v) => v === '' || v === null || this.time(v) !== null }] },
       note_public: { ifSet: true, rules: [noteLength] },
       note_private: { ifSet: true, rules: [noteLength] },
-      // The reference makes a recurring invoice from these; Tally has no recurring invoices yet, and
-      // saying so beats silently billing once.
-      term: { ifSet: true, rules: [{ code: 'unsupported', message: MESSAGES.recurring, check: (v) => v === '' || v === null }] },
     };
   }
 

@@ -32,6 +32,7 @@ export const MONEY_COLUMNS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
     pricings: ['price', 'price_renews', 'setup_fee', 'cancel_fee'],
     coupon_amounts: ['amount'],
     services: ['override_price'],
+    invoice_recur_lines: ['qty', 'amount'],
   }).map(([table, columns]) => [table, new Set(columns)]),
 );
 

@@ -1,4 +1,6 @@
 import { sql } from 'kysely';
+import { ClientRestrictedPackages } from './clients/restricted-packages';
+import { deleteRecurringRows } from '../billing/recurring-invoice-removal';
 import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
 import { assertValid, is, RuleSet } from '../kernel/input-rules';
@@ -32,9 +34,10 @@ const FILTERS = ['client_group_id'] as const;
  * (login, group, status, display number) merged with its primary contact (name, email, address).
  * Its other methods are in its facets, one concern each: settings and staff notes
  * (clients/client-settings-and-notes.ts), custom fields (clients/client-custom-fields.ts) and the
- * autodebit account (clients/client-debit-account.ts).
+ * autodebit account (clients/client-debit-account.ts) and restricted package access
+ * (clients/restricted-packages.ts).
  */
-@model('clients', { facets: [ClientSettingsAndNotes, ClientCustomFields, ClientDebitAccount] })
+@model('clients', { facets: [ClientSettingsAndNotes, ClientCustomFields, ClientDebitAccount, ClientRestrictedPackages] })
 export class Clients {
   constructor(
     private readonly ctx: CallContext,
@@ -213,7 +216,7 @@ export class Clients {
   }
 
   @callable({
-    description: 'Delete a client with its contacts, notes and settings. A client with invoices or transactions is kept (400 client_id.in_use).',
+    description: 'Delete a client with its contacts, notes, settings, recurring invoices and restricted package grants. A client with invoices or transactions is kept (400 client_id.in_use).',
     verb: 'DELETE',
     params: [int('client_id')],
     returns: nothing(),
@@ -234,6 +237,13 @@ export class Clients {
     await db.deleteFrom('client_notes').where('client_id', '=', clientId).execute();
     await db.deleteFrom('client_values').where('client_id', '=', clientId).execute();
     await db.deleteFrom('owner_settings').where('owner', '=', 'client').where('owner_id', '=', clientId).execute();
+    // Its recurring invoices would bill nobody, and its package grants name nobody (the reference deletes both with it).
+    const recurring = await db.selectFrom('invoices_recur').select('id').where('client_id', '=', clientId).execute();
+    await deleteRecurringRows(
+      db,
+      recurring.map((r) => r.id),
+    );
+    await db.deleteFrom('client_packages').where('client_id', '=', clientId).execute();
     await db.deleteFrom('clients').where('id', '=', clientId).execute();
     await emit(this.ctx, 'Clients.delete', deleted);
     return null;

@@ -25,6 +25,11 @@ export const INVOICE_ADD = inputs({
   note_public: string(),
   note_private: string(),
   date_autodebit: timestamp(),
+  term: int({ description: 'Blank: not recurring; else 1-65535 periods between the invoices of the recurring invoice this makes.' }),
+  period: string({ enum: ['day', 'week', 'month', 'year'], description: 'With term.' }),
+  duration: string({ enum: ['indefinitely', 'times'], description: 'With term: indefinitely (default), or duration_time times.' }),
+  duration_time: int({ description: 'With duration=times: how many more invoices (1-65535).' }),
+  recur_date_billed: timestamp({ description: 'With term: when the next invoice is made; blank: one term after date_billed.' }),
 });
 
 export const INVOICE_EDIT = allOptional(INVOICE_ADD);

@@ -26,6 +26,9 @@ import { bool as boolShape, int as count, nothing } from '../kernel/shape';
 import { INVOICE, INVOICE_ADD, INVOICE_EDIT, INVOICE_SUMMARIES } from './invoices.fields';
 import { emit } from '../events/emit';
 import { emitInvoiceClosed } from '../events/invoice-closed';
+import { RecurringInvoices } from './invoices/recurring-invoices';
+import { InvoiceHelpers } from './invoices/invoice-helpers';
+import { applyRecurringPart, checkRecurringPart, editRecurringPart, recurs } from './invoices/recurring-part';
 
 /**
  * Invoices of the caller's company, with the reference's signatures and record shape (reading
@@ -33,17 +36,18 @@ import { emitInvoiceClosed } from '../events/invoice-closed';
  * from the company's sequence (invoice_format, invoice_start settings); money is exact (decimal.js)
  * and answered as decimal strings with four places, totals rounded to the currency's precision.
  */
-@model('invoices', { facets: [InvoiceQueries] })
+@model('invoices', { facets: [InvoiceQueries, RecurringInvoices, InvoiceHelpers] })
 export class Invoices {
   constructor(
     private readonly ctx: CallContext,
     private readonly calls: ModelCalls,
     private readonly queries: InvoiceQueries,
+    private readonly recurring: RecurringInvoices,
   ) {}
 
   @callable({
     description:
-      "Create an invoice from vars[client_id], vars[date_billed], vars[date_due], vars[currency], vars[lines][i][description], vars[lines][i][amount] (unit cost), optional vars[lines][i][qty] (default 1) and vars[lines][i][tax] (true: the client's taxes apply), vars[delivery][] (email, paper, interfax, postalmethods), vars[status] (active, draft, proforma, void; default active), vars[note_public], vars[note_private], vars[date_autodebit]. Returns the invoice id.",
+      "Create an invoice from vars[client_id], vars[date_billed], vars[date_due], vars[currency], vars[lines][i][description], vars[lines][i][amount] (unit cost), optional vars[lines][i][qty] (default 1) and vars[lines][i][tax] (true: the client's taxes apply), vars[delivery][] (email, paper, interfax, postalmethods), vars[status] (active, draft, proforma, void; default active), vars[note_public], vars[note_private], vars[date_autodebit]; vars[term] (1-65535) with vars[period] (day, week, month, year), vars[duration] (indefinitely, or times with vars[duration_time]) and vars[recur_date_billed] (blank: one term after date_billed) also make a recurring invoice of it (a draft keeps them until it is no longer one). Returns the invoice id.",
     verb: 'POST',
     params: [object('vars', { default: {} })],
     vars: INVOICE_ADD,
@@ -52,6 +56,7 @@ export class Invoices {
   async add(vars: Record<string, unknown>) {
     const rules = new InvoiceRules(this.ctx.db, this.ctx.companyId, this.ctx.timezone);
     await assertValid(vars, rules.ruleSet(vars, false));
+    await checkRecurringPart(this.ctx, vars);
     const client = rules.client!;
     const currency = String(vars.currency);
     const lines = readLines(vars.lines, rules);
@@ -83,6 +88,7 @@ export class Invoices {
       const number = await this.nextNumber();
       await setInvoiceNumber(this.ctx.db, invoiceId, number.value, number.text);
     }
+    if (recurs(vars)) await applyRecurringPart(this.ctx, this.recurring, invoiceId, vars);
     await emit(this.ctx, 'Invoices.add', await this.queries.get(invoiceId));
     return invoiceId;
   }
@@ -96,8 +102,11 @@ export class Invoices {
     returns: count({ description: 'The invoice id.' }),
   })
   async edit(invoiceId: number, vars: Record<string, unknown>) {
+    await checkRecurringPart(this.ctx, vars);
+    const wasDraft = (await this.queries.summary(invoiceId))?.status === 'draft';
     const editor = new InvoiceEditor(this.ctx, () => this.nextNumber());
     await editor.edit(invoiceId, vars);
+    await editRecurringPart(this.ctx, this.recurring, invoiceId, wasDraft, vars);
     await emit(this.ctx, 'Invoices.edit', await this.queries.get(invoiceId));
     return invoiceId;
   }

@@ -115,6 +115,7 @@ export class Packages {
     if (used) throw TallyError.invalid({ package_id: { in_use: 'Services use this package; cancel and delete them first.' } });
     await this.ctx.db.deleteFrom('package_group_packages').where('package_id', '=', packageId).execute();
     await this.ctx.db.deleteFrom('coupon_packages').where('package_id', '=', packageId).execute();
+    await this.ctx.db.deleteFrom('client_packages').where('package_id', '=', packageId).execute();
     await this.ctx.db.deleteFrom('pricings').where('package_id', '=', packageId).execute();
     await this.ctx.db.deleteFrom('packages').where('id', '=', packageId).execute();
     await emit(this.ctx, 'Packages.delete', deleted);

@@ -70,6 +70,7 @@ for (const auth of ['basic', 'headers', 'service']) {
         'service',
         'service_field',
         'account',
+        'recurring_invoice',
       );
       for (const [record, missing] of Object.entries(seen.shapes)) expect(missing, record).to.deep.equal([]);
     });

@@ -340,6 +340,37 @@ expect_call('invoices/deleteDraft', $api->delete('invoices', 'deleteDraft', ['in
 expect_call('invoices/get (missing)', $api->get('invoices', 'get', ['invoice_id' => $draft]), 200, $isFalse);
 expect_call('invoices/add (empty)', $api->post('invoices', 'add', ['vars' => []]), 400, fn ($v, $e) => array_keys(get_object_vars($e)) === ['client_id', 'date_billed', 'date_due', 'currency', 'lines[0][description]']);
 
+expect_call('invoices/getTypes', $api->get('invoices', 'getTypes'), 200, fn ($v) => isset($v->standard, $v->proforma));
+$rulesHere = expect_call('invoices/getTaxRulesByLocation', $api->get('invoices', 'getTaxRulesByLocation', ['company_id' => $company, 'country' => 'US', 'state' => 'VA']), 200, fn ($v) => is_array($v) && count($v) === 1 && $v[0]->amount === '10.0000');
+expect_call('invoices/getTaxTotals', $api->get('invoices', 'getTaxTotals', ['line_subtotal' => '50.00', 'taxes' => array_map(fn ($t) => (array) $t, $rulesHere)]), 200, fn ($v) => is_object($v) && $v->tax_total === '5.0000' && $v->line_total_w_tax === '55.0000');
+expect_call('invoices/makeLinesFromItems', $api->get('invoices', 'makeLinesFromItems', ['vars' => ['items' => [['description' => 'Widget', 'qty' => 3, 'price' => '2.50', 'taxes' => [['amount' => '10']]]]]]), 200,
+    fn ($v) => is_array($v) && count($v) === 1 && $v[0]->amount === '2.5000' && $v[0]->tax === true);
+
+// ---- recurring invoices (Invoices::addRecurring … getRecurringDelivery, add with term) -------
+$recurVars = ['client_id' => $client, 'term' => 1, 'period' => 'month', 'duration' => 12, 'currency' => 'USD', 'date_renews' => '2030-01-01 00:00:00 UTC',
+    'note_public' => 'Monthly support', 'lines' => [['description' => 'Support', 'qty' => 2, 'amount' => '40.00', 'tax' => 'true'], ['description' => 'Backups', 'amount' => '5']], 'delivery' => ['email']];
+$recur = expect_call('invoices/addRecurring', $api->post('invoices', 'addRecurring', ['vars' => $recurVars]), 200, $isInt);
+$recurRecord = expect_call('invoices/getRecurring', $api->get('invoices', 'getRecurring', ['invoice_recur_id' => $recur]), 200, fn ($v) => is_object($v) && $v->subtotal === '85.0000' && $v->count === 0 && count($v->line_items) === 2);
+expect_shape('recurring_invoice', $recurRecord, ['id', 'client_id', 'term', 'period', 'duration', 'date_renews', 'date_last_renewed', 'currency', 'note_public', 'note_private', 'count', 'subtotal', 'taxable', 'total', 'line_items', 'delivery']);
+$recurLines = expect_call('invoices/getRecurringLineItems', $api->get('invoices', 'getRecurringLineItems', ['invoice_recur_id' => $recur]), 200, fn ($v) => is_array($v) && $v[0]->subtotal === '80.0000' && $v[0]->taxable === true);
+expect_call('invoices/editRecurring', $api->put('invoices', 'editRecurring', ['invoice_recur_id' => $recur, 'vars' => ['term' => 3, 'lines' => [['id' => $recurLines[1]->id ?? 0, 'description' => '', 'amount' => '']]]]), 200, fn ($v) => $v === $recur);
+expect_call('invoices/getRecurring (edited)', $api->get('invoices', 'getRecurring', ['invoice_recur_id' => $recur]), 200, fn ($v) => is_object($v) && $v->term === 3 && count($v->line_items) === 1);
+expect_call('invoices/getAllRecurring', $api->get('invoices', 'getAllRecurring', ['client_id' => $client]), 200, fn ($v) => is_array($v) && count($v) === 1 && isset($v[0]->client_id_code));
+expect_call('invoices/getRecurringList', $api->get('invoices', 'getRecurringList', ['client_id' => $client, 'page' => 1, 'order' => ['term' => 'desc'], 'filters' => ['currency' => 'USD']]), 200, fn ($v) => is_array($v) && ($v[0]->id ?? null) === $recur);
+expect_call('invoices/getRecurringListCount', $api->get('invoices', 'getRecurringListCount', ['client_id' => $client]), 200, fn ($v) => $v === 1);
+expect_call('invoices/getRecurringCount', $api->get('invoices', 'getRecurringCount', ['client_id' => $client]), 200, fn ($v) => $v === 1);
+$recurDelivery = expect_call('invoices/addRecurringDelivery', $api->post('invoices', 'addRecurringDelivery', ['invoice_recur_id' => $recur, 'vars' => ['method' => 'paper'], 'client_id' => $client]), 200, $isInt);
+expect_call('invoices/getRecurringDelivery', $api->get('invoices', 'getRecurringDelivery', ['invoice_recur_id' => $recur]), 200, fn ($v) => is_array($v) && array_map(fn ($d) => $d->method, $v) === ['email', 'paper']);
+expect_call('invoices/deleteRecurringDelivery', $api->delete('invoices', 'deleteRecurringDelivery', ['invoice_delivery_id' => $recurDelivery]));
+expect_call('invoices/getRecurringFromInvoices (not from one)', $api->get('invoices', 'getRecurringFromInvoices', ['invoice_id' => $invoice]), 200, $isFalse);
+expect_call('invoices/getRecurringInfo (not recurring)', $api->get('invoices', 'getRecurringInfo', ['invoice_id' => $invoice]), 200, $isFalse);
+expect_call('other company: invoices/getRecurring', $other->get('invoices', 'getRecurring', ['invoice_recur_id' => $recur]), 200, $isFalse);
+expect_call('other company: invoices/deleteRecurring', $other->delete('invoices', 'deleteRecurring', ['invoice_recur_id' => $recur]), 400, fn ($v, $e) => isset($e->invoice_recur_id->exists));
+expect_call('invoices/deleteRecurring', $api->delete('invoices', 'deleteRecurring', ['invoice_recur_id' => $recur]));
+expect_call('invoices/getRecurring (deleted)', $api->get('invoices', 'getRecurring', ['invoice_recur_id' => $recur]), 200, $isFalse);
+expect_call('invoices/add (term: recurring)', $api->post('invoices', 'add', ['vars' => ['client_id' => $client2, 'term' => 1, 'period' => 'year', 'duration' => 'times', 'duration_time' => 2, 'recur_date_billed' => '2025-03-01 00:00:00 UTC'] + $invoiceVars]), 200, $isInt);
+expect_call('invoices/getAllRecurring (from add)', $api->get('invoices', 'getAllRecurring', ['client_id' => $client2]), 200, fn ($v) => is_array($v) && count($v) === 1 && $v[0]->period === 'year' && $v[0]->duration === 2 && $v[0]->date_renews === '2025-03-01 00:00:00');
+
 // ---- transactions --------------------------------------------------------------------------
 $payment = expect_call('transactions/add', $api->post('transactions', 'add', ['vars' => ['client_id' => $client, 'amount' => '100', 'currency' => 'USD', 'type' => 'other', 'transaction_id' => "wire-{$run}", 'reference_id' => 'REF-1', 'message' => 'Wire received', 'status' => 'approved', 'date_added' => '2024-03-10 09:00:00 UTC']]), 200, $isInt);
 expect_call('transactions/verifyApply', $api->get('transactions', 'verifyApply', ['vars' => ['transaction_id' => $payment, 'amounts' => [['invoice_id' => $invoice, 'amount' => '60']]]]), 200, $isTrue);
@@ -532,6 +563,18 @@ $backupPricing = $api->get('packages', 'get', ['package_id' => $backup])->respon
 $owner = expect_call('clients/add (service owner)', $api->post('clients', 'add', ['vars' => ['first_name' => 'Grace', 'last_name' => 'Hopper', 'email' => "grace-{$run}@example.com"]]), 200, $isInt);
 $newOwner = expect_call('clients/add (second owner)', $api->post('clients', 'add', ['vars' => ['first_name' => 'Alan', 'last_name' => 'Turing', 'email' => "alan-{$run}@example.com"]]), 200, $isInt);
 $service = expect_call('services/add', $api->post('services', 'add', ['vars' => ['pricing_id' => $monthly, 'client_id' => $owner, 'status' => 'active', 'use_module' => 'true', 'domain' => "grace-{$run}.example.com"]]), 200, $isInt);
+// Restricted packages (Clients::setRestrictedPackages …), enforced on services/add.
+$restricted = expect_call('packages/add (restricted)', $api->post('packages', 'add', ['vars' => ['names' => [['lang' => 'en_us', 'name' => 'Private']], 'module_id' => $module, 'meta' => ['plan' => 'basic'], 'status' => 'restricted',
+    'pricing' => [['term' => 1, 'period' => 'month', 'price' => '9.00', 'currency' => 'USD']]]]), 200, $isInt);
+$restrictedPricing = $api->get('packages', 'get', ['package_id' => $restricted])->response()->pricing[0]->id ?? 0;
+$insider = expect_call('clients/add (restricted package buyer)', $api->post('clients', 'add', ['vars' => ['first_name' => 'Ida', 'last_name' => 'Insider', 'email' => "ida-{$run}@example.com"]]), 200, $isInt);
+expect_call('services/add (restricted, no access)', $api->post('services', 'add', ['vars' => ['pricing_id' => $restrictedPricing, 'client_id' => $insider, 'status' => 'pending', 'domain' => "private-{$run}.example.com"]]), 400, fn ($v, $e) => isset($e->client_id->allowed));
+expect_call('clients/setRestrictedPackages', $api->post('clients', 'setRestrictedPackages', ['client_id' => $insider, 'package_ids' => [$restricted]]));
+expect_call('clients/getRestrictedPackages', $api->get('clients', 'getRestrictedPackages', ['client_id' => $insider]), 200, fn ($v) => is_array($v) && ($v[0]->package_id ?? null) === $restricted);
+expect_call('services/add (restricted, granted)', $api->post('services', 'add', ['vars' => ['pricing_id' => $restrictedPricing, 'client_id' => $insider, 'status' => 'pending', 'domain' => "private-{$run}.example.com"]]), 200, $isInt);
+expect_call('other company: clients/getRestrictedPackages', $other->get('clients', 'getRestrictedPackages', ['client_id' => $insider]), 400, fn ($v, $e) => isset($e->client_id->exists));
+expect_call('clients/deleteRestrictedPackages', $api->delete('clients', 'deleteRestrictedPackages', ['client_id' => $insider]));
+expect_call('clients/getRestrictedPackages (deleted)', $api->get('clients', 'getRestrictedPackages', ['client_id' => $insider]), 200, fn ($v) => $v === []);
 $serviceRecord = expect_call('services/get', $api->get('services', 'get', ['service_id' => $service]), 200, fn ($v) => is_object($v) && $v->status === 'active' && $v->pricing_id === $monthly);
 expect_shape('service', $serviceRecord, ['id', 'parent_service_id', 'package_group_id', 'pricing_id', 'client_id', 'module_row_id', 'coupon_id', 'qty', 'override_price', 'override_currency', 'status',
     'suspension_reason', 'date_added', 'date_renews', 'date_last_renewed', 'date_suspended', 'date_canceled', 'fields']);

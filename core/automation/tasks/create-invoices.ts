@@ -12,6 +12,7 @@ import { renewingQuery } from '../../billing/service-queues';
 import { shiftDays } from '../../billing/run-clock';
 import { untilWritten } from '../run-retries';
 import { sliced, Task, TaskRun } from '../task-run';
+import { createRecurringInvoices } from './create-recurring-invoices';
 
 /** A service far behind renews once per pass, until its renew date is past the window. */
 const MAX_PASSES = 24;
@@ -27,6 +28,9 @@ const BATCH = 50;
  * its renewal invoiced — one invoice per client and currency when "invoice services together",
  * else one per service — due on the renew date. The service period's unique key makes a second
  * or concurrent run's attempt fail harmlessly; the renew date moving on makes it find nothing.
+ *
+ * Then the company's recurring invoices that renew within the same window make their invoices
+ * (create-recurring-invoices.ts), as the reference's Create Invoice task does.
  *
  * A batch of clients' invoices is written at once (invoiceServiceBatch); an invoice that batch
  * leaves (one invoices/add would refuse) goes through invoiceServices on its own, as the API's.
@@ -75,7 +79,7 @@ export const createInvoices: Task = {
     };
     // The batches number their invoices without waiting for the statement (numberInvoices): the counter has to be there.
     await untilWritten(() => ensureInvoiceCounter(run.installation.db, run.companyId));
-    return sliced(
+    const services = await sliced(
       run,
       'create_invoice',
       fetch,
@@ -96,6 +100,8 @@ export const createInvoices: Task = {
       },
       { passes: MAX_PASSES, batchSize: BATCH, bulk },
     );
+    const recurring = await createRecurringInvoices(run);
+    return { processed: services.processed + recurring.processed, failed: services.failed + recurring.failed, messages: [...services.messages, ...recurring.messages].slice(0, 20) };
   },
 };
 

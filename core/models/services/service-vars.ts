@@ -1,4 +1,5 @@
 import { Tx } from '../../db/schema';
+import { clientMayOrder, NOT_ALLOWED } from '../../billing/restricted-packages';
 import { FieldErrors } from '../../kernel/errors';
 import { is } from '../../kernel/input-rules';
 import { parseDecimal, toStored } from '../../kernel/money';
@@ -94,6 +95,10 @@ export async function readServiceVars(db: Tx, companyId: number, timezone: strin
     if (!pricing) fail('pricing_id', 'exists', 'Invalid package pricing ID.');
     else if (pricing.package_status === 'inactive' && !editing) fail('pricing_id', 'inactive', 'The package is inactive and cannot be ordered.');
     else values.pricing_id = pricing.id;
+  }
+  // As the reference's client_id.allowed: a restricted package only for the clients granted it.
+  if (!editing && pricing && values.client_id !== undefined && !(await clientMayOrder(db, values.client_id, pricing.package_id, pricing.package_status))) {
+    fail('client_id', 'allowed', NOT_ALLOWED);
   }
   for (const key of ['parent_service_id', 'coupon_id', 'package_group_id'] as const) {
     if (!given(key) && !blank(key)) continue;
