@@ -9,6 +9,7 @@ import { apiKeysCommand } from './api-keys-command';
 import { automationCommand } from './automation-command';
 import { docsCommand } from './docs-command';
 import { extensionCommand } from './extension-command';
+import { invoicesCommand } from './invoices-command';
 import { settingsCommand } from './settings-command';
 import { staffCommand } from './staff-command';
 
@@ -60,6 +61,7 @@ export async function main(argv: string[]): Promise<number> {
   program.addCommand(extensionCommand(print));
   program.addCommand(staffCommand(print));
   program.addCommand(automationCommand(print));
+  program.addCommand(invoicesCommand(print, (text) => process.stderr.write(`${text}\n`)));
   try {
     await program.parseAsync(argv, { from: 'user' });
     return status;
