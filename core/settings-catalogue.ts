@@ -19,6 +19,12 @@ const disabledOr = (check: (value: string) => string | null, hint: string) => (v
 /** A payment notice's day: days from the due date, negative before it. */
 const noticeDay = disabledOr((v) => (/^-?\d{1,3}$/.test(v) && Math.abs(Number(v)) <= 365 ? null : 'no'), 'a whole number of days from -365 (before the due date) to 365 (after it)');
 
+/** Text printed on PDF invoices: any characters but control characters other than line breaks, up to max. */
+const printedText = (max: number, what: string) => (value: string) => {
+  if ([...value].length > max) return `The ${what} may be at most ${max} characters long.`;
+  return /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f]/.test(value) ? `The ${what} may not hold control characters other than line breaks.` : null;
+};
+
 /**
  * Invoice numbers are stored in a varchar(255) column: the format, with {num} replaced by up to
  * 16 digits (invoice_start has at most 12, and it counts up from there), must fit it. Held well
@@ -38,6 +44,9 @@ export const SETTINGS: Record<string, SettingDefinition> = {
   timezone: { scope: 'company', default: 'UTC', check: (v) => (isValidZone(v) ? null : 'Please give an IANA time zone such as Europe/Paris.') },
   invoice_format: { scope: 'company', default: '{num}', check: invoiceFormat },
   invoice_start: { scope: 'company', default: '1', check: (v) => (/^\d{1,12}$/.test(v) ? null : 'Please give a whole number.') },
+  // What PDF invoices print about the company (docs/delivery.md): its postal address (lines) and tax ids.
+  company_address: { scope: 'company', default: '', check: printedText(1000, 'address') },
+  company_tax_ids: { scope: 'company', default: '', check: printedText(255, 'tax ids') },
   // Recurring billing and its automation (docs/billing.md), with the reference's meanings.
   inv_days_before_renewal: { scope: 'company', overridable: true, default: '14', check: days(365) },
   inv_group_services: { scope: 'company', overridable: true, default: 'true', check: booleanText },

@@ -298,8 +298,18 @@ export interface TransactionRefundsTable {
   date_added: Timestamp;
 }
 
+/** A company's logo and extra font for PDF invoices, base64 (migration 016). */
+export interface InvoicePdfFilesTable {
+  company_id: number;
+  kind: string;
+  content: string;
+  sha256: string;
+  date_updated: Timestamp;
+}
+
 export interface Database {
   companies: CompaniesTable;
+  invoice_pdf_files: InvoicePdfFilesTable;
   settings: SettingsTable;
   users: UsersTable;
   staff: StaffTable;

@@ -14,6 +14,7 @@ import { mergeInvoices, splitInvoice } from './invoices/merging';
 import { InvoiceEditor, voidInvoice } from './invoices/invoice-editor';
 import { deliveryList, InvoiceRules } from '../billing/invoice-rules';
 import { InvoiceQueries } from './invoices/invoice-queries';
+import { InvoicePdfs } from './invoices/invoice-pdfs';
 import { insertInvoice, writeDelivery, writeLinesAndTaxes } from './invoices/invoice-store';
 import { readLines } from '../billing/lines';
 import { allocateInvoiceNumber, formatInvoiceNumber, numberingSettings, setInvoiceNumber } from '../billing/numbering';
@@ -36,7 +37,7 @@ import { applyRecurringPart, checkRecurringPart, editRecurringPart, recurs } fro
  * from the company's sequence (invoice_format, invoice_start settings); money is exact (decimal.js)
  * and answered as decimal strings with four places, totals rounded to the currency's precision.
  */
-@model('invoices', { facets: [InvoiceQueries, RecurringInvoices, InvoiceHelpers] })
+@model('invoices', { facets: [InvoiceQueries, RecurringInvoices, InvoiceHelpers, InvoicePdfs] })
 export class Invoices {
   constructor(
     private readonly ctx: CallContext,

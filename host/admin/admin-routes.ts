@@ -1,6 +1,7 @@
 import { PageHandler } from './admin-request';
 import { changeCredentialLimits, createCredential, revokeCredential, showApiAccess } from './pages/api-access-page';
 import { showAudit } from './pages/audit-page';
+import { sendInvoicePdf, showInvoices } from './pages/invoices-page';
 import { showDashboard } from './pages/dashboard-page';
 import { disableExtensionTask, enableExtensionTask, extensionAction, showExtensions } from './pages/extensions-page';
 import { addWebhook, showWebhooks, webhookAction } from './pages/webhooks-page';
@@ -13,6 +14,8 @@ import { addCompany, setMaintenance, setTimezone, showSystem } from './pages/sys
  */
 export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['GET /admin', showDashboard],
+  ['GET /admin/billing/invoices', showInvoices],
+  ['GET /admin/billing/invoices/pdf', sendInvoicePdf],
   ['GET /admin/settings/api', showApiAccess],
   ['POST /admin/settings/api/create', createCredential],
   ['POST /admin/settings/api/revoke', revokeCredential],

@@ -10,6 +10,7 @@ import { automationCommand } from './automation-command';
 import { docsCommand } from './docs-command';
 import { eventsCommand } from './events-command';
 import { extensionCommand } from './extension-command';
+import { invoicesCommand } from './invoices-command';
 import { settingsCommand } from './settings-command';
 import { staffCommand } from './staff-command';
 import { webhooksCommand } from './webhooks-command';
@@ -64,6 +65,7 @@ export async function main(argv: string[]): Promise<number> {
   program.addCommand(automationCommand(print));
   program.addCommand(webhooksCommand(print));
   program.addCommand(eventsCommand(print));
+  program.addCommand(invoicesCommand(print, (text) => process.stderr.write(`${text}\n`)));
   try {
     await program.parseAsync(argv, { from: 'user' });
     return status;

@@ -4,14 +4,15 @@ import * as billing from './002_billing';
 import * as extensions from './003_extensions';
 import * as admin from './004_admin';
 import * as trust from './005_trust';
-import * as recurring from './008_recurring';
 import * as referenceModels from './007_reference_models';
+import * as recurring from './008_recurring';
 import * as billingReference from './009_billing_reference';
 import * as serviceRenewals from './010_service_renewals';
 import * as defaultClientGroups from './011_default_client_groups';
 import * as uniqueIds from './012_unique_ids';
 import * as events from './013_events';
 import * as extensionTasks from './014_extension_tasks';
+import * as invoicePdfFiles from './016_invoice_pdf_files';
 import * as recurringInvoices from './022_recurring_invoices';
 
 /** Every migration, in order. Listed in code so a compiled build needs no migrations folder scan. */
@@ -29,5 +30,6 @@ export const migrations: Record<string, Migration> = {
   '012_unique_ids': uniqueIds,
   '013_events': events,
   '014_extension_tasks': extensionTasks,
+  '016_invoice_pdf_files': invoicePdfFiles,
   '022_recurring_invoices': recurringInvoices,
 };

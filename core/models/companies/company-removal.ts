@@ -7,7 +7,7 @@ import { isPostgres } from '../../db/is-postgres';
 /**
  * What a company is given when it is added, or keeps about its records rather than records of its
  * own, and so is removed with it: its own settings, the currencies companies/add seeds, its
- * numbering counters, the billing run's bookkeeping (every company's automation runs every few
+ * numbering counters, its PDF invoices' logo and font, the billing run's bookkeeping (every company's automation runs every few
  * minutes, so an empty company has some), its client groups (it is given one) and its outbox
  * (events about records it no longer has, their deliveries and attempts; its webhook endpoints are
  * records and keep it). Anything else naming the company keeps it.
@@ -19,6 +19,7 @@ const REMOVED_WITH_COMPANY = new Set([
   'automation_runs',
   'automation_leases',
   'extensions_task_state',
+  'invoice_pdf_files',
   'client_groups',
   'event_attempts',
   'event_deliveries',

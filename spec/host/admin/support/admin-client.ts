@@ -70,7 +70,18 @@ export class AdminClient {
 }
 
 /** Every page and form of the area behind the session, as the access-control specs walk them. */
-export const STAFF_GETS = ['/admin', '/admin/', '/admin/settings/api', '/admin/settings/webhooks', '/admin/settings/system', '/admin/settings/extensions', '/admin/audit', '/admin/no-such-page'];
+export const STAFF_GETS = [
+  '/admin',
+  '/admin/',
+  '/admin/billing/invoices',
+  '/admin/billing/invoices/pdf',
+  '/admin/settings/api',
+  '/admin/settings/webhooks',
+  '/admin/settings/system',
+  '/admin/settings/extensions',
+  '/admin/audit',
+  '/admin/no-such-page',
+];
 export const STAFF_POSTS = [
   '/admin/sign-out',
   '/admin/settings/api/create',
