@@ -38,13 +38,14 @@ function staff(action: string, subject: string, text: string, sample: Record<str
 }
 
 const signature = '\n\nThank you,\n{company.name}';
-const invoiceSample = { invoice, payment_url: 'https://example.com/client/pay/42' };
+// No payment_url yet: Tally has no pay page for it to link to (the client-area issue makes one).
+const invoiceSample = { invoice };
 
 export const DEFAULT_TEMPLATES: readonly DefaultTemplate[] = [
   client_(
     'invoice_delivery_unpaid',
     'Invoice {invoice.id_code} from {company.name}',
-    'Hello {contact.first_name},\n\nInvoice {invoice.id_code} for {invoice.total} {invoice.currency} is due on {invoice.date_due}.\n\nPay it at {payment_url}' + signature,
+    'Hello {contact.first_name},\n\nInvoice {invoice.id_code} for {invoice.total} {invoice.currency} is due on {invoice.date_due}.' + signature,
     invoiceSample,
   ),
   client_(
@@ -56,19 +57,19 @@ export const DEFAULT_TEMPLATES: readonly DefaultTemplate[] = [
   client_(
     'invoice_notice_first',
     'Payment reminder: invoice {invoice.id_code}',
-    'Hello {contact.first_name},\n\nInvoice {invoice.id_code} has {invoice.due} {invoice.currency} due on {invoice.date_due}.\n\nPay it at {payment_url}' + signature,
+    'Hello {contact.first_name},\n\nInvoice {invoice.id_code} has {invoice.due} {invoice.currency} due on {invoice.date_due}.' + signature,
     invoiceSample,
   ),
   client_(
     'invoice_notice_second',
     'Second reminder: invoice {invoice.id_code}',
-    'Hello {contact.first_name},\n\nInvoice {invoice.id_code} still has {invoice.due} {invoice.currency} due (since {invoice.date_due}).\n\nPay it at {payment_url}' + signature,
+    'Hello {contact.first_name},\n\nInvoice {invoice.id_code} still has {invoice.due} {invoice.currency} due (since {invoice.date_due}).' + signature,
     invoiceSample,
   ),
   client_(
     'invoice_notice_third',
     'Final reminder: invoice {invoice.id_code}',
-    'Hello {contact.first_name},\n\nInvoice {invoice.id_code} is past due with {invoice.due} {invoice.currency} outstanding. Services may be suspended.\n\nPay it at {payment_url}' + signature,
+    'Hello {contact.first_name},\n\nInvoice {invoice.id_code} is past due with {invoice.due} {invoice.currency} outstanding. Services may be suspended.' + signature,
     invoiceSample,
   ),
   client_(

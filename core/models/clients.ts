@@ -1,3 +1,4 @@
+import { ClientMailLog } from './clients/client-mail-log';
 import { sql } from 'kysely';
 import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
@@ -34,7 +35,7 @@ const FILTERS = ['client_group_id'] as const;
  * (clients/client-settings-and-notes.ts), custom fields (clients/client-custom-fields.ts) and the
  * autodebit account (clients/client-debit-account.ts).
  */
-@model('clients', { facets: [ClientSettingsAndNotes, ClientCustomFields, ClientDebitAccount] })
+@model('clients', { facets: [ClientSettingsAndNotes, ClientCustomFields, ClientDebitAccount, ClientMailLog] })
 export class Clients {
   constructor(
     private readonly ctx: CallContext,

@@ -14,6 +14,7 @@ import { mergeInvoices, splitInvoice } from './invoices/merging';
 import { InvoiceEditor, voidInvoice } from './invoices/invoice-editor';
 import { deliveryList, InvoiceRules } from '../billing/invoice-rules';
 import { InvoiceQueries } from './invoices/invoice-queries';
+import { queueEmailDelivery } from '../delivery/invoice-email';
 import { insertInvoice, writeDelivery, writeLinesAndTaxes } from './invoices/invoice-store';
 import { readLines } from '../billing/lines';
 import { allocateInvoiceNumber, formatInvoiceNumber, numberingSettings, setInvoiceNumber } from '../billing/numbering';
@@ -83,6 +84,7 @@ export class Invoices {
       const number = await this.nextNumber();
       await setInvoiceNumber(this.ctx.db, invoiceId, number.value, number.text);
     }
+    await queueEmailDelivery(this.ctx.db, this.ctx.companyId, invoiceId);
     await emit(this.ctx, 'Invoices.add', await this.queries.get(invoiceId));
     return invoiceId;
   }
@@ -98,6 +100,7 @@ export class Invoices {
   async edit(invoiceId: number, vars: Record<string, unknown>) {
     const editor = new InvoiceEditor(this.ctx, () => this.nextNumber());
     await editor.edit(invoiceId, vars);
+    await queueEmailDelivery(this.ctx.db, this.ctx.companyId, invoiceId);
     await emit(this.ctx, 'Invoices.edit', await this.queries.get(invoiceId));
     return invoiceId;
   }
