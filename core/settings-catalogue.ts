@@ -52,6 +52,8 @@ export const SETTINGS: Record<string, SettingDefinition> = {
   notice1: { scope: 'company', overridable: true, default: 'disabled', check: noticeDay },
   notice2: { scope: 'company', overridable: true, default: 'disabled', check: noticeDay },
   notice3: { scope: 'company', overridable: true, default: 'disabled', check: noticeDay },
+  // Whether the payment reminders above are emailed to a client (docs/delivery.md); off: they are only recorded.
+  send_payment_notices: { scope: 'company', overridable: true, default: 'true', check: booleanText },
   notice_pending_autodebit: { scope: 'company', overridable: true, default: 'disabled', check: disabledOr(days(365), 'a whole number of days from 0 to 365 before the auto debit') },
   automation_time: { scope: 'company', default: '00:00', check: (v) => (/^([01]\d|2[0-3]):[0-5]\d$/.test(v) ? null : 'Please give a local time as HH:MM.') },
   // Events and webhooks (docs/events.md): what endpoints may reach, and how long the outbox keeps what it has delivered.

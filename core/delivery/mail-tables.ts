@@ -21,6 +21,7 @@ export type MailMessagesTable = {
   company_id: number;
   client_id: number | null;
   invoice_id: number | null;
+  invoice_notice_id: number | null;
   action: string;
   message_id: string;
   to_addresses: string;

@@ -35,6 +35,7 @@ interface Claimed {
   id: number;
   company_id: number;
   invoice_id: number | null;
+  invoice_notice_id: number | null;
   message_id: string;
   to_addresses: string;
   subject: string;
@@ -47,7 +48,7 @@ interface Claimed {
  * Sends the mail outbox after commit. A message is claimed under a lease (on PostgreSQL with SKIP
  * LOCKED, so processes share the work; on SQLite one process does), sent with its company's own
  * server, and its outcome recorded: sent (with the server's answer, and the invoice's email
- * delivery marked sent), or a retry with backoff, or failed once retries run out. A process that
+ * delivery or payment reminder marked sent), or a retry with backoff, or failed once retries run out. A process that
  * dies after sending and before recording leaves a lease that runs out: the message is sent again
  * with the same Message-ID, never dropped. A company without a mail server keeps its messages
  * waiting, with the reason in their log entry.
@@ -156,9 +157,16 @@ export class MailWorker {
       .updateTable('mail_messages')
       .set({ lease_owner: this.owner, lease_until: now + 120_000 })
       .where('id', 'in', due)
-      .returning(['id', 'company_id', 'invoice_id', 'message_id', 'to_addresses', 'subject', 'html', 'text', 'attempts'])
+      .returning(['id', 'company_id', 'invoice_id', 'invoice_notice_id', 'message_id', 'to_addresses', 'subject', 'html', 'text', 'attempts'])
       .execute();
-    return rows.map((r) => ({ ...r, id: Number(r.id), company_id: Number(r.company_id), invoice_id: r.invoice_id === null ? null : Number(r.invoice_id), attempts: Number(r.attempts) }));
+    return rows.map((r) => ({
+      ...r,
+      id: Number(r.id),
+      company_id: Number(r.company_id),
+      invoice_id: r.invoice_id === null ? null : Number(r.invoice_id),
+      invoice_notice_id: r.invoice_notice_id === null ? null : Number(r.invoice_notice_id),
+      attempts: Number(r.attempts),
+    }));
   }
 
   private async deliver(message: Claimed, config: MailConfig | null): Promise<void> {
@@ -185,6 +193,9 @@ export class MailWorker {
         await mine(tx.updateTable('mail_messages').set({ ...released, status: 'sent', date_sent: sent })).execute();
         if (message.invoice_id !== null) {
           await tx.updateTable('invoice_delivery').set({ date_sent: sent }).where('invoice_id', '=', message.invoice_id).where('method', '=', 'email').where('date_sent', 'is', null).execute();
+        }
+        if (message.invoice_notice_id !== null) {
+          await tx.updateTable('invoice_notices').set({ status: 'sent', date_sent: sent }).where('id', '=', message.invoice_notice_id).where('status', '=', 'pending').execute();
         }
       });
       return;

@@ -25,6 +25,8 @@ export interface NewMessage {
   readonly clientId?: number | null;
   /** The invoice whose email delivery this message is: its delivery is marked sent with it. */
   readonly invoiceId?: number | null;
+  /** The payment reminder this message delivers: marked sent with it. */
+  readonly invoiceNoticeId?: number | null;
   readonly action: string;
   readonly to: readonly string[];
   readonly subject: string;
@@ -73,6 +75,7 @@ export async function queueMessage(db: Tx, message: NewMessage): Promise<number>
       company_id: message.companyId,
       client_id: message.clientId ?? null,
       invoice_id: message.invoiceId ?? null,
+      invoice_notice_id: message.invoiceNoticeId ?? null,
       action: message.action,
       message_id: `<${randomUUID()}@${domain}>`,
       to_addresses: message.to.join('\n'),

@@ -9,6 +9,7 @@ export interface TemplateMessage {
   readonly to: readonly string[];
   readonly clientId?: number | null;
   readonly invoiceId?: number | null;
+  readonly invoiceNoticeId?: number | null;
   readonly attachments?: readonly Attachment[];
   readonly lang?: string;
 }

@@ -31,6 +31,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('client_id', 'integer')
     /** The invoice whose email delivery this message is: marked sent with it. */
     .addColumn('invoice_id', 'integer')
+    /** The payment reminder (invoice_notices) this message delivers: marked sent with it. */
+    .addColumn('invoice_notice_id', 'integer')
     .addColumn('action', 'varchar(64)', (c) => c.notNull())
     /** The Message-ID header, chosen when the message is written: a resend after a crash carries the same one. */
     .addColumn('message_id', 'varchar(255)', (c) => c.notNull())
