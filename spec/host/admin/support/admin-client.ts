@@ -70,7 +70,17 @@ export class AdminClient {
 }
 
 /** Every page and form of the area behind the session, as the access-control specs walk them. */
-export const STAFF_GETS = ['/admin', '/admin/', '/admin/settings/api', '/admin/settings/webhooks', '/admin/settings/system', '/admin/settings/extensions', '/admin/audit', '/admin/no-such-page'];
+export const STAFF_GETS = [
+  '/admin',
+  '/admin/',
+  '/admin/settings/api',
+  '/admin/settings/webhooks',
+  '/admin/settings/mail',
+  '/admin/settings/system',
+  '/admin/settings/extensions',
+  '/admin/audit',
+  '/admin/no-such-page',
+];
 export const STAFF_POSTS = [
   '/admin/sign-out',
   '/admin/settings/api/create',
@@ -78,6 +88,8 @@ export const STAFF_POSTS = [
   '/admin/settings/api/limits',
   '/admin/settings/webhooks/add',
   '/admin/settings/webhooks/action',
+  '/admin/settings/mail',
+  '/admin/settings/mail/test',
   '/admin/settings/system/maintenance',
   '/admin/settings/system/timezone',
   '/admin/settings/system/companies',
