@@ -61,12 +61,26 @@ export const SETTINGS: Record<string, SettingDefinition> = {
   notice1: { scope: 'company', overridable: true, default: 'disabled', check: noticeDay },
   notice2: { scope: 'company', overridable: true, default: 'disabled', check: noticeDay },
   notice3: { scope: 'company', overridable: true, default: 'disabled', check: noticeDay },
+  // Whether the payment reminders above are emailed to a client (docs/delivery.md); off: they are only recorded.
+  send_payment_notices: { scope: 'company', overridable: true, default: 'true', check: booleanText },
   notice_pending_autodebit: { scope: 'company', overridable: true, default: 'disabled', check: disabledOr(days(365), 'a whole number of days from 0 to 365 before the auto debit') },
   automation_time: { scope: 'company', default: '00:00', check: (v) => (/^([01]\d|2[0-3]):[0-5]\d$/.test(v) ? null : 'Please give a local time as HH:MM.') },
   // Events and webhooks (docs/events.md): what endpoints may reach, and how long the outbox keeps what it has delivered.
   webhooks_allow_http: { scope: 'system', default: 'false', check: booleanText },
   webhooks_allow_private_addresses: { scope: 'system', default: 'false', check: booleanText },
   events_retention_days: { scope: 'system', default: '30', check: (v) => (/^\d{1,3}$/.test(v) && Number(v) >= 1 && Number(v) <= 365 ? null : 'Please give a whole number of days from 1 to 365.') },
+  // Mail (docs/delivery.md): a company's mail server and sender. Secret: only mail_settings/get and set
+  // show and change them, checked together (core/delivery/mail-config.ts); the password is stored encrypted.
+  smtp_host: { scope: 'company', default: '', check: () => 'Set the mail server with mail_settings/set.', secret: true },
+  smtp_port: { scope: 'company', default: '587', check: () => 'Set the mail server with mail_settings/set.', secret: true },
+  smtp_tls: { scope: 'company', default: 'starttls', check: () => 'Set the mail server with mail_settings/set.', secret: true },
+  smtp_user: { scope: 'company', default: '', check: () => 'Set the mail server with mail_settings/set.', secret: true },
+  smtp_password: { scope: 'company', default: '', check: () => 'Set the mail server with mail_settings/set.', secret: true },
+  mail_from_name: { scope: 'company', default: '', check: () => 'Set the sender with mail_settings/set.', secret: true },
+  mail_from_address: { scope: 'company', default: '', check: () => 'Set the sender with mail_settings/set.', secret: true },
+  mail_reply_to: { scope: 'company', default: '', check: () => 'Set the sender with mail_settings/set.', secret: true },
+  // How long the mail log keeps the bodies of messages sent or failed (subjects, recipients and status stay).
+  mail_retention_days: { scope: 'system', default: '90', check: (v) => (/^\d{1,4}$/.test(v) && Number(v) >= 1 && Number(v) <= 3650 ? null : 'Please give a whole number of days from 1 to 3650.') },
 };
 
 /** Settings live in one table; installation-wide ones under company 0. */

@@ -1,3 +1,4 @@
+import { ClientMailLog } from './clients/client-mail-log';
 import { sql } from 'kysely';
 import { ClientRestrictedPackages } from './clients/restricted-packages';
 import { deleteRecurringRows } from '../billing/recurring-invoice-removal';
@@ -37,7 +38,7 @@ const FILTERS = ['client_group_id'] as const;
  * autodebit account (clients/client-debit-account.ts) and restricted package access
  * (clients/restricted-packages.ts).
  */
-@model('clients', { facets: [ClientSettingsAndNotes, ClientCustomFields, ClientDebitAccount, ClientRestrictedPackages] })
+@model('clients', { facets: [ClientSettingsAndNotes, ClientCustomFields, ClientDebitAccount, ClientRestrictedPackages, ClientMailLog] })
 export class Clients {
   constructor(
     private readonly ctx: CallContext,

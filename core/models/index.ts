@@ -24,6 +24,8 @@ import { Transactions } from './transactions';
 import { Users } from './users';
 import { Events } from './events';
 import { Webhooks } from './webhooks';
+import { Emails } from './emails';
+import { MailSettings } from './mail-settings';
 
 /** The core models, registered under their API names by every installation. */
 export const coreModels = [
@@ -46,6 +48,8 @@ export const coreModels = [
   Audit,
   Events,
   Webhooks,
+  MailSettings,
+  Emails,
 ];
 
 /** Recurring billing (docs/billing.md). */

@@ -13,10 +13,11 @@ import { PAGE_SIZE } from '../kernel/paging';
 const STATUSES = ['pending', 'sent', 'all'];
 
 /**
- * Payment reminders waiting to be delivered: the billing run's `payment_reminders` task records
- * one per invoice per notice (first, second, third payment notice; auto debit pending) instead
- * of mailing it, Tally having no mailer. Whatever delivers them — a mail extension, a system job —
- * lists the pending ones, sends each and marks it sent.
+ * Payment reminders: the billing run's `payment_reminders` task records one per invoice per notice
+ * (first, second, third payment notice; auto debit pending) and emails it through the mail outbox
+ * unless the client declines payment notices (send_payment_notices); the mail worker marks it sent
+ * once the server takes it. A notice not mailed stays pending: whatever else delivers them lists the
+ * pending ones, sends each and marks it sent.
  */
 @model('invoice_notices')
 export class InvoiceNotices {

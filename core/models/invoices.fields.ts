@@ -20,7 +20,9 @@ export const INVOICE_ADD = inputs({
   date_due: timestamp({ required: true, description: 'On or after date_billed.' }),
   currency: string({ required: true, format: 'currency', description: "One of the company's currencies." }),
   lines: listOf(LINE_INPUT, { required: true, description: 'At least one line; on an edit, lines by id.' }),
-  delivery: listOf(string({ enum: DELIVERY_METHODS }), { description: 'How the invoice is to be delivered (recorded only).' }),
+  delivery: listOf(string({ enum: DELIVERY_METHODS }), {
+    description: "How the invoice is to be delivered: email is sent to the client's billing contacts soon after commit (docs/delivery.md); paper waits in the print queue (getList status to_print).",
+  }),
   status: string({ enum: INVOICE_STATUSES, description: 'Default active; a draft gets its number when it stops being one; void voids.' }),
   note_public: string(),
   note_private: string(),

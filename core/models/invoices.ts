@@ -15,6 +15,7 @@ import { InvoiceEditor, voidInvoice } from './invoices/invoice-editor';
 import { deliveryList, InvoiceRules } from '../billing/invoice-rules';
 import { InvoiceQueries } from './invoices/invoice-queries';
 import { InvoicePdfs } from './invoices/invoice-pdfs';
+import { queueEmailDelivery } from '../delivery/invoice-email';
 import { insertInvoice, writeDelivery, writeLinesAndTaxes } from './invoices/invoice-store';
 import { readLines } from '../billing/lines';
 import { allocateInvoiceNumber, formatInvoiceNumber, numberingSettings, setInvoiceNumber } from '../billing/numbering';
@@ -90,6 +91,7 @@ export class Invoices {
       await setInvoiceNumber(this.ctx.db, invoiceId, number.value, number.text);
     }
     if (recurs(vars)) await applyRecurringPart(this.ctx, this.recurring, invoiceId, vars);
+    await queueEmailDelivery(this.ctx.db, this.ctx.companyId, invoiceId);
     await emit(this.ctx, 'Invoices.add', await this.queries.get(invoiceId));
     return invoiceId;
   }
@@ -108,6 +110,7 @@ export class Invoices {
     const editor = new InvoiceEditor(this.ctx, () => this.nextNumber());
     await editor.edit(invoiceId, vars);
     await editRecurringPart(this.ctx, this.recurring, invoiceId, wasDraft, vars);
+    await queueEmailDelivery(this.ctx.db, this.ctx.companyId, invoiceId);
     await emit(this.ctx, 'Invoices.edit', await this.queries.get(invoiceId));
     return invoiceId;
   }

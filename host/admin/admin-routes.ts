@@ -5,6 +5,7 @@ import { sendInvoicePdf, showInvoices } from './pages/invoices-page';
 import { showDashboard } from './pages/dashboard-page';
 import { disableExtensionTask, enableExtensionTask, extensionAction, showExtensions } from './pages/extensions-page';
 import { addWebhook, showWebhooks, webhookAction } from './pages/webhooks-page';
+import { saveMailSettings, sendTestMessage, showMailSettings } from './pages/mail-settings-page';
 import { addCompany, setMaintenance, setTimezone, showSystem } from './pages/system-page';
 
 /**
@@ -23,6 +24,9 @@ export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['GET /admin/settings/webhooks', showWebhooks],
   ['POST /admin/settings/webhooks/add', addWebhook],
   ['POST /admin/settings/webhooks/action', webhookAction],
+  ['GET /admin/settings/mail', showMailSettings],
+  ['POST /admin/settings/mail', saveMailSettings],
+  ['POST /admin/settings/mail/test', sendTestMessage],
   ['GET /admin/settings/system', showSystem],
   ['GET /admin/audit', showAudit],
   ['POST /admin/settings/system/maintenance', setMaintenance],

@@ -3,13 +3,14 @@ import { AdminRequest, hrefFor } from './admin-request';
 import { CSRF_FIELD } from './csrf';
 import { html, SafeHtml } from './html';
 
-export type Section = 'dashboard' | 'invoices' | 'api' | 'webhooks' | 'extensions' | 'system' | 'audit';
+export type Section = 'dashboard' | 'invoices' | 'api' | 'webhooks' | 'mail' | 'extensions' | 'system' | 'audit';
 
 const SECTIONS: ReadonlyArray<{ key: Section; path: string; label: string }> = [
   { key: 'dashboard', path: '/admin', label: 'Dashboard' },
   { key: 'invoices', path: '/admin/billing/invoices', label: 'Invoices' },
   { key: 'api', path: '/admin/settings/api', label: 'API access' },
   { key: 'webhooks', path: '/admin/settings/webhooks', label: 'Webhooks' },
+  { key: 'mail', path: '/admin/settings/mail', label: 'Mail' },
   { key: 'extensions', path: '/admin/settings/extensions', label: 'Extensions' },
   { key: 'system', path: '/admin/settings/system', label: 'System' },
   { key: 'audit', path: '/admin/audit', label: 'Audit log' },

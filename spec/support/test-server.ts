@@ -9,6 +9,7 @@ import { TrustPolicy, TrustPolicyValues } from '../../core/identity/policy';
 import { DeliveryWorker, DeliveryWorkerOptions } from '../../core/events/delivery-worker';
 import { EventConsumers } from '../../core/events/consumer-registry';
 import { OutboxBell } from '../../core/events/outbox-bell';
+import { MailWorker, MailWorkerOptions } from '../../core/delivery/mail-worker';
 
 export interface Credential {
   readonly user: string;
@@ -29,6 +30,8 @@ export interface TestServer {
   request(verb: string, path: string, options?: RequestOptions): Promise<TestResponse>;
   /** The event delivery worker, when the server was started with `events`. */
   readonly deliveries?: DeliveryWorker;
+  /** The mail worker, when the server was started with `mail`. */
+  readonly mail?: MailWorker;
   close(): Promise<void>;
 }
 
@@ -65,6 +68,8 @@ export interface TestServerOptions {
   hooks?: (hooks: CallHooks, installation: Installation) => void;
   /** Runs the event delivery worker (webhooks) with these options; none runs without it. */
   events?: DeliveryWorkerOptions;
+  /** Runs the mail worker (the mail outbox) with these options; none runs without it. */
+  mail?: MailWorkerOptions;
 }
 
 /** A real Tally server on an ephemeral port over a fresh database, for one spec file or test. */
@@ -89,6 +94,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ? new DeliveryWorker(installation, installation.container.resolve(EventConsumers).list, { bell: installation.container.resolve(OutboxBell), ...options.events })
     : undefined;
   deliveries?.start();
+  const mail = options.mail ? new MailWorker(installation, { bell: installation.container.resolve(OutboxBell), ...options.mail }) : undefined;
+  mail?.start();
   const installationCredential = await credentialFor(1, { installation: true, notes: 'spec installation credential' });
   return {
     url: server.url,
@@ -98,9 +105,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     installationCredential,
     credentialFor,
     deliveries,
+    mail,
     request: (verb, path, requestOptions = {}) => send(server.url, credential, verb, path, requestOptions),
     async close() {
       await deliveries?.stop();
+      await mail?.stop();
       await server.close();
       await database.drop();
     },

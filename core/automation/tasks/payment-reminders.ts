@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import { Tx } from '../../db/schema';
 import { toStoredUtc } from '../../billing/renew-dates';
 import { sliced, Task, TaskRun } from '../task-run';
+import { queueNoticeEmail } from '../../delivery/invoice-notice-email';
 
 /** A notice whose day a run missed (the installation was down) still goes out this many days late, not later. */
 export const CATCH_UP_DAYS = 7;
@@ -17,10 +18,12 @@ interface Due {
 }
 
 /**
- * Payment Reminders: Tally sends no mail, so each notice the company turns on (first, second and
- * third payment notice, N days from the due date; auto debit pending, N days before the charge)
- * becomes an `invoice_notices` record — which invoice, which notice, when — for a mail extension or
- * system to deliver (`invoice_notices/getList`, `markSent`). A notice is due on its company-local
+ * Payment Reminders: each notice the company turns on (first, second and third payment notice, N
+ * days from the due date; auto debit pending, N days before the charge) becomes an
+ * `invoice_notices` record — which invoice, which notice, when — and, unless the client declines
+ * payment notices (send_payment_notices), an email in the mail outbox written in the same
+ * transaction, which marks the notice sent once the server takes it (core/delivery/). A notice not
+ * mailed stays pending for whatever else delivers them (`invoice_notices/getList`, `markSent`). A notice is due on its company-local
  * day, or on a later run up to CATCH_UP_DAYS late unless a later notice is due by then; its unique
  * key (invoice, notice) makes it once, whatever runs at once or again.
  */
@@ -69,8 +72,12 @@ export const paymentReminders: Task = {
               .insertInto('invoice_notices')
               .values({ company_id: run.companyId, client_id: row.client_id, invoice_id: row.id, notice: row.notice, date_due: row.date_due, date_added: run.now, status: 'pending', date_sent: null })
               .onConflict((oc) => oc.columns(['invoice_id', 'notice']).doNothing())
+              .returning('id')
               .executeTakeFirst();
-            return Number(made.numInsertedOrUpdatedRows ?? 0) > 0;
+            if (!made) return false;
+            // Emailed through the mail outbox in the same transaction, unless the client declines payment notices.
+            await queueNoticeEmail(ctx.db, run.companyId, ctx.systemKey, { id: Number(made.id), invoiceId: row.id, notice: row.notice });
+            return true;
           });
         }
       },

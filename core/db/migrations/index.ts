@@ -12,6 +12,7 @@ import * as defaultClientGroups from './011_default_client_groups';
 import * as uniqueIds from './012_unique_ids';
 import * as events from './013_events';
 import * as extensionTasks from './014_extension_tasks';
+import * as mail from './015_mail';
 import * as invoicePdfFiles from './016_invoice_pdf_files';
 import * as recurringInvoices from './022_recurring_invoices';
 
@@ -30,6 +31,7 @@ export const migrations: Record<string, Migration> = {
   '012_unique_ids': uniqueIds,
   '013_events': events,
   '014_extension_tasks': extensionTasks,
+  '015_mail': mail,
   '016_invoice_pdf_files': invoicePdfFiles,
   '022_recurring_invoices': recurringInvoices,
 };

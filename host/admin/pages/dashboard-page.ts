@@ -1,5 +1,6 @@
 import { adminDb } from '../admin-tables';
 import { AdminRequest, callAs, hasCallable, hrefFor, PageHandler } from '../admin-request';
+import { mailWaitingNotice, MailSettingsView } from './mail-settings-page';
 import { apiCallsLastDay } from '../api-call-counter';
 import { html, SafeHtml } from '../html';
 import { sendHtml, staffPage } from '../layout';
@@ -27,11 +28,12 @@ interface Payment {
 const DUE_PAGES = 20;
 const RECENT_PAYMENTS = 10;
 
-/** The dashboard: open invoices and what is due, recent payments, API calls, maintenance mode. */
+/** The dashboard: why mail waits (when it does), open invoices and what is due, recent payments, API calls, maintenance mode. */
 export const showDashboard: PageHandler = async (request) => {
   const billing = hasCallable(request.installation, 'invoices', 'getList') && hasCallable(request.installation, 'transactions', 'getList');
   const [calls, maintenance] = await Promise.all([apiCallsLastDay(adminDb(request.installation.db)), callAs(request, 'settings', 'get', { key: 'maintenance_mode' })]);
-  const content = html`<ul class="cards" aria-label="Summary">
+  const mail = hasCallable(request.installation, 'mail_settings', 'get') ? mailWaitingNotice(request, (await callAs(request, 'mail_settings', 'get')) as MailSettingsView) : '';
+  const content = html`${mail}<ul class="cards" aria-label="Summary">
   ${billing ? await billingCards(request) : ''}
   <li class="card"><p class="label">API calls, last 24 hours</p><p class="value">${calls.ok + calls.error}</p><p class="detail">${calls.error} answered with an error · all companies</p></li>
   <li class="card"><p class="label">Maintenance mode</p><p class="value">${maintenance === 'true' ? 'On' : 'Off'}</p><p class="detail"><a href="${hrefFor('/admin/settings/system', request.company)}">Change in System</a></p></li>
