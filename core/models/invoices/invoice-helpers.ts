@@ -20,7 +20,7 @@ const TAX_TOTALS = record({
 });
 
 const LINES = listOf(record({ service_id: count({ nullable: true }), description: text(), qty: text({ format: 'decimal' }), amount: money(), order: count(), tax: bool() }), {
-  description: 'Lines as invoices/add takes them.',
+  description: 'Lines as an invoice is added with them (vars[lines]).',
 });
 
 /** Runs a pure helper, answering a bad input as the 400 it names. */
@@ -73,7 +73,7 @@ export class InvoiceHelpers {
 
   @callable({
     description:
-      'Invoice lines from vars[items][i][description|qty|price|taxes|discounts]: a line per item (taxable when it has taxes), then a line per discount (vars[items][i][discounts][j][description|total]), in order; what invoices/add takes as vars[lines].',
+      'Invoice lines from vars[items][i][description|qty|price|taxes|discounts]: a line per item (taxable when it has taxes), then a line per discount (vars[items][i][discounts][j][description|total]), in order; an invoice is added with them as vars[lines].',
     verb: 'GET',
     params: [object('vars', { default: {} })],
     returns: LINES,
