@@ -64,7 +64,7 @@ export class InvoiceHelpers {
     description:
       'The taxes on one taxable line of line_subtotal (qty × unit cost) under taxes[i][id|level|name|amount (percent)|type (exclusive, inclusive)], each rounded to 2 places, as invoices/getTaxRules lists them. Tally does not cascade taxes: taxes[i][cascade] set is refused.',
     verb: 'GET',
-    params: [string('line_subtotal'), any('taxes', { default: [] })],
+    params: [string('line_subtotal', { example: '100.00' }), any('taxes', { default: [] })],
     returns: TAX_TOTALS,
   })
   getTaxTotals(lineSubtotal: string, taxes: unknown) {
