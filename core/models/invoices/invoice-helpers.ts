@@ -20,7 +20,7 @@ const TAX_TOTALS = record({
 });
 
 const LINES = listOf(record({ service_id: count({ nullable: true }), description: text(), qty: text({ format: 'decimal' }), amount: money(), order: count(), tax: bool() }), {
-  description: 'Lines as invoices/add takes them.',
+  description: 'Lines as an invoice is added with them (vars[lines]).',
 });
 
 /** Runs a pure helper, answering a bad input as the 400 it names. */
@@ -64,7 +64,7 @@ export class InvoiceHelpers {
     description:
       'The taxes on one taxable line of line_subtotal (qty × unit cost) under taxes[i][id|level|name|amount (percent)|type (exclusive, inclusive)], each rounded to 2 places, as invoices/getTaxRules lists them. Tally does not cascade taxes: taxes[i][cascade] set is refused.',
     verb: 'GET',
-    params: [string('line_subtotal'), any('taxes', { default: [] })],
+    params: [string('line_subtotal', { example: '100.00' }), any('taxes', { default: [] })],
     returns: TAX_TOTALS,
   })
   getTaxTotals(lineSubtotal: string, taxes: unknown) {
@@ -73,7 +73,7 @@ export class InvoiceHelpers {
 
   @callable({
     description:
-      'Invoice lines from vars[items][i][description|qty|price|taxes|discounts]: a line per item (taxable when it has taxes), then a line per discount (vars[items][i][discounts][j][description|total]), in order; what invoices/add takes as vars[lines].',
+      'Invoice lines from vars[items][i][description|qty|price|taxes|discounts]: a line per item (taxable when it has taxes), then a line per discount (vars[items][i][discounts][j][description|total]), in order; an invoice is added with them as vars[lines].',
     verb: 'GET',
     params: [object('vars', { default: {} })],
     returns: LINES,
