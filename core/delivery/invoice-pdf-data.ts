@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { Tx } from '../db/schema';
 import { SYSTEM_COMPANY } from '../settings-catalogue';
 import { findCurrency } from '../billing/find-currency';
@@ -27,7 +28,8 @@ export interface InvoicePdfData {
   /** The taxes the invoice was billed with, each with the amount stored when it was totalled. */
   readonly taxes: readonly (TaxRule & { readonly amount: Amount })[];
   readonly payments: readonly { readonly date: string; readonly method: string; readonly reference: string | null; readonly amount: Amount }[];
-  readonly files: { readonly logo: string | null; readonly font: { readonly content: string; readonly sha256: string } | null };
+  /** The logo (base64) and the hash of the company's font (its content is read only when this process has not parsed it). */
+  readonly files: { readonly logo: string | null; readonly fontSha256: string | null };
 }
 
 /** The invoice of the company with its lines, taxes, payments, client and company; null when the company has no such invoice. */
@@ -63,7 +65,11 @@ export async function readInvoicePdfData(db: Tx, companyId: number, invoiceId: n
       .orderBy('id')
       .executeTakeFirst(),
     db.selectFrom('clients').select(['id', 'id_format', 'id_value']).where('id', '=', invoice.client_id).where('company_id', '=', companyId).executeTakeFirst(),
-    db.selectFrom('invoice_pdf_files').select(['kind', 'content', 'sha256']).where('company_id', '=', companyId).execute(),
+    db
+      .selectFrom('invoice_pdf_files')
+      .select(['kind', 'sha256', sql<string | null>`case when kind = 'logo' then content end`.as('logo')])
+      .where('company_id', '=', companyId)
+      .execute(),
     findCurrency(db, companyId, invoice.currency),
   ]);
   const setting = (key: string, scope = companyId) => settings.find((s) => s.key === key && s.company_id === scope)?.value ?? '';
@@ -71,7 +77,6 @@ export async function readInvoicePdfData(db: Tx, companyId: number, invoiceId: n
   // The line totals from the billing rules' own totalling, so a line shows what the invoice summed.
   const lineAmounts = lines.map((l) => ({ qty: stored(l.qty), amount: stored(l.amount), taxable: Boolean(l.taxable) }));
   const { lineTotals } = computeTotals(lineAmounts, [], currency?.precision ?? 2);
-  const font = files.find((f) => f.kind === 'font');
   return {
     invoice: {
       id: invoice.id,
@@ -95,7 +100,7 @@ export async function readInvoicePdfData(db: Tx, companyId: number, invoiceId: n
     lines: lineAmounts.map((l, i) => ({ ...l, description: lines[i].description, total: lineTotals[i] })),
     taxes: taxes.map((t) => ({ id: t.tax_id, level: t.level, name: t.name, rate: stored(t.rate), type: t.type === 'inclusive' ? 'inclusive' : 'exclusive', amount: stored(t.amount) })),
     payments: payments.map((p) => ({ date: p.date_added, method: p.gateway ?? p.type, reference: p.reference, amount: stored(p.amount) })),
-    files: { logo: files.find((f) => f.kind === 'logo')?.content ?? null, font: font ? { content: font.content, sha256: font.sha256 } : null },
+    files: { logo: files.find((f) => f.kind === 'logo')?.logo ?? null, fontSha256: files.find((f) => f.kind === 'font')?.sha256 ?? null },
   };
 }
 

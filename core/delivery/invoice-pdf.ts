@@ -18,9 +18,23 @@ export async function renderInvoicePdfReport(db: Tx, companyId: number, invoiceI
   const data = await readInvoicePdfData(db, companyId, invoiceId);
   if (!data) return null;
   const { regular, bold } = shippedFonts();
-  const company = data.files.font ? companyFont(data.files.font.content, data.files.font.sha256) : null;
-  const { pdf, missing } = await layInvoice(data, { regular, bold, company });
-  return { pdf, missingGlyphs: missing };
+  const sha256 = data.files.fontSha256;
+  const company = sha256 ? await companyFont(sha256, () => readFontContent(db, companyId, sha256)) : null;
+  try {
+    const { pdf, missing } = await layInvoice(data, { regular, bold, company });
+    return { pdf, missingGlyphs: missing };
+  } catch (error) {
+    // A company's font that fontkit read when it was set can still fail on a glyph it had not
+    // drawn then: the invoice is drawn without it, its characters reported as missing.
+    if (!company) throw error;
+    const { pdf, missing } = await layInvoice(data, { regular, bold, company: null });
+    return { pdf, missingGlyphs: missing };
+  }
+}
+
+async function readFontContent(db: Tx, companyId: number, sha256: string): Promise<string | undefined> {
+  const row = await db.selectFrom('invoice_pdf_files').select('content').where('company_id', '=', companyId).where('kind', '=', 'font').where('sha256', '=', sha256).executeTakeFirst();
+  return row?.content;
 }
 
 /**

@@ -43,14 +43,18 @@ export function parseCompanyFont(bytes: Buffer): { font: Font } | { refused: str
   }
 }
 
-/** Parsed company fonts by content hash: a company's font is parsed once per process, not per PDF. */
+/** Parsed company fonts by content hash: a company's font is read and parsed once per process, not per PDF. */
 const companyFonts = new Map<string, Font>();
 const COMPANY_FONT_CACHE = 8;
 
-export function companyFont(base64: string, sha256: string): Font | null {
+/**
+ * The company's font with this hash, parsed; `read` gives its base64 content when this process has
+ * not parsed it yet. Null when the stored file no longer matches its hash or cannot be parsed.
+ */
+export async function companyFont(sha256: string, read: () => Promise<string | undefined>): Promise<Font | null> {
   const cached = companyFonts.get(sha256);
   if (cached) return cached;
-  const bytes = Buffer.from(base64, 'base64');
+  const bytes = Buffer.from((await read()) ?? '', 'base64');
   if (createHash('sha256').update(bytes).digest('hex') !== sha256) return null;
   const parsed = parseCompanyFont(bytes);
   if (!('font' in parsed)) return null;

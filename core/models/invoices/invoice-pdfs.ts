@@ -7,6 +7,9 @@ import { renderInvoicePdfReport } from '../../delivery/invoice-pdf';
 import { listPdfFiles, MAX_LOGO_BYTES, setPdfFile } from '../../delivery/pdf-files';
 import { MAX_FONT_BYTES } from '../../delivery/pdf-fonts';
 
+/** A 1×1 PNG: the reference page's example logo, which its curl line sets as written. */
+const EXAMPLE_LOGO = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
 const PDF = record({
   filename: text({ description: 'invoice-<id_code>.pdf' }),
   content_type: text({ description: 'application/pdf' }),
@@ -39,7 +42,7 @@ export class InvoicePdfs {
   @callable({
     description: `Set the logo printed on the company's PDF invoices: a PNG or JPEG image of at most ${MAX_LOGO_BYTES / 1024} KB, base64 encoded; an empty logo removes it.`,
     verb: 'POST',
-    params: [string('logo')],
+    params: [string('logo', { example: EXAMPLE_LOGO })],
     returns: nothing(),
   })
   async setPdfLogo(logo: string) {
@@ -50,7 +53,7 @@ export class InvoicePdfs {
   @callable({
     description: `Set a font for the scripts DejaVu Sans lacks on the company's PDF invoices: a TrueType or OpenType file of at most ${MAX_FONT_BYTES / 1024 / 1024} MB, base64 encoded; an empty font removes it. Text DejaVu Sans cannot draw is set in it.`,
     verb: 'POST',
-    params: [string('font')],
+    params: [string('font', { example: '', description: 'base64 of a TTF/OTF file; empty removes the font (the example, as a font file is too large to show).' })],
     returns: nothing(),
   })
   async setPdfFont(font: string) {
