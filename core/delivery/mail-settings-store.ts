@@ -10,15 +10,18 @@ import { NO_MAIL_SERVER } from './mail-worker';
 export async function showMailSettings(settings: SettingsStore, db: Tx, companyId: number) {
   const values = await settings.read(companyId, db);
   const value = (key: string, fallback = '') => values.get(key) ?? fallback;
-  const waiting = await mailDb(db)
+  const host = value(MAIL_KEYS.host);
+  const fromAddress = value(MAIL_KEYS.fromAddress);
+  const configured = host !== '' && fromAddress !== '';
+  // Without a server every pending message waits for one (the worker may not have looked at it yet);
+  // with one, those the worker found waiting until they are taken again.
+  let pending = mailDb(db)
     .selectFrom('mail_messages')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .where('company_id', '=', companyId)
-    .where('status', '=', 'pending')
-    .where('response', '=', NO_MAIL_SERVER)
-    .executeTakeFirstOrThrow();
-  const host = value(MAIL_KEYS.host);
-  const fromAddress = value(MAIL_KEYS.fromAddress);
+    .where('status', '=', 'pending');
+  if (configured) pending = pending.where('response', '=', NO_MAIL_SERVER);
+  const waiting = await pending.executeTakeFirstOrThrow();
   return {
     host,
     port: Number(value(MAIL_KEYS.port, '587')),
@@ -28,7 +31,7 @@ export async function showMailSettings(settings: SettingsStore, db: Tx, companyI
     from_name: value(MAIL_KEYS.fromName),
     from_address: fromAddress,
     reply_to: value(MAIL_KEYS.replyTo),
-    configured: host !== '' && fromAddress !== '',
+    configured,
     waiting: Number(waiting.n),
   };
 }

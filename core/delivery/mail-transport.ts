@@ -20,6 +20,8 @@ export interface OutgoingMail {
 /** How long a mail server may take: to connect, to greet, between bytes. */
 const CONNECTION_TIMEOUT_MS = 10_000;
 const SOCKET_TIMEOUT_MS = 30_000;
+/** SMTP connections open at once to one company's server. */
+const MAX_CONNECTIONS = 4;
 
 function transportOptions(config: MailConfig) {
   return {
@@ -30,6 +32,10 @@ function transportOptions(config: MailConfig) {
     requireTLS: config.tls === 'starttls',
     ignoreTLS: config.tls === 'none',
     auth: config.user === '' ? undefined : { user: config.user, pass: config.password },
+    // Connections kept open and reused: a new SMTP session per message (connect, greet, EHLO) costs
+    // more than the message (scripts/bench/mail-delivery.ts). A few per company, as servers limit them.
+    pool: true,
+    maxConnections: MAX_CONNECTIONS,
     connectionTimeout: CONNECTION_TIMEOUT_MS,
     greetingTimeout: CONNECTION_TIMEOUT_MS,
     socketTimeout: SOCKET_TIMEOUT_MS,

@@ -99,8 +99,14 @@ export class MailWorker {
     const claimed = await this.claim();
     if (claimed.length) {
       const systemKey = await this.installation.settings.system('system_key');
-      const configs = new Map<number, MailConfig | null>();
-      for (const companyId of new Set(claimed.map((m) => m.company_id))) configs.set(companyId, await readMailConfig(this.installation.settings, companyId, systemKey));
+      const configs = new Map<number, MailConfig | null | string>();
+      for (const companyId of new Set(claimed.map((m) => m.company_id))) {
+        // A company whose stored password no longer decrypts (the system key changed) fails its own messages, never the round.
+        const config = await readMailConfig(this.installation.settings, companyId, systemKey).catch(
+          () => 'The stored SMTP password cannot be decrypted with the system key; set it again (mail_settings/set).',
+        );
+        configs.set(companyId, config);
+      }
       await Promise.all(claimed.map((message) => this.deliver(message, configs.get(message.company_id) ?? null)));
     }
     if (Date.now() - this.lastPrune >= 3_600_000) {
@@ -169,21 +175,24 @@ export class MailWorker {
     }));
   }
 
-  private async deliver(message: Claimed, config: MailConfig | null): Promise<void> {
+  private async deliver(message: Claimed, config: MailConfig | null | string): Promise<void> {
     const mine = (query: any) => query.where('id', '=', message.id).where('lease_owner', '=', this.owner).where('status', '=', 'pending');
     if (!config) {
       await mine(this.db.updateTable('mail_messages').set({ response: NO_MAIL_SERVER, lease_until: 0, lease_owner: null, next_attempt_at: Date.now() + this.options.unconfiguredWaitMs })).execute();
       return;
     }
     const attachments = await this.db.selectFrom('mail_attachments').select(['filename', 'content_type', 'content']).where('message_id', '=', message.id).orderBy('id').execute();
-    const answer: ServerAnswer = await this.transport.send(message.company_id, config, {
-      messageId: message.message_id,
-      to: message.to_addresses.split('\n'),
-      subject: message.subject,
-      html: message.html,
-      text: message.text,
-      attachments: attachments.map((a) => ({ filename: a.filename, contentType: a.content_type, content: Buffer.from(a.content, 'base64') })),
-    });
+    const answer: ServerAnswer =
+      typeof config === 'string'
+        ? { accepted: false, answer: config, code: null }
+        : await this.transport.send(message.company_id, config, {
+            messageId: message.message_id,
+            to: message.to_addresses.split('\n'),
+            subject: message.subject,
+            html: message.html,
+            text: message.text,
+            attachments: attachments.map((a) => ({ filename: a.filename, contentType: a.content_type, content: Buffer.from(a.content, 'base64') })),
+          });
     const attempts = message.attempts + 1;
     const response = answer.answer.slice(0, 2000);
     const released = { attempts, response, lease_until: 0, lease_owner: null };

@@ -10,6 +10,7 @@ import { Scenario, scenarios } from './scenarios';
 import { measureTrustCost } from './trust-cost';
 import { measureEventDelivery } from './event-delivery';
 import { measureInvoicePdf } from './invoice-pdf';
+import { measureMailDelivery } from './mail-delivery';
 
 interface Target {
   readonly label: string;
@@ -37,7 +38,8 @@ const TARGETS: Target[] = [
  * BENCH_ONLY=billing measures the billing run alone; BENCH_ONLY=<scenario> (a name's start, such as
  * `invoices/add`) measures that scenario alone against its baseline, on every target;
  * BENCH_ONLY=events measures webhook delivery alone (scripts/bench/event-delivery.ts); BENCH_ONLY=pdf
- * measures PDF invoice renders alone (scripts/bench/invoice-pdf.ts).
+ * PDF invoice renders alone (scripts/bench/invoice-pdf.ts); BENCH_ONLY=mail mail delivery through
+ * the mail outbox alone (scripts/bench/mail-delivery.ts).
  */
 async function main(): Promise<void> {
   const postgresUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -46,6 +48,7 @@ async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY;
   if (only === 'events') return measureEventDelivery(postgres ? postgresUrl : null);
   if (only === 'pdf') return measureInvoicePdf();
+  if (only === 'mail') return measureMailDelivery(postgres ? postgresUrl : null);
   if (only && only !== 'billing') {
     const chosen = scenarios.filter((s) => s.name.startsWith(only));
     if (!chosen.length) throw new Error(`BENCH_ONLY=${only} names no scenario: billing, or one of ${scenarios.map((s) => s.name).join(', ')}`);
@@ -55,6 +58,7 @@ async function main(): Promise<void> {
   if (only !== 'billing') await measureHost(postgres ? postgresUrl : null);
   if (only !== 'billing') await measureEventDelivery(postgres ? postgresUrl : null);
   if (only !== 'billing') await measureInvoicePdf();
+  if (only !== 'billing') await measureMailDelivery(postgres ? postgresUrl : null);
   // The billing run is measured on its own (wall time of the whole run), not against a baseline.
   console.log('');
   await measureBillingRuns(billingTargets(postgres ? postgresUrl : null));

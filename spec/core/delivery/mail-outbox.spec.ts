@@ -13,7 +13,7 @@ describe('the mail outbox (core, a real SMTP server)', function () {
   let sink: SmtpSink;
 
   beforeEach(async () => {
-    server = await startTestServer({ mail: { pollMs: 20, retryDelaysMs: [100] } });
+    server = await startTestServer({ mail: { pollMs: 20, retryDelaysMs: [300, 300, 300, 300, 300, 300] } });
     sink = await SmtpSink.start();
     const body = `vars[host]=127.0.0.1&vars[port]=${sink.port}&vars[tls]=none&vars[from_address]=billing@example.com`;
     const answer = await server.request('PUT', '/api/mail_settings/set.json', { body });
@@ -59,6 +59,22 @@ describe('the mail outbox (core, a real SMTP server)', function () {
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .executeTakeFirstOrThrow();
     expect(Number(count.n)).to.equal(0);
+  });
+
+  it('fails the messages of a company whose stored password no longer decrypts, with the reason, and keeps the worker going', async () => {
+    await server.installation.settings.set(1, 'smtp_password', 'not a ciphertext of this system key');
+    const id = await queueTemplateMessage(server.installation.db, { companyId: 1, action: 'account_welcome', tags: welcomeTags, to: ['ada@example.com'] });
+    server.mail!.wake();
+    const db = mailDb(server.installation.db);
+    const row = await waitFor(async () => {
+      const found = await db.selectFrom('mail_messages').select(['status', 'attempts', 'response']).where('id', '=', id).executeTakeFirstOrThrow();
+      return Number(found.attempts) >= 1 && found;
+    });
+    expect(row.response).to.include('cannot be decrypted');
+    expect(sink.received).to.have.length(0);
+    await server.installation.settings.unset(1, 'smtp_password');
+    const got = await sink.until(() => sink.received[0]);
+    expect(got.mail.subject).to.match(/^Welcome to /);
   });
 
   it('sends a message whose lease a dead process held, once the lease runs out, with the Message-ID it was written with', async () => {
