@@ -31,6 +31,7 @@ export interface Config {
   readonly extensionDeadlineMs: number;
   readonly extensionStatementMs: number;
   readonly extensionLoadMs: number;
+  readonly gatewayTestHosts: string | undefined;
   readonly proxyHops: number;
   readonly lockoutAttempts: number;
   readonly lockoutMinutes: number;
@@ -121,6 +122,14 @@ export const SETTINGS: readonly SettingDefinition[] = [
     "on SQLite, time limit of one of an extension's statements (it holds the server's one thread while it runs)",
   ),
   setting('TALLY_EXTENSION_LOAD_MS', 'extensionLoadMs', { type: 'integer', min: 1, max: 3_600_000 }, '10000', () => 10_000, 'time limit for an extension to load'),
+  setting(
+    'TALLY_GATEWAY_TEST_HOSTS',
+    'gatewayTestHosts',
+    { type: 'text' },
+    'unset',
+    () => undefined,
+    "for testing only: `api.stripe.com=http://127.0.0.1:4010,...` sends extensions' HTTP for a declared host to that server instead (named in the start-up log when set)",
+  ),
   setting(
     'TALLY_LOCKOUT_ATTEMPTS',
     'lockoutAttempts',

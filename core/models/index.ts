@@ -24,6 +24,8 @@ import { Transactions } from './transactions';
 import { Users } from './users';
 import { Events } from './events';
 import { Webhooks } from './webhooks';
+import { GatewayNotifications } from './gateway-notifications';
+import { GatewayPayments } from './gateway-payments';
 
 /** The core models, registered under their API names by every installation. */
 export const coreModels = [
@@ -46,6 +48,8 @@ export const coreModels = [
   Audit,
   Events,
   Webhooks,
+  GatewayNotifications,
+  GatewayPayments,
 ];
 
 /** Recurring billing (docs/billing.md). */
