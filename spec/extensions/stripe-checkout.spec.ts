@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import Stripe from 'stripe';
 import { startTestServer, TestServer, send } from '../support/test-server';
 import { startStripeStandIn, StripeStandIn } from '../support/stripe-stand-in';
+import { startHostProcess } from '../support/host-process';
 import { addClient, install, SHIPPED_EXTENSIONS } from './shipped';
 
 const WEBHOOK_SECRET = 'whsec_test_tally_spec';
@@ -65,9 +66,9 @@ describe('stripe_checkout: paid off-site, the notification inbox, refunds throug
   }
 
   /** POSTs a notification as Stripe does: JSON, signed with the endpoint secret by the stripe package. */
-  function notify(payload: string, options: { secret?: string; timestamp?: number; body?: string; path?: string } = {}) {
+  function notify(payload: string, options: { secret?: string; timestamp?: number; body?: string; path?: string; base?: string } = {}) {
     const signature = stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? WEBHOOK_SECRET, timestamp: options.timestamp });
-    return send(server.url, server.credential, 'POST', options.path ?? CALLBACK, {
+    return send(options.base ?? server.url, server.credential, 'POST', options.path ?? CALLBACK, {
       auth: false,
       body: options.body ?? payload,
       headers: { 'content-type': 'application/json', 'stripe-signature': signature },
@@ -112,6 +113,23 @@ describe('stripe_checkout: paid off-site, the notification inbox, refunds throug
     const verdicts = (await inbox()).filter((n: any) => n.gateway_transaction_id === 'pi_raced').map((n: any) => n.verdict);
     expect(verdicts.sort()).to.deep.equal(['duplicate', 'duplicate', 'duplicate', 'duplicate', 'recorded']);
     expect((await get(`/api/invoices/get.json?invoice_id=${invoiceId}`)).paid).to.match(/^25\.0+$/);
+  });
+
+  it('makes one transaction of the same notification delivered five times at once to two host processes over one database', async () => {
+    const second = await startHostProcess(server.database.url, { TALLY_EXTENSIONS_DIR: SHIPPED_EXTENSIONS });
+    try {
+      const invoiceId = await invoice();
+      const { metadata } = await build(invoiceId);
+      const payload = completed(metadata, 2500, 'pi_two_processes');
+      const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => notify(payload, { base: i % 2 ? second.base : server.url })));
+      expect(answers.map((a) => a.status)).to.deep.equal([200, 200, 200, 200, 200]);
+      expect(await transactionsOf('pi_two_processes')).to.have.length(1);
+      const verdicts = (await inbox()).filter((n: any) => n.gateway_transaction_id === 'pi_two_processes').map((n: any) => n.verdict);
+      expect(verdicts.sort()).to.deep.equal(['duplicate', 'duplicate', 'duplicate', 'duplicate', 'recorded']);
+      expect((await get(`/api/invoices/get.json?invoice_id=${invoiceId}`)).paid).to.match(/^25\.0+$/);
+    } finally {
+      await second.stop();
+    }
   });
 
   it('updates the transaction when a later notification brings a new status for the same payment (pending → approved)', async () => {
