@@ -1,4 +1,5 @@
 import Koa from 'koa';
+import { config } from '../../core/config';
 import { Installation } from '../../core/installation';
 import { Caller } from '../../core/kernel/caller';
 import { ERRORS } from '../../core/kernel/errors';
@@ -17,7 +18,7 @@ export const CALLBACK_PATH = /^\/callback\/(gw|mgw)\/([^/]+)\/([^/]+)\/?$/;
 export const CALLBACK_BODY_CAP = 64 * 1024;
 
 export interface CallbackOptions {
-  /** Notifications one address may send per minute (default 600). */
+  /** Notifications one address may send per minute in this process (TALLY_CALLBACK_RATE_LIMIT; 0: no limit). */
   readonly perMinute?: number;
 }
 
@@ -32,11 +33,12 @@ export interface CallbackOptions {
  * nothing about companies or gateways can be learnt from it.
  */
 export function gatewayCallback(installation: Installation, logger: Logger, options: CallbackOptions = {}): Koa.Middleware {
-  const rate = new CallbackRate(options.perMinute ?? 600, 60_000);
+  const perMinute = options.perMinute ?? config().callbackRateLimit;
+  const rate = perMinute > 0 ? new CallbackRate(perMinute, 60_000) : null;
   return async (ctx) => {
     const match = CALLBACK_PATH.exec(ctx.path);
     if (!match || !['POST', 'GET'].includes(ctx.method)) return notFound(ctx);
-    if (!rate.take(ctx.ip)) return answer(ctx, 429, { received: false, message: 'Too many notifications; try again later.' });
+    if (rate && !rate.take(ctx.ip)) return answer(ctx, 429, { received: false, message: 'Too many notifications; try again later.' });
     const kind = match[1] === 'mgw' ? 'merchant' : 'nonmerchant';
     const companyId = /^[1-9]\d{0,9}$/.test(match[2]) ? Number(match[2]) : null;
     const gateway = match[3];

@@ -9,6 +9,7 @@ import { freePort, startBare, startFloor, startTally, withProcess, withProcessCp
 import { Scenario, scenarios } from './scenarios';
 import { measureTrustCost } from './trust-cost';
 import { measureEventDelivery } from './event-delivery';
+import { measureGatewayNotifications } from './gateway-notifications';
 
 interface Target {
   readonly label: string;
@@ -35,7 +36,8 @@ const TARGETS: Target[] = [
  * Then the billing run over BENCH_BILLING_SERVICES renewing services (scripts/bench/billing-run.ts).
  * BENCH_ONLY=billing measures the billing run alone; BENCH_ONLY=<scenario> (a name's start, such as
  * `invoices/add`) measures that scenario alone against its baseline, on every target;
- * BENCH_ONLY=events measures webhook delivery alone (scripts/bench/event-delivery.ts).
+ * BENCH_ONLY=events measures webhook delivery alone (scripts/bench/event-delivery.ts); BENCH_ONLY=payments
+ * gateway notifications alone (scripts/bench/gateway-notifications.ts).
  */
 async function main(): Promise<void> {
   const postgresUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -43,6 +45,7 @@ async function main(): Promise<void> {
   if (!postgres) console.log(`PostgreSQL is not reachable at ${postgresUrl}: measuring SQLite only.`);
   const only = process.env.BENCH_ONLY;
   if (only === 'events') return measureEventDelivery(postgres ? postgresUrl : null);
+  if (only === 'payments') return measureGatewayNotifications(postgres ? postgresUrl : null);
   if (only && only !== 'billing') {
     const chosen = scenarios.filter((s) => s.name.startsWith(only));
     if (!chosen.length) throw new Error(`BENCH_ONLY=${only} names no scenario: billing, or one of ${scenarios.map((s) => s.name).join(', ')}`);
@@ -51,6 +54,7 @@ async function main(): Promise<void> {
   }
   if (only !== 'billing') await measureHost(postgres ? postgresUrl : null);
   if (only !== 'billing') await measureEventDelivery(postgres ? postgresUrl : null);
+  if (only !== 'billing') await measureGatewayNotifications(postgres ? postgresUrl : null);
   // The billing run is measured on its own (wall time of the whole run), not against a baseline.
   console.log('');
   await measureBillingRuns(billingTargets(postgres ? postgresUrl : null));
