@@ -14,7 +14,9 @@ const SECRET = 'whsec_bench';
  * in the inbox, record the transaction once, apply it), through `tally serve` on SQLite (1
  * process) and PostgreSQL (2 processes): BENCH_NOTIFICATIONS distinct signed notifications
  * (default 2000), BENCH_CONNECTIONS at once (default 10). Checked afterwards: one transaction per
- * notification, none lost, none doubled. `BENCH_ONLY=payments` measures this alone.
+ * notification, none lost, none doubled. `BENCH_ONLY=payments` measures this alone. Extensions get
+ * two minutes to load: on a busy machine the default 10 s left the gateway out of a process, and
+ * every notification it took was (rightly) recorded as failed.
  */
 export async function measureGatewayNotifications(postgresUrl: string | null): Promise<void> {
   const count = Number(process.env.BENCH_NOTIFICATIONS ?? 2000);
@@ -25,7 +27,9 @@ export async function measureGatewayNotifications(postgresUrl: string | null): P
     try {
       const clientId = await prepare(database.url);
       const port = await freePort();
-      const rate = await withProcess(startTally(database.url, port, { TALLY_WORKERS: String(target.workers), TALLY_CALLBACK_RATE_LIMIT: '0' }), port, () => send(port, clientId, count, connections));
+      const rate = await withProcess(startTally(database.url, port, { TALLY_WORKERS: String(target.workers), TALLY_CALLBACK_RATE_LIMIT: '0', TALLY_EXTENSION_LOAD_MS: '120000' }), port, () =>
+        send(port, clientId, count, connections),
+      );
       const { recorded, verdicts } = await countRecorded(database.url);
       if (recorded !== count) throw new Error(`payments: WRONG: ${recorded} transactions for ${count} notifications; the inbox: ${JSON.stringify(verdicts)}`);
       console.log(`payments, ${target.label}: ${count} signed notifications verified, kept, recorded once and applied at ${rate.toFixed(0)}/s (${connections} at once)`);

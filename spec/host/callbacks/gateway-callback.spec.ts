@@ -103,6 +103,13 @@ describe('gateway callbacks: contained failures, masked secrets, both kinds', ()
     expect((await server.request('GET', `/api/transactions/getListCount.json?client_id=${theirClient}&status=all`, { auth: theirs })).json.response).to.equal(0);
   });
 
+  it("keeps a gateway's numeric transaction id past 32 bits as text: recorded, then known as a duplicate", async () => {
+    expect((await notify(`pay:${clientId}:1.00:99999999999`)).status).to.equal(200);
+    expect(await latest()).to.include({ verdict: 'recorded', gateway_transaction_id: '99999999999' });
+    expect((await notify(`pay:${clientId}:1.00:99999999999`)).status).to.equal(200);
+    expect(await latest()).to.include({ verdict: 'duplicate', gateway_transaction_id: '99999999999' });
+  });
+
   it('takes a merchant gateway’s asynchronous notification at /callback/mgw/, and not at /callback/gw/', async () => {
     expect((await notify(`${clientId}:3.00:9`, '/callback/gw/1/async_probe/')).status).to.equal(404);
     expect((await notify(`${clientId}:3.00:9`, '/callback/mgw/1/async_probe/')).status).to.equal(200);
