@@ -31,10 +31,12 @@ export interface Config {
   readonly extensionDeadlineMs: number;
   readonly extensionStatementMs: number;
   readonly extensionLoadMs: number;
+  readonly gatewayTestHosts: string | undefined;
   readonly proxyHops: number;
   readonly lockoutAttempts: number;
   readonly lockoutMinutes: number;
   readonly apiRateLimit: number;
+  readonly callbackRateLimit: number;
   readonly apiAllowedOrigins: string;
   readonly auditRetentionDays: number;
   readonly automationMinutes: number;
@@ -122,6 +124,14 @@ export const SETTINGS: readonly SettingDefinition[] = [
   ),
   setting('TALLY_EXTENSION_LOAD_MS', 'extensionLoadMs', { type: 'integer', min: 1, max: 3_600_000 }, '10000', () => 10_000, 'time limit for an extension to load'),
   setting(
+    'TALLY_GATEWAY_TEST_HOSTS',
+    'gatewayTestHosts',
+    { type: 'text' },
+    'unset',
+    () => undefined,
+    "for testing only: `api.stripe.com=http://127.0.0.1:4010,...` sends extensions' HTTP for a declared host to that server instead (named in the start-up log when set)",
+  ),
+  setting(
     'TALLY_LOCKOUT_ATTEMPTS',
     'lockoutAttempts',
     { type: 'integer', min: 1, max: 100_000 },
@@ -131,6 +141,14 @@ export const SETTINGS: readonly SettingDefinition[] = [
   ),
   setting('TALLY_LOCKOUT_MINUTES', 'lockoutMinutes', { type: 'integer', min: 1, max: 10_080 }, '15', () => 15, 'how long failures are counted, and how long a lock-out lasts'),
   setting('TALLY_API_RATE_LIMIT', 'apiRateLimit', { type: 'integer', min: 0, max: 100_000_000 }, '6000', () => 6000, 'calls per credential per minute over all processes (429 beyond); 0 turns it off'),
+  setting(
+    'TALLY_CALLBACK_RATE_LIMIT',
+    'callbackRateLimit',
+    { type: 'integer', min: 0, max: 100_000_000 },
+    '6000',
+    () => 6000,
+    'gateway notifications per sender address per minute, in each process (429 beyond); 0 turns it off',
+  ),
   setting('TALLY_API_ALLOWED_ORIGINS', 'apiAllowedOrigins', { type: 'text' }, 'none', () => '', 'comma-separated origins whose web pages may call the API from a browser'),
   setting('TALLY_AUDIT_RETENTION_DAYS', 'auditRetentionDays', { type: 'integer', min: 1, max: 36_500 }, '90', () => 90, 'how long audit log rows are kept'),
   setting(

@@ -4,6 +4,7 @@ import { config } from '../core/config';
 import { Installation } from '../core/installation';
 import { TallyError } from '../core/kernel/tally-error';
 import { adminArea } from './admin/admin-area';
+import { CALLBACK_PATH, gatewayCallback } from './callbacks/gateway-callback';
 import { ApiCallCounter } from './admin/api-call-counter';
 import { apiMiddleware } from './api/api-middleware';
 import { VERBS } from './api/dispatch';
@@ -34,8 +35,8 @@ const CALL_PATHS = /^\/(?:index\.php\/)?api(?:\/(?!(?:openapi\.json|reference\.h
 
 /**
  * The Koa application and its route table: the API (`/api`, `/index.php/api`), its reference
- * (`openapi.json`, `reference.html`), the administrative area (`/admin`), and `/health` and
- * `/ready` for load balancers. A method a route does not take is answered 405 with `Allow` by
+ * (`openapi.json`, `reference.html`), the administrative area (`/admin`), gateways' notifications
+ * (`/callback/gw/...`, `/callback/mgw/...`), and `/health` and `/ready` for load balancers. A method a route does not take is answered 405 with `Allow` by
  * @koa/router's allowedMethods(); on the API in the contract's JSON.
  */
 export function createApp(installation: Installation, logger: Logger, options: AppOptions = {}): Koa {
@@ -57,6 +58,7 @@ export function createApp(installation: Installation, logger: Logger, options: A
   router.register(CALL_PATHS, [...VERBS], api, { pathAsRegExp: true });
   router.register(CALL_PATHS, ['OPTIONS'], preflight(policy.allowedOrigins), { pathAsRegExp: true });
   router.all(['/admin', '/admin/*page'], admin);
+  router.register(CALLBACK_PATH, ['GET', 'POST'], gatewayCallback(installation, logger), { pathAsRegExp: true });
 
   app.use(answeredInContract);
   app.use(callsFirst(api, router.routes() as Koa.Middleware));

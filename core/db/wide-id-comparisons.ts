@@ -76,7 +76,7 @@ function holdsWideValue(node: unknown): boolean {
  * Digits compared with them must stay text, or PostgreSQL refuses `varchar = bigint`. (The events
  * table's own `id` is a UUID too; its model refuses anything else before it queries.)
  */
-const TEXT_ID_COLUMNS = new Set(['reference_id', 'request_id', 'event_id']);
+const TEXT_ID_COLUMNS = new Set(['reference_id', 'request_id', 'event_id', 'gateway_transaction_id']);
 
 function isIdColumn(node: OperationNode): boolean {
   const column = ReferenceNode.is(node) ? node.column : node;

@@ -29,6 +29,7 @@ export const EVENT_NAMES = [
   'Users.login',
   'Services.renew',
   'Payments.refused',
+  'Payments.unapplied',
   'Autodebit.failed',
   'Credentials.created',
   'Credentials.revoked',

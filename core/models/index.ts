@@ -26,6 +26,8 @@ import { Events } from './events';
 import { Webhooks } from './webhooks';
 import { Emails } from './emails';
 import { MailSettings } from './mail-settings';
+import { GatewayNotifications } from './gateway-notifications';
+import { GatewayPayments } from './gateway-payments';
 
 /** The core models, registered under their API names by every installation. */
 export const coreModels = [
@@ -50,6 +52,8 @@ export const coreModels = [
   Webhooks,
   MailSettings,
   Emails,
+  GatewayNotifications,
+  GatewayPayments,
 ];
 
 /** Recurring billing (docs/billing.md). */

@@ -35,6 +35,9 @@ export interface LoadOptions {
 export async function loadExtensions(installation: Installation, options: LoadOptions = {}): Promise<HostCatalog> {
   const logger = options.logger ?? createLogger();
   const limits = sandboxLimits(options.limits);
+  // Never silent: payments would go to a stand-in server instead of the processor.
+  if (limits.testHosts.size)
+    logger.warn({ testHosts: Object.fromEntries(limits.testHosts) }, "TALLY_GATEWAY_TEST_HOSTS is on: extensions' HTTP to these hosts goes to stand-in servers (for testing only)");
   const candidates = await discover(options.dir ?? defaultExtensionsDir());
   const problems = new Map<Candidate, string>(candidates.filter((c) => c.problem).map((c) => [c, c.problem!]));
   for (const [name, same] of groupBy(candidates, (c) => c.name)) {

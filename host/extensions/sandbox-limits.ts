@@ -25,6 +25,11 @@ export interface SandboxLimits {
   /** Time and size limits of one outbound HTTP request. */
   readonly httpTimeoutMs: number;
   readonly httpBytes: number;
+  /**
+   * For testing only (TALLY_GATEWAY_TEST_HOSTS): a declared host (`api.stripe.com`, with its port
+   * when declared with one) → the base URL of a server standing in for it (`http://127.0.0.1:4010`).
+   */
+  readonly testHosts: ReadonlyMap<string, string>;
   /** Companies whose contexts an isolate keeps (one context per company, about 1 MB each; the least recently used is dropped). */
   readonly contexts: number;
 }
@@ -44,7 +49,30 @@ export function sandboxLimits(given: Partial<SandboxLimits> = {}): SandboxLimits
     requestsPerCall: given.requestsPerCall ?? 1000,
     httpTimeoutMs: given.httpTimeoutMs ?? 10_000,
     httpBytes: given.httpBytes ?? 1 << 20,
+    testHosts: given.testHosts ?? parseTestHosts(configured.gatewayTestHosts),
     // A quarter of the memory limit in MB: the contexts take at most about a quarter of the memory.
     contexts: given.contexts ?? Math.max(4, Math.floor(heapMb / 4)),
   };
+}
+
+/** `host=http://address:port,...` as a map; an entry that is not that is a start-up error, never ignored. */
+export function parseTestHosts(value: string | undefined): ReadonlyMap<string, string> {
+  const hosts = new Map<string, string>();
+  for (const entry of (value ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
+    const [host, target] = entry.split('=', 2);
+    let url: URL | null = null;
+    try {
+      url = new URL(target ?? '');
+    } catch {
+      url = null;
+    }
+    if (!host || !url || !['http:', 'https:'].includes(url.protocol) || (url.pathname !== '/' && url.pathname !== '')) {
+      throw new Error(`TALLY_GATEWAY_TEST_HOSTS: "${entry}" is not host=http://address:port.`);
+    }
+    hosts.set(host.toLowerCase(), url.origin);
+  }
+  return hosts;
 }

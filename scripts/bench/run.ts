@@ -11,6 +11,7 @@ import { measureTrustCost } from './trust-cost';
 import { measureEventDelivery } from './event-delivery';
 import { measureInvoicePdf } from './invoice-pdf';
 import { measureMailDelivery } from './mail-delivery';
+import { measureGatewayNotifications } from './gateway-notifications';
 
 interface Target {
   readonly label: string;
@@ -39,7 +40,8 @@ const TARGETS: Target[] = [
  * `invoices/add`) measures that scenario alone against its baseline, on every target;
  * BENCH_ONLY=events measures webhook delivery alone (scripts/bench/event-delivery.ts); BENCH_ONLY=pdf
  * PDF invoice renders alone (scripts/bench/invoice-pdf.ts); BENCH_ONLY=mail mail delivery through
- * the mail outbox alone (scripts/bench/mail-delivery.ts).
+ * the mail outbox alone (scripts/bench/mail-delivery.ts); BENCH_ONLY=payments gateway notifications
+ * alone (scripts/bench/gateway-notifications.ts).
  */
 async function main(): Promise<void> {
   const postgresUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -49,6 +51,7 @@ async function main(): Promise<void> {
   if (only === 'events') return measureEventDelivery(postgres ? postgresUrl : null);
   if (only === 'pdf') return measureInvoicePdf();
   if (only === 'mail') return measureMailDelivery(postgres ? postgresUrl : null);
+  if (only === 'payments') return measureGatewayNotifications(postgres ? postgresUrl : null);
   if (only && only !== 'billing') {
     const chosen = scenarios.filter((s) => s.name.startsWith(only));
     if (!chosen.length) throw new Error(`BENCH_ONLY=${only} names no scenario: billing, or one of ${scenarios.map((s) => s.name).join(', ')}`);
@@ -59,6 +62,7 @@ async function main(): Promise<void> {
   if (only !== 'billing') await measureEventDelivery(postgres ? postgresUrl : null);
   if (only !== 'billing') await measureInvoicePdf();
   if (only !== 'billing') await measureMailDelivery(postgres ? postgresUrl : null);
+  if (only !== 'billing') await measureGatewayNotifications(postgres ? postgresUrl : null);
   // The billing run is measured on its own (wall time of the whole run), not against a baseline.
   console.log('');
   await measureBillingRuns(billingTargets(postgres ? postgresUrl : null));

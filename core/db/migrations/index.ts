@@ -14,6 +14,7 @@ import * as events from './013_events';
 import * as extensionTasks from './014_extension_tasks';
 import * as mail from './015_mail';
 import * as invoicePdfFiles from './016_invoice_pdf_files';
+import * as gatewayNotifications from './017_gateway_notifications';
 import * as recurringInvoices from './022_recurring_invoices';
 
 /** Every migration, in order. Listed in code so a compiled build needs no migrations folder scan. */
@@ -33,5 +34,6 @@ export const migrations: Record<string, Migration> = {
   '014_extension_tasks': extensionTasks,
   '015_mail': mail,
   '016_invoice_pdf_files': invoicePdfFiles,
+  '017_gateway_notifications': gatewayNotifications,
   '022_recurring_invoices': recurringInvoices,
 };

@@ -33,6 +33,12 @@ const AUTODEBIT = record({
   attempt: int({ description: 'Which attempt this was (1 is the first).' }),
   reason: string(),
 });
+const UNAPPLIED = record({
+  notification_id: int({ description: 'The gateway notification (gateway_notifications/get).' }),
+  gateway: string(),
+  reason: string({ description: 'Why the payment was not applied to the invoices it names.' }),
+  transaction: TRANSACTION,
+});
 const EXTENSION = record({ id: int(), kind: string({ description: 'plugin, module or gateway.' }), name: string(), version: string() });
 const FROM_SERVICES = record({ invoice_id: int(), client_id: int(), currency: string(), total: string({ format: 'money' }), date_due: timestamp(), service_ids: listOf(int()) });
 const RENEWED = record({ service_id: int(), client_id: int(), invoice_id: int(), date_renews: timestamp({ description: 'The renew date after this renewal.' }) });
@@ -108,6 +114,14 @@ export const EVENT_TYPES: readonly EventType[] = [
     description: 'A payment was recorded as declined or failed (transactions/add with status declined or error; Transactions.add is emitted too).',
     payload: asAnswered('transactions/get'),
     shape: TRANSACTION,
+  },
+  {
+    type: 'Payments.unapplied',
+    origin: 'tally',
+    description:
+      "A gateway reported a payment that could not be applied to the invoices it names (another client's invoice, another currency, an amount that does not match what is due): it is recorded as the client's credit for staff to look at.",
+    payload: 'The notification id, the gateway, the reason and the transaction as transactions/get answers it.',
+    shape: UNAPPLIED,
   },
   {
     type: 'Autodebit.failed',

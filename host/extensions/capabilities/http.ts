@@ -13,6 +13,8 @@ type HttpRequest = Extract<HostRequest, { kind: 'http' }>;
 export interface HttpLimits {
   readonly httpTimeoutMs: number;
   readonly httpBytes: number;
+  /** Declared hosts answered by a stand-in server (TALLY_GATEWAY_TEST_HOSTS; tests only). */
+  readonly testHosts?: ReadonlyMap<string, string>;
 }
 
 /** Headers the host sets itself or that would reach past the declared host. */
@@ -37,6 +39,9 @@ export async function outboundHttp(request: HttpRequest, hosts: readonly string[
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('ctx.http.fetch: only http and https URLs.');
   if (url.username || url.password) throw new Error('ctx.http.fetch: credentials go in headers, not in the URL.');
   if (!isDeclared(url, hosts)) throw new Error(`ctx.http.fetch: ${url.host} is not among the hosts and ports the manifest declares (${hosts.join(', ') || 'none'}).`);
+  // Checked against the manifest first: a stand-in answers only for a host the extension may reach.
+  const standIn = limits.testHosts?.get(url.host.toLowerCase());
+  if (standIn) url = new URL(url.pathname + url.search, standIn);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) if (!FORBIDDEN_HEADERS.has(name.toLowerCase())) headers[name] = value;
   const transport = url.protocol === 'https:' ? https : http;

@@ -3,6 +3,7 @@ import { EVENT_TYPES } from '../../../core/models/events/catalogue';
 import { runBilling } from '../../../core/automation/billing-run';
 import { install, SHIPPED_EXTENSIONS } from '../../extensions/shipped';
 import { addClient, call, invoiceVars, ok } from '../../host/api/billing/fixtures';
+import Stripe from 'stripe';
 import { startTestServer, TestServer } from '../../support/test-server';
 import { WebhookReceiver } from '../../support/webhook-receiver';
 
@@ -96,6 +97,24 @@ describe('the event catalogue: every type emitted by the call that makes it, ove
     await runBilling(server.installation, { now: '2027-04-02 12:00:00' });
     await ok(server, 'POST', 'services/cancel', { service_id: serviceId, vars: { use_module: 'false' } });
 
+    // A gateway's payment that does not match the invoice it names: recorded unapplied (Payments.unapplied).
+    await ok(server, 'POST', 'gateway_manager/add', { vars: { dir: 'stripe_checkout', settings: { secret_key: 'sk_test_catalogue', webhook_secret: 'whsec_catalogue' } } });
+    const payload = JSON.stringify({
+      type: 'checkout.session.completed',
+      data: {
+        object: {
+          payment_intent: 'pi_catalogue',
+          amount_total: 100,
+          currency: 'usd',
+          payment_status: 'paid',
+          metadata: { tally_company_id: '1', client_id: String(clientId), invoices: String(second) },
+        },
+      },
+    });
+    const signature = new Stripe('sk_test_unused').webhooks.generateTestHeaderString({ payload, secret: 'whsec_catalogue' });
+    const notified = await fetch(`${server.url}/callback/gw/1/stripe_checkout/`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
+    expect(notified.status).to.equal(200);
+
     const before = await allEvents(server);
     const failing: Array<[string, string, Record<string, unknown>]> = [
       ['POST', 'clients/add', { vars: { first_name: 'No', last_name: 'Mail', email: 'not-an-email' } }],
@@ -131,7 +150,7 @@ describe('the event catalogue: every type emitted by the call that makes it, ove
     expect(receiver.verified().map((e) => e.type)).to.have.members(since.map((e) => e.type));
     // Payloads never hold a secret: the card number, the API key, the password.
     const all = JSON.stringify(before);
-    for (const secret of ['4000000000000002', key.key, 'correct horse battery', 'test_spec', endpoint.secret]) expect(all).not.to.include(secret);
+    for (const secret of ['4000000000000002', key.key, 'correct horse battery', 'test_spec', 'whsec_catalogue', 'sk_test_catalogue', endpoint.secret]) expect(all).not.to.include(secret);
   });
 
   it('finds no event for text that is not an event id, numbers past 32 bits included, on either database', async () => {
