@@ -4,6 +4,7 @@ import { config } from '../core/config';
 import { Installation } from '../core/installation';
 import { TallyError } from '../core/kernel/tally-error';
 import { adminArea } from './admin/admin-area';
+import { clientArea } from './client/client-area';
 import { ApiCallCounter } from './admin/api-call-counter';
 import { apiMiddleware } from './api/api-middleware';
 import { VERBS } from './api/dispatch';
@@ -34,7 +35,7 @@ const CALL_PATHS = /^\/(?:index\.php\/)?api(?:\/(?!(?:openapi\.json|reference\.h
 
 /**
  * The Koa application and its route table: the API (`/api`, `/index.php/api`), its reference
- * (`openapi.json`, `reference.html`), the administrative area (`/admin`), and `/health` and
+ * (`openapi.json`, `reference.html`), the administrative area (`/admin`), the client area (`/client`), and `/health` and
  * `/ready` for load balancers. A method a route does not take is answered 405 with `Allow` by
  * @koa/router's allowedMethods(); on the API in the contract's JSON.
  */
@@ -49,6 +50,7 @@ export function createApp(installation: Installation, logger: Logger, options: A
   // The dashboard's API call counts: one in-memory increment per call, flushed every few seconds.
   const api = ApiCallCounter.forInstallation(installation).wrap(apiMiddleware(installation, logger, policy));
   const admin = adminArea(installation, logger);
+  const client = clientArea(installation, logger);
   const docs = docsMiddleware(installation);
   const router = new Router();
   router.get('/health', health);
@@ -57,6 +59,7 @@ export function createApp(installation: Installation, logger: Logger, options: A
   router.register(CALL_PATHS, [...VERBS], api, { pathAsRegExp: true });
   router.register(CALL_PATHS, ['OPTIONS'], preflight(policy.allowedOrigins), { pathAsRegExp: true });
   router.all(['/admin', '/admin/*page'], admin);
+  router.all(['/client', '/client/*page'], client);
 
   app.use(answeredInContract);
   app.use(callsFirst(api, router.routes() as Koa.Middleware));

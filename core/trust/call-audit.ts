@@ -38,9 +38,9 @@ export class CallAudit {
   }
 }
 
-/** Writes made over the API (`http`) or from the command line (`cli`: its API form and administrative commands). */
+/** Writes made over the API (`http`), from the command line (`cli`: its API form and administrative commands) or by a client in the client area (`client`). */
 function audited(call: Call): boolean {
-  return (call.via === 'http' || call.via === 'cli') && call.spec.verb !== 'GET';
+  return (call.via === 'http' || call.via === 'cli' || call.via === 'client') && call.spec.verb !== 'GET';
 }
 
 function entryOf(call: Call, status: number): AuditEntry {

@@ -30,6 +30,9 @@ const ownClient =
 const onlyKeys = (value: unknown, allowed: ReadonlySet<string>): boolean => value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).every((key) => allowed.has(key));
 /** A pay link reaches its one invoice; a signed-in client any of its own. */
 const ownInvoice: Check = (p, reach, owns) => (reach.invoiceId === undefined || sameId(p.invoice_id, reach.invoiceId)) && owns.invoice(p.invoice_id, reach);
+/** The invoice lists a client sees: never drafts (staff's work in progress), nor staff's queues. */
+const CLIENT_INVOICE_LISTS: ReadonlySet<unknown> = new Set(['open', 'closed', 'active', 'proforma', 'void']);
+const clientList: Check = (p, reach) => sameId(p.client_id, reach.clientId) && (p.status === undefined || CLIENT_INVOICE_LISTS.has(p.status));
 const all =
   (...checks: Check[]): Check =>
   async (p, reach, owns, companyId) => {
@@ -47,8 +50,8 @@ const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   ['currencies/format', { areas: [], payLink: true, check: () => true }],
   ['clients/get', { areas: [], check: ownClient('client_id') }],
   ['clients/edit', { areas: [], clientOnly: true, check: (p, reach) => sameId(p.client_id, reach.clientId) && onlyKeys(p.vars, DETAIL_FIELDS) }],
-  ['invoices/getList', { areas: ['client_invoices'], check: ownClient('client_id') }],
-  ['invoices/getListCount', { areas: ['client_invoices'], check: ownClient('client_id') }],
+  ['invoices/getList', { areas: ['client_invoices'], check: clientList }],
+  ['invoices/getListCount', { areas: ['client_invoices'], check: clientList }],
   ['invoices/get', { areas: ['client_invoices'], payLink: true, check: ownInvoice }],
   ['invoices/verifyPayHash', { areas: ['client_invoices'], payLink: true, check: all(ownClient('client_id'), (p, reach) => reach.invoiceId !== undefined && sameId(p.invoice_id, reach.invoiceId)) }],
   ['accounts/getAllCcByClient', { areas: ['client_invoices', 'client_accounts'], payLink: true, check: ownClient('client_id') }],
@@ -75,7 +78,7 @@ const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   ['contacts/setPermissions', { areas: [], clientOnly: true, check: (p, reach, owns) => owns.contact(p.contact_id, reach, false) }],
 ]);
 
-/** Whether a record named by an id belongs to the caller's client. */
+/** Whether a record named by an id belongs to the caller's client (an invoice: one billed to it, not a draft). */
 class Ownership {
   constructor(
     private readonly db: Db,
@@ -84,7 +87,14 @@ class Ownership {
 
   async invoice(id: unknown, reach: ClientReach): Promise<boolean> {
     if (!isId(id)) return false;
-    const row = await this.db.selectFrom('invoices').select('id').where('id', '=', Number(id)).where('client_id', '=', reach.clientId).where('company_id', '=', this.companyId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('invoices')
+      .select('id')
+      .where('id', '=', Number(id))
+      .where('client_id', '=', reach.clientId)
+      .where('company_id', '=', this.companyId)
+      .where('status', '<>', 'draft')
+      .executeTakeFirst();
     return !!row;
   }
 
