@@ -1,8 +1,8 @@
 import { CallContext } from '../../kernel/call-context';
 import { callable } from '../../kernel/callable';
 import { facet } from '../../kernel/model';
-import { any, int, string } from '../../kernel/parameter';
-import { bool as yes, int as id, listOf, mapOf, nothing, record, string as text } from '../../kernel/shape';
+import { int, list, string } from '../../kernel/parameter';
+import { bool as yes, int as id, inputs, listOf, mapOf, nothing, record, string as text } from '../../kernel/shape';
 import { TallyError } from '../../kernel/tally-error';
 import { CLIENT_AREAS, isClientArea } from '../../identity/client-areas';
 import { readsOwnCompany } from '../../identity/tenancy';
@@ -48,7 +48,8 @@ export class ContactPermissions {
   @callable({
     description: `Replace a contact's permissions with vars[i][area] (${Object.keys(CLIENT_AREAS).join(', ')}); an empty vars takes every permission away.`,
     verb: 'POST',
-    params: [int('contact_id'), any('vars', { default: [] })],
+    params: [int('contact_id'), list('vars', { default: [] })],
+    vars: inputs({ area: text({ required: true, enum: Object.keys(CLIENT_AREAS) }) }),
     returns: nothing(),
   })
   async setPermissions(contactId: number, vars: unknown) {
