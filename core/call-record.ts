@@ -5,7 +5,7 @@ import type { AfterCommitQueue } from './kernel/call-context';
 import type { ModelEntry } from './kernel/model-entry';
 
 /** Who carries a call: each may be treated differently by a hook, never by another path. */
-export type CallVia = 'http' | 'cli' | 'admin' | 'extension' | 'task' | 'callback' | 'internal';
+export type CallVia = 'http' | 'cli' | 'admin' | 'client' | 'extension' | 'task' | 'callback' | 'internal';
 
 /** What a caller asks the call path to run, before anything is resolved. */
 export interface CallRequest {

@@ -5,6 +5,7 @@ import { Installation } from '../core/installation';
 import { TallyError } from '../core/kernel/tally-error';
 import { adminArea } from './admin/admin-area';
 import { CALLBACK_PATH, gatewayCallback } from './callbacks/gateway-callback';
+import { clientArea } from './client/client-area';
 import { ApiCallCounter } from './admin/api-call-counter';
 import { apiMiddleware } from './api/api-middleware';
 import { VERBS } from './api/dispatch';
@@ -35,8 +36,9 @@ const CALL_PATHS = /^\/(?:index\.php\/)?api(?:\/(?!(?:openapi\.json|reference\.h
 
 /**
  * The Koa application and its route table: the API (`/api`, `/index.php/api`), its reference
- * (`openapi.json`, `reference.html`), the administrative area (`/admin`), gateways' notifications
- * (`/callback/gw/...`, `/callback/mgw/...`), and `/health` and `/ready` for load balancers. A method a route does not take is answered 405 with `Allow` by
+ * (`openapi.json`, `reference.html`), the administrative area (`/admin`), the client area (`/client`),
+ * gateways' notifications (`/callback/gw/...`, `/callback/mgw/...`), and `/health` and `/ready` for
+ * load balancers. A method a route does not take is answered 405 with `Allow` by
  * @koa/router's allowedMethods(); on the API in the contract's JSON.
  */
 export function createApp(installation: Installation, logger: Logger, options: AppOptions = {}): Koa {
@@ -50,6 +52,7 @@ export function createApp(installation: Installation, logger: Logger, options: A
   // The dashboard's API call counts: one in-memory increment per call, flushed every few seconds.
   const api = ApiCallCounter.forInstallation(installation).wrap(apiMiddleware(installation, logger, policy));
   const admin = adminArea(installation, logger);
+  const client = clientArea(installation, logger);
   const docs = docsMiddleware(installation);
   const router = new Router();
   router.get('/health', health);
@@ -59,6 +62,7 @@ export function createApp(installation: Installation, logger: Logger, options: A
   router.register(CALL_PATHS, ['OPTIONS'], preflight(policy.allowedOrigins), { pathAsRegExp: true });
   router.all(['/admin', '/admin/*page'], admin);
   router.register(CALLBACK_PATH, ['GET', 'POST'], gatewayCallback(installation, logger), { pathAsRegExp: true });
+  router.all(['/client', '/client/*page'], client);
 
   app.use(answeredInContract);
   app.use(callsFirst(api, router.routes() as Koa.Middleware));

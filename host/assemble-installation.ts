@@ -11,6 +11,7 @@ import { PluginEventConsumer } from './extensions/plugin-event-consumer';
 import { declaredUses, loadExtensions, LoadOptions } from './extensions/load-extensions';
 import { managersOutsideTransactions } from './extensions/managers-outside-transactions';
 import { sandboxLimits } from './extensions/sandbox-limits';
+import { clientScope } from '../core/trust/client-scope';
 
 export interface AssemblyOptions extends Omit<InstallationOptions, 'hooks' | 'registering'> {
   /** Abuse limits and browser rules; defaults to the configuration. */
@@ -26,7 +27,8 @@ export interface AssemblyOptions extends Omit<InstallationOptions, 'hooks' | 're
  * (and so the admin area it serves) and the specs. It opens the installation with the call path's
  * hooks, registered here by stage name and nowhere else:
  *
- *   authorise     the credential's scope (CallGuard), an extension's declared `uses`
+ *   authorise     the credential's scope (CallGuard), a client area caller's reach (clientScope),
+ *                 an extension's declared `uses`
  *   claim         an API write's Idempotency-Key
  *   beforeCommit  the audit row of a successful write, in its transaction
  *   afterCommit   the outbox's bell: this process's delivery worker looks at once
@@ -55,6 +57,7 @@ export async function assembleInstallation(options: AssemblyOptions = {}): Promi
     installation.provide(EventConsumers, consumers);
     installation.provide(OutboxBell, bell);
     hooks.add('authorise', guard.scopeCheck);
+    hooks.add('authorise', clientScope(installation.db));
     if (extensions) {
       hooks.add('authorise', declaredUses(await loadExtensions(installation, extensions)));
       consumers.add(installation.container.resolve(PluginEventConsumer));

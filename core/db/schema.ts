@@ -129,6 +129,14 @@ export interface ContactsTable {
   contact_type_id: number | null;
 }
 
+/** What a contact may use in the client area: one row per area (migration 019). */
+export interface ContactPermissionsTable {
+  id: Generated<number>;
+  contact_id: number;
+  company_id: number;
+  area: string;
+}
+
 /** A company's own contact types (contacts of type `other` may name one). */
 export interface ContactTypesTable {
   id: Generated<number>;
@@ -322,6 +330,7 @@ export interface Database {
   contacts: ContactsTable;
   contact_numbers: ContactNumbersTable;
   contact_types: ContactTypesTable;
+  contact_permissions: ContactPermissionsTable;
   transaction_types: TransactionTypesTable;
   api_keys: ApiKeysTable;
   extensions_installed: ExtensionsInstalledTable;

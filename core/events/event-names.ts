@@ -11,6 +11,7 @@ export const EVENT_NAMES = [
   'Contacts.add',
   'Contacts.edit',
   'Contacts.delete',
+  'Contacts.setPermissions',
   'Invoices.add',
   'Invoices.edit',
   'Invoices.setClosed',

@@ -17,6 +17,22 @@ export interface Caller {
   readonly companyId: number;
   readonly user: string;
   readonly grant?: Grant;
+  /** A client area caller: only what the client scope (core/trust/client-scope.ts) lets through, for this client alone. */
+  readonly client?: ClientReach;
+}
+
+/**
+ * Whom a client area call acts for: a client signed in as itself (contactId null, every area), one
+ * of its contacts signed in with the areas its permissions grant, or a pay link, which reaches one
+ * invoice of the client and nothing else.
+ */
+export interface ClientReach {
+  readonly clientId: number;
+  readonly contactId: number | null;
+  /** The areas the caller may use (core/identity/client-areas.ts); null: all of them (the client itself). */
+  readonly areas: readonly string[] | null;
+  /** A pay link's invoice: the only invoice, and the only thing, the caller reaches. */
+  readonly invoiceId?: number;
 }
 
 /** Whether the caller holds installation-wide powers (an installation credential, or in-process). */

@@ -17,6 +17,7 @@ import { int as count, listOf, mapOf, nothing, orFalse, string as text } from '.
 import { CONTACT, CONTACT_ADD, CONTACT_EDIT, CUSTOM_TYPE, CUSTOM_TYPE_ADD, CUSTOM_TYPE_EDIT, NUMBER, NUMBER_ADD, NUMBER_EDIT } from './contacts.fields';
 import { PAGE_SIZE } from '../kernel/paging';
 import { emit } from '../events/emit';
+import { ContactPermissions } from './contacts/contact-permissions';
 
 const CONTACT_TYPES = { primary: 'Primary', billing: 'Billing', other: 'Other' };
 const ORDER: Record<string, string> = {
@@ -52,7 +53,7 @@ function present(row: ContactRow) {
 const invalidContact = () => TallyError.invalid({ contact_id: { exists: 'Invalid contact ID.' } });
 
 /** The people of a client: its one primary contact (the client's own name and address) and billing or other contacts. */
-@model('contacts')
+@model('contacts', { facets: [ContactPermissions] })
 export class Contacts {
   constructor(private readonly ctx: CallContext) {}
 
@@ -168,6 +169,7 @@ export class Contacts {
     if (!contact) throw invalidContact();
     if (contact.contact_type === 'primary') throw TallyError.invalid({ contact_id: { primary: 'The primary contact is deleted only with its client.' } });
     await this.ctx.db.deleteFrom('contact_numbers').where('contact_id', '=', contactId).execute();
+    await this.ctx.db.deleteFrom('contact_permissions').where('contact_id', '=', contactId).execute();
     await this.ctx.db.deleteFrom('contacts').where('id', '=', contactId).execute();
     await emit(this.ctx, 'Contacts.delete', contact);
     return null;

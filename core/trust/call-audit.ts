@@ -38,9 +38,12 @@ export class CallAudit {
   }
 }
 
-/** Writes made over the API (`http`), from the command line (`cli`: its API form and administrative commands) or by a gateway's notification (`callback`). */
+/**
+ * Writes made over the API (`http`), from the command line (`cli`: its API form and administrative
+ * commands), by a client in the client area (`client`) or by a gateway's notification (`callback`).
+ */
 function audited(call: Call): boolean {
-  return (call.via === 'http' || call.via === 'cli' || call.via === 'callback') && call.spec.verb !== 'GET';
+  return (call.via === 'http' || call.via === 'cli' || call.via === 'client' || call.via === 'callback') && call.spec.verb !== 'GET';
 }
 
 function entryOf(call: Call, status: number): AuditEntry {

@@ -6,14 +6,14 @@ import { ADMIN_ROUTES, routeKey } from './admin-routes';
 import { adminDb } from './admin-tables';
 import { isAssetPath, serveAsset } from './assets/serve-assets';
 import { companyInView } from './company-in-view';
-import { CSRF_FIELD, fromThisSite, tokensMatch } from './csrf';
-import { readForm } from './form-body';
+import { CSRF_FIELD, fromThisSite, tokensMatch } from '../web/csrf';
+import { readForm } from '../web/form-body';
 import { redirectTo, sendHtml } from './layout';
 import { statusPage } from './pages/status-page';
-import { setSecurityHeaders } from './security-headers';
+import { setSecurityHeaders } from '../web/security-headers';
 import { clearCookie, readCookie, SESSION_COOKIE } from './session-cookie';
 import { DEFAULT_SESSION_LIMITS, SessionLimits, SessionStore, StaffSession } from './session-store';
-import { DEFAULT_LOCKOUT, LockoutPolicy, SignInLockout } from './sign-in-lockout';
+import { DEFAULT_LOCKOUT, LockoutPolicy, SignInLockout } from '../web/sign-in-lockout';
 import { signInHandler } from './staff-sign-in';
 import { assembled } from '../assembled';
 import { requestIdFor } from '../api/request-id';
@@ -35,7 +35,7 @@ export function adminArea(installation: Installation, logger: Logger, options: A
   const db = adminDb(installation.db);
   const sessions = new SessionStore(db, options.sessionLimits ?? DEFAULT_SESSION_LIMITS);
   const { audit } = assembled(installation);
-  const signIn = signInHandler(installation, sessions, new SignInLockout(db, options.lockout ?? DEFAULT_LOCKOUT));
+  const signIn = signInHandler(installation, sessions, new SignInLockout(installation.db, options.lockout ?? DEFAULT_LOCKOUT));
 
   const withSession = async (ctx: Koa.Context, session: StaffSession) => {
     const safe = SAFE_METHODS.has(ctx.method);

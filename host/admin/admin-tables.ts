@@ -1,5 +1,6 @@
-import { Generated, Kysely } from 'kysely';
+import { Kysely } from 'kysely';
 import { Database, Db } from '../../core/db/schema';
+import { SignInFailuresTable } from '../web/sign-in-lockout';
 
 /** Tables of migration 004_admin, typed here (type aliases, as Kysely's withTables needs): only the administrative area reads or writes them. */
 export type AdminSessionsTable = {
@@ -13,11 +14,7 @@ export type AdminSessionsTable = {
   expires_at: string;
 };
 
-export type AdminSignInFailuresTable = {
-  id: Generated<number>;
-  subject: string;
-  failed_at: string;
-};
+export type AdminSignInFailuresTable = SignInFailuresTable;
 
 export type ApiCallStatsTable = {
   hour: string;

@@ -1,7 +1,6 @@
-import Koa from 'koa';
 import { AdminRequest, hrefFor } from './admin-request';
-import { CSRF_FIELD } from './csrf';
-import { html, SafeHtml } from './html';
+import { CSRF_FIELD } from '../web/csrf';
+import { html, SafeHtml } from '../web/html';
 
 export type Section = 'dashboard' | 'invoices' | 'api' | 'webhooks' | 'mail' | 'extensions' | 'system' | 'audit';
 
@@ -78,19 +77,4 @@ export function formBasics(request: AdminRequest): SafeHtml {
   return html`<input type="hidden" name="${CSRF_FIELD}" value="${request.session.csrfToken}"><input type="hidden" name="company_id" value="${request.company.id}">`;
 }
 
-/** A message shown at the top of a page; `role` makes screen readers announce it. */
-export function notice(kind: 'ok' | 'error' | 'warn', text: SafeHtml | string): SafeHtml {
-  return html`<div class="notice ${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${text}</div>`;
-}
-
-export function sendHtml(ctx: Koa.Context, status: number, page: SafeHtml): void {
-  ctx.status = status;
-  ctx.type = 'text/html; charset=utf-8';
-  ctx.body = page.text;
-}
-
-/** After a successful POST: 303 so a reload does not post again. */
-export function redirectTo(ctx: Koa.Context, location: string): void {
-  ctx.status = 303;
-  ctx.redirect(location);
-}
+export { notice, redirectTo, sendHtml } from '../web/page-response';

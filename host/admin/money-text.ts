@@ -1,6 +1,9 @@
 import Decimal from 'decimal.js';
 import { AdminRequest, callAs, hasCallable } from './admin-request';
-import { attempt } from './form-outcome';
+import { attempt } from '../web/form-outcome';
+import { moneyText } from '../web/money-text';
+
+export { moneyText };
 
 /**
  * An amount as the company writes it in that currency (the currencies model's own format: prefix,
@@ -12,17 +15,6 @@ export async function formatMoney(request: AdminRequest, amount: string, currenc
     if (formatted.ok) return String(formatted.value);
   }
   return moneyText(amount, currency);
-}
-
-/** A stored decimal amount (`1234.5000`) as Intl writes it in its currency: `$1,234.50`, `¥1,235`. */
-export function moneyText(amount: string, currency: string): string {
-  try {
-    // A string is formatted as the exact decimal it is, never through a binary float.
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).format(amount as unknown as number);
-  } catch {
-    // A code Intl does not know (a company may use any three letters): the amount with its code.
-    return `${new Decimal(amount).toFixed(2)} ${currency}`;
-  }
 }
 
 /** Adds stored decimal amounts per currency, exactly. */

@@ -2,7 +2,7 @@ import { Installation } from '../../core/installation';
 import { assertValid, is } from '../../core/kernel/input-rules';
 import { TallyError } from '../../core/kernel/tally-error';
 import { adminDb } from './admin-tables';
-import { SignInLockout } from './sign-in-lockout';
+import { SignInLockout } from '../web/sign-in-lockout';
 import { ADMIN_ROLE } from './staff-credentials';
 
 export interface NewStaffMember {
@@ -104,13 +104,13 @@ export async function resetStaffPassword(installation: Installation, username: s
     await installation.call('users', 'edit', { user_id: member.user_id, vars }, { companyId: member.company_id, user: 'admin' }, { via: 'admin', within: { db: trx, afterCommit } });
     await adminDb(trx).deleteFrom('admin_sessions').where('user_id', '=', member.user_id).execute();
   });
-  await new SignInLockout(adminDb(installation.db)).unlock(username);
+  await new SignInLockout(installation.db).unlock(username);
   return member;
 }
 
 /** Lifts the sign-in lock-out of a username (failures from addresses stay counted). */
 export async function unlockStaffMember(installation: Installation, username: string): Promise<StaffListing> {
   const member = await findStaffMember(installation, username);
-  await new SignInLockout(adminDb(installation.db)).unlock(username);
+  await new SignInLockout(installation.db).unlock(username);
   return member;
 }

@@ -1,14 +1,14 @@
 import Koa from 'koa';
 import { Installation } from '../../core/installation';
-import { CSRF_FIELD, fromThisSite, newToken, tokensMatch } from './csrf';
-import { field, readForm } from './form-body';
+import { CSRF_FIELD, fromThisSite, newToken, tokensMatch } from '../web/csrf';
+import { field, readForm } from '../web/form-body';
 import { isKnownDevice, issueKnownDevice } from './known-device';
 import { redirectTo, sendHtml } from './layout';
 import { signInPage } from './pages/sign-in-page';
 import { statusPage } from './pages/status-page';
 import { clearCookie, readCookie, SESSION_COOKIE, setSessionCookie, setSignInCookie, SIGN_IN_COOKIE } from './session-cookie';
 import { SessionStore } from './session-store';
-import { SignInLockout } from './sign-in-lockout';
+import { SignInLockout } from '../web/sign-in-lockout';
 import { checkStaffCredentials, staffExists } from './staff-credentials';
 
 const WRONG = 'The username or password is incorrect.';

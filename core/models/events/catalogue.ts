@@ -39,6 +39,7 @@ const UNAPPLIED = record({
   reason: string({ description: 'Why the payment was not applied to the invoices it names.' }),
   transaction: TRANSACTION,
 });
+const CONTACT_PERMISSIONS = record({ contact_id: int(), areas: listOf(string()) });
 const EXTENSION = record({ id: int(), kind: string({ description: 'plugin, module or gateway.' }), name: string(), version: string() });
 const FROM_SERVICES = record({ invoice_id: int(), client_id: int(), currency: string(), total: string({ format: 'money' }), date_due: timestamp(), service_ids: listOf(int()) });
 const RENEWED = record({ service_id: int(), client_id: int(), invoice_id: int(), date_renews: timestamp({ description: 'The renew date after this renewal.' }) });
@@ -54,6 +55,13 @@ export const EVENT_TYPES: readonly EventType[] = [
   { type: 'Clients.delete', origin: 'reference', description: 'A client was deleted (clients/delete).', payload: removed('client', 'clients/get'), shape: CLIENT },
   { type: 'Contacts.add', origin: 'reference', description: 'A contact was added (contacts/add).', payload: asAnswered('contacts/get'), shape: CONTACT },
   { type: 'Contacts.edit', origin: 'reference', description: 'A contact was changed (contacts/edit).', payload: asAnswered('contacts/get'), shape: CONTACT },
+  {
+    type: 'Contacts.setPermissions',
+    origin: 'tally',
+    description: "A contact's client area permissions were replaced (contacts/setPermissions).",
+    payload: 'The contact and the areas it now has.',
+    shape: CONTACT_PERMISSIONS,
+  },
   { type: 'Contacts.delete', origin: 'reference', description: 'A contact was deleted (contacts/delete).', payload: removed('contact', 'contacts/get'), shape: CONTACT },
   { type: 'Invoices.add', origin: 'reference', description: 'An invoice was created (invoices/add).', payload: asAnswered('invoices/get'), shape: INVOICE },
   { type: 'Invoices.edit', origin: 'reference', description: 'An invoice was changed (invoices/edit).', payload: asAnswered('invoices/get'), shape: INVOICE },

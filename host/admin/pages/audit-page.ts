@@ -1,6 +1,6 @@
 import { AdminRequest, callAs, PageHandler } from '../admin-request';
-import { attempt, problemsNotice } from '../form-outcome';
-import { html, SafeHtml } from '../html';
+import { attempt, problemsNotice } from '../../web/form-outcome';
+import { html, SafeHtml } from '../../web/html';
 import { sendHtml, staffPage } from '../layout';
 
 interface AuditRow {

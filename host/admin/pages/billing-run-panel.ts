@@ -1,7 +1,7 @@
 import { lastRuns } from '../../../core/automation/run-log';
 import { TASKS } from '../../../core/automation/tasks';
 import { AdminRequest } from '../admin-request';
-import { html, SafeHtml } from '../html';
+import { html, SafeHtml } from '../../web/html';
 
 /** The dashboard's panel: the last run of each billing task of the company in view. */
 export async function billingRunPanel(request: AdminRequest): Promise<SafeHtml> {

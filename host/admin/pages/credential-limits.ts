@@ -1,7 +1,7 @@
 import { AdminRequest, callAs, hrefFor, PageHandler } from '../admin-request';
-import { field } from '../form-body';
-import { attempt, problemsNotice } from '../form-outcome';
-import { html, SafeHtml } from '../html';
+import { field } from '../../web/form-body';
+import { attempt, problemsNotice } from '../../web/form-outcome';
+import { html, SafeHtml } from '../../web/html';
 import { formBasics, redirectTo } from '../layout';
 
 /** What the limits form shows of a credential. */

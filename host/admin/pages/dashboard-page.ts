@@ -2,7 +2,7 @@ import { adminDb } from '../admin-tables';
 import { AdminRequest, callAs, hasCallable, hrefFor, PageHandler } from '../admin-request';
 import { mailWaitingNotice, MailSettingsView } from './mail-settings-page';
 import { apiCallsLastDay } from '../api-call-counter';
-import { html, SafeHtml } from '../html';
+import { html, SafeHtml } from '../../web/html';
 import { sendHtml, staffPage } from '../layout';
 import { formatMoney, totalsByCurrency } from '../money-text';
 import { billingRunPanel } from './billing-run-panel';

@@ -1,6 +1,6 @@
 import { AdminRequest } from '../admin-request';
 import { ListedExtension } from '../extension-listing';
-import { html, SafeHtml } from '../html';
+import { html, SafeHtml } from '../../web/html';
 import { formBasics, notice } from '../layout';
 
 const ACTIONS = '/admin/settings/extensions';

@@ -1,9 +1,9 @@
 import { EXTENSION_TYPES, ExtensionType, SettingDeclaration } from '../../../core/kernel/extension-catalog';
 import { AdminRequest, callAs, hrefFor, PageHandler } from '../admin-request';
 import { declaredSettings, hasExtensionManagers, listExtensions, managerOf } from '../extension-listing';
-import { field } from '../form-body';
-import { attempt, problemsNotice } from '../form-outcome';
-import { html, SafeHtml } from '../html';
+import { field } from '../../web/form-body';
+import { attempt, problemsNotice } from '../../web/form-outcome';
+import { html, SafeHtml } from '../../web/html';
 import { notice, redirectTo, sendHtml, staffPage } from '../layout';
 import { extensionCard } from './extension-card';
 import { extensionTaskAction, extensionTasksPanel, taskNotice } from './extension-tasks-panel';

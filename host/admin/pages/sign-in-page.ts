@@ -1,5 +1,5 @@
-import { CSRF_FIELD } from '../csrf';
-import { html, SafeHtml } from '../html';
+import { CSRF_FIELD } from '../../web/csrf';
+import { html, SafeHtml } from '../../web/html';
 import { documentShell, notice } from '../layout';
 
 export interface SignInView {

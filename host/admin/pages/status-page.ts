@@ -1,5 +1,5 @@
 import { documentShell } from '../layout';
-import { html, SafeHtml } from '../html';
+import { html, SafeHtml } from '../../web/html';
 
 /** A page without the staff navigation: refusals, errors, pages seen without a session. */
 export function statusPage(title: string, message: string, link: { href: string; label: string } = { href: '/admin', label: 'Go to the administration area' }): SafeHtml {

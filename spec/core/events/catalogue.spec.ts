@@ -58,6 +58,7 @@ describe('the event catalogue: every type emitted by the call that makes it, ove
     await ok(server, 'PUT', 'clients/edit', { client_id: clientId, vars: { first_name: 'Augusta' } });
     const contactId = await ok(server, 'POST', 'contacts/add', { vars: { client_id: clientId, first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' } });
     await ok(server, 'PUT', 'contacts/edit', { contact_id: contactId, vars: { first_name: 'Amazing Grace' } });
+    await ok(server, 'POST', 'contacts/setPermissions', { contact_id: contactId, vars: [{ area: 'client_invoices' }] });
     await ok(server, 'DELETE', 'contacts/delete', { contact_id: contactId });
     const leaving = await addClient(server, { first_name: 'Leaving' });
     await ok(server, 'DELETE', 'clients/delete', { client_id: leaving });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { AdminDb, adminDb } from '../../../host/admin/admin-tables';
-import { DEFAULT_LOCKOUT } from '../../../host/admin/sign-in-lockout';
+import { DEFAULT_LOCKOUT } from '../../../host/web/sign-in-lockout';
 import { TestServer } from '../../support/test-server';
 import { AdminClient, addStaff, STAFF, startProxiedServerWithStaff } from './support/admin-client';
 

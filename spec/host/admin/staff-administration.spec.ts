@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { DEFAULT_LOCKOUT } from '../../../host/admin/sign-in-lockout';
+import { DEFAULT_LOCKOUT } from '../../../host/web/sign-in-lockout';
 import { createStaffMember } from '../../../host/admin/staff-accounts';
 import { runCliWithInput as tally } from '../../support/cli';
 import { startTestServer, TestServer } from '../../support/test-server';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Installation } from '../../../core/installation';
 import { adminDb } from '../../../host/admin/admin-tables';
 import { ApiCallCounter, apiCallsLastDay } from '../../../host/admin/api-call-counter';
-import { html, raw } from '../../../host/admin/html';
+import { html, raw } from '../../../host/web/html';
 import { moneyText, totalsByCurrency } from '../../../host/admin/money-text';
 import { safeNext } from '../../../host/admin/staff-sign-in';
 import { useTestInstallation } from '../../support/test-installation';

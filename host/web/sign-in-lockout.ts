@@ -1,7 +1,16 @@
-import { sql } from 'kysely';
+import { Generated, Kysely, sql } from 'kysely';
 import { formatUtc, parseTimestamp } from '../../core/kernel/timestamps';
 import { clientNetwork } from '../../core/trust/client-network';
-import { AdminDb } from './admin-tables';
+import { Db } from '../../core/db/schema';
+
+/** Failed sign-ins of the admin and client areas (migration 004_admin): one row per failure and subject. */
+export type SignInFailuresTable = {
+  id: Generated<number>;
+  subject: string;
+  failed_at: string;
+};
+
+type FailuresDb = Kysely<{ admin_sign_in_failures: SignInFailuresTable }>;
 
 export interface LockoutPolicy {
   /** Failed sign-ins for one username from one source within the window that lock that username there. */
@@ -32,10 +41,14 @@ export const DEFAULT_LOCKOUT: LockoutPolicy = { perUsername: 5, perAddress: 20, 
  * username do, for as long as they kept sending wrong passwords.
  */
 export class SignInLockout {
+  private readonly db: FailuresDb;
+
   constructor(
-    private readonly db: AdminDb,
+    db: Db,
     private readonly policy: LockoutPolicy = DEFAULT_LOCKOUT,
-  ) {}
+  ) {
+    this.db = db.withTables<{ admin_sign_in_failures: SignInFailuresTable }>();
+  }
 
   /** Milliseconds until this username may try again from this address; 0 when it may now. */
   async lockedFor(username: string, address: string, knownDevice: boolean): Promise<number> {

@@ -1,6 +1,6 @@
 import { TallyError } from '../../core/kernel/tally-error';
 import { html, SafeHtml } from './html';
-import { notice } from './layout';
+import { notice } from './page-response';
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; messages: string[] };
 

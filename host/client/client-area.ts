@@ -1,0 +1,101 @@
+import Koa from 'koa';
+import { Installation } from '../../core/installation';
+import { TallyError } from '../../core/kernel/tally-error';
+import { Logger } from '../logger';
+import { CSRF_FIELD, fromThisSite, tokensMatch } from '../web/csrf';
+import { readForm } from '../web/form-body';
+import { redirectTo, sendHtml } from '../web/page-response';
+import { setSecurityHeaders } from '../web/security-headers';
+import { DEFAULT_LOCKOUT, LockoutPolicy, SignInLockout } from '../web/sign-in-lockout';
+import { clearClientCookie, CLIENT_SESSION_COOKIE, readClientCookie } from './client-cookies';
+import { clientStatusPage } from './client-layout';
+import { callAsClient, ClientCompany, mayUse } from './client-request';
+import { CLIENT_ROUTES, clientRouteKey } from './client-routes';
+import { ClientSession, ClientSessionLimits, ClientSessionStore, DEFAULT_CLIENT_SESSION_LIMITS } from './client-session-store';
+import { clientSignInHandler } from './client-sign-in';
+import { clientDb } from './client-tables';
+import { isPayLink, payLink } from './pages/pay-link-page';
+
+export interface ClientAreaOptions {
+  sessionLimits?: ClientSessionLimits;
+  lockout?: LockoutPolicy;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * The client area under /client: where a client (or a contact it lets sign in) sees its invoices
+ * and pays them, its services, contacts and details. The sign-in page and the pay link are
+ * answered without a session; every other page needs one, and every POST the session's CSRF
+ * token. The headers are the admin area's (no framing, no inline script, nothing cached). Pages
+ * call models only through the call path as the signed-in client (client-request.ts), so what a
+ * client reaches is the client scope's decision (core/trust/client-scope.ts).
+ */
+export function clientArea(installation: Installation, logger: Logger, options: ClientAreaOptions = {}): Koa.Middleware {
+  const sessions = new ClientSessionStore(clientDb(installation.db), options.sessionLimits ?? DEFAULT_CLIENT_SESSION_LIMITS);
+  const signIn = clientSignInHandler(installation, sessions, new SignInLockout(installation.db, options.lockout ?? DEFAULT_LOCKOUT));
+
+  const withSession = async (ctx: Koa.Context, session: ClientSession) => {
+    const safe = SAFE_METHODS.has(ctx.method);
+    const form = safe ? {} : await readForm(ctx);
+    if (!safe && (!fromThisSite(ctx) || !tokensMatch(form[CSRF_FIELD], session.csrfToken))) {
+      return sendHtml(ctx, 403, clientStatusPage('Request refused', 'This form has expired or did not come from this site. Go back, reload the page and try again.'));
+    }
+    if (ctx.path === '/client/sign-out') {
+      if (safe) return redirectTo(ctx, '/client');
+      await sessions.destroy(session);
+      clearClientCookie(ctx, CLIENT_SESSION_COOKIE);
+      return redirectTo(ctx, '/client/sign-in?signed_out=1');
+    }
+    const company = (await callAsClient(installation, session.companyId, session.reach, 'companies', 'get', { company_id: session.companyId })) as ClientCompany | false;
+    if (!company) return sendHtml(ctx, 404, clientStatusPage('Not found', 'This account no longer exists.', null, null));
+    if (clientRouteKey(ctx.method, ctx.path) === 'GET /client') return redirectTo(ctx, mayUse(session, 'client_invoices') ? '/client/invoices' : '/client/details');
+    const route = CLIENT_ROUTES.get(clientRouteKey(ctx.method, ctx.path));
+    if (!route) {
+      const other = CLIENT_ROUTES.has(clientRouteKey(safe ? 'POST' : 'GET', ctx.path));
+      if (other) ctx.set('Allow', safe ? 'POST' : 'GET, HEAD');
+      return sendHtml(
+        ctx,
+        other ? 405 : 404,
+        clientStatusPage(other ? 'Method not allowed' : 'Page not found', other ? 'This address does not take that kind of request.' : 'There is no such page.', company),
+      );
+    }
+    if (route.area && !mayUse(session, route.area)) {
+      return sendHtml(ctx, 403, clientStatusPage('Not available to you', 'Your sign-in does not include this part of the account. Ask the account owner to give you access.', company));
+    }
+    try {
+      await route.handler({ ctx, installation, session, form, company });
+    } catch (error) {
+      // The client scope refused a call: a record of another client, or one that does not exist, looks the same.
+      if (error instanceof TallyError && error.code === 'forbidden') return sendHtml(ctx, 404, clientStatusPage('Not found', 'There is no such page, or it is not yours to see.', company));
+      throw error;
+    }
+  };
+
+  return async (ctx) => {
+    setSecurityHeaders(ctx);
+    try {
+      if (ctx.path === '/client/sign-in') return await signIn(ctx);
+      if (isPayLink(ctx.path)) return await payLink(ctx, installation);
+      const cookie = readClientCookie(ctx, CLIENT_SESSION_COOKIE);
+      const session = await sessions.find(cookie);
+      if (session) return await withSession(ctx, session);
+      if (cookie) clearClientCookie(ctx, CLIENT_SESSION_COOKIE);
+      ctx.req.resume();
+      if (SAFE_METHODS.has(ctx.method)) return redirectTo(ctx, '/client/sign-in');
+      return sendHtml(ctx, 403, clientStatusPage('Not signed in', 'Your session has ended or you are not signed in. Sign in and try again.', null, { href: '/client/sign-in', label: 'Sign in' }));
+    } catch (error) {
+      if (error instanceof TallyError && (error.code === 'bad_request' || error.code === 'payload_too_large')) {
+        return sendHtml(ctx, error.status, clientStatusPage('Request refused', 'The form could not be read.'));
+      }
+      if (error instanceof TallyError && error.code === 'database_unavailable') {
+        return sendHtml(ctx, 503, clientStatusPage('Temporarily unavailable', 'We cannot reach our records just now. Nothing was changed; try again in a moment.'));
+      }
+      if (error instanceof TallyError && error.code === 'forbidden') {
+        return sendHtml(ctx, 404, clientStatusPage('Not found', 'There is no such page, or it is not yours to see.'));
+      }
+      logger.error({ err: error, path: ctx.path, method: ctx.method }, 'client page failed');
+      return sendHtml(ctx, 500, clientStatusPage('Something went wrong', 'The page could not be shown. The error has been logged; try again in a moment.'));
+    }
+  };
+}

@@ -1,0 +1,65 @@
+import Koa from 'koa';
+import { Installation } from '../../core/installation';
+import { CSRF_FIELD, fromThisSite, newToken, tokensMatch } from '../web/csrf';
+import { field, readForm } from '../web/form-body';
+import { redirectTo, sendHtml } from '../web/page-response';
+import { SignInLockout } from '../web/sign-in-lockout';
+import { clientStatusPage } from './client-layout';
+import { checkClientCredentials } from './client-login';
+import { ClientSessionStore } from './client-session-store';
+import { clearClientCookie, CLIENT_SESSION_COOKIE, CLIENT_SIGN_IN_COOKIE, readClientCookie, setClientSessionCookie, setClientSignInCookie } from './client-cookies';
+import { clientSignInPage } from './pages/sign-in-page';
+
+const WRONG = 'The username or password is incorrect.';
+
+/**
+ * GET and POST /client/sign-in, as the admin area's: the form carries its own CSRF token (a
+ * double-submit cookie), failures count towards the same lock-outs whether or not the username
+ * exists, and every sign-in gets a fresh session id (an id planted beforehand never becomes one).
+ */
+export function clientSignInHandler(installation: Installation, sessions: ClientSessionStore, lockout: SignInLockout): (ctx: Koa.Context) => Promise<void> {
+  const show = (ctx: Koa.Context, status: number, view: { username?: string; error?: string; message?: string }) => {
+    const token = readClientCookie(ctx, CLIENT_SIGN_IN_COOKIE) ?? newToken();
+    setClientSignInCookie(ctx, token);
+    sendHtml(ctx, status, clientSignInPage({ ...view, token }));
+  };
+
+  return async (ctx) => {
+    if (ctx.method === 'GET' || ctx.method === 'HEAD') {
+      if (await sessions.find(readClientCookie(ctx, CLIENT_SESSION_COOKIE))) return redirectTo(ctx, '/client');
+      return show(ctx, 200, { message: ctx.query.signed_out !== undefined ? 'You have signed out.' : undefined });
+    }
+    if (ctx.method !== 'POST') {
+      ctx.set('Allow', 'GET, POST');
+      return sendHtml(ctx, 405, clientStatusPage('Method not allowed', 'The sign-in page takes GET and POST only.'));
+    }
+    const form = await readForm(ctx);
+    if (!fromThisSite(ctx) || !tokensMatch(form[CSRF_FIELD], readClientCookie(ctx, CLIENT_SIGN_IN_COOKIE))) {
+      return sendHtml(
+        ctx,
+        403,
+        clientStatusPage('Sign-in form expired', 'The sign-in form has expired or did not come from this site. Sign in again.', null, { href: '/client/sign-in', label: 'Sign in' }),
+      );
+    }
+    const username = field(form, 'username');
+    const password = typeof form.password === 'string' ? form.password : '';
+    if (!username || !password) return show(ctx, 400, { username, error: 'Please enter your username and password.' });
+    const wait = await lockout.lockedFor(username, ctx.ip, false);
+    if (wait > 0) {
+      const minutes = Math.ceil(wait / 60_000);
+      ctx.set('Retry-After', String(Math.ceil(wait / 1000)));
+      return show(ctx, 429, { username, error: `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` });
+    }
+    const login = await checkClientCredentials(installation.db, username, password);
+    if (!login) {
+      await lockout.recordFailure(username, ctx.ip);
+      return show(ctx, 403, { username, error: WRONG });
+    }
+    await lockout.recordSuccess(username, ctx.ip);
+    const previous = await sessions.find(readClientCookie(ctx, CLIENT_SESSION_COOKIE));
+    if (previous) await sessions.destroy(previous);
+    setClientSessionCookie(ctx, await sessions.create(login, ctx.ip, ctx.get('user-agent')));
+    clearClientCookie(ctx, CLIENT_SIGN_IN_COOKIE);
+    redirectTo(ctx, '/client');
+  };
+}

@@ -1,0 +1,89 @@
+import { html } from '../../web/html';
+import { notice, sendHtml } from '../../web/page-response';
+import { attempt, problemsNotice } from '../../web/form-outcome';
+import { field } from '../../web/form-body';
+import { call, ClientRequest } from '../client-request';
+import { clientPage } from '../client-layout';
+import { formatMoney } from '../client-money';
+import { AccountRecord, ChargeOutcome, day, invoiceDetails, InvoiceRecord, outcomeText, payable, payForm, stateOf } from './invoice-view';
+import { notFound } from './not-found';
+
+/** The lists a client can choose: open (something due), paid, and every billed invoice (never drafts). */
+const LISTS = [
+  { key: 'open', label: 'Open', status: 'open' },
+  { key: 'paid', label: 'Paid', status: 'closed' },
+  { key: 'all', label: 'All', status: 'active' },
+] as const;
+
+const moneyOf = (request: ClientRequest, currency: string) => (amount: string) => formatMoney((m, f, p) => call(request, m, f, p), amount, currency);
+
+/** GET /client/invoices?show=open|paid|all */
+export async function showInvoices(request: ClientRequest): Promise<void> {
+  const list = LISTS.find((l) => l.key === request.ctx.query.show) ?? LISTS[0];
+  const invoices = (await call(request, 'invoices', 'getList', { client_id: request.session.clientId, status: list.status, page: 1, order_by: { date_due: 'DESC' } })) as InvoiceRecord[];
+  const rows = await Promise.all(
+    invoices.map(async (invoice) => {
+      const money = moneyOf(request, invoice.currency);
+      return html`<tr><td><a href="/client/invoices/view?id=${invoice.id}">${invoice.id_code}</a></td><td>${day(invoice.date_billed)}</td><td>${day(invoice.date_due)}</td><td class="num">${await money(invoice.total)}</td><td class="num">${await money(invoice.due)}</td><td>${stateOf(invoice)}</td></tr>`;
+    }),
+  );
+  sendHtml(
+    request.ctx,
+    200,
+    clientPage(
+      request,
+      'invoices',
+      'Invoices',
+      html`<nav aria-label="Which invoices"><ul class="actions">${LISTS.map((l) => html`<li><a href="/client/invoices?show=${l.key}"${l === list ? html` aria-current="page"` : ''}>${l.label}</a></li>`)}</ul></nav>
+${
+  invoices.length === 0
+    ? html`<p>${list.key === 'open' ? 'Nothing is due: you have no open invoices.' : 'There are no invoices to show.'}</p>`
+    : html`<div class="table-wrap"><table>
+<caption>${list.label} invoices</caption>
+<thead><tr><th scope="col">Invoice</th><th scope="col">Billed</th><th scope="col">Due</th><th scope="col" class="num">Total</th><th scope="col" class="num">Amount due</th><th scope="col">Status</th></tr></thead>
+<tbody>${rows}</tbody>
+</table></div>`
+}`,
+    ),
+  );
+}
+
+/** GET /client/invoices/view?id=N */
+export async function showInvoice(request: ClientRequest): Promise<void> {
+  const id = String(request.ctx.query.id ?? '');
+  if (!/^\d{1,15}$/.test(id)) return notFound(request);
+  const invoice = (await call(request, 'invoices', 'get', { invoice_id: Number(id) })) as InvoiceRecord | false;
+  if (!invoice) return notFound(request);
+  await renderInvoice(request, 200, invoice);
+}
+
+async function renderInvoice(request: ClientRequest, status: number, invoice: InvoiceRecord, message?: ReturnType<typeof notice>): Promise<void> {
+  const money = moneyOf(request, invoice.currency);
+  const pay = payable(invoice) ? payForm('/client/invoices/pay', request.session.csrfToken, invoice, await accountsOf(request), await money(invoice.due)) : '';
+  sendHtml(
+    request.ctx,
+    status,
+    clientPage(request, 'invoices', `Invoice ${invoice.id_code}`, html`${message ?? ''}${await invoiceDetails(invoice, money)}${pay}<p><a href="/client/invoices">All your invoices</a></p>`),
+  );
+}
+
+/** The client's stored cards and bank accounts, through the call path as the client. */
+async function accountsOf(request: ClientRequest): Promise<AccountRecord[]> {
+  const clientId = request.session.clientId;
+  const cards = (await call(request, 'accounts', 'getAllCcByClient', { client_id: clientId })) as AccountRecord[];
+  const banks = (await call(request, 'accounts', 'getAllAchByClient', { client_id: clientId })) as AccountRecord[];
+  return [...cards, ...banks];
+}
+
+/** POST /client/invoices/pay: invoice_id, account_id. The page that follows says what happened. */
+export async function payInvoice(request: ClientRequest): Promise<void> {
+  const invoiceId = field(request.form, 'invoice_id');
+  const accountId = field(request.form, 'account_id');
+  if (!/^\d{1,15}$/.test(invoiceId)) return notFound(request);
+  const outcome = await attempt(() => call(request, 'accounts', 'chargeInvoice', { invoice_id: Number(invoiceId), account_id: accountId }) as Promise<ChargeOutcome>);
+  const invoice = (await call(request, 'invoices', 'get', { invoice_id: Number(invoiceId) })) as InvoiceRecord | false;
+  if (!invoice) return notFound(request);
+  if (!outcome.ok) return renderInvoice(request, 400, invoice, problemsNotice(outcome.messages));
+  const said = outcomeText(outcome.value, await moneyOf(request, outcome.value.currency)(outcome.value.amount), invoice);
+  await renderInvoice(request, outcome.value.status === 'approved' ? 200 : 402, invoice, notice(said.kind, said.text));
+}

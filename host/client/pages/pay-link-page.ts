@@ -1,0 +1,101 @@
+import Koa from 'koa';
+import { Installation } from '../../../core/installation';
+import { ClientReach } from '../../../core/kernel/caller';
+import { CSRF_FIELD, fromThisSite, newToken, tokensMatch } from '../../web/csrf';
+import { field, readForm } from '../../web/form-body';
+import { html, SafeHtml } from '../../web/html';
+import { notice, sendHtml } from '../../web/page-response';
+import { attempt, problemsNotice } from '../../web/form-outcome';
+import { callAsClient, ClientCompany } from '../client-request';
+import { clientDocument, clientStatusPage } from '../client-layout';
+import { formatMoney } from '../client-money';
+import { CLIENT_SIGN_IN_COOKIE, readClientCookie, setClientSignInCookie } from '../client-cookies';
+import { AccountRecord, ChargeOutcome, invoiceDetails, InvoiceRecord, outcomeText, payable, payForm } from './invoice-view';
+
+const PAY_LINK = /^\/client\/pay\/(\d{1,15})\/(\d{1,15})\/(\d{1,15})\/([0-9a-f]{32})\/?$/;
+
+export const isPayLink = (path: string) => path.startsWith('/client/pay/');
+
+/**
+ * The pay link invoices/createPayHash makes, without signing in:
+ * `/client/pay/<company>/<client>/<invoice>/<hash>`. Every call it makes goes through the call
+ * path as a pay link caller, which the client scope lets reach that one invoice and the client's
+ * stored accounts to pay it with, nothing else; the hash is verified first (invoices/verifyPayHash).
+ * The link stops taking payments once the invoice is paid, voided or otherwise closed: what it
+ * shows then says so. Its form carries a double-submit CSRF token like the sign-in form.
+ */
+export async function payLink(ctx: Koa.Context, installation: Installation): Promise<void> {
+  const match = PAY_LINK.exec(ctx.path);
+  if (!match) return invalid(ctx);
+  const [companyId, clientId, invoiceId] = match.slice(1, 4).map(Number);
+  const reach: ClientReach = { clientId, contactId: null, areas: ['client_invoices'], invoiceId };
+  const as = (model: string, method: string, params: Record<string, unknown>) => callAsClient(installation, companyId, reach, model, method, params, ctx.ip);
+  if (!(await as('invoices', 'verifyPayHash', { client_id: clientId, invoice_id: invoiceId, hash: match[4] }))) return invalid(ctx);
+  const company = (await as('companies', 'get', { company_id: companyId })) as ClientCompany | false;
+  const invoice = (await as('invoices', 'get', { invoice_id: invoiceId })) as InvoiceRecord | false;
+  if (!company || !invoice) return invalid(ctx);
+  const money = (amount: string) => formatMoney((m, f, p) => as(m, f, p), amount, invoice.currency);
+
+  let message: SafeHtml | undefined;
+  let status = 200;
+  let shown = invoice;
+  if (ctx.method === 'POST') {
+    const form = await readForm(ctx);
+    if (!fromThisSite(ctx) || !tokensMatch(form[CSRF_FIELD], readClientCookie(ctx, CLIENT_SIGN_IN_COOKIE))) {
+      return sendHtml(ctx, 403, clientStatusPage('Request refused', 'This form has expired or did not come from this site. Go back, reload the page and try again.', company, null));
+    }
+    const outcome = await attempt(() => as('accounts', 'chargeInvoice', { invoice_id: invoiceId, account_id: field(form, 'account_id') }) as Promise<ChargeOutcome>);
+    shown = ((await as('invoices', 'get', { invoice_id: invoiceId })) as InvoiceRecord | false) || invoice;
+    if (!outcome.ok) {
+      status = 400;
+      message = problemsNotice(outcome.messages);
+    } else {
+      const said = outcomeText(outcome.value, await money(outcome.value.amount), shown);
+      status = outcome.value.status === 'approved' ? 200 : 402;
+      message = notice(said.kind, said.text);
+    }
+  } else if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+    ctx.set('Allow', 'GET, POST');
+    return sendHtml(ctx, 405, clientStatusPage('Method not allowed', 'This address takes GET and POST only.', company, null));
+  }
+
+  let pay: SafeHtml | string = '';
+  if (payable(shown)) {
+    const token = readClientCookie(ctx, CLIENT_SIGN_IN_COOKIE) ?? newToken();
+    setClientSignInCookie(ctx, token);
+    const accounts = [
+      ...((await as('accounts', 'getAllCcByClient', { client_id: clientId })) as AccountRecord[]),
+      ...((await as('accounts', 'getAllAchByClient', { client_id: clientId })) as AccountRecord[]),
+    ];
+    pay = payForm(ctx.path, token, shown, accounts, await money(shown.due));
+  } else if (!message) {
+    message = notice(
+      'ok',
+      shown.date_closed !== null ? 'This invoice is paid: there is nothing left to pay, and this link no longer takes payments.' : 'This invoice is closed: this link no longer takes payments.',
+    );
+  }
+  sendHtml(
+    ctx,
+    status,
+    clientDocument(
+      `Invoice ${shown.id_code}`,
+      company,
+      html`<header class="site-header"><div class="bar"><span class="brand">${company.name}</span></div></header>
+<main id="main">
+<h1>Invoice ${shown.id_code}</h1>
+${message ?? ''}
+${await invoiceDetails(shown, money)}
+${pay}
+</main>`,
+    ),
+  );
+}
+
+function invalid(ctx: Koa.Context): void {
+  ctx.req.resume();
+  sendHtml(
+    ctx,
+    404,
+    clientStatusPage('This pay link is not valid', 'Check that the whole link was copied from the message it came in, or sign in to pay.', null, { href: '/client/sign-in', label: 'Sign in' }),
+  );
+}
