@@ -1,6 +1,6 @@
 import { AdminRequest, callAs, hrefFor, PageHandler } from '../admin-request';
-import { attempt, problemsNotice } from '../form-outcome';
-import { html, SafeHtml } from '../html';
+import { attempt, problemsNotice } from '../../web/form-outcome';
+import { html, SafeHtml } from '../../web/html';
 import { sendHtml, staffPage } from '../layout';
 import { formatMoney } from '../money-text';
 

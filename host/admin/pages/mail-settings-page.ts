@@ -1,7 +1,7 @@
 import { AdminRequest, callAs, hrefFor, PageHandler } from '../admin-request';
-import { field } from '../form-body';
-import { attempt, problemsNotice } from '../form-outcome';
-import { html, SafeHtml } from '../html';
+import { field } from '../../web/form-body';
+import { attempt, problemsNotice } from '../../web/form-outcome';
+import { html, SafeHtml } from '../../web/html';
 import { formBasics, notice, redirectTo, sendHtml, staffPage } from '../layout';
 
 /** mail_settings/get as the page shows it (the password never: only whether one is set). */
