@@ -1,6 +1,7 @@
 import { Tx } from '../db/schema';
 import { TallyError } from '../kernel/tally-error';
 import { invoiceMail } from './invoice-tags';
+import { invoicePdfFilename, renderInvoicePdf } from './invoice-pdf';
 import { mailDb } from './mail-tables';
 import { Attachment } from './queue-message';
 import { queueTemplateMessage } from './queue-template-message';
@@ -16,8 +17,10 @@ export async function queueInvoiceEmail(db: Tx, companyId: number, invoiceId: nu
   const mail = await invoiceMail(db, companyId, invoiceId);
   if (!mail) return null;
   if (!mail.to.length) throw TallyError.invalid({ delivery: { email: 'The client has no billing or primary contact with an email address.' } });
-  // The one place an invoice's files join its message: the PDF half of issue 25 adds the invoice's PDF here.
-  const attachments: Attachment[] = [];
+  // The one place an invoice's files join its message: its PDF, rendered in the transaction that
+  // queues the message, so the attachment shows the invoice as it was when it was sent for.
+  const pdf = await renderInvoicePdf(db, companyId, invoiceId);
+  const attachments: Attachment[] = [{ filename: invoicePdfFilename(mail.number, invoiceId), contentType: 'application/pdf', content: pdf }];
   return queueTemplateMessage(db, {
     companyId,
     action: mail.closed ? 'invoice_delivery_paid' : 'invoice_delivery_unpaid',

@@ -46,3 +46,8 @@ export async function renderInvoicePdf(db: Tx, companyId: number, invoiceId: num
   if (!rendered) throw invalidInvoice();
   return rendered.pdf;
 }
+
+/** The file name an invoice's PDF is given, in downloads and attached to mail: its number, else DRAFT-<id>, in safe characters. */
+export function invoicePdfFilename(number: string | null, invoiceId: number): string {
+  return `invoice-${(number ?? `DRAFT-${invoiceId}`).replace(/[^A-Za-z0-9._-]+/g, '_')}.pdf`;
+}

@@ -10,6 +10,8 @@ const UNSENDABLE = new Set(['draft', 'void']);
 
 export interface InvoiceMail {
   readonly clientId: number;
+  /** The invoice's number; null for a draft. */
+  readonly number: string | null;
   readonly closed: boolean;
   readonly dateAutodebit: string | null;
   readonly to: string[];
@@ -40,6 +42,7 @@ export async function invoiceMail(db: Tx, companyId: number, invoiceId: number):
   const contact = recipients?.contact ?? { first_name: '', last_name: '', email: '', company: null };
   return {
     clientId: invoice.client_id,
+    number: invoice.number,
     closed: invoice.date_closed !== null,
     dateAutodebit: invoice.date_autodebit,
     to: recipients?.to ?? [],

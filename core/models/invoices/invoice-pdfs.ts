@@ -3,7 +3,7 @@ import { callable } from '../../kernel/callable';
 import { facet } from '../../kernel/model';
 import { int, string } from '../../kernel/parameter';
 import { int as count, listOf, nothing, orFalse, record, string as text, timestamp } from '../../kernel/shape';
-import { renderInvoicePdfReport } from '../../delivery/invoice-pdf';
+import { invoicePdfFilename, renderInvoicePdfReport } from '../../delivery/invoice-pdf';
 import { listPdfFiles, MAX_LOGO_BYTES, setPdfFile } from '../../delivery/pdf-files';
 import { MAX_FONT_BYTES } from '../../delivery/pdf-fonts';
 
@@ -36,7 +36,7 @@ export class InvoicePdfs {
   async getPdf(invoiceId: number) {
     const rendered = await renderInvoicePdfReport(this.ctx.db, this.ctx.companyId, invoiceId);
     if (!rendered) return false;
-    return { filename: `invoice-${await this.fileCode(invoiceId)}.pdf`, content_type: 'application/pdf', pdf: rendered.pdf.toString('base64'), missing_glyphs: [...rendered.missingGlyphs] };
+    return { filename: await this.filename(invoiceId), content_type: 'application/pdf', pdf: rendered.pdf.toString('base64'), missing_glyphs: [...rendered.missingGlyphs] };
   }
 
   @callable({
@@ -71,8 +71,8 @@ export class InvoicePdfs {
   }
 
   /** The invoice's number as a file name may hold it. */
-  private async fileCode(invoiceId: number): Promise<string> {
+  private async filename(invoiceId: number): Promise<string> {
     const row = await this.ctx.db.selectFrom('invoices').select(['number']).where('company_id', '=', this.ctx.companyId).where('id', '=', invoiceId).executeTakeFirstOrThrow();
-    return (row.number ?? `DRAFT-${invoiceId}`).replace(/[^A-Za-z0-9._-]+/g, '_');
+    return invoicePdfFilename(row.number, invoiceId);
   }
 }

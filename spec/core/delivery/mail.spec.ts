@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { Credential, startTestServer, TestServer } from '../../support/test-server';
 import { SmtpSink } from '../../support/smtp-sink';
 import { NO_MAIL_SERVER } from '../../../core/delivery/mail-worker';
+import { readPdf } from '../../support/pdf-text';
 
 const form = (values: Record<string, string | number>) =>
   Object.entries(values)
@@ -104,6 +105,12 @@ describe('mail (HTTP, a real SMTP server read with mailparser)', function () {
     expect(got.mail.from?.value[0]).to.deep.include({ address: 'billing@example.com', name: 'Example Billing' });
     expect(got.mail.replyTo?.value[0].address).to.equal('help@example.com');
     expect(got.mail.text).to.include('Hello Grace').and.to.include('25.00 USD');
+    // The invoice's PDF is attached: the same bytes invoices/getPdf answers, holding its line and total.
+    expect(got.mail.attachments.map((a) => [a.filename, a.contentType])).to.deep.equal([[`invoice-${invoice.id_code}.pdf`, 'application/pdf']]);
+    const pdf = await ok(server, 'GET', 'invoices/getPdf', { invoice_id: invoiceId });
+    expect(got.mail.attachments[0].content.equals(Buffer.from(pdf.pdf, 'base64'))).to.equal(true);
+    const text = (await readPdf(got.mail.attachments[0].content)).pages.flat().join(' ');
+    expect(text).to.include('Hosting').and.to.include('25.00');
     const log = await waitFor(async () => {
       const entries = await ok(server, 'GET', 'clients/getMailLogList', { client_id: clientId });
       return entries[0]?.status === 'sent' && entries;
