@@ -17,6 +17,11 @@ export interface Caller {
   readonly companyId: number;
   readonly user: string;
   readonly grant?: Grant;
+  /**
+   * The staff member an in-process call is made for (the administrative area's signed-in staff):
+   * the call path holds their writes to their staff group's permissions (core/trust/staff-permissions.ts).
+   */
+  readonly staffId?: number;
 }
 
 /** Whether the caller holds installation-wide powers (an installation credential, or in-process). */

@@ -38,9 +38,13 @@ export class CallAudit {
   }
 }
 
-/** Writes made over the API (`http`) or from the command line (`cli`: its API form and administrative commands). */
+/**
+ * Writes made over the API (`http`), from the command line (`cli`: its API form and administrative
+ * commands), and by a staff member in the administrative area (`admin` with a staff id: the actor
+ * is `staff:<username>`, refusals included).
+ */
 function audited(call: Call): boolean {
-  return (call.via === 'http' || call.via === 'cli') && call.spec.verb !== 'GET';
+  return (call.via === 'http' || call.via === 'cli' || (call.via === 'admin' && call.caller.staffId !== undefined)) && call.spec.verb !== 'GET';
 }
 
 function entryOf(call: Call, status: number): AuditEntry {

@@ -12,6 +12,7 @@ import * as defaultClientGroups from './011_default_client_groups';
 import * as uniqueIds from './012_unique_ids';
 import * as events from './013_events';
 import * as extensionTasks from './014_extension_tasks';
+import * as staffGroups from './018_staff_groups';
 
 /** Every migration, in order. Listed in code so a compiled build needs no migrations folder scan. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '012_unique_ids': uniqueIds,
   '013_events': events,
   '014_extension_tasks': extensionTasks,
+  '018_staff_groups': staffGroups,
 };
