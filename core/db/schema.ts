@@ -44,7 +44,7 @@ export interface StaffGroupsTable {
   id: Generated<number>;
   company_id: number;
   name: string;
-  /** The areas its members may change, space-separated (core/models/staff/staff-areas.ts). */
+  /** The areas its members may change, space-separated (core/identity/staff-areas.ts). */
   permissions: string;
   date_added: Timestamp;
 }

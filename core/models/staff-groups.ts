@@ -8,8 +8,8 @@ import { int as count, listOf, nothing, orFalse } from '../kernel/shape';
 import { TallyError } from '../kernel/tally-error';
 import { formatUtc } from '../kernel/timestamps';
 import { STAFF_GROUP, STAFF_GROUP_ADD, STAFF_GROUP_EDIT } from './staff.fields';
-import { parsePermissions, StaffArea } from './staff/staff-areas';
-import { readPermissions } from './staff/staff-permissions-input';
+import { parsePermissions, StaffArea } from '../identity/staff-areas';
+import { readPermissions } from '../identity/staff-permissions-input';
 
 export interface StaffGroupRecord {
   id: number;
@@ -25,7 +25,7 @@ const invalidGroup = () => TallyError.invalid({ staff_group_id: { exists: 'Inval
 
 /**
  * Staff groups of the caller's company: a name and the areas its members may change
- * (core/models/staff/staff-areas.ts). The call path enforces them on every call a staff member
+ * (core/identity/staff-areas.ts). The call path enforces them on every call a staff member
  * makes in the administrative area (core/trust/staff-permissions.ts); a staff member without a
  * group has full access. Another company's groups and staff read as not there.
  */

@@ -1,5 +1,5 @@
 import { allOptional, inputs, int, listOf, record, string, timestamp } from '../kernel/shape';
-import { STAFF_AREAS } from './staff/staff-areas';
+import { STAFF_AREAS } from '../identity/staff-areas';
 
 const AREAS = listOf(string({ enum: STAFF_AREAS }), { description: 'The areas its members may change; every member reads every area.' });
 

@@ -1,7 +1,7 @@
 import type { Call } from '../call-record';
 import { Db } from '../db/schema';
 import { TallyError } from '../kernel/tally-error';
-import { areaOfModel, parsePermissions } from '../models/staff/staff-areas';
+import { areaOfModel, parsePermissions } from '../identity/staff-areas';
 
 /**
  * The staff group's permissions, as the call path's authorise hook: a call made for a staff member

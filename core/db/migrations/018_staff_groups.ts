@@ -4,7 +4,7 @@ import { autoIncrementId, idType } from './id-column';
 /**
  * Staff groups: what a staff member may change in the administrative area. A group belongs to a
  * company and names the areas its members may change (`permissions`, space-separated area names;
- * core/models/staff/staff-areas.ts); every member reads everything. A staff member without a group
+ * core/identity/staff-areas.ts); every member reads everything. A staff member without a group
  * (`staff_group_id` null, as every staff member made before this migration) has full access, as
  * they had before groups existed.
  */

@@ -1,5 +1,5 @@
 import { Tx } from '../../db/schema';
-import { parsePermissions, STAFF_AREAS, StaffArea } from './staff-areas';
+import { parsePermissions, STAFF_AREAS, StaffArea } from '../../identity/staff-areas';
 
 export interface StaffMemberRecord {
   id: number;

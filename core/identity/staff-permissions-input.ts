@@ -1,4 +1,4 @@
-import { TallyError } from '../../kernel/tally-error';
+import { TallyError } from '../kernel/tally-error';
 import { isStaffArea, STAFF_AREAS, StaffArea } from './staff-areas';
 
 /**
