@@ -4,6 +4,7 @@ import { showAudit } from './pages/audit-page';
 import { showDashboard } from './pages/dashboard-page';
 import { disableExtensionTask, enableExtensionTask, extensionAction, showExtensions } from './pages/extensions-page';
 import { addWebhook, showWebhooks, webhookAction } from './pages/webhooks-page';
+import { addPresetGroups, addStaffGroup, assignStaffGroup, deleteStaffGroup, editStaffGroup, showStaff } from './pages/staff-page';
 import { addCompany, setMaintenance, setTimezone, showSystem } from './pages/system-page';
 
 /**
@@ -20,6 +21,12 @@ export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['GET /admin/settings/webhooks', showWebhooks],
   ['POST /admin/settings/webhooks/add', addWebhook],
   ['POST /admin/settings/webhooks/action', webhookAction],
+  ['GET /admin/settings/staff', showStaff],
+  ['POST /admin/settings/staff/groups/add', addStaffGroup],
+  ['POST /admin/settings/staff/groups/presets', addPresetGroups],
+  ['POST /admin/settings/staff/groups/edit', editStaffGroup],
+  ['POST /admin/settings/staff/groups/delete', deleteStaffGroup],
+  ['POST /admin/settings/staff/assign', assignStaffGroup],
   ['GET /admin/settings/system', showSystem],
   ['GET /admin/audit', showAudit],
   ['POST /admin/settings/system/maintenance', setMaintenance],

@@ -3,13 +3,14 @@ import { AdminRequest, hrefFor } from './admin-request';
 import { CSRF_FIELD } from './csrf';
 import { html, SafeHtml } from './html';
 
-export type Section = 'dashboard' | 'api' | 'webhooks' | 'extensions' | 'system' | 'audit';
+export type Section = 'dashboard' | 'clients' | 'invoices' | 'api' | 'webhooks' | 'extensions' | 'staff' | 'system' | 'audit';
 
 const SECTIONS: ReadonlyArray<{ key: Section; path: string; label: string }> = [
   { key: 'dashboard', path: '/admin', label: 'Dashboard' },
   { key: 'api', path: '/admin/settings/api', label: 'API access' },
   { key: 'webhooks', path: '/admin/settings/webhooks', label: 'Webhooks' },
   { key: 'extensions', path: '/admin/settings/extensions', label: 'Extensions' },
+  { key: 'staff', path: '/admin/settings/staff', label: 'Staff' },
   { key: 'system', path: '/admin/settings/system', label: 'System' },
   { key: 'audit', path: '/admin/audit', label: 'Audit log' },
 ];

@@ -77,6 +77,9 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-
 .sign-in h1 { font-size: 1.5rem; }
 .setup pre { background: #102a43; color: #f0f4f8; padding: .75rem; border-radius: .375rem; overflow-x: auto; white-space: pre-wrap; }
 details summary { cursor: pointer; color: var(--accent); }
+.empty { background: var(--panel); border: 1px dashed var(--line); border-radius: .5rem; padding: 1rem; }
+.checks { display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; }
+.checks label { font-weight: 400; display: flex; gap: .375rem; align-items: center; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 @media (max-width: 40rem) {
   main { padding: 1rem .75rem 2rem; }
@@ -93,6 +96,8 @@ details summary { cursor: pointer; color: var(--accent); }
   .table-wrap td, .table-wrap th { border: 0; padding: .125rem 0; overflow-wrap: anywhere; }
   .table-wrap td.num, .table-wrap th.num { text-align: left; }
   .table-wrap td form { display: block; margin-top: .375rem; }
+  /* ... and each cell keeps its column's label (components/data-table.ts). */
+  .table-wrap td[data-label]::before { content: attr(data-label); display: block; font-size: .75rem; font-weight: 600; color: var(--muted); }
   .secret-box input { flex-basis: 100%; min-width: 0; }
   code, .mono { overflow-wrap: anywhere; }
 }

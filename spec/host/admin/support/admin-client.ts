@@ -70,7 +70,17 @@ export class AdminClient {
 }
 
 /** Every page and form of the area behind the session, as the access-control specs walk them. */
-export const STAFF_GETS = ['/admin', '/admin/', '/admin/settings/api', '/admin/settings/webhooks', '/admin/settings/system', '/admin/settings/extensions', '/admin/audit', '/admin/no-such-page'];
+export const STAFF_GETS = [
+  '/admin',
+  '/admin/',
+  '/admin/settings/api',
+  '/admin/settings/webhooks',
+  '/admin/settings/system',
+  '/admin/settings/extensions',
+  '/admin/settings/staff',
+  '/admin/audit',
+  '/admin/no-such-page',
+];
 export const STAFF_POSTS = [
   '/admin/sign-out',
   '/admin/settings/api/create',
@@ -89,4 +99,9 @@ export const STAFF_POSTS = [
   '/admin/settings/extensions/settings',
   '/admin/settings/extensions/task-enable',
   '/admin/settings/extensions/task-disable',
+  '/admin/settings/staff/groups/add',
+  '/admin/settings/staff/groups/presets',
+  '/admin/settings/staff/groups/edit',
+  '/admin/settings/staff/groups/delete',
+  '/admin/settings/staff/assign',
 ];
