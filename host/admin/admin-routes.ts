@@ -5,6 +5,12 @@ import { showDashboard } from './pages/dashboard-page';
 import { disableExtensionTask, enableExtensionTask, extensionAction, showExtensions } from './pages/extensions-page';
 import { addWebhook, showWebhooks, webhookAction } from './pages/webhooks-page';
 import { addPresetGroups, addStaffGroup, assignStaffGroup, deleteStaffGroup, editStaffGroup, showStaff } from './pages/staff-page';
+import { showClients } from './pages/clients-list-page';
+import { addClient, editClient, showAddClient, showEditClient } from './pages/client-form-page';
+import { addClientNote, showClient } from './pages/client-profile-page';
+import { showInvoices } from './pages/invoices-list-page';
+import { addInvoice, showAddInvoice } from './pages/invoice-form-page';
+import { recordPayment, showInvoice, voidInvoice } from './pages/invoice-page';
 import { addCompany, setMaintenance, setTimezone, showSystem } from './pages/system-page';
 
 /**
@@ -14,6 +20,19 @@ import { addCompany, setMaintenance, setTimezone, showSystem } from './pages/sys
  */
 export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['GET /admin', showDashboard],
+  ['GET /admin/clients', showClients],
+  ['GET /admin/clients/add', showAddClient],
+  ['POST /admin/clients/add', addClient],
+  ['GET /admin/clients/view', showClient],
+  ['GET /admin/clients/edit', showEditClient],
+  ['POST /admin/clients/edit', editClient],
+  ['POST /admin/clients/notes/add', addClientNote],
+  ['GET /admin/invoices', showInvoices],
+  ['GET /admin/invoices/add', showAddInvoice],
+  ['POST /admin/invoices/add', addInvoice],
+  ['GET /admin/invoices/view', showInvoice],
+  ['POST /admin/invoices/pay', recordPayment],
+  ['POST /admin/invoices/void', voidInvoice],
   ['GET /admin/settings/api', showApiAccess],
   ['POST /admin/settings/api/create', createCredential],
   ['POST /admin/settings/api/revoke', revokeCredential],

@@ -7,6 +7,8 @@ export type Section = 'dashboard' | 'clients' | 'invoices' | 'api' | 'webhooks' 
 
 const SECTIONS: ReadonlyArray<{ key: Section; path: string; label: string }> = [
   { key: 'dashboard', path: '/admin', label: 'Dashboard' },
+  { key: 'clients', path: '/admin/clients', label: 'Clients' },
+  { key: 'invoices', path: '/admin/invoices', label: 'Invoices' },
   { key: 'api', path: '/admin/settings/api', label: 'API access' },
   { key: 'webhooks', path: '/admin/settings/webhooks', label: 'Webhooks' },
   { key: 'extensions', path: '/admin/settings/extensions', label: 'Extensions' },

@@ -70,9 +70,16 @@ export class AdminClient {
 }
 
 /** Every page and form of the area behind the session, as the access-control specs walk them. */
+/** Pages that show one record: without its id they answer 404 (the access-control walk asks for them without). */
+export const RECORD_GETS = ['/admin/clients/view', '/admin/clients/edit', '/admin/invoices/view'];
 export const STAFF_GETS = [
   '/admin',
   '/admin/',
+  '/admin/clients',
+  '/admin/clients/add',
+  '/admin/invoices',
+  '/admin/invoices/add',
+  ...RECORD_GETS,
   '/admin/settings/api',
   '/admin/settings/webhooks',
   '/admin/settings/system',
@@ -104,4 +111,10 @@ export const STAFF_POSTS = [
   '/admin/settings/staff/groups/edit',
   '/admin/settings/staff/groups/delete',
   '/admin/settings/staff/assign',
+  '/admin/clients/add',
+  '/admin/clients/edit',
+  '/admin/clients/notes/add',
+  '/admin/invoices/add',
+  '/admin/invoices/pay',
+  '/admin/invoices/void',
 ];
