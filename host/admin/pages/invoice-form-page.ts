@@ -44,10 +44,12 @@ const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
 
 async function render(request: AdminRequest, status: number, clientIdGiven: unknown, values: Record<string, unknown>, top?: SafeHtml) {
   const client = await findClient(request, typeof clientIdGiven === 'string' ? clientIdGiven : '');
-  const [currencies, clients] = (await Promise.all([
+  const [currencies, clients, preferred] = (await Promise.all([
     callAs(request, 'currencies', 'getAll', { company_id: request.company.id }),
     client ? Promise.resolve([]) : callAs(request, 'clients', 'getAll', { status: 'active' }),
-  ])) as [Currency[], ClientRecord[]];
+    // The client's default currency, when it has chosen one.
+    client ? callAs(request, 'clients', 'getSetting', { client_id: client.id, key: 'default_currency' }) : Promise.resolve(false),
+  ])) as [Currency[], ClientRecord[], { value: string } | false];
   const value = (name: string) => text(values[name]);
   const lineValue = (i: number, name: string) => {
     const lines = values.lines as Record<string, Record<string, unknown>> | undefined;
@@ -55,7 +57,7 @@ async function render(request: AdminRequest, status: number, clientIdGiven: unkn
   };
   const today = new Date().toISOString().slice(0, 10);
   const due = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
-  const chosenCurrency = value('currency') || currencies[0]?.code || 'USD';
+  const chosenCurrency = value('currency') || (preferred ? preferred.value : '') || currencies[0]?.code || 'USD';
   const content = html`${top ?? ''}
 <section class="panel">
 <form method="post" action="/admin/invoices/add">
