@@ -140,6 +140,9 @@ describe('client and invoice screens (admin area over HTTP)', function () {
       .and.contain('$25.00');
     expect((await staff.get('/admin/invoices?status=closed')).text).to.contain(`invoice_id=${invoiceId}`);
     expect((await staff.get('/admin/invoices?status=open')).text).to.contain('No open invoices.');
+    const dashboard = await staff.get('/admin');
+    expect(dashboard.text).to.match(new RegExp(`<td data-label="Client"><a href="/admin/clients/view\\?company=1&amp;client_id=${clientId}">Grace Hopper</a></td>`));
+    expect(dashboard.text).to.contain('href="/admin/invoices?company=1&amp;status=past_due">0</a>');
   });
 
   it('voids an invoice, and adds a note signed by the staff member', async () => {
