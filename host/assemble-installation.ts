@@ -3,6 +3,7 @@ import { Installation, InstallationOptions } from '../core/installation';
 import { CallAudit } from '../core/trust/call-audit';
 import { CallGuard } from '../core/trust/call-guard';
 import { idempotentClaim } from '../core/trust/idempotent-claim';
+import { staffPermissions } from '../core/trust/staff-permissions';
 import { TrustPolicy } from '../core/identity/policy';
 import { EventConsumers } from '../core/events/consumer-registry';
 import { OutboxBell } from '../core/events/outbox-bell';
@@ -28,6 +29,7 @@ export interface AssemblyOptions extends Omit<InstallationOptions, 'hooks' | 're
  * hooks, registered here by stage name and nowhere else:
  *
  *   authorise     the credential's scope (CallGuard), a client area caller's reach (clientScope),
+ *                 a staff member's group (staff-permissions),
  *                 an extension's declared `uses`
  *   claim         an API write's Idempotency-Key
  *   beforeCommit  the audit row of a successful write, in its transaction
@@ -58,6 +60,7 @@ export async function assembleInstallation(options: AssemblyOptions = {}): Promi
     installation.provide(OutboxBell, bell);
     hooks.add('authorise', guard.scopeCheck);
     hooks.add('authorise', clientScope(installation.db));
+    hooks.add('authorise', staffPermissions(installation.db));
     if (extensions) {
       hooks.add('authorise', declaredUses(await loadExtensions(installation, extensions)));
       consumers.add(installation.container.resolve(PluginEventConsumer));

@@ -36,6 +36,17 @@ export interface StaffTable {
   email: string;
   role: string;
   status: string;
+  /** null: full access (staff made before groups existed, and by default). */
+  staff_group_id: number | null;
+}
+
+export interface StaffGroupsTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  /** The areas its members may change, space-separated (core/identity/staff-areas.ts). */
+  permissions: string;
+  date_added: Timestamp;
 }
 
 export interface ClientsTable {
@@ -321,6 +332,7 @@ export interface Database {
   settings: SettingsTable;
   users: UsersTable;
   staff: StaffTable;
+  staff_groups: StaffGroupsTable;
   clients: ClientsTable;
   client_groups: ClientGroupsTable;
   owner_settings: OwnerSettingsTable;

@@ -19,6 +19,11 @@ export interface Caller {
   readonly grant?: Grant;
   /** A client area caller: only what the client scope (core/trust/client-scope.ts) lets through, for this client alone. */
   readonly client?: ClientReach;
+  /**
+   * The staff member an in-process call is made for (the administrative area's signed-in staff):
+   * the call path holds their writes to their staff group's permissions (core/trust/staff-permissions.ts).
+   */
+  readonly staffId?: number;
 }
 
 /**

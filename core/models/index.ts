@@ -19,6 +19,8 @@ import { Packages } from './packages';
 import { Pricings } from './pricings';
 import { Services } from './services';
 import { Settings } from './settings';
+import { Staff } from './staff';
+import { StaffGroups } from './staff-groups';
 import { Taxes } from './taxes';
 import { Transactions } from './transactions';
 import { Users } from './users';
@@ -54,6 +56,8 @@ export const coreModels = [
   Emails,
   GatewayNotifications,
   GatewayPayments,
+  Staff,
+  StaffGroups,
 ];
 
 /** Recurring billing (docs/billing.md). */

@@ -40,10 +40,13 @@ export class CallAudit {
 
 /**
  * Writes made over the API (`http`), from the command line (`cli`: its API form and administrative
- * commands), by a client in the client area (`client`) or by a gateway's notification (`callback`).
+ * commands), by a client in the client area (`client`), by a gateway's notification (`callback`),
+ * and by a staff member in the administrative area (`admin` with a staff id: the actor is
+ * `staff:<username>`, refusals included).
  */
 function audited(call: Call): boolean {
-  return (call.via === 'http' || call.via === 'cli' || call.via === 'client' || call.via === 'callback') && call.spec.verb !== 'GET';
+  const via = call.via;
+  return (via === 'http' || via === 'cli' || via === 'client' || via === 'callback' || (via === 'admin' && call.caller.staffId !== undefined)) && call.spec.verb !== 'GET';
 }
 
 function entryOf(call: Call, status: number): AuditEntry {

@@ -2,6 +2,7 @@ import Koa from 'koa';
 import { Installation } from '../../core/installation';
 import { TallyError } from '../../core/kernel/tally-error';
 import { Logger } from '../logger';
+import { hrefFor } from './admin-request';
 import { ADMIN_ROUTES, routeKey } from './admin-routes';
 import { adminDb } from './admin-tables';
 import { isAssetPath, serveAsset } from './assets/serve-assets';
@@ -61,7 +62,20 @@ export function adminArea(installation: Installation, logger: Logger, options: A
     }
     const view = await companyInView(installation, safe ? ctx.query.company : form.company_id, session.companyId);
     if (!view) return sendHtml(ctx, 404, statusPage('No such company', 'The company asked for does not exist.'));
-    await handler({ ctx, installation, session, form, ...view });
+    try {
+      await handler({ ctx, installation, session, form, ...view });
+    } catch (error) {
+      // The call path refused a write the member's staff group does not allow (staff-permissions.ts).
+      if (!(error instanceof TallyError && error.code === 'forbidden')) throw error;
+      sendHtml(
+        ctx,
+        403,
+        statusPage('Not allowed', `${error.message} Your staff group may read this page but not make this change; nothing was changed.`, {
+          href: hrefFor('/admin', view.company),
+          label: 'Back to the dashboard',
+        }),
+      );
+    }
     if (!safe) await auditAction(ctx, session, view.company.id, form);
   };
 

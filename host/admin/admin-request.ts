@@ -24,11 +24,14 @@ export interface AdminRequest {
 export type PageHandler = (request: AdminRequest) => Promise<void>;
 
 /**
- * The area calls models through the one call path (`installation.call`, via 'admin'), as a
- * caller of the company in view, so the models' rules apply exactly as over the API.
+ * The area calls models through the one call path (`installation.call`, via 'admin'), as the
+ * signed-in staff member acting for the company in view: the models' rules apply exactly as over
+ * the API, the member's staff group decides what they may change (core/trust/staff-permissions.ts),
+ * and each write is in the audit log under `staff:<username>`.
  */
-export function callAs(request: Pick<AdminRequest, 'installation' | 'company'>, model: string, method: string, params: Record<string, unknown> = {}): Promise<unknown> {
-  return request.installation.call(model, method, params, { companyId: request.company.id, user: 'admin' }, { via: 'admin' });
+export function callAs(request: Pick<AdminRequest, 'installation' | 'company' | 'session'>, model: string, method: string, params: Record<string, unknown> = {}): Promise<unknown> {
+  const caller = { companyId: request.company.id, user: `staff:${request.session.username}`, staffId: request.session.staffId };
+  return request.installation.call(model, method, params, caller, { via: 'admin' });
 }
 
 /** Whether this installation has a callable model method (billing and extension models are optional). */

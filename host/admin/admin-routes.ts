@@ -1,11 +1,18 @@
 import { PageHandler } from './admin-request';
 import { changeCredentialLimits, createCredential, revokeCredential, showApiAccess } from './pages/api-access-page';
 import { showAudit } from './pages/audit-page';
-import { sendInvoicePdf, showInvoices } from './pages/invoices-page';
+import { sendInvoicePdf } from './pages/invoice-pdf-page';
 import { showDashboard } from './pages/dashboard-page';
 import { disableExtensionTask, enableExtensionTask, extensionAction, showExtensions } from './pages/extensions-page';
 import { addWebhook, showWebhooks, webhookAction } from './pages/webhooks-page';
 import { saveMailSettings, sendTestMessage, showMailSettings } from './pages/mail-settings-page';
+import { addPresetGroups, addStaffGroup, assignStaffGroup, deleteStaffGroup, editStaffGroup, showStaff } from './pages/staff-page';
+import { showClients } from './pages/clients-list-page';
+import { addClient, editClient, showAddClient, showEditClient } from './pages/client-form-page';
+import { addClientNote, showClient } from './pages/client-profile-page';
+import { showInvoices } from './pages/invoices-list-page';
+import { addInvoice, showAddInvoice } from './pages/invoice-form-page';
+import { recordPayment, showInvoice, voidInvoice } from './pages/invoice-page';
 import { addCompany, setMaintenance, setTimezone, showSystem } from './pages/system-page';
 
 /**
@@ -15,8 +22,20 @@ import { addCompany, setMaintenance, setTimezone, showSystem } from './pages/sys
  */
 export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['GET /admin', showDashboard],
-  ['GET /admin/billing/invoices', showInvoices],
-  ['GET /admin/billing/invoices/pdf', sendInvoicePdf],
+  ['GET /admin/clients', showClients],
+  ['GET /admin/clients/add', showAddClient],
+  ['POST /admin/clients/add', addClient],
+  ['GET /admin/clients/view', showClient],
+  ['GET /admin/clients/edit', showEditClient],
+  ['POST /admin/clients/edit', editClient],
+  ['POST /admin/clients/notes/add', addClientNote],
+  ['GET /admin/invoices', showInvoices],
+  ['GET /admin/invoices/add', showAddInvoice],
+  ['POST /admin/invoices/add', addInvoice],
+  ['GET /admin/invoices/view', showInvoice],
+  ['POST /admin/invoices/pay', recordPayment],
+  ['POST /admin/invoices/void', voidInvoice],
+  ['GET /admin/invoices/pdf', sendInvoicePdf],
   ['GET /admin/settings/api', showApiAccess],
   ['POST /admin/settings/api/create', createCredential],
   ['POST /admin/settings/api/revoke', revokeCredential],
@@ -27,6 +46,12 @@ export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['GET /admin/settings/mail', showMailSettings],
   ['POST /admin/settings/mail', saveMailSettings],
   ['POST /admin/settings/mail/test', sendTestMessage],
+  ['GET /admin/settings/staff', showStaff],
+  ['POST /admin/settings/staff/groups/add', addStaffGroup],
+  ['POST /admin/settings/staff/groups/presets', addPresetGroups],
+  ['POST /admin/settings/staff/groups/edit', editStaffGroup],
+  ['POST /admin/settings/staff/groups/delete', deleteStaffGroup],
+  ['POST /admin/settings/staff/assign', assignStaffGroup],
   ['GET /admin/settings/system', showSystem],
   ['GET /admin/audit', showAudit],
   ['POST /admin/settings/system/maintenance', setMaintenance],

@@ -2,15 +2,17 @@ import { AdminRequest, hrefFor } from './admin-request';
 import { CSRF_FIELD } from '../web/csrf';
 import { html, SafeHtml } from '../web/html';
 
-export type Section = 'dashboard' | 'invoices' | 'api' | 'webhooks' | 'mail' | 'extensions' | 'system' | 'audit';
+export type Section = 'dashboard' | 'clients' | 'invoices' | 'api' | 'webhooks' | 'mail' | 'extensions' | 'staff' | 'system' | 'audit';
 
 const SECTIONS: ReadonlyArray<{ key: Section; path: string; label: string }> = [
   { key: 'dashboard', path: '/admin', label: 'Dashboard' },
-  { key: 'invoices', path: '/admin/billing/invoices', label: 'Invoices' },
+  { key: 'clients', path: '/admin/clients', label: 'Clients' },
+  { key: 'invoices', path: '/admin/invoices', label: 'Invoices' },
   { key: 'api', path: '/admin/settings/api', label: 'API access' },
   { key: 'webhooks', path: '/admin/settings/webhooks', label: 'Webhooks' },
   { key: 'mail', path: '/admin/settings/mail', label: 'Mail' },
   { key: 'extensions', path: '/admin/settings/extensions', label: 'Extensions' },
+  { key: 'staff', path: '/admin/settings/staff', label: 'Staff' },
   { key: 'system', path: '/admin/settings/system', label: 'System' },
   { key: 'audit', path: '/admin/audit', label: 'Audit log' },
 ];

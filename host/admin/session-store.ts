@@ -6,6 +6,8 @@ import { AdminDb } from './admin-tables';
 export interface StaffSession {
   readonly idHash: string;
   readonly userId: number;
+  /** The staff record: the call path holds the member's writes to their group's permissions. */
+  readonly staffId: number;
   readonly username: string;
   /** The company the staff member belongs to: the one the area shows first. */
   readonly companyId: number;
@@ -69,7 +71,7 @@ export class SessionStore {
       .selectFrom('admin_sessions')
       .innerJoin('users', 'users.id', 'admin_sessions.user_id')
       .innerJoin('staff', 'staff.user_id', 'users.id')
-      .select(['admin_sessions.user_id', 'admin_sessions.csrf_token', 'admin_sessions.last_seen_at', 'users.username', 'staff.company_id'])
+      .select(['admin_sessions.user_id', 'admin_sessions.csrf_token', 'admin_sessions.last_seen_at', 'users.username', 'staff.company_id', 'staff.id as staff_id'])
       .where('admin_sessions.id_hash', '=', idHash)
       .where('admin_sessions.expires_at', '>', formatUtc(new Date(now)))
       .where('admin_sessions.last_seen_at', '>', formatUtc(new Date(now - this.limits.idleMs)))
@@ -85,7 +87,7 @@ export class SessionStore {
         .where('id_hash', '=', idHash)
         .execute();
     }
-    return { idHash, userId: row.user_id, username: row.username, companyId: row.company_id, csrfToken: row.csrf_token };
+    return { idHash, userId: row.user_id, staffId: row.staff_id, username: row.username, companyId: row.company_id, csrfToken: row.csrf_token };
   }
 
   async destroy(session: StaffSession): Promise<void> {

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { terminalText } from './terminal-text';
 import { createStaffMember, listStaff, resetStaffPassword, setStaffStatus, StaffListing, unlockStaffMember } from '../admin/staff-accounts';
 import { parseId, withInstallation } from './api-keys-command';
+import { addStaffGroupCommands } from './staff-groups-command';
 
 interface CreateOptions {
   username: string;
@@ -14,7 +15,7 @@ interface CreateOptions {
 }
 
 /**
- * `tally staff list|create|reset-password|unlock|disable|enable`: staff who sign in to the
+ * `tally staff list|create|reset-password|unlock|disable|enable|groups|group-add|set-group`: staff who sign in to the
  * administrative area at /admin. Run on the server itself, so creating the first staff member, or
  * getting back in after a forgotten password or a lock-out, never goes through the web.
  */
@@ -83,6 +84,7 @@ export function staffCommand(out: (text: string) => void): Command {
       await withInstallation((i) => setStaffStatus(i, username, 'active'));
       out(`${username} is enabled.`);
     });
+  addStaffGroupCommands(command, out);
   return command;
 }
 

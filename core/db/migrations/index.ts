@@ -15,6 +15,7 @@ import * as extensionTasks from './014_extension_tasks';
 import * as mail from './015_mail';
 import * as invoicePdfFiles from './016_invoice_pdf_files';
 import * as gatewayNotifications from './017_gateway_notifications';
+import * as staffGroups from './018_staff_groups';
 import * as clientArea from './019_client_area';
 import * as recurringInvoices from './022_recurring_invoices';
 
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   '015_mail': mail,
   '016_invoice_pdf_files': invoicePdfFiles,
   '017_gateway_notifications': gatewayNotifications,
+  '018_staff_groups': staffGroups,
   '019_client_area': clientArea,
   '022_recurring_invoices': recurringInvoices,
 };

@@ -51,11 +51,12 @@ fieldset { border: 1px solid var(--line); border-radius: .375rem; margin: 1rem 0
 legend { font-weight: 600; padding: 0 .25rem; }
 .field label { font-weight: 600; }
 .hint { color: var(--muted); font-size: .875rem; margin: 0; }
-input[type="text"], input[type="password"], input[type="email"], select, textarea { font: inherit; padding: .5rem .625rem; border: 1px solid #9aa5b1; border-radius: .375rem; background: #fff; color: var(--ink); width: 100%; }
+input[type="text"], input[type="search"], input[type="password"], input[type="email"], select, textarea { font: inherit; padding: .5rem .625rem; border: 1px solid #9aa5b1; border-radius: .375rem; background: #fff; color: var(--ink); width: 100%; }
 input[aria-invalid="true"] { border-color: var(--danger); }
 .inline-form { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; }
 .inline-form .field { flex: 1 1 14rem; }
 button { font: inherit; cursor: pointer; padding: .5rem .875rem; border-radius: .375rem; border: 1px solid var(--accent); background: var(--accent); color: var(--accent-ink); }
+a.button { display: inline-block; padding: .5rem .875rem; border-radius: .375rem; background: var(--accent); color: var(--accent-ink); text-decoration: none; }
 button.secondary { background: #fff; color: var(--accent); }
 button.danger { background: #fff; color: var(--danger); border-color: var(--danger); }
 button.small { padding: .25rem .625rem; font-size: .875rem; }
@@ -77,6 +78,18 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-
 .sign-in h1 { font-size: 1.5rem; }
 .setup pre { background: #102a43; color: #f0f4f8; padding: .75rem; border-radius: .375rem; overflow-x: auto; white-space: pre-wrap; }
 details summary { cursor: pointer; color: var(--accent); }
+.filters ul, .tabs ul { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem; margin: 0 0 1rem; padding: 0; }
+.filters a, .tabs a { display: block; padding: .375rem .75rem; border: 1px solid var(--line); border-radius: .375rem; background: var(--panel); text-decoration: none; }
+.filters a[aria-current="page"], .tabs a[aria-current="page"] { background: var(--accent); border-color: var(--accent); color: var(--accent-ink); }
+.pager p { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; }
+.totals { display: grid; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); gap: .75rem; list-style: none; padding: 0; margin: 0 0 1rem; }
+.totals li { background: var(--panel); border: 1px solid var(--line); border-radius: .5rem; padding: .75rem 1rem; }
+.totals .value { font-size: 1.25rem; font-weight: 600; display: block; }
+.grid-form { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: .75rem 1rem; }
+input[type="number"], input[type="date"] { font: inherit; padding: .5rem .625rem; border: 1px solid #9aa5b1; border-radius: .375rem; background: #fff; color: var(--ink); width: 100%; }
+.empty { background: var(--panel); border: 1px dashed var(--line); border-radius: .5rem; padding: 1rem; }
+.checks { display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; }
+.checks label { font-weight: 400; display: flex; gap: .375rem; align-items: center; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 @media (max-width: 40rem) {
   main { padding: 1rem .75rem 2rem; }
@@ -93,6 +106,8 @@ details summary { cursor: pointer; color: var(--accent); }
   .table-wrap td, .table-wrap th { border: 0; padding: .125rem 0; overflow-wrap: anywhere; }
   .table-wrap td.num, .table-wrap th.num { text-align: left; }
   .table-wrap td form { display: block; margin-top: .375rem; }
+  /* ... and each cell keeps its column's label (components/data-table.ts). */
+  .table-wrap td[data-label]::before { content: attr(data-label); display: block; font-size: .75rem; font-weight: 600; color: var(--muted); }
   .secret-box input { flex-basis: 100%; min-width: 0; }
   code, .mono { overflow-wrap: anywhere; }
 }

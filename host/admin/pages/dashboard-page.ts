@@ -6,6 +6,7 @@ import { html, SafeHtml } from '../../web/html';
 import { sendHtml, staffPage } from '../layout';
 import { formatMoney, totalsByCurrency } from '../money-text';
 import { billingRunPanel } from './billing-run-panel';
+import { clientName, ClientRecord } from './client-records';
 
 interface OpenInvoice {
   readonly currency: string;
@@ -54,7 +55,9 @@ async function billingCards(request: AdminRequest): Promise<SafeHtml> {
   const due = totalsByCurrency(open.map((i) => ({ currency: i.currency, amount: i.due })));
   const partial = open.length < openCount;
   const dueTexts = await Promise.all([...due].map(([currency, amount]) => formatMoney(request, amount, currency)));
-  return html`<li class="card"><p class="label">Open invoices</p><p class="value">${openCount}</p><p class="detail">active or proforma, not paid in full</p></li>
+  const overdue = Number(await callAs(request, 'invoices', 'getListCount', { status: 'past_due' }));
+  return html`<li class="card"><p class="label">Open invoices</p><p class="value"><a href="${hrefFor('/admin/invoices', request.company, { status: 'open' })}">${openCount}</a></p><p class="detail">active or proforma, not paid in full</p></li>
+  <li class="card"><p class="label">Overdue invoices</p><p class="value"><a href="${hrefFor('/admin/invoices', request.company, { status: 'past_due' })}">${overdue}</a></p><p class="detail">past their due date, not paid in full</p></li>
   <li class="card"><p class="label">Amounts due</p>
     ${dueTexts.length ? html`<ul class="value-list">${dueTexts.map((text) => html`<li class="value">${text}</li>`)}</ul>` : html`<p class="value">Nothing</p>`}
     ${partial ? html`<p class="detail">on the ${open.length} most recently billed open invoices</p>` : ''}</li>`;
@@ -63,6 +66,12 @@ async function billingCards(request: AdminRequest): Promise<SafeHtml> {
 async function recentPayments(request: AdminRequest): Promise<SafeHtml> {
   const payments = ((await callAs(request, 'transactions', 'getList', { page: 1 })) as Payment[]).slice(0, RECENT_PAYMENTS);
   const amounts = await Promise.all(payments.map((p) => formatMoney(request, p.amount, p.currency)));
+  // Clients are named, each a link to their profile, never a bare number.
+  const names = new Map<number, string>();
+  for (const id of new Set(payments.map((p) => p.client_id))) {
+    const client = (await callAs(request, 'clients', 'get', { client_id: id, get_settings: false })) as ClientRecord | false;
+    names.set(id, client ? clientName(client) : `Client ${id}`);
+  }
   return html`<section class="panel" aria-labelledby="payments-title">
   <h2 id="payments-title">Recent payments</h2>
   ${
@@ -71,7 +80,7 @@ async function recentPayments(request: AdminRequest): Promise<SafeHtml> {
     <thead><tr><th scope="col">Received (UTC)</th><th scope="col">Client</th><th scope="col" class="num">Amount</th><th scope="col">Type</th><th scope="col">Reference</th><th scope="col">Status</th></tr></thead>
     <tbody>${payments.map(
       (p, i) =>
-        html`<tr><td>${p.date_added}</td><td>#${p.client_id}</td><td class="num">${amounts[i]}</td><td>${p.gateway ?? p.type}</td><td class="mono">${p.reference ?? ''}</td><td>${p.status}</td></tr>`,
+        html`<tr><td data-label="Received (UTC)">${p.date_added}</td><td data-label="Client"><a href="${hrefFor('/admin/clients/view', request.company, { client_id: String(p.client_id) })}">${names.get(p.client_id)}</a></td><td data-label="Amount" class="num">${amounts[i]}</td><td data-label="Type">${p.gateway ?? p.type}</td><td data-label="Reference" class="mono">${p.reference ?? ''}</td><td data-label="Status">${p.status}</td></tr>`,
     )}</tbody>
   </table></div>`
       : html`<p>No payments have been recorded for ${request.company.name} yet.</p>`

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ADMIN_ROUTES } from '../../../host/admin/admin-routes';
 import { startTestServer, TestServer } from '../../support/test-server';
-import { AdminClient, addStaff, STAFF_GETS, STAFF_POSTS } from './support/admin-client';
+import { AdminClient, addStaff, RECORD_GETS, STAFF_GETS, STAFF_POSTS } from './support/admin-client';
 
 describe('admin area access control over HTTP', () => {
   let server: TestServer;
@@ -96,8 +96,7 @@ describe('admin area access control over HTTP', () => {
   it('serves every page to a signed-in staff member, with security headers and no caching', async () => {
     const staff = new AdminClient(server.url);
     await staff.signIn();
-    // The PDF route answers a PDF of an invoice named by invoice_id (invoices-page.spec.ts); without one, a 404.
-    for (const path of STAFF_GETS.filter((p) => p !== '/admin/no-such-page' && p !== '/admin/billing/invoices/pdf')) {
+    for (const path of STAFF_GETS.filter((p) => p !== '/admin/no-such-page' && !RECORD_GETS.includes(p))) {
       const res = await staff.get(path);
       expect(res.status, path).to.equal(200);
       expect(res.headers.get('content-type')).to.equal('text/html; charset=utf-8');
@@ -106,7 +105,7 @@ describe('admin area access control over HTTP', () => {
       expect(res.headers.get('x-frame-options')).to.equal('DENY');
     }
     expect((await staff.get('/admin/no-such-page')).status).to.equal(404);
-    expect((await staff.get('/admin/billing/invoices/pdf')).status).to.equal(404);
+    for (const path of RECORD_GETS) expect((await staff.get(`${path}?client_id=999&invoice_id=999`)).status, path).to.equal(404);
     expect((await staff.get('/admin/settings/api?company=999')).status).to.equal(404);
   });
 });

@@ -25,7 +25,7 @@ describe('admin dashboard over HTTP', () => {
 
   it('says so when nothing is open or paid yet', async () => {
     const page = await staff.get('/admin');
-    expect(page.text).to.match(/Open invoices<\/p><p class="value">0</);
+    expect(page.text).to.match(/Open invoices<\/p><p class="value"><a href="[^"]*status=open">0<\/a></);
     expect(page.text).to.contain('No payments have been recorded');
   });
 
@@ -48,10 +48,14 @@ describe('admin dashboard over HTTP', () => {
     );
 
     const page = await staff.get('/admin?company=1');
-    expect(page.text).to.match(/Open invoices<\/p><p class="value">3</);
+    expect(page.text).to.match(/Open invoices<\/p><p class="value"><a href="[^"]*status=open">3<\/a></);
+    // Each count leads to its list: the open invoices, and the overdue ones.
+    expect(page.text)
+      .to.contain('href="/admin/invoices?company=1&amp;status=open">3</a>')
+      .and.match(/Overdue invoices<\/p><p class="value"><a href="\/admin\/invoices\?company=1&amp;status=past_due">\d+<\/a>/);
     expect(page.text).to.contain('<li class="value">€1.234,56</li>').and.contain('<li class="value">$1,150.50</li>');
     expect(page.text).to.contain('PAY-&lt;50&gt;').and.contain('PAY-FULL').and.contain('$50.00');
-    expect((await staff.get(`/admin?company=${other}`)).text).to.match(/Open invoices<\/p><p class="value">1</);
+    expect((await staff.get(`/admin?company=${other}`)).text).to.match(/Open invoices<\/p><p class="value"><a href="[^"]*status=open">1<\/a></);
   });
 
   it('counts API calls of the last day, errors apart, within seconds of them', async () => {

@@ -14,13 +14,13 @@ describe('admin area: invoices and their PDFs', () => {
   });
   after(() => server.close());
 
-  it('lists the newest invoices, each linking to its PDF, served as application/pdf as invoices/getPdf renders it', async () => {
+  it("links an invoice's page to its PDF, served as application/pdf as invoices/getPdf renders it", async () => {
     const invoiceId = await addInvoice(server, await addClient(server), { lines: [{ description: 'Admin <b>line</b>', amount: '12.5' }] });
-    const page = await staff.get('/admin/billing/invoices?company=1');
+    const page = await staff.get(`/admin/invoices/view?company=1&invoice_id=${invoiceId}`);
     expect(page.status).to.equal(200);
     const invoice = await ok(server, 'GET', 'invoices/get', { invoice_id: invoiceId });
     expect(page.text).to.include(invoice.id_code).and.to.include('$12.50');
-    const href = `/admin/billing/invoices/pdf?company=1&amp;invoice_id=${invoiceId}`;
+    const href = `/admin/invoices/pdf?company=1&amp;invoice_id=${invoiceId}`;
     expect(page.text).to.include(`href="${href}"`);
     const pdf = await staff.get(href.replace('&amp;', '&'));
     expect(pdf.status).to.equal(200);
@@ -37,7 +37,7 @@ describe('admin area: invoices and their PDFs', () => {
     const other = await newCompany(server, 'Admin other');
     const theirs = await addInvoice(server, await addClient(server, {}, other.auth), {}, other.auth);
     for (const id of [String(theirs), '99999999', 'abc']) {
-      const res = await staff.get(`/admin/billing/invoices/pdf?company=1&invoice_id=${id}`);
+      const res = await staff.get(`/admin/invoices/pdf?company=1&invoice_id=${id}`);
       expect(res.status, id).to.equal(404);
       expect(res.headers.get('content-type')).to.match(/^text\/html/);
       expect(res.text).to.include('This company has no such invoice.');
@@ -45,7 +45,7 @@ describe('admin area: invoices and their PDFs', () => {
   });
 
   it('serves nothing without a signed-in staff member', async () => {
-    const res = await fetch(`${server.url}/admin/billing/invoices/pdf?company=1&invoice_id=1`, { redirect: 'manual' });
+    const res = await fetch(`${server.url}/admin/invoices/pdf?company=1&invoice_id=1`, { redirect: 'manual' });
     expect(res.status).to.be.oneOf([302, 303]);
     expect(res.headers.get('content-type') ?? '').not.to.include('pdf');
   });

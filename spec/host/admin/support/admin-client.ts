@@ -69,17 +69,23 @@ export class AdminClient {
   }
 }
 
+/** Pages that show one record: without its id they answer 404 (the access-control walk asks for them without). */
+export const RECORD_GETS = ['/admin/clients/view', '/admin/clients/edit', '/admin/invoices/view', '/admin/invoices/pdf'];
 /** Every page and form of the area behind the session, as the access-control specs walk them. */
 export const STAFF_GETS = [
   '/admin',
   '/admin/',
-  '/admin/billing/invoices',
-  '/admin/billing/invoices/pdf',
+  '/admin/clients',
+  '/admin/clients/add',
+  '/admin/invoices',
+  '/admin/invoices/add',
+  ...RECORD_GETS,
   '/admin/settings/api',
   '/admin/settings/webhooks',
   '/admin/settings/mail',
   '/admin/settings/system',
   '/admin/settings/extensions',
+  '/admin/settings/staff',
   '/admin/audit',
   '/admin/no-such-page',
 ];
@@ -103,4 +109,15 @@ export const STAFF_POSTS = [
   '/admin/settings/extensions/settings',
   '/admin/settings/extensions/task-enable',
   '/admin/settings/extensions/task-disable',
+  '/admin/settings/staff/groups/add',
+  '/admin/settings/staff/groups/presets',
+  '/admin/settings/staff/groups/edit',
+  '/admin/settings/staff/groups/delete',
+  '/admin/settings/staff/assign',
+  '/admin/clients/add',
+  '/admin/clients/edit',
+  '/admin/clients/notes/add',
+  '/admin/invoices/add',
+  '/admin/invoices/pay',
+  '/admin/invoices/void',
 ];

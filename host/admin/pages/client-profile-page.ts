@@ -1,0 +1,174 @@
+import Decimal from 'decimal.js';
+import { AdminRequest, callAs, hasCallable, hrefFor, PageHandler } from '../admin-request';
+import { dataTable } from '../components/data-table';
+import { tabLinks } from '../components/list-controls';
+import { field } from '../../web/form-body';
+import { attempt, problemsNotice } from '../../web/form-outcome';
+import { html, SafeHtml } from '../../web/html';
+import { formBasics, notice, redirectTo, sendHtml, staffPage } from '../layout';
+import { moneyText } from '../money-text';
+import { statusPage } from './status-page';
+import { CLIENT_STATUS_LABELS, clientName, ClientRecord, findClient } from './client-records';
+import { InvoiceSummary, invoiceRows, INVOICE_COLUMNS } from './invoice-records';
+
+const TABS = ['summary', 'contacts', 'services', 'invoices', 'transactions', 'notes'] as const;
+type Tab = (typeof TABS)[number];
+const TAB_LABELS: Record<Tab, string> = { summary: 'Summary', contacts: 'Contacts', services: 'Services', invoices: 'Invoices', transactions: 'Transactions', notes: 'Notes' };
+const DONE: Record<string, string> = { added: 'The client has been added.', saved: 'The client has been saved.', note: 'The note has been added.' };
+
+interface Contact {
+  readonly id: number;
+  readonly contact_type: string;
+  readonly first_name: string;
+  readonly last_name: string;
+  readonly email: string;
+  readonly company: string | null;
+}
+interface Service {
+  readonly id: number;
+  readonly status: string;
+  readonly name?: string | null;
+  readonly package?: { names?: Array<{ name: string }> } | null;
+  readonly date_renews: string | null;
+  readonly date_added: string;
+}
+interface Transaction {
+  readonly id: number;
+  readonly amount: string;
+  readonly currency: string;
+  readonly type: string;
+  readonly status: string;
+  readonly reference: string | null;
+  readonly date_added: string;
+}
+interface Note {
+  readonly id: number;
+  readonly title: string;
+  readonly description: string | null;
+  readonly date_added: string;
+}
+
+/**
+ * A client's profile, a tab a page (plain links): summary (balance, credit, open and overdue
+ * totals per currency), contacts, services, invoices, transactions and notes, each read through
+ * the models as the signed-in staff member.
+ */
+export const showClient: PageHandler = async (request) => {
+  const client = await findClient(request, request.ctx.query.client_id);
+  if (!client)
+    return sendHtml(request.ctx, 404, statusPage('No such client', 'The company in view has no such client.', { href: hrefFor('/admin/clients', request.company), label: 'Back to the clients' }));
+  const tab = (TABS as readonly string[]).includes(String(request.ctx.query.tab)) ? (request.ctx.query.tab as Tab) : 'summary';
+  const done = DONE[String(request.ctx.query.done ?? '')];
+  await render(request, 200, client, tab, done ? notice('ok', done) : undefined);
+};
+
+/** Notes → Add a note: clients/addNote with the signed-in staff member as its author. */
+export const addClientNote: PageHandler = async (request) => {
+  const client = await findClient(request, field(request.form, 'client_id'));
+  if (!client) return sendHtml(request.ctx, 404, statusPage('No such client', 'The company in view has no such client.'));
+  const vars = { title: field(request.form, 'title'), description: field(request.form, 'description') };
+  const outcome = await attempt(() => callAs(request, 'clients', 'addNote', { client_id: client.id, staff_id: request.session.staffId, vars }));
+  if (!outcome.ok) return render(request, 400, client, 'notes', problemsNotice(outcome.messages));
+  redirectTo(request.ctx, hrefFor('/admin/clients/view', request.company, { client_id: String(client.id), tab: 'notes', done: 'note' }));
+};
+
+const profileHref = (request: AdminRequest, client: ClientRecord, tab: Tab) => hrefFor('/admin/clients/view', request.company, { client_id: String(client.id), tab });
+
+async function render(request: AdminRequest, status: number, client: ClientRecord, tab: Tab, top?: SafeHtml) {
+  const name = clientName(client);
+  const body = await TAB_CONTENT[tab](request, client);
+  const content = html`${top ?? ''}
+<p>Client ${client.id_code} · ${CLIENT_STATUS_LABELS[client.status] ?? client.status}${client.company ? ` · ${client.company}` : ''}${client.email ? ` · ${client.email}` : ''}</p>
+<p class="actions"><a class="button" href="${hrefFor('/admin/invoices/add', request.company, { client_id: String(client.id) })}">Create an invoice</a> <a href="${hrefFor('/admin/clients/edit', request.company, { client_id: String(client.id) })}">Edit client</a></p>
+${tabLinks(
+  `Sections of ${name}`,
+  TABS.filter((t) => t !== 'services' || hasCallable(request.installation, 'services', 'getList')).map((t) => ({ key: t, label: TAB_LABELS[t], href: profileHref(request, client, t) })),
+  tab,
+)}
+<section class="panel" aria-labelledby="tab-title"><h2 id="tab-title">${TAB_LABELS[tab]}</h2>
+${body}
+</section>`;
+  sendHtml(request.ctx, status, staffPage(request, 'clients', name, content));
+}
+
+const TAB_CONTENT: Record<Tab, (request: AdminRequest, client: ClientRecord) => Promise<SafeHtml>> = {
+  async summary(request, client) {
+    const [open, overdue, credits] = (await Promise.all([
+      callAs(request, 'invoices', 'getAll', { client_id: client.id, status: 'open' }),
+      callAs(request, 'invoices', 'getAll', { client_id: client.id, status: 'past_due' }),
+      callAs(request, 'transactions', 'getCredits', { client_id: client.id }),
+    ])) as [InvoiceSummary[], InvoiceSummary[], Array<{ currency: string; credit: string }>];
+    const currencies = [...new Set([...open.map((i) => i.currency), ...credits.map((c) => c.currency)])].sort();
+    if (!currencies.length)
+      return html`<p class="empty">${name(client)} owes nothing and has no credit. <a href="${hrefFor('/admin/invoices/add', request.company, { client_id: String(client.id) })}">Create an invoice</a> to bill them.</p>`;
+    const sum = (rows: ReadonlyArray<{ currency: string }>, pick: (row: never) => string, currency: string) =>
+      rows.filter((r) => r.currency === currency).reduce((total, r) => total.plus(pick(r as never)), new Decimal(0));
+    return html`${currencies.map((currency) => {
+      const due = sum(open, (i: InvoiceSummary) => i.due, currency);
+      const late = sum(overdue, (i: InvoiceSummary) => i.due, currency);
+      const credit = sum(credits, (c: { credit: string }) => c.credit, currency);
+      const figure = (label: string, amount: Decimal, href?: string) =>
+        html`<li><span class="hint">${label}</span><span class="value">${href ? html`<a href="${href}">${moneyText(amount.toFixed(4), currency)}</a>` : moneyText(amount.toFixed(4), currency)}</span></li>`;
+      return html`<h3>${currency}</h3><ul class="totals" aria-label="Totals in ${currency}">
+${figure('Balance (open less credit)', due.minus(credit))}
+${figure('Credit', credit)}
+${figure(`Open (${open.filter((i) => i.currency === currency).length})`, due, hrefFor('/admin/clients/view', request.company, { client_id: String(client.id), tab: 'invoices' }))}
+${figure(`Overdue (${overdue.filter((i) => i.currency === currency).length})`, late, hrefFor('/admin/invoices', request.company, { status: 'past_due', client_id: String(client.id) }))}
+</ul>`;
+    })}`;
+  },
+  async contacts(request, client) {
+    const contacts = (await callAs(request, 'contacts', 'getAll', { client_id: client.id })) as Contact[];
+    return dataTable(
+      `Contacts of ${name(client)}`,
+      [{ label: 'Name' }, { label: 'Type' }, { label: 'Email' }, { label: 'Company' }],
+      contacts.map((c) => [`${c.first_name} ${c.last_name}`, c.contact_type, c.email, c.company ?? '']),
+      html`No contacts yet: <a href="${hrefFor('/admin/clients/edit', request.company, { client_id: String(client.id) })}">edit the client</a> to give it its primary contact.`,
+    );
+  },
+  async services(request, client) {
+    const services = (await callAs(request, 'services', 'getList', { client_id: client.id, status: 'all' })) as Service[];
+    return dataTable(
+      `Services of ${name(client)}`,
+      [{ label: 'Service' }, { label: 'Status' }, { label: 'Renews' }, { label: 'Added' }],
+      services.map((s) => [s.name ?? s.package?.names?.[0]?.name ?? `Service ${s.id}`, s.status, s.date_renews ?? '—', s.date_added]),
+      `${name(client)} has no services yet. Services are added with services/add over the API until their screen lands.`,
+    );
+  },
+  async invoices(request, client) {
+    const invoices = (await callAs(request, 'invoices', 'getList', { client_id: client.id, status: 'all', order_by: { date_billed: 'DESC' } })) as InvoiceSummary[];
+    return html`${dataTable(
+      `Invoices of ${name(client)}`,
+      INVOICE_COLUMNS.filter((c) => c.label !== 'Client'),
+      invoiceRows(request, invoices, null),
+      html`No invoices yet. <a href="${hrefFor('/admin/invoices/add', request.company, { client_id: String(client.id) })}">Create an invoice</a>.`,
+    )}
+<p><a href="${hrefFor('/admin/invoices', request.company, { client_id: String(client.id), status: 'all' })}">Every invoice of ${name(client)}</a></p>`;
+  },
+  async transactions(request, client) {
+    const transactions = (await callAs(request, 'transactions', 'getList', { client_id: client.id, status: 'all' })) as Transaction[];
+    return dataTable(
+      `Transactions of ${name(client)}`,
+      [{ label: 'Date (UTC)' }, { label: 'Amount', numeric: true }, { label: 'Type' }, { label: 'Status' }, { label: 'Reference' }],
+      transactions.map((t) => [t.date_added, moneyText(t.amount, t.currency), t.type, t.status, t.reference ?? '']),
+      'No payments yet. Open an invoice and record a payment against it.',
+    );
+  },
+  async notes(request, client) {
+    const notes = (await callAs(request, 'clients', 'getNoteList', { client_id: client.id })) as Note[];
+    return html`${dataTable(
+      `Notes on ${name(client)}`,
+      [{ label: 'Added (UTC)' }, { label: 'Title' }, { label: 'Note' }],
+      notes.map((n) => [n.date_added, n.title, n.description ?? '']),
+      'No notes yet. Add the first one below.',
+    )}
+<form method="post" action="/admin/clients/notes/add" class="stacked">
+  ${formBasics(request)}<input type="hidden" name="client_id" value="${client.id}">
+  <div class="field"><label for="note-title">Title</label><input type="text" id="note-title" name="title" required maxlength="255"></div>
+  <div class="field"><label for="note-description">Note <span class="hint">(optional)</span></label><textarea id="note-description" name="description" rows="3"></textarea></div>
+  <div><button type="submit">Add note</button></div>
+</form>`;
+  },
+};
+
+const name = clientName;

@@ -1,0 +1,45 @@
+import { callAs, hrefFor, PageHandler } from '../admin-request';
+import { dataTable } from '../components/data-table';
+import { filterLinks, pager, wholeNumberOr } from '../components/list-controls';
+import { html } from '../../web/html';
+import { sendHtml, staffPage } from '../layout';
+import { clientName, ClientRecord, findClient } from './client-records';
+import { INVOICE_COLUMNS, invoiceRows, InvoiceSummary } from './invoice-records';
+
+const PATH = '/admin/invoices';
+const PAGE_SIZE = 25;
+/** The list's filters, as invoices/getList's statuses: overdue is past_due, paid is closed. */
+const FILTERS = [
+  { value: 'open', label: 'Open' },
+  { value: 'past_due', label: 'Overdue' },
+  { value: 'closed', label: 'Paid' },
+  { value: 'draft', label: 'Draft' },
+  { value: 'void', label: 'Void' },
+  { value: 'all', label: 'All' },
+];
+
+/** Invoices: one page of the company's invoices (or one client's) by filter, clients named. */
+export const showInvoices: PageHandler = async (request) => {
+  const { ctx, company } = request;
+  const status = FILTERS.some((f) => f.value === ctx.query.status) ? String(ctx.query.status) : 'open';
+  const page = wholeNumberOr(ctx.query.page, 1) || 1;
+  const client = ctx.query.client_id === undefined ? null : await findClient(request, ctx.query.client_id);
+  const byClient = client ? { client_id: client.id } : {};
+  const [invoices, total] = (await Promise.all([
+    callAs(request, 'invoices', 'getList', { ...byClient, status, page, order_by: status === 'open' || status === 'past_due' ? { date_due: 'ASC' } : { date_billed: 'DESC' } }),
+    callAs(request, 'invoices', 'getListCount', { ...byClient, status }),
+  ])) as [InvoiceSummary[], number];
+  const names = new Map<number, string>();
+  for (const id of new Set(invoices.map((i) => i.client_id))) {
+    const found = (await callAs(request, 'clients', 'get', { client_id: id, get_settings: false })) as ClientRecord | false;
+    names.set(id, found ? clientName(found) : '');
+  }
+  const label = FILTERS.find((f) => f.value === status)!.label.toLowerCase();
+  const extra: Record<string, string> = client ? { client_id: String(client.id) } : {};
+  const content = html`<p><a class="button" href="${hrefFor(`${PATH}/add`, company, extra)}">Create an invoice</a></p>
+${client ? html`<p>Invoices of <a href="${hrefFor('/admin/clients/view', company, { client_id: String(client.id) })}">${clientName(client)}</a>. <a href="${hrefFor(PATH, company, { status })}">Every client's</a>.</p>` : ''}
+${filterLinks('Invoice filter', PATH, company, FILTERS, status, extra)}
+${dataTable(`${FILTERS.find((f) => f.value === status)!.label} invoices`, INVOICE_COLUMNS, invoiceRows(request, invoices, names), html`No ${status === 'all' ? '' : `${label} `}invoices. <a href="${hrefFor(`${PATH}/add`, company, extra)}">Create an invoice</a>, or choose another filter.`)}
+${pager(PATH, company, page, total, PAGE_SIZE, { ...extra, status })}`;
+  sendHtml(ctx, 200, staffPage(request, 'invoices', 'Invoices', content));
+};
