@@ -2,7 +2,7 @@ import { CallContext } from '../../kernel/call-context';
 import { callable } from '../../kernel/callable';
 import { facet } from '../../kernel/model';
 import { any, int, object, string } from '../../kernel/parameter';
-import { bool, int as count, listOf, mapOf, money, record, string as text } from '../../kernel/shape';
+import { bool, int as count, inputs, listOf, mapOf, money, record, string as text } from '../../kernel/shape';
 import { TallyError } from '../../kernel/tally-error';
 import { toStored } from '../../kernel/money';
 import { activeTaxes, taxesFor } from '../../billing/applicable-taxes';
@@ -19,6 +19,18 @@ const TAX_TOTALS = record({
   line_total_w_tax: money({ description: 'The line with every tax.' }),
 });
 
+/** What makeLinesFromItems reads: the reference's items, each with its taxes and discounts. */
+const ITEMS_VARS = inputs({
+  items: listOf(
+    record({
+      description: text(),
+      qty: text({ format: 'decimal' }),
+      price: money(),
+      taxes: listOf(mapOf(text()), { description: 'Tax rules as invoices/getTaxRules lists them; a line is taxable when it has any.' }),
+      discounts: listOf(record({ description: text(), total: money() })),
+    }),
+  ),
+});
 const LINES = listOf(record({ service_id: count({ nullable: true }), description: text(), qty: text({ format: 'decimal' }), amount: money(), order: count(), tax: bool() }), {
   description: 'Lines as an invoice is added with them (vars[lines]).',
 });
@@ -76,6 +88,7 @@ export class InvoiceHelpers {
       'Invoice lines from vars[items][i][description|qty|price|taxes|discounts]: a line per item (taxable when it has taxes), then a line per discount (vars[items][i][discounts][j][description|total]), in order; an invoice is added with them as vars[lines].',
     verb: 'GET',
     params: [object('vars', { default: {} })],
+    vars: ITEMS_VARS,
     returns: LINES,
   })
   makeLinesFromItems(vars: Record<string, unknown>) {
