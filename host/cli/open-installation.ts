@@ -11,10 +11,23 @@ export async function openInstallation(options: Omit<AssemblyOptions, 'databaseU
   try {
     return await assembleInstallation({ ...options, databaseUrl: url });
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = reasonOf(error);
     const where = url.replace(/\/\/[^@/]*@/, '//');
     throw new Error(`Cannot open the database at ${where}: ${reason}. Check DATABASE_URL and that the location is readable and writable.`);
   }
+}
+
+/**
+ * What went wrong, in words: some failures carry no message of their own (an AggregateError of
+ * every address a connection tried, an error known only by its code), and "Cannot open the
+ * database at x: ." tells a person nothing.
+ */
+function reasonOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  if (error.message) return error.message;
+  const inner = error instanceof AggregateError ? error.errors.map(reasonOf).filter(Boolean) : [];
+  const code = (error as NodeJS.ErrnoException).code;
+  return inner.length ? inner.join('; ') : (code ?? error.name);
 }
 
 /** Administrative commands act as the installation itself, for the company they name. */
