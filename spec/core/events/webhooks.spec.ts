@@ -116,7 +116,12 @@ describe('webhooks (HTTP, a real receiver verifying with standardwebhooks)', fun
     expect(shown.disabled_reason).to.equal('gone');
     await addClient(server, 'Grace');
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(receiver.received).to.have.length(1);
+    // Nothing that happens once it is disabled reaches it. What reached it was answered 410: the
+    // first client's event, and on a busy machine also an earlier spec's last event, fanned out
+    // only after this endpoint was added (both in flight before the 410 was recorded).
+    expect(receiver.received.length).to.be.at.least(1);
+    expect(receiver.received.filter((r) => r.body.includes('Grace'))).to.deep.equal([]);
+    expect(receiver.received.map((r) => r.answered)).to.deep.equal(receiver.received.map(() => 410));
   });
 
   it("signs with the old and the new secret during a rotation's overlap, and only the new one after", async () => {
