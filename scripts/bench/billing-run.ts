@@ -40,8 +40,14 @@ interface Round {
 export async function measureBillingRuns(targets: readonly BillingTarget[], services = Number(process.env.BENCH_BILLING_SERVICES ?? 100_000)): Promise<void> {
   const rounds = new Map<BillingTarget, Round[]>(targets.map((t) => [t, []]));
   const count = Number(process.env.BENCH_BILLING_ROUNDS ?? 1);
+  const webhook = process.env.BENCH_BILLING_WEBHOOK === '1';
+  // With an endpoint, each target is also run without one, right before, for the ratio of the two.
+  const without = new Map<BillingTarget, Round[]>(targets.map((t) => [t, []]));
   for (let round = 0; round < count; round++) {
-    for (const target of round % 2 ? [...targets].reverse() : targets) rounds.get(target)!.push(await measureOnce(target, services));
+    for (const target of round % 2 ? [...targets].reverse() : targets) {
+      if (webhook) without.get(target)!.push(await measureOnce(target, services, false));
+      rounds.get(target)!.push(await measureOnce(target, services, webhook));
+    }
   }
   console.log('');
   for (const target of targets) {
@@ -55,6 +61,14 @@ export async function measureBillingRuns(targets: readonly BillingTarget[], serv
       `billing run, ${target.label}: ${count > 1 ? 'median ' : ''}${median.toFixed(1)} s = ${(services / median).toFixed(0)} services/s${spread} ${median < 60 ? 'under 60 s' : 'OVER 60 s'}`,
     );
   }
+  if (webhook) {
+    for (const target of targets) {
+      const ratios = rounds.get(target)!.map((r, i) => r.seconds / without.get(target)![i].seconds);
+      console.log(
+        `billing run, ${target.label}, one subscribed endpoint against none: ${medianOf(ratios).toFixed(2)}x the run's wall time, median of the rounds (${ratios.map((r) => r.toFixed(2)).join(', ')}; goal: at most 1.15x)`,
+      );
+    }
+  }
   for (const one of targets.filter((t) => t.processes === 1)) {
     const two = targets.find((t) => t.processes === 2 && t.postgresUrl === one.postgresUrl);
     if (!two) continue;
@@ -63,12 +77,12 @@ export async function measureBillingRuns(targets: readonly BillingTarget[], serv
   }
 }
 
-async function measureOnce(target: BillingTarget, services: number): Promise<Round> {
+async function measureOnce(target: BillingTarget, services: number, webhook: boolean): Promise<Round> {
   const clients = Math.max(1, Math.round(services / 10));
   const database = await createScratchDatabase(target.postgresUrl, 'tally_bench_billing');
   try {
     await seedRenewals(database.url, clients, services);
-    const events = await BillingRunEvents.open(database.url, process.env.BENCH_BILLING_WEBHOOK === '1');
+    const events = await BillingRunEvents.open(database.url, webhook);
     const databaseBefore = target.postgresUrl ? localPostgresCpuSeconds() : 0;
     const [started, cpuBefore] = [Date.now(), childrenCpuSeconds()];
     await Promise.all(Array.from({ length: target.processes }, () => runProcess(database.url)));
@@ -77,7 +91,7 @@ async function measureOnce(target: BillingTarget, services: number): Promise<Rou
     const { periods, invoices } = await countInvoiced(database.url);
     if (periods !== services) throw new Error(`billing run, ${target.label}: WRONG: ${periods} periods invoiced for ${services} services`);
     const emitted = await events.check(invoices, services);
-    if (process.env.BENCH_BILLING_WEBHOOK === '1') {
+    if (webhook) {
       await events.drained(emitted);
       console.log(`billing run, ${target.label}: its ${emitted} events all delivered to one endpoint ${((Date.now() - started) / 1000 - seconds).toFixed(1)} s after the run ended`);
     }
@@ -85,7 +99,7 @@ async function measureOnce(target: BillingTarget, services: number): Promise<Rou
     const databaseCpuSeconds = databaseBefore === undefined || databaseAfter === undefined ? undefined : databaseAfter - databaseBefore;
     const round = { seconds, cpuSeconds: childrenCpuSeconds() - cpuBefore, databaseCpuSeconds, load: os.loadavg()[0] };
     console.log(
-      `billing run, ${target.label}: ${services} services of ${clients} clients -> ${invoices} invoices in ${seconds.toFixed(1)} s = ${(services / seconds).toFixed(0)} services invoiced/s (processes' CPU ${round.cpuSeconds.toFixed(1)} s${machineUse(round)}, load ${round.load.toFixed(1)})`,
+      `billing run, ${target.label}${webhook ? ', one subscribed endpoint' : ''}: ${services} services of ${clients} clients -> ${invoices} invoices in ${seconds.toFixed(1)} s = ${(services / seconds).toFixed(0)} services invoiced/s (processes' CPU ${round.cpuSeconds.toFixed(1)} s${machineUse(round)}, load ${round.load.toFixed(1)})`,
     );
     return round;
   } finally {
