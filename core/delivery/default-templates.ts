@@ -18,7 +18,7 @@ const company = { name: 'Example Hosting', hostname: 'example.com' };
 const contact = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', company: 'Analytical Engines' };
 const client = { id_code: '1500', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
 const invoice = { id: 42, id_code: '1042', date_billed: '2026-11-01', date_due: '2026-11-15', currency: 'USD', subtotal: '90.00', total: '100.00', paid: '0.00', due: '100.00', note_public: '' };
-const service = { id: 7, name: 'Web hosting (example.org)', package_name: 'Web hosting', date_renews: '2026-12-01' };
+const service = { id: 7, name: 'Web hosting (example.org)', package_name: 'Web hosting', status: 'active', date_renews: '2026-12-01', suspension_reason: '' };
 const base = { company, contact, client };
 const signature = '\n\nThank you,\n{company.name}';
 
