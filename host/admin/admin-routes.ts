@@ -14,7 +14,7 @@ import { addClient, editClient, showAddClient, showEditClient } from './pages/cl
 import { addClientNote, showClient } from './pages/client-profile-page';
 import { showInvoices } from './pages/invoices-list-page';
 import { addInvoice, showAddInvoice } from './pages/invoice-form-page';
-import { recordPayment, showInvoice, voidInvoice } from './pages/invoice-page';
+import { invoiceDeliveryAction, recordPayment, showInvoice, voidInvoice } from './pages/invoice-page';
 import { addCompany, setMaintenance, setTimezone, showSystem } from './pages/system-page';
 
 /**
@@ -37,6 +37,7 @@ export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['GET /admin/invoices/view', showInvoice],
   ['POST /admin/invoices/pay', recordPayment],
   ['POST /admin/invoices/void', voidInvoice],
+  ['POST /admin/invoices/delivery', invoiceDeliveryAction],
   ['GET /admin/invoices/pdf', sendInvoicePdf],
   ['GET /admin/settings/api', showApiAccess],
   ['POST /admin/settings/api/create', createCredential],

@@ -125,4 +125,5 @@ export const STAFF_POSTS = [
   '/admin/invoices/add',
   '/admin/invoices/pay',
   '/admin/invoices/void',
+  '/admin/invoices/delivery',
 ];
