@@ -79,6 +79,21 @@ describe('service lifecycle mails (a real SMTP server)', function () {
     expect(subjectsTo(email)).to.deep.equal(['Cancelled: Web hosting (ada.example.org)']);
   });
 
+  it('the billing run tells the client when it provisions a paid pending service', async () => {
+    const client = await addClient(server);
+    const email = await emailOf(client);
+    const service = await ok(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, client_id: client, domain: 'paid.example.org', date_added: '2099-02-01 00:00:00 UTC' } });
+    const invoice = await ok(server, 'POST', 'invoices/createFromServices', { client_id: client, service_ids: [service], currency: 'USD', due_date: '2099-02-01 00:00:00 UTC' });
+    const { total } = await ok(server, 'GET', 'invoices/get', { invoice_id: invoice });
+    await ok(server, 'POST', 'transactions/add', { vars: { client_id: client, amount: total, currency: 'USD', type: 'other', amounts: [{ invoice_id: invoice, amount: total }] } });
+    expect(await logged(client)).to.deep.equal([]);
+    await runBilling(server.installation, { now: '2099-02-01 12:00:00' });
+    expect((await ok(server, 'GET', 'services/get', { service_id: service })).status).to.equal('active');
+    await sink.until(() => subjectsTo(email).length === 1);
+    expect(subjectsTo(email)).to.deep.equal(['Your Web hosting is ready']);
+    expect(await logged(client)).to.deep.equal(['service_creation']);
+  });
+
   it("another company's key cannot suspend a company's service, and no message is written for it", async () => {
     const client = await addClient(server);
     const service = await addService(client);
