@@ -38,6 +38,20 @@ function invoiceFormat(value: string): string | null {
   return null;
 }
 
+/** The installation's public address: http(s), a host, optionally a port and a path; nothing else. */
+function publicUrl(value: string): string | null {
+  if (value === '') return null;
+  const refused = 'Please give the address clients reach Tally at, such as https://billing.example.com (http or https, no query or fragment).';
+  if (value.length > 255) return refused;
+  try {
+    const url = new URL(value);
+    if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || url.search || url.hash || url.href.replace(/\/$/, '') !== value.replace(/\/$/, '')) return refused;
+    return null;
+  } catch {
+    return refused;
+  }
+}
+
 export const SETTINGS: Record<string, SettingDefinition> = {
   maintenance_mode: { scope: 'system', default: 'false', check: booleanText },
   system_key: { scope: 'system', default: '', check: () => 'The system key is created at install and cannot be changed.', secret: true },
@@ -79,6 +93,8 @@ export const SETTINGS: Record<string, SettingDefinition> = {
   mail_from_name: { scope: 'company', default: '', check: () => 'Set the sender with mail_settings/set.', secret: true },
   mail_from_address: { scope: 'company', default: '', check: () => 'Set the sender with mail_settings/set.', secret: true },
   mail_reply_to: { scope: 'company', default: '', check: () => 'Set the sender with mail_settings/set.', secret: true },
+  // Where clients reach this installation (docs/delivery.md): the {payment_url} of invoice mails links to its client area.
+  public_url: { scope: 'system', default: '', check: publicUrl },
   // How long the mail log keeps the bodies of messages sent or failed (subjects, recipients and status stay).
   mail_retention_days: { scope: 'system', default: '90', check: (v) => (/^\d{1,4}$/.test(v) && Number(v) >= 1 && Number(v) <= 3650 ? null : 'Please give a whole number of days from 1 to 3650.') },
 };

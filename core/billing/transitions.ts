@@ -5,13 +5,19 @@ import { ModuleLifecycle } from './module-lifecycle';
 import { ServiceRow } from './service-store';
 import { emitServiceEvent } from './service-event';
 
+/** The moves of a service its client is told of. */
+export type ServiceMove = 'creation' | 'suspension' | 'unsuspension' | 'cancellation';
+
 const transitionError = (action: string, from: readonly string[], status: string) =>
   TallyError.invalid({ status: { transition: `Only ${from.join(' or ')} services can be ${action}; this one is ${status}.` } });
 
 /**
  * The status moves of a service, shared by the API and the billing run: each asks the module
  * first (when `useModule`) and changes the record only when the module agreed, all in the
- * caller's transaction. `now` is the run's clock (the API passes the wall clock).
+ * caller's transaction. `now` is the run's clock (the API passes the wall clock). `tell`, when
+ * given, tells the client of a move in the same transaction (the models and the billing run pass
+ * the mail of core/delivery/service-email.ts): always of a suspension and an unsuspension, of a
+ * creation or cancellation when `notify` asks.
  */
 export class ServiceTransitions {
   private readonly module: ModuleLifecycle;
@@ -20,15 +26,17 @@ export class ServiceTransitions {
     private readonly ctx: CallContext,
     calls: ModelCalls,
     private readonly now: string,
+    private readonly tell: (service: ServiceRow, move: ServiceMove) => Promise<unknown> = async () => null,
   ) {
     this.module = new ModuleLifecycle(ctx, calls);
   }
 
   /** pending or in_review → active, provisioned by the module. */
-  async activate(service: ServiceRow, useModule = true): Promise<void> {
+  async activate(service: ServiceRow, useModule = true, notify = false): Promise<void> {
     if (!['pending', 'in_review'].includes(service.status)) throw transitionError('activated', ['pending', 'in_review'], service.status);
     if (useModule) await this.module.provision(service);
     await this.update(service.id, { status: 'active' });
+    if (notify) await this.tell(service, 'creation');
   }
 
   /** active → suspended; `auto` marks what the billing run suspended (only that it unsuspends). */
@@ -37,6 +45,7 @@ export class ServiceTransitions {
     if (options.useModule ?? true) await this.module.act(service, 'suspend');
     await this.update(service.id, { status: 'suspended', date_suspended: this.now, suspension_reason: options.reason ?? null, auto_suspended: options.auto ? 1 : 0 });
     await emitServiceEvent(this.ctx, 'Services.suspend', service.id);
+    await this.tell(service, 'suspension');
   }
 
   async unsuspend(service: ServiceRow, useModule = true): Promise<void> {
@@ -44,14 +53,16 @@ export class ServiceTransitions {
     if (useModule) await this.module.act(service, 'unsuspend');
     await this.update(service.id, { status: 'active', date_suspended: null, suspension_reason: null, auto_suspended: 0 });
     await emitServiceEvent(this.ctx, 'Services.unsuspend', service.id);
+    await this.tell(service, 'unsuspension');
   }
 
   /** Cancels now: the module removes the service; the record keeps the date. */
-  async cancel(service: ServiceRow, useModule = true): Promise<void> {
+  async cancel(service: ServiceRow, useModule = true, notify = false): Promise<void> {
     if (!['active', 'suspended', 'pending', 'in_review'].includes(service.status)) throw transitionError('canceled', ['active', 'suspended', 'pending', 'in_review'], service.status);
     if (useModule && ['active', 'suspended'].includes(service.status)) await this.module.act(service, 'cancel');
     await this.update(service.id, { status: 'canceled', date_canceled: this.now });
     await emitServiceEvent(this.ctx, 'Services.cancel', service.id);
+    if (notify) await this.tell(service, 'cancellation');
   }
 
   /** Tells the module about a paid renewal. */

@@ -277,6 +277,7 @@ export interface InvoiceTaxesTable {
 }
 
 export interface InvoiceDeliveryTable {
+  id: Generated<number>;
   invoice_id: number;
   method: string;
   date_sent: Timestamp | null;

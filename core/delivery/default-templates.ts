@@ -18,8 +18,9 @@ const company = { name: 'Example Hosting', hostname: 'example.com' };
 const contact = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', company: 'Analytical Engines' };
 const client = { id_code: '1500', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
 const invoice = { id: 42, id_code: '1042', date_billed: '2026-11-01', date_due: '2026-11-15', currency: 'USD', subtotal: '90.00', total: '100.00', paid: '0.00', due: '100.00', note_public: '' };
-const service = { id: 7, name: 'Web hosting (example.org)', package_name: 'Web hosting', date_renews: '2026-12-01' };
+const service = { id: 7, name: 'Web hosting (example.org)', package_name: 'Web hosting', status: 'active', date_renews: '2026-12-01', suspension_reason: '' };
 const base = { company, contact, client };
+const signature = '\n\nThank you,\n{company.name}';
 
 /** A paragraph per line, for the HTML twin of a text body (tags are kept, the engine escapes what they print). */
 function paragraphs(text: string): string {
@@ -29,17 +30,28 @@ function paragraphs(text: string): string {
     .join('\n');
 }
 
-function client_(action: string, subject: string, text: string, sample: Record<string, unknown>): DefaultTemplate {
-  return { action, type: 'client', subject, text, html: paragraphs(text), sample: { ...base, ...sample } };
+/**
+ * `beforeSignature`, when given, goes between a body and its signature, with an HTML form of its own
+ * (a link, say, whose Liquid `if` must not be split across paragraphs).
+ */
+function client_(action: string, subject: string, text: string, sample: Record<string, unknown>, beforeSignature?: { text: string; html: string }): DefaultTemplate {
+  if (!beforeSignature || !text.endsWith(signature)) return { action, type: 'client', subject, text, html: paragraphs(text), sample: { ...base, ...sample } };
+  const body = text.slice(0, -signature.length);
+  const html = [paragraphs(body), beforeSignature.html, paragraphs(signature.trimStart())].join('\n');
+  return { action, type: 'client', subject, text: body + beforeSignature.text + signature, html, sample: { ...base, ...sample } };
 }
 
 function staff(action: string, subject: string, text: string, sample: Record<string, unknown>): DefaultTemplate {
   return { action, type: 'staff', subject, text, html: paragraphs(text), sample: { company, ...sample } };
 }
 
-const signature = '\n\nThank you,\n{company.name}';
-// No payment_url yet: Tally has no pay page for it to link to (the client-area issue makes one).
-const invoiceSample = { invoice };
+// payment_url: the client area's pay link of the invoice; '' for a paid invoice, or while the
+// installation has no public_url (Liquid's empty text is true, hence the comparison).
+const invoiceSample = { invoice, payment_url: 'https://billing.example.com/client/pay/1/1500/42/0123456789abcdef0123456789abcdef' };
+const payLine = {
+  text: '{% if payment_url != "" %}\n\nPay online: {payment_url}{% endif %}',
+  html: '{% if payment_url != "" %}<p><a href="{payment_url}">Pay invoice {invoice.id_code} online</a></p>{% endif %}',
+};
 
 export const DEFAULT_TEMPLATES: readonly DefaultTemplate[] = [
   client_(
@@ -47,6 +59,7 @@ export const DEFAULT_TEMPLATES: readonly DefaultTemplate[] = [
     'Invoice {invoice.id_code} from {company.name}',
     'Hello {contact.first_name},\n\nInvoice {invoice.id_code} for {invoice.total} {invoice.currency} is due on {invoice.date_due}.' + signature,
     invoiceSample,
+    payLine,
   ),
   client_(
     'invoice_delivery_paid',
@@ -59,18 +72,21 @@ export const DEFAULT_TEMPLATES: readonly DefaultTemplate[] = [
     'Payment reminder: invoice {invoice.id_code}',
     'Hello {contact.first_name},\n\nInvoice {invoice.id_code} has {invoice.due} {invoice.currency} due on {invoice.date_due}.' + signature,
     invoiceSample,
+    payLine,
   ),
   client_(
     'invoice_notice_second',
     'Second reminder: invoice {invoice.id_code}',
     'Hello {contact.first_name},\n\nInvoice {invoice.id_code} still has {invoice.due} {invoice.currency} due (since {invoice.date_due}).' + signature,
     invoiceSample,
+    payLine,
   ),
   client_(
     'invoice_notice_third',
     'Final reminder: invoice {invoice.id_code}',
     'Hello {contact.first_name},\n\nInvoice {invoice.id_code} is past due with {invoice.due} {invoice.currency} outstanding. Services may be suspended.' + signature,
     invoiceSample,
+    payLine,
   ),
   client_(
     'auto_debit_pending',

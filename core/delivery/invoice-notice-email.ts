@@ -16,9 +16,10 @@ export const NOTICE_ACTIONS: Record<string, string> = {
  * caller's transaction, when the client's send_payment_notices setting (its own, its group's or
  * the company's) allows it and a billing or primary contact has an address. The mail worker marks
  * the notice sent when the server accepts it; a notice not mailed stays pending for
- * invoice_notices/getList. Answers the message id, or null when nothing is sent.
+ * invoice_notices/getList. `autodebitDate` is the day the billing run will charge the invoice, for
+ * the auto debit pending notice. Answers the message id, or null when nothing is sent.
  */
-export async function queueNoticeEmail(db: Tx, companyId: number, systemKey: string, notice: { id: number; invoiceId: number; notice: string }): Promise<number | null> {
+export async function queueNoticeEmail(db: Tx, companyId: number, systemKey: string, notice: { id: number; invoiceId: number; notice: string; autodebitDate?: string }): Promise<number | null> {
   const action = NOTICE_ACTIONS[notice.notice];
   const mail = action ? await invoiceMail(db, companyId, notice.invoiceId) : null;
   if (!mail || !mail.to.length) return null;
@@ -28,6 +29,8 @@ export async function queueNoticeEmail(db: Tx, companyId: number, systemKey: str
     ['client_group', client.client_group_id],
   ]);
   if (settings.get('send_payment_notices')?.value === 'false') return null;
-  const tags = action === 'auto_debit_pending' ? { ...mail.tags, autodebit_date: (mail.dateAutodebit ?? '').slice(0, 10) } : mail.tags;
+  // The day the run will charge it (its own date_autodebit, else as the autodebit task picks the day).
+  const charged = mail.dateAutodebit?.slice(0, 10) ?? notice.autodebitDate ?? '';
+  const tags = action === 'auto_debit_pending' ? { ...mail.tags, autodebit_date: charged } : mail.tags;
   return queueTemplateMessage(db, { companyId, action, tags, to: mail.to, clientId: mail.clientId, invoiceNoticeId: notice.id });
 }

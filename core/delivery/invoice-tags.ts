@@ -4,6 +4,8 @@ import { formatAmount } from '../billing/currency-format';
 import { findCurrency } from '../billing/find-currency';
 import { idCode } from '../billing/client-store';
 import { billingRecipients } from './client-recipients';
+import { payLinkUrl } from '../billing/pay-link';
+import { SYSTEM_COMPANY } from '../settings-catalogue';
 
 /** Invoices in these states are not sent: a draft is not final, a void one is owed by no one. */
 const UNSENDABLE = new Set(['draft', 'void']);
@@ -15,7 +17,10 @@ export interface InvoiceMail {
   readonly closed: boolean;
   readonly dateAutodebit: string | null;
   readonly to: string[];
-  /** {contact.*}, {client.*} and {invoice.*} as the reference names them; money in the currency's own format without its symbol. */
+  /**
+   * {contact.*}, {client.*} and {invoice.*} as the reference names them, money in the currency's own
+   * format without its symbol; {payment_url}, the client area's pay link ('' once it is paid).
+   */
   readonly tags: Record<string, unknown>;
 }
 
@@ -40,10 +45,11 @@ export async function invoiceMail(db: Tx, companyId: number, invoiceId: number):
   const money = (value: Decimal.Value) => formatAmount(new Decimal(value), look, { prefix: false, suffix: false });
   const due = Decimal.max(new Decimal(invoice.total).minus(invoice.paid), 0);
   const contact = recipients?.contact ?? { first_name: '', last_name: '', email: '', company: null };
+  const closed = invoice.date_closed !== null;
   return {
     clientId: invoice.client_id,
     number: invoice.number,
-    closed: invoice.date_closed !== null,
+    closed,
     dateAutodebit: invoice.date_autodebit,
     to: recipients?.to ?? [],
     tags: {
@@ -61,6 +67,15 @@ export async function invoiceMail(db: Tx, companyId: number, invoiceId: number):
         due: money(due),
         note_public: invoice.note_public ?? '',
       },
+      // Never for a paid invoice (nor a void one, which is never mailed): there is nothing to pay.
+      payment_url: closed ? '' : await payUrl(db, companyId, invoice.client_id, Number(invoice.id)),
     },
   };
+}
+
+/** The pay link of an open invoice under the installation's public_url; '' while none is set. */
+async function payUrl(db: Tx, companyId: number, clientId: number, invoiceId: number): Promise<string> {
+  const rows = await db.selectFrom('settings').select(['key', 'value']).where('company_id', '=', SYSTEM_COMPANY).where('key', 'in', ['public_url', 'system_key']).execute();
+  const value = (key: string) => rows.find((r) => r.key === key)?.value ?? '';
+  return payLinkUrl(value('public_url'), value('system_key'), companyId, clientId, invoiceId);
 }

@@ -73,6 +73,7 @@ export const SERVICE_FIELD_INPUT = inputs({
 export const CANCEL_VARS = inputs({
   date_canceled: string({ description: 'end_of_term (at its renew date) or a future date schedules it; none or a past date cancels now.' }),
   use_module: bool({ description: 'Default true.' }),
+  notify_cancel: bool({ description: 'true: the client is mailed the service_cancellation template when it is cancelled now (a scheduled one is mailed when the billing run cancels it).' }),
 });
 
 export const SUSPEND_VARS = inputs({ use_module: bool({ description: 'Default true.' }), suspension_reason: string() });

@@ -42,6 +42,7 @@ import {
   UNCANCEL_VARS,
 } from './services.fields';
 import { ServiceTransitions } from '../billing/transitions';
+import { mailServiceMoves } from '../delivery/service-email';
 import { PAGE_SIZE } from '../kernel/paging';
 import { emitServiceEvent } from '../billing/service-event';
 
@@ -70,10 +71,10 @@ export class Services {
     verb: 'POST',
     params: [object('vars', { default: {} }), any('packages', { default: null }), bool('notify', { default: false })],
     description:
-      "Add a service: vars[pricing_id], vars[client_id], optional vars[status] (pending, in_review, active; pending), vars[use_module] (true: an active service is provisioned by the package's module), vars[qty], vars[coupon_id], vars[override_price] and vars[override_currency], vars[parent_service_id], vars[date_added], vars[date_renews], and module fields (e.g. vars[domain]). Returns its id.",
+      "Add a service: vars[pricing_id], vars[client_id], optional vars[status] (pending, in_review, active; pending), vars[use_module] (true: an active service is provisioned by the package's module), vars[qty], vars[coupon_id], vars[override_price] and vars[override_currency], vars[parent_service_id], vars[date_added], vars[date_renews], and module fields (e.g. vars[domain]). notify=true mails the client the service_creation template once the service is active. Returns its id.",
   })
-  async add(vars: Record<string, unknown>, _packages: unknown, _notify: boolean) {
-    const serviceId = await addService(this.ctx, this.calls, vars, this.now());
+  async add(vars: Record<string, unknown>, _packages: unknown, notify: boolean) {
+    const serviceId = await addService(this.ctx, this.calls, vars, this.now(), notify);
     await emitServiceEvent(this.ctx, 'Services.add', serviceId);
     return serviceId;
   }
@@ -86,7 +87,7 @@ export class Services {
     description:
       'Change a service: vars[pricing_id] moves it to another package or term (prorated: an upgrade is invoiced, a downgrade credited), vars[status] active provisions a pending service, vars[qty], vars[override_price], vars[override_currency], vars[coupon_id], vars[date_renews], and fields. Returns its id.',
   })
-  async edit(serviceId: number, vars: Record<string, unknown>, bypassModule: boolean, _notify: boolean) {
+  async edit(serviceId: number, vars: Record<string, unknown>, bypassModule: boolean, notify: boolean) {
     const service = await lockService(this.ctx.db, this.ctx.companyId, serviceId);
     const read = await readServiceVars(this.ctx.db, this.ctx.companyId, this.ctx.timezone, vars, true);
     if (Object.keys(read.errors).length) throw TallyError.invalid(read.errors);
@@ -109,7 +110,8 @@ export class Services {
       if (bypassModule) throw TallyError.invalid({ pricing_id: { module: 'A package change needs the module; do not bypass it.' } });
       await changePricing(this.ctx, this.calls, await requireService(this.ctx.db, this.ctx.companyId, serviceId), pricingId, this.now());
     }
-    if (status !== undefined && status !== service.status) await this.moveTo(await requireService(this.ctx.db, this.ctx.companyId, serviceId), status, !bypassModule, columns.suspension_reason);
+    if (status !== undefined && status !== service.status)
+      await this.moveTo(await requireService(this.ctx.db, this.ctx.companyId, serviceId), status, !bypassModule, columns.suspension_reason, notify);
     await emitServiceEvent(this.ctx, 'Services.edit', serviceId);
     return serviceId;
   }
@@ -275,7 +277,7 @@ export class Services {
       await emitServiceEvent(this.ctx, 'Services.cancel', serviceId);
       return null;
     }
-    await this.transitions().cancel(service, vars.use_module === undefined || truthy(vars.use_module));
+    await this.transitions().cancel(service, vars.use_module === undefined || truthy(vars.use_module), vars.notify_cancel !== undefined && truthy(vars.notify_cancel));
     return null;
   }
 
@@ -458,12 +460,12 @@ export class Services {
     return STATUS_NAMES;
   }
 
-  private async moveTo(service: ServiceRow, status: string, useModule: boolean, reason?: string | null): Promise<void> {
+  private async moveTo(service: ServiceRow, status: string, useModule: boolean, reason: string | null | undefined, notify: boolean): Promise<void> {
     const t = this.transitions();
-    if (status === 'active' && ['pending', 'in_review'].includes(service.status)) return t.activate(service, useModule);
+    if (status === 'active' && ['pending', 'in_review'].includes(service.status)) return t.activate(service, useModule, notify);
     if (status === 'active' && service.status === 'suspended') return t.unsuspend(service, useModule);
     if (status === 'suspended') return t.suspend(service, { useModule, reason });
-    if (status === 'canceled') return t.cancel(service, useModule);
+    if (status === 'canceled') return t.cancel(service, useModule, notify);
     if (status === 'in_review' && service.status === 'pending') {
       await this.ctx.db.updateTable('services').set({ status }).where('id', '=', service.id).execute();
       return;
@@ -520,7 +522,7 @@ export class Services {
   }
 
   private transitions() {
-    return new ServiceTransitions(this.ctx, this.calls, this.now());
+    return new ServiceTransitions(this.ctx, this.calls, this.now(), mailServiceMoves(this.ctx.db));
   }
 
   private now(): string {

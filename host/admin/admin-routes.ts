@@ -6,13 +6,15 @@ import { showDashboard } from './pages/dashboard-page';
 import { disableExtensionTask, enableExtensionTask, extensionAction, showExtensions } from './pages/extensions-page';
 import { addWebhook, showWebhooks, webhookAction } from './pages/webhooks-page';
 import { saveMailSettings, sendTestMessage, showMailSettings } from './pages/mail-settings-page';
+import { resetMailTemplate, saveMailTemplate, showMailTemplate, showMailTemplates } from './pages/mail-templates-page';
+import { resendMailLog, showMailLog } from './pages/mail-log-page';
 import { addPresetGroups, addStaffGroup, assignStaffGroup, deleteStaffGroup, editStaffGroup, showStaff } from './pages/staff-page';
 import { showClients } from './pages/clients-list-page';
 import { addClient, editClient, showAddClient, showEditClient } from './pages/client-form-page';
 import { addClientNote, showClient } from './pages/client-profile-page';
 import { showInvoices } from './pages/invoices-list-page';
 import { addInvoice, showAddInvoice } from './pages/invoice-form-page';
-import { recordPayment, showInvoice, voidInvoice } from './pages/invoice-page';
+import { invoiceDeliveryAction, recordPayment, showInvoice, voidInvoice } from './pages/invoice-page';
 import { addCompany, setMaintenance, setTimezone, showSystem } from './pages/system-page';
 
 /**
@@ -35,6 +37,7 @@ export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['GET /admin/invoices/view', showInvoice],
   ['POST /admin/invoices/pay', recordPayment],
   ['POST /admin/invoices/void', voidInvoice],
+  ['POST /admin/invoices/delivery', invoiceDeliveryAction],
   ['GET /admin/invoices/pdf', sendInvoicePdf],
   ['GET /admin/settings/api', showApiAccess],
   ['POST /admin/settings/api/create', createCredential],
@@ -46,6 +49,12 @@ export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['GET /admin/settings/mail', showMailSettings],
   ['POST /admin/settings/mail', saveMailSettings],
   ['POST /admin/settings/mail/test', sendTestMessage],
+  ['GET /admin/mail/templates', showMailTemplates],
+  ['GET /admin/mail/templates/edit', showMailTemplate],
+  ['POST /admin/mail/templates/edit', saveMailTemplate],
+  ['POST /admin/mail/templates/reset', resetMailTemplate],
+  ['GET /admin/mail/log', showMailLog],
+  ['POST /admin/mail/log/resend', resendMailLog],
   ['GET /admin/settings/staff', showStaff],
   ['POST /admin/settings/staff/groups/add', addStaffGroup],
   ['POST /admin/settings/staff/groups/presets', addPresetGroups],

@@ -324,6 +324,13 @@ expect_call('invoices/getMeta (unset)', $api->get('invoices', 'getMeta', ['invoi
 expect_call('invoices/getPricingPeriods', $api->get('invoices', 'getPricingPeriods'), 200, fn ($v) => isset($v->month));
 expect_call('invoices/getStatuses', $api->get('invoices', 'getStatuses'), 200, fn ($v) => isset($v->proforma));
 expect_call('invoices/getDeliveryMethods', $api->get('invoices', 'getDeliveryMethods'), 200, fn ($v) => isset($v->email, $v->paper));
+$paper = expect_call('invoices/addDelivery', $api->post('invoices', 'addDelivery', ['invoice_id' => $invoice, 'vars' => ['method' => 'paper'], 'client_id' => $client]), 200, $isInt);
+expect_call('invoices/getDelivery', $api->get('invoices', 'getDelivery', ['invoice_id' => $invoice]), 200, fn ($v) => is_array($v) && array_map(fn ($d) => $d->method, $v) === ['email', 'paper']);
+expect_call('invoices/delivered', $api->post('invoices', 'delivered', ['invoice_delivery_id' => $paper, 'client_id' => $client]));
+expect_call('invoices/getListCount (printed)', $api->get('invoices', 'getListCount', ['client_id' => $client, 'status' => 'printed']), 200, fn ($v) => $v === 1);
+expect_call('invoices/getDeliveryListCount', $api->get('invoices', 'getDeliveryListCount', ['client_id' => $client]), 200, fn ($v) => $v === 2);
+expect_call('invoices/getDeliveryList', $api->get('invoices', 'getDeliveryList', ['client_id' => $client, 'page' => 1]), 200, fn ($v) => is_array($v) && $v[0]->id === $paper && $v[0]->date_sent !== null);
+expect_call('invoices/deleteDelivery', $api->delete('invoices', 'deleteDelivery', ['invoice_delivery_id' => $paper]));
 expect_call('invoices/invoicedCurrencies', $api->get('invoices', 'invoicedCurrencies', ['client_id' => $client]), 200, fn ($v) => $v === ['USD']);
 $a = expect_call('invoices/add (to merge)', $api->post('invoices', 'add', ['vars' => ['lines' => [['description' => 'A', 'amount' => '1'], ['description' => 'B', 'amount' => '2']]] + $invoiceVars]), 200, $isInt);
 $b = expect_call('invoices/add (to merge, 2)', $api->post('invoices', 'add', ['vars' => ['lines' => [['description' => 'C', 'amount' => '4']]] + $invoiceVars]), 200, $isInt);

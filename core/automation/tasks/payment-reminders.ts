@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import { Tx } from '../../db/schema';
-import { toStoredUtc } from '../../billing/renew-dates';
+import { localDate, toStoredUtc } from '../../billing/renew-dates';
+import { shiftDays } from '../../billing/run-clock';
 import { sliced, Task, TaskRun } from '../task-run';
 import { queueNoticeEmail } from '../../delivery/invoice-notice-email';
 
@@ -76,7 +77,7 @@ export const paymentReminders: Task = {
               .executeTakeFirst();
             if (!made) return false;
             // Emailed through the mail outbox in the same transaction, unless the client declines payment notices.
-            await queueNoticeEmail(ctx.db, run.companyId, ctx.systemKey, { id: Number(made.id), invoiceId: row.id, notice: row.notice });
+            await queueNoticeEmail(ctx.db, run.companyId, ctx.systemKey, { id: Number(made.id), invoiceId: row.id, notice: row.notice, autodebitDate: chargeDay(run, row) });
             return true;
           });
         }
@@ -100,4 +101,15 @@ function openInvoices(db: Tx, run: TaskRun) {
 /** The UTC start of the company-local day `days` from the run's local today. */
 function dayStart(run: TaskRun, days: number): string {
   return toStoredUtc(DateTime.fromFormat(run.now, 'yyyy-MM-dd HH:mm:ss', { zone: 'utc' }).setZone(run.settings.timezone).startOf('day').plus({ days }));
+}
+
+/**
+ * The company-local day the autodebit task charges an invoice (its due date less the auto debit
+ * days, as that task selects it), for the auto debit pending notice's {autodebit_date}; none for
+ * the other notices.
+ */
+function chargeDay(run: TaskRun, row: Due): string | undefined {
+  if (row.notice !== PENDING_AUTODEBIT) return undefined;
+  const zone = run.settings.timezone;
+  return localDate(shiftDays(row.date_due, -run.settings.autodebitDaysBeforeDue, zone), zone);
 }

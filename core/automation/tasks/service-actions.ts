@@ -3,6 +3,7 @@ import { CallContext } from '../../kernel/call-context';
 import { findService, ServiceRow } from '../../billing/service-store';
 import { paidPendingQuery, pendingCancelationQuery, pendingSuspensionQuery, pendingUnsuspensionQuery, renewablePaidQuery } from '../../billing/service-queues';
 import { ServiceTransitions } from '../../billing/transitions';
+import { mailServiceMoves } from '../../delivery/service-email';
 import { shiftDays } from '../../billing/run-clock';
 import { sliced, Task, TaskOutcome, TaskRun } from '../task-run';
 
@@ -48,7 +49,7 @@ function serviceTask(spec: ServiceTaskSpec): Task {
               .execute();
             if (!still) return false;
             const service = (await findService(ctx.db, ctx.companyId, row.id))!;
-            await spec.act(ctx, new ServiceTransitions(ctx, calls, run.now), service, still, run);
+            await spec.act(ctx, new ServiceTransitions(ctx, calls, run.now, mailServiceMoves(ctx.db)), service, still, run);
             return true;
           });
         }
@@ -63,7 +64,8 @@ export const provisionPaidPending = serviceTask({
   kind: 'interval',
   queue: (db, run) => (run.settings.provisionPaidPending ? paidPendingQuery(db, run.companyId) : null),
   act: async (ctx, t, service, _row, run) => {
-    await t.activate(service);
+    // The client is told its paid service is ready, as the reference's provisioning task does.
+    await t.activate(service, true, true);
     await ctx.db.updateTable('service_invoices').set({ date_processed: run.now }).where('service_id', '=', service.id).where('kind', '=', 'new').execute();
   },
 });
@@ -103,5 +105,5 @@ export const cancelScheduled = serviceTask({
   title: 'Cancel scheduled cancellations',
   kind: 'daily',
   queue: (db, run) => pendingCancelationQuery(db, run.companyId, run.now),
-  act: (_ctx, t, service) => t.cancel(service),
+  act: (_ctx, t, service) => t.cancel(service, true, true),
 });

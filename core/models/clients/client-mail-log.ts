@@ -55,22 +55,29 @@ const invalidEntry = () => TallyError.invalid({ log_id: { exists: 'Invalid mail 
 export class ClientMailLog {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ description: "A page of a client's mail log, newest first.", verb: 'GET', params: [int('client_id'), int('page', { default: 1 })], returns: listOf(ENTRY) })
-  async getMailLogList(clientId: number, page: number) {
-    await requireClientId(this.ctx.db, this.ctx.companyId, clientId);
-    const rows = await this.entries().where('client_id', '=', clientId).orderBy('id', 'desc').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
+  @callable({
+    description: "A page (25) of a client's mail log, newest first; without client_id, the whole company's (staff and test messages too).",
+    verb: 'GET',
+    params: [int('client_id', { default: null }), int('page', { default: 1 })],
+    returns: listOf(ENTRY),
+  })
+  async getMailLogList(clientId: number | null, page: number) {
+    if (clientId !== null) await requireClientId(this.ctx.db, this.ctx.companyId, clientId);
+    let query = this.entries();
+    if (clientId !== null) query = query.where('client_id', '=', clientId);
+    const rows = await query.orderBy('id', 'desc').limit(PAGE_SIZE).offset(pageOffset(page, PAGE_SIZE)).execute();
     return rows.map(present);
   }
 
-  @callable({ description: "How many messages a client's mail log holds.", verb: 'GET', params: [int('client_id')], returns: count() })
-  async getMailLogListCount(clientId: number) {
-    await requireClientId(this.ctx.db, this.ctx.companyId, clientId);
-    const row = await mailDb(this.ctx.db)
+  @callable({ description: "How many messages a client's mail log holds (without client_id, the company's).", verb: 'GET', params: [int('client_id', { default: null })], returns: count() })
+  async getMailLogListCount(clientId: number | null) {
+    if (clientId !== null) await requireClientId(this.ctx.db, this.ctx.companyId, clientId);
+    let query = mailDb(this.ctx.db)
       .selectFrom('mail_messages')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('company_id', '=', this.ctx.companyId)
-      .where('client_id', '=', clientId)
-      .executeTakeFirstOrThrow();
+      .where('company_id', '=', this.ctx.companyId);
+    if (clientId !== null) query = query.where('client_id', '=', clientId);
+    const row = await query.executeTakeFirstOrThrow();
     return Number(row.n);
   }
 

@@ -11,7 +11,7 @@ import { invoiceQuery } from './invoice-store';
  * The reference's list filters besides the stored statuses (§4): open (active or proforma with
  * something due; the default), closed (paid), past_due, pending (not billed yet), to_autodebit and
  * pending_autodebit (an autodebit date passed / to come), to_print and printed (paper delivery not
- * sent / sent), to_deliver (some delivery not sent), all.
+ * printed / printed, paid or not), to_deliver (some delivery not sent), all.
  */
 export const LIST_STATUSES = [...INVOICE_STATUSES, 'open', 'closed', 'past_due', 'pending', 'to_autodebit', 'pending_autodebit', 'to_print', 'printed', 'to_deliver', 'all'] as const;
 
@@ -68,7 +68,8 @@ function byStatus(db: Tx, query: InvoiceQuery, status: string): InvoiceQuery {
     case 'pending_autodebit':
       return open().where('date_autodebit', '>', now);
     case 'to_print':
-      return open().where('id', 'in', delivery('paper', false));
+      // Paid or not: a paper delivery waits until it is marked printed (invoices/delivered).
+      return query.where('status', 'in', ['active', 'proforma']).where('id', 'in', delivery('paper', false));
     case 'printed':
       return query.where('id', 'in', delivery('paper', true));
     case 'to_deliver':

@@ -5,7 +5,7 @@ import { callable } from '../../kernel/callable';
 import { stored, sum, toStored } from '../../kernel/money';
 import { facet } from '../../kernel/model';
 import { bool, int, object, string } from '../../kernel/parameter';
-import { purposeMac } from '../../kernel/system-cipher';
+import { payToken } from '../../billing/pay-link';
 import { applicableTaxes } from '../../billing/applicable-taxes';
 import { ordered, readOrder } from '../../billing/ordering';
 import { pageOffset } from '../../billing/values';
@@ -183,7 +183,7 @@ export class InvoiceQueries {
   }
 
   private payHash(clientId: number, invoiceId: number): string {
-    return purposeMac('tally pay token', `pay:co=${this.ctx.companyId}|c=${clientId}|i=${invoiceId}`, this.ctx.systemKey).slice(0, 32);
+    return payToken(this.ctx.systemKey, this.ctx.companyId, clientId, invoiceId);
   }
 
   /** Whether the invoice is one of the caller's company's, of that client. */

@@ -68,14 +68,7 @@ const DELIVERY_COLUMNS = ['invoice_id', 'method', 'date_sent'] as const;
 /** Each number of lines, taxes or delivery methods is an insert of its own shape: compiled once per shape. */
 const linesInsert = reusedWrite((db, values) => db.insertInto('invoice_lines').values(rowsOf(LINE_COLUMNS, values) as never), { varying: true });
 const taxesInsert = reusedWrite((db, values) => db.insertInto('invoice_taxes').values(rowsOf(TAX_COLUMNS, values) as never), { varying: true });
-const deliveryInsert = reusedWrite(
-  (db, values) =>
-    db
-      .insertInto('invoice_delivery')
-      .values(rowsOf(DELIVERY_COLUMNS, values) as never)
-      .onConflict((oc) => oc.columns(['invoice_id', 'method']).doNothing()),
-  { varying: true },
-);
+const deliveryInsert = reusedWrite((db, values) => db.insertInto('invoice_delivery').values(rowsOf(DELIVERY_COLUMNS, values) as never), { varying: true });
 
 /** The invoices of one company, for reading: another company's invoice is never found. */
 export function invoiceQuery(db: Tx, companyId: number) {
@@ -153,7 +146,8 @@ export async function readInvoice(db: Tx, companyId: number, invoiceId: number) 
     ...presentSummary(row),
     line_items: lineItems,
     taxes: taxes.map((t) => ({ ...t, rate: toStored(stored(t.rate)), amount: toStored(stored(t.amount)) })),
-    delivery: delivery.map((d) => d.method),
+    // A method delivered more than once (addDelivery again) is one method of the invoice.
+    delivery: [...new Set(delivery.map((d) => d.method))],
   };
 }
 
@@ -183,13 +177,19 @@ export async function writeLinesAndTaxes(db: Tx, invoiceId: number, lines: reado
   }
 }
 
-/** Sets the delivery methods of an invoice; a method kept keeps its date_sent. A new invoice has none to remove. */
+/**
+ * Sets the delivery methods of an invoice (vars[delivery] of add and edit): a method not named is
+ * removed, a method it already has is kept as it is (its date_sent, and any repeat addDelivery
+ * made), a new one is added unsent. A new invoice has none to remove or keep.
+ */
 export async function writeDelivery(db: Tx, invoiceId: number, methods: readonly string[], isNew = false): Promise<void> {
-  const wanted = [...new Set(methods)];
+  let wanted = [...new Set(methods)];
   if (!isNew) {
     let removal = db.deleteFrom('invoice_delivery').where('invoice_id', '=', invoiceId);
     if (wanted.length) removal = removal.where('method', 'not in', wanted);
     await removal.execute();
+    const kept = new Set((await db.selectFrom('invoice_delivery').select('method').where('invoice_id', '=', invoiceId).execute()).map((d) => d.method));
+    wanted = wanted.filter((method) => !kept.has(method));
   }
   if (wanted.length)
     await deliveryInsert(

@@ -9,13 +9,14 @@ import { writeFields } from '../../billing/service-fields';
 import { requireService } from '../../billing/service-store';
 import { readServiceVars } from './service-vars';
 import { ServiceTransitions } from '../../billing/transitions';
+import { mailServiceMoves } from '../../delivery/service-email';
 
 /**
  * services/add: checks, the package's quantity limits, the first renew date (the pro rata day when
  * the package has one, else one term after the start; none for one-time pricing), the coupon's
  * use, the service fields, and — for a service added active with use_module — provisioning.
  */
-export async function addService(ctx: CallContext, calls: ModelCalls, vars: Record<string, unknown>, now: string): Promise<number> {
+export async function addService(ctx: CallContext, calls: ModelCalls, vars: Record<string, unknown>, now: string, notify = false): Promise<number> {
   const read = await readServiceVars(ctx.db, ctx.companyId, ctx.timezone, vars, false);
   if (Object.keys(read.errors).length) throw TallyError.invalid(read.errors);
   const pricing = read.pricing!;
@@ -55,7 +56,7 @@ export async function addService(ctx: CallContext, calls: ModelCalls, vars: Reco
   await writeFields(ctx.db, row.id, read.fields, ctx.systemKey);
   if (status === 'active') {
     const useModule = vars.use_module === undefined ? true : truthy(vars.use_module);
-    await new ServiceTransitions(ctx, calls, now).activate(await requireService(ctx.db, ctx.companyId, row.id), useModule);
+    await new ServiceTransitions(ctx, calls, now, mailServiceMoves(ctx.db)).activate(await requireService(ctx.db, ctx.companyId, row.id), useModule, notify);
   }
   return row.id;
 }

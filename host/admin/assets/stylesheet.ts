@@ -55,6 +55,10 @@ input[type="text"], input[type="search"], input[type="password"], input[type="em
 input[aria-invalid="true"] { border-color: var(--danger); }
 .inline-form { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; }
 .inline-form .field { flex: 1 1 14rem; }
+.stacked-form { display: grid; gap: .75rem; }
+.preview dt { font-weight: 600; margin-top: .75rem; }
+.preview dd { margin: .25rem 0 0; }
+.preview pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f0f4f8; padding: .75rem; border-radius: .375rem; margin: 0; }
 button { font: inherit; cursor: pointer; padding: .5rem .875rem; border-radius: .375rem; border: 1px solid var(--accent); background: var(--accent); color: var(--accent-ink); }
 a.button { display: inline-block; padding: .5rem .875rem; border-radius: .375rem; background: var(--accent); color: var(--accent-ink); text-decoration: none; }
 button.secondary { background: #fff; color: var(--accent); }

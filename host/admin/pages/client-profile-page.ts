@@ -10,10 +10,11 @@ import { moneyText } from '../money-text';
 import { statusPage } from './status-page';
 import { CLIENT_STATUS_LABELS, clientName, ClientRecord, findClient } from './client-records';
 import { InvoiceSummary, invoiceRows, INVOICE_COLUMNS } from './invoice-records';
+import { MailLogEntry, mailLogTable } from './mail-log-records';
 
-const TABS = ['summary', 'contacts', 'services', 'invoices', 'transactions', 'notes'] as const;
+const TABS = ['summary', 'contacts', 'services', 'invoices', 'transactions', 'notes', 'mail'] as const;
 type Tab = (typeof TABS)[number];
-const TAB_LABELS: Record<Tab, string> = { summary: 'Summary', contacts: 'Contacts', services: 'Services', invoices: 'Invoices', transactions: 'Transactions', notes: 'Notes' };
+const TAB_LABELS: Record<Tab, string> = { summary: 'Summary', contacts: 'Contacts', services: 'Services', invoices: 'Invoices', transactions: 'Transactions', notes: 'Notes', mail: 'Mail log' };
 const DONE: Record<string, string> = { added: 'The client has been added.', saved: 'The client has been saved.', note: 'The note has been added.' };
 
 interface Contact {
@@ -59,7 +60,9 @@ export const showClient: PageHandler = async (request) => {
     return sendHtml(request.ctx, 404, statusPage('No such client', 'The company in view has no such client.', { href: hrefFor('/admin/clients', request.company), label: 'Back to the clients' }));
   const tab = (TABS as readonly string[]).includes(String(request.ctx.query.tab)) ? (request.ctx.query.tab as Tab) : 'summary';
   const done = DONE[String(request.ctx.query.done ?? '')];
-  await render(request, 200, client, tab, done ? notice('ok', done) : undefined);
+  const resent = Number(request.ctx.query.resent ?? 0);
+  const top = done ? notice('ok', done) : Number.isInteger(resent) && resent > 0 ? notice('ok', `The message is in the outbox again as entry ${resent}.`) : undefined;
+  await render(request, 200, client, tab, top);
 };
 
 /** Notes → Add a note: clients/addNote with the signed-in staff member as its author. */
@@ -92,6 +95,10 @@ ${body}
 }
 
 const TAB_CONTENT: Record<Tab, (request: AdminRequest, client: ClientRecord) => Promise<SafeHtml>> = {
+  async mail(request, client) {
+    const entries = (await callAs(request, 'clients', 'getMailLogList', { client_id: client.id })) as MailLogEntry[];
+    return mailLogTable(request, `Mail sent to ${name(client)} (latest 25)`, entries, { client_id: String(client.id) }, `Nothing has been mailed to ${name(client)} yet.`);
+  },
   async summary(request, client) {
     const [open, overdue, credits] = (await Promise.all([
       callAs(request, 'invoices', 'getAll', { client_id: client.id, status: 'open' }),

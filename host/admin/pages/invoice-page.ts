@@ -8,6 +8,7 @@ import { moneyText } from '../money-text';
 import { statusPage } from './status-page';
 import { clientName, ClientRecord } from './client-records';
 import { invoiceState, InvoiceSummary } from './invoice-records';
+import { deliveryPanel } from './invoice-delivery-panel';
 
 interface Invoice extends InvoiceSummary {
   readonly note_public: string | null;
@@ -25,6 +26,8 @@ const DONE: Record<string, string> = {
   added: 'The invoice has been created.',
   paid: 'The payment has been recorded and applied to this invoice.',
   voided: "The invoice has been voided; payments applied to it went back to the client's credit.",
+  delivery: 'The delivery has been added: an email is sent shortly, paper waits in the print queue.',
+  delivered: 'The delivery has been marked done.',
 };
 const PAYMENT_TYPES = [
   { value: 'other', label: 'Other (cash, cheque, bank transfer)' },
@@ -66,6 +69,24 @@ export const voidInvoice: PageHandler = async (request) => {
   redirectTo(request.ctx, hrefFor('/admin/invoices/view', request.company, { invoice_id: String(invoice.id), done: 'voided' }));
 };
 
+/** Delivery: add one (do=add, method: email or paper) or mark one done (do=delivered, invoice_delivery_id). */
+export const invoiceDeliveryAction: PageHandler = async (request) => {
+  const invoice = await findInvoice(request, field(request.form, 'invoice_id'));
+  if (!invoice) return noSuchInvoice(request);
+  const marking = field(request.form, 'do') === 'delivered';
+  // A delivery is marked through its own invoice's page only, never another invoice's form.
+  const deliveryId = Number(field(request.form, 'invoice_delivery_id'));
+  const own = (await callAs(request, 'invoices', 'getDelivery', { invoice_id: invoice.id })) as Array<{ id: number }>;
+  if (marking && !own.some((d) => d.id === deliveryId)) return render(request, 400, invoice, problemsNotice(['Invalid invoice delivery ID.']));
+  const outcome = await attempt(() =>
+    marking
+      ? callAs(request, 'invoices', 'delivered', { invoice_delivery_id: deliveryId, client_id: invoice.client_id })
+      : callAs(request, 'invoices', 'addDelivery', { invoice_id: invoice.id, client_id: invoice.client_id, vars: { method: field(request.form, 'method') ?? '' } }),
+  );
+  if (!outcome.ok) return render(request, 400, invoice, problemsNotice(outcome.messages));
+  redirectTo(request.ctx, hrefFor('/admin/invoices/view', request.company, { invoice_id: String(invoice.id), done: marking ? 'delivered' : 'delivery' }));
+};
+
 async function findInvoice(request: AdminRequest, id: unknown): Promise<Invoice | null> {
   if (typeof id !== 'string' || !/^\d{1,9}$/.test(id)) return null;
   const invoice = await callAs(request, 'invoices', 'get', { invoice_id: Number(id) });
@@ -77,10 +98,11 @@ function noSuchInvoice(request: AdminRequest) {
 }
 
 async function render(request: AdminRequest, status: number, invoice: Invoice, top?: SafeHtml, typed: { amount?: string; reference?: string } = {}) {
-  const [client, applied] = (await Promise.all([
+  const [client, applied, delivery] = (await Promise.all([
     callAs(request, 'clients', 'get', { client_id: invoice.client_id, get_settings: false }),
     callAs(request, 'transactions', 'getApplied', { invoice_id: invoice.id }),
-  ])) as [ClientRecord | false, Applied[]];
+    deliveryPanel(request, invoice),
+  ])) as [ClientRecord | false, Applied[], SafeHtml];
   const money = (amount: string) => moneyText(amount, invoice.currency);
   const state = invoiceState(invoice);
   const payable = invoice.status === 'active' && !invoice.date_closed;
@@ -124,6 +146,7 @@ ${
     : ''
 }
 </section>
+${delivery}
 ${
   invoice.status !== 'void'
     ? html`<section class="panel" aria-labelledby="void-title"><h2 id="void-title">Void this invoice</h2>

@@ -8,13 +8,14 @@ import { INVOICE_COLUMNS, invoiceRows, InvoiceSummary } from './invoice-records'
 
 const PATH = '/admin/invoices';
 const PAGE_SIZE = 25;
-/** The list's filters, as invoices/getList's statuses: overdue is past_due, paid is closed. */
+/** The list's filters, as invoices/getList's statuses: overdue is past_due, paid is closed, to print the print queue. */
 const FILTERS = [
   { value: 'open', label: 'Open' },
   { value: 'past_due', label: 'Overdue' },
   { value: 'closed', label: 'Paid' },
   { value: 'draft', label: 'Draft' },
   { value: 'void', label: 'Void' },
+  { value: 'to_print', label: 'To print' },
   { value: 'all', label: 'All' },
 ];
 

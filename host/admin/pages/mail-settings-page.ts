@@ -3,6 +3,7 @@ import { field } from '../../web/form-body';
 import { attempt, problemsNotice } from '../../web/form-outcome';
 import { html, SafeHtml } from '../../web/html';
 import { formBasics, notice, redirectTo, sendHtml, staffPage } from '../layout';
+import { mailTabs } from './mail-tabs';
 
 /** mail_settings/get as the page shows it (the password never: only whether one is set). */
 export interface MailSettingsView {
@@ -79,6 +80,7 @@ async function render(request: AdminRequest, status: number, top: SafeHtml | und
     html`<div class="field"><label for="${name}">${label}${hint ? html` <span class="hint">${hint}</span>` : ''}</label><input type="${type}" id="${name}" name="${name}" value="${value(name)}" maxlength="255"></div>`;
   const tls = value('tls');
   const content = html`${top ?? ''}
+${mailTabs(request, 'settings')}
 ${mailWaitingNotice(request, settings)}
 <section class="panel" aria-labelledby="server-title">
   <h2 id="server-title">Mail server</h2>

@@ -68,8 +68,9 @@ describe('ids are never reused', () => {
       const installation = await Installation.open({ databaseUrl: database.url });
       try {
         const after = installation.db as unknown as Kysely<any>;
-        // Tables later migrations add are theirs to check: the rebuild must keep what was there.
-        expect(await indexesAndReferences(after, tablesBefore!)).to.deep.equal(schemaBefore!);
+        // Tables and indexes later migrations add are theirs to check (020 indexes invoice_delivery
+        // anew): the rebuild must keep what was there.
+        expect(await indexesAndReferences(after, tablesBefore!)).to.include.members(schemaBefore!);
         expect((await after.selectFrom('clients').select('id').orderBy('id').execute()).map((r) => r.id)).to.deep.equal([1, 2]);
         const added = await after
           .insertInto('clients')

@@ -268,7 +268,7 @@ describe('the reference page at /api/reference.html', () => {
         )
         .map((s) => s.id);
     // Typed words are parts of the text, so a name that begins another is found with it (as getcredit below).
-    for (const typed of ['invoices/add', 'Invoices/Add']) expect(found(typed), typed).to.deep.equal(['invoices.add', 'invoices.addRecurring', 'invoices.addRecurringDelivery']);
+    for (const typed of ['invoices/add', 'Invoices/Add']) expect(found(typed), typed).to.deep.equal(['invoices.add', 'invoices.addDelivery', 'invoices.addRecurring', 'invoices.addRecurringDelivery']);
     expect(found('/api/invoices/add.json')).to.deep.equal(['invoices.add']);
     expect(found('transactions/getcredit')).to.deep.equal(['transactions.getCredit', 'transactions.getCreditedAmount', 'transactions.getCredits']);
   });

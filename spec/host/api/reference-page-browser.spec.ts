@@ -55,9 +55,14 @@ describe('the reference page in a browser', function () {
     await search.fill('getcredit');
     expect(await page.locator('section.op:visible').evaluateAll((ops) => ops.map((o) => o.id))).to.deep.equal(['transactions.getCredit', 'transactions.getCreditedAmount', 'transactions.getCredits']);
     expect(await page.locator('#search-count').textContent()).to.equal(`3 of ${all} methods`);
-    // A name matches from its start, as the docs write it: invoices/add finds add and the recurring adds.
+    // A name matches from its start, as the docs write it: invoices/add finds add, addDelivery and the recurring adds.
     await search.fill('invoices/add');
-    expect(await page.locator('section.op:visible').evaluateAll((ops) => ops.map((o) => o.id))).to.deep.equal(['invoices.add', 'invoices.addRecurring', 'invoices.addRecurringDelivery']);
+    expect(await page.locator('section.op:visible').evaluateAll((ops) => ops.map((o) => o.id))).to.deep.equal([
+      'invoices.add',
+      'invoices.addDelivery',
+      'invoices.addRecurring',
+      'invoices.addRecurringDelivery',
+    ]);
     await search.fill('invoices date_due');
     expect(await page.locator('section.op:visible').evaluateAll((ops) => ops.map((o) => o.id))).to.deep.equal([
       'invoices.add',

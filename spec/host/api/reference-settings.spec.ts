@@ -80,6 +80,7 @@ describe('companies and settings as the reference names them', () => {
         { key: 'webhooks_allow_http', value: 'false', encrypted: false, level: 'system' },
         { key: 'webhooks_allow_private_addresses', value: 'false', encrypted: false, level: 'system' },
         { key: 'events_retention_days', value: '30', encrypted: false, level: 'system' },
+        { key: 'public_url', value: '', encrypted: false, level: 'system' },
         { key: 'mail_retention_days', value: '90', encrypted: false, level: 'system' },
       ],
     });

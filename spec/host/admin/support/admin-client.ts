@@ -70,7 +70,7 @@ export class AdminClient {
 }
 
 /** Pages that show one record: without its id they answer 404 (the access-control walk asks for them without). */
-export const RECORD_GETS = ['/admin/clients/view', '/admin/clients/edit', '/admin/invoices/view', '/admin/invoices/pdf'];
+export const RECORD_GETS = ['/admin/clients/view', '/admin/clients/edit', '/admin/invoices/view', '/admin/invoices/pdf', '/admin/mail/templates/edit'];
 /** Every page and form of the area behind the session, as the access-control specs walk them. */
 export const STAFF_GETS = [
   '/admin',
@@ -83,6 +83,8 @@ export const STAFF_GETS = [
   '/admin/settings/api',
   '/admin/settings/webhooks',
   '/admin/settings/mail',
+  '/admin/mail/templates',
+  '/admin/mail/log',
   '/admin/settings/system',
   '/admin/settings/extensions',
   '/admin/settings/staff',
@@ -98,6 +100,9 @@ export const STAFF_POSTS = [
   '/admin/settings/webhooks/action',
   '/admin/settings/mail',
   '/admin/settings/mail/test',
+  '/admin/mail/templates/edit',
+  '/admin/mail/templates/reset',
+  '/admin/mail/log/resend',
   '/admin/settings/system/maintenance',
   '/admin/settings/system/timezone',
   '/admin/settings/system/companies',
@@ -120,4 +125,5 @@ export const STAFF_POSTS = [
   '/admin/invoices/add',
   '/admin/invoices/pay',
   '/admin/invoices/void',
+  '/admin/invoices/delivery',
 ];
