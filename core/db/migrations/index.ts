@@ -17,8 +17,8 @@ import * as invoicePdfFiles from './016_invoice_pdf_files';
 import * as gatewayNotifications from './017_gateway_notifications';
 import * as staffGroups from './018_staff_groups';
 import * as clientArea from './019_client_area';
-import * as invoiceDeliveryIds from './020_invoice_delivery_ids';
 import * as recurringInvoices from './022_recurring_invoices';
+import * as invoiceDeliveryIds from './026_invoice_delivery_ids';
 
 /** Every migration, in order. Listed in code so a compiled build needs no migrations folder scan. */
 export const migrations: Record<string, Migration> = {
@@ -40,6 +40,6 @@ export const migrations: Record<string, Migration> = {
   '017_gateway_notifications': gatewayNotifications,
   '018_staff_groups': staffGroups,
   '019_client_area': clientArea,
-  '020_invoice_delivery_ids': invoiceDeliveryIds,
   '022_recurring_invoices': recurringInvoices,
+  '026_invoice_delivery_ids': invoiceDeliveryIds,
 };

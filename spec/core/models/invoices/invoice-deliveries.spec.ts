@@ -194,7 +194,7 @@ describe('invoice deliveries (HTTP, a real SMTP server)', function () {
   }
 });
 
-describe('migration 020: invoice deliveries get ids', () => {
+describe('migration 026: invoice deliveries get ids', () => {
   let database: TestDatabase;
   before(async () => {
     database = await createTestDatabase();
@@ -205,7 +205,7 @@ describe('migration 020: invoice deliveries get ids', () => {
     const connection = connect(database.url);
     const db = connection.db as unknown as Kysely<any>;
     try {
-      const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '020'));
+      const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '026'));
       expect((await new Migrator({ db, provider: { getMigrations: async () => before } }).migrateToLatest()).error).to.equal(undefined);
       const company = await db.insertInto('companies').values({ name: 'Old', hostname: null, date_added: '2020-01-01 00:00:00' }).returning('id').executeTakeFirstOrThrow();
       const client = await db.insertInto('clients').values({ company_id: company.id, status: 'active', date_added: '2020-01-01 00:00:00' }).returning('id').executeTakeFirstOrThrow();
