@@ -79,6 +79,10 @@ export const SETTINGS: Record<string, SettingDefinition> = {
   mail_from_name: { scope: 'company', default: '', check: () => 'Set the sender with mail_settings/set.', secret: true },
   mail_from_address: { scope: 'company', default: '', check: () => 'Set the sender with mail_settings/set.', secret: true },
   mail_reply_to: { scope: 'company', default: '', check: () => 'Set the sender with mail_settings/set.', secret: true },
+  // The client area (docs/client-area.md): whether clients may cancel their services at term end (the reference's
+  // clients_cancel_services), and how many days a pay link made by invoices/createPayHash takes payments.
+  clients_cancel_services: { scope: 'company', default: 'true', check: booleanText },
+  pay_link_days: { scope: 'company', default: '30', check: (v) => (/^\d{1,3}$/.test(v) && Number(v) >= 1 && Number(v) <= 365 ? null : 'Please give a whole number of days from 1 to 365.') },
   // How long the mail log keeps the bodies of messages sent or failed (subjects, recipients and status stay).
   mail_retention_days: { scope: 'system', default: '90', check: (v) => (/^\d{1,4}$/.test(v) && Number(v) >= 1 && Number(v) <= 3650 ? null : 'Please give a whole number of days from 1 to 3650.') },
 };

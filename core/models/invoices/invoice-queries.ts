@@ -17,6 +17,8 @@ import { invoiceQuery, presentSummary, readInvoice, readLineItems } from './invo
 import { any as anyShape, bool as boolShape, int as count, listOf, mapOf, money, orFalse, string as text, timestamp } from '../../kernel/shape';
 import { INVOICE, INVOICE_SUMMARIES, LINE_ITEM, TAX_RULES } from '../invoices.fields';
 import { PAGE_SIZE } from '../../kernel/paging';
+import { companySettingValues } from '../../billing/billing-settings';
+import { SETTINGS } from '../../settings-catalogue';
 
 const STATUS_NAMES = { active: 'Active', draft: 'Draft', proforma: 'Proforma', void: 'Void' };
 const STATUS_PARAM = { description: 'active, draft, proforma, void, or a filter: open (default), closed, past_due, pending, to_autodebit, pending_autodebit, to_print, printed, to_deliver, all' };
@@ -156,7 +158,7 @@ export class InvoiceQueries {
 
   @callable({
     description:
-      "A token that lets a client pay this invoice without logging in (an HMAC of the company, client and invoice under a key derived from the system key); 400 invoice_id.exists unless the invoice is the client's, of the caller's company.",
+      "A token that lets a client pay this invoice without logging in until it expires (the company's pay_link_days setting, 30 days by default): an HMAC of the company, client, invoice and expiry under a key derived from the system key, followed by the expiry. 400 invoice_id.exists unless the invoice is the client's, of the caller's company.",
     verb: 'GET',
     params: [int('client_id'), int('invoice_id')],
     returns: text(),
@@ -167,23 +169,28 @@ export class InvoiceQueries {
     // later id) on that company's pay page. For the same reason the token is not systemHash's
     // HMAC, which any company can have computed for any text.
     if (!(await this.payable(clientId, invoiceId))) throw invalidInvoice();
-    return this.payHash(clientId, invoiceId);
+    const days = Number((await companySettingValues(this.ctx.db, this.ctx.companyId)).get('pay_link_days') ?? SETTINGS.pay_link_days.default);
+    return this.payHash(clientId, invoiceId, Math.floor(Date.now() / 1000) + days * 86400);
   }
 
   @callable({
-    description: "Whether hash is the pay token createPayHash gives for this client and invoice (of the caller's company).",
+    description: "Whether hash is a pay token createPayHash gave for this client and invoice (of the caller's company) that has not expired.",
     verb: 'GET',
     params: [int('client_id'), int('invoice_id'), string('hash')],
     returns: boolShape(),
   })
   async verifyPayHash(clientId: number, invoiceId: number, hash: string) {
-    const expected = Buffer.from(this.payHash(clientId, invoiceId));
+    const expires = payTokenExpiry(hash);
+    if (expires === null || expires * 1000 <= Date.now()) return false;
+    const expected = Buffer.from(this.payHash(clientId, invoiceId, expires));
     const given = Buffer.from(hash);
     return given.length === expected.length && timingSafeEqual(given, expected) && (await this.payable(clientId, invoiceId));
   }
 
-  private payHash(clientId: number, invoiceId: number): string {
-    return purposeMac('tally pay token', `pay:co=${this.ctx.companyId}|c=${clientId}|i=${invoiceId}`, this.ctx.systemKey).slice(0, 32);
+  /** The MAC (32 hex digits) of the company, client, invoice and expiry, then the expiry (Unix seconds, 8 hex digits) it covers. */
+  private payHash(clientId: number, invoiceId: number, expires: number): string {
+    const mac = purposeMac('tally pay token', `pay:co=${this.ctx.companyId}|c=${clientId}|i=${invoiceId}|e=${expires}`, this.ctx.systemKey).slice(0, 32);
+    return `${mac}${expires.toString(16).padStart(8, '0')}`;
   }
 
   /** Whether the invoice is one of the caller's company's, of that client. */
@@ -258,4 +265,9 @@ export class InvoiceQueries {
       .executeTakeFirstOrThrow();
     return Number(row.count);
   }
+}
+
+/** The expiry a pay token carries (its last 8 hex digits), or null when it is not a pay token's shape. */
+function payTokenExpiry(hash: string): number | null {
+  return /^[0-9a-f]{40}$/.test(hash) ? parseInt(hash.slice(32), 16) : null;
 }

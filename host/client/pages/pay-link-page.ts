@@ -12,7 +12,7 @@ import { formatMoney } from '../client-money';
 import { CLIENT_SIGN_IN_COOKIE, readClientCookie, setClientSignInCookie } from '../client-cookies';
 import { AccountRecord, ChargeOutcome, invoiceDetails, InvoiceRecord, outcomeText, payable, payForm } from './invoice-view';
 
-const PAY_LINK = /^\/client\/pay\/(\d{1,15})\/(\d{1,15})\/(\d{1,15})\/([0-9a-f]{32})\/?$/;
+const PAY_LINK = /^\/client\/pay\/(\d{1,15})\/(\d{1,15})\/(\d{1,15})\/([0-9a-f]{40})\/?$/;
 
 export const isPayLink = (path: string) => path.startsWith('/client/pay/');
 
