@@ -3,10 +3,11 @@ import { html, SafeHtml } from '../web/html';
 import { ClientArea } from '../../core/identity/client-areas';
 import { ClientCompany, ClientRequest, mayUse } from './client-request';
 
-export type ClientSection = 'invoices' | 'services' | 'contacts' | 'details';
+export type ClientSection = 'invoices' | 'accounts' | 'services' | 'contacts' | 'details';
 
 const SECTIONS: ReadonlyArray<{ key: ClientSection; path: string; label: string; area: ClientArea | null }> = [
   { key: 'invoices', path: '/client/invoices', label: 'Invoices', area: 'client_invoices' },
+  { key: 'accounts', path: '/client/accounts', label: 'Payment accounts', area: 'client_accounts' },
   { key: 'services', path: '/client/services', label: 'Services', area: 'client_services' },
   { key: 'contacts', path: '/client/contacts', label: 'Contacts', area: 'client_contacts' },
   { key: 'details', path: '/client/details', label: 'Your details', area: null },

@@ -78,8 +78,8 @@ ${invoice.note_public ? html`<h2>Note</h2><p>${invoice.note_public}</p>` : ''}`;
 
 const accountLabel = (account: AccountRecord) => `${account.type_name} ending ${account.last4}${account.autodebit ? ' (used for automatic payments)' : ''}`;
 
-/** The form that pays the invoice with one of the client's stored accounts. */
-export function payForm(action: string, token: string, invoice: InvoiceRecord, accounts: readonly AccountRecord[], dueText: string): SafeHtml {
+/** The form that pays the invoice (or, given their ids, several) with one of the client's stored accounts. */
+export function payForm(action: string, token: string, paying: InvoiceRecord | readonly number[], accounts: readonly AccountRecord[], dueText: string): SafeHtml {
   if (accounts.length === 0) {
     return html`<section class="panel" aria-labelledby="pay-title"><h2 id="pay-title">Pay this invoice</h2><p>There is no stored payment account to pay with. Contact us to add one.</p></section>`;
   }
@@ -88,7 +88,7 @@ export function payForm(action: string, token: string, invoice: InvoiceRecord, a
 <h2 id="pay-title">Pay this invoice</h2>
 <form method="post" action="${action}" class="stacked">
 <input type="hidden" name="${CSRF_FIELD}" value="${token}">
-<input type="hidden" name="invoice_id" value="${invoice.id}">
+${'id' in paying ? html`<input type="hidden" name="invoice_id" value="${paying.id}">` : paying.map((id) => html`<input type="hidden" name="invoice_ids[]" value="${id}">`)}
 <fieldset>
 <legend>Pay ${dueText} with</legend>
 ${accounts.map(
