@@ -58,5 +58,5 @@ export function redirectOffsite(ctx: Koa.Context, url: string): void {
 
 /** Where the processor sends the payer back to: this site, as the payer reached it. */
 export function returnUrl(ctx: Koa.Context, path: string): string {
-  return `${ctx.origin}${path}`;
+  return `${ctx.protocol}://${ctx.host}${path}`;
 }
