@@ -7,7 +7,8 @@ import { html, SafeHtml } from '../../web/html';
 import { notice, sendHtml } from '../../web/page-response';
 import { attempt, problemsNotice } from '../../web/form-outcome';
 import { callAsClient, ClientCompany } from '../client-request';
-import { clientDocument, clientStatusPage } from '../client-layout';
+import { brandMark, clientDocument, clientStatusPage } from '../client-layout';
+import { HostCompany, hostServes, readBrand } from '../client-brand';
 import { formatMoney } from '../client-money';
 import { offsiteForm, offsiteGateways, redirectOffsite, returnUrl, storedAccounts } from './pay-options';
 import { CLIENT_SIGN_IN_COOKIE, readClientCookie, setClientSignInCookie } from '../client-cookies';
@@ -26,14 +27,17 @@ export const isPayLink = (path: string) => path.startsWith('/client/pay/');
  * shows then says so, and the token expires (pay_link_days). It pays with a stored account or off-site
  * (the processor sends the payer back here, and only its notification records the payment). Its form carries a double-submit CSRF token like the sign-in form.
  */
-export async function payLink(ctx: Koa.Context, installation: Installation): Promise<void> {
+export async function payLink(ctx: Koa.Context, installation: Installation, host: HostCompany): Promise<void> {
   const match = PAY_LINK.exec(ctx.path);
   if (!match) return invalid(ctx);
   const [companyId, clientId, invoiceId] = match.slice(1, 4).map(Number);
+  // Under a company's own hostname, only that company's links.
+  if (!hostServes(host, companyId)) return invalid(ctx);
   const reach: ClientReach = { clientId, contactId: null, areas: ['client_invoices'], invoiceId };
   const as = (model: string, method: string, params: Record<string, unknown>) => callAsClient(installation, companyId, reach, model, method, params, ctx.ip);
   if (!(await as('invoices', 'verifyPayHash', { client_id: clientId, invoice_id: invoiceId, hash: match[4] }))) return invalid(ctx);
-  const company = (await as('companies', 'get', { company_id: companyId })) as ClientCompany | false;
+  const found = (await as('companies', 'get', { company_id: companyId })) as ClientCompany | false;
+  const company = found && { id: found.id, name: found.name, brand: await readBrand(installation.db, found.id) };
   const invoice = (await as('invoices', 'get', { invoice_id: invoiceId })) as InvoiceRecord | false;
   if (!company || !invoice) return invalid(ctx);
   const money = (amount: string) => formatMoney((m, f, p) => as(m, f, p), amount, invoice.currency);
@@ -94,7 +98,7 @@ export async function payLink(ctx: Koa.Context, installation: Installation): Pro
     clientDocument(
       `Invoice ${shown.id_code}`,
       company,
-      html`<header class="site-header"><div class="bar"><span class="brand">${company.name}</span></div></header>
+      html`<header class="site-header"><div class="bar"><span class="brand">${brandMark(company)}${company.name}</span></div></header>
 <main id="main">
 <h1>Invoice ${shown.id_code}</h1>
 ${message ?? ''}
