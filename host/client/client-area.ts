@@ -15,6 +15,7 @@ import { ClientSession, ClientSessionLimits, ClientSessionStore, DEFAULT_CLIENT_
 import { clientSignInHandler } from './client-sign-in';
 import { clientDb } from './client-tables';
 import { isPayLink, payLink } from './pages/pay-link-page';
+import { bounceCrossSiteReturn } from './cross-site-return';
 import { companyForHost, hostServes, isBrandAsset, readBrand, serveBrandAsset } from './client-brand';
 
 export interface ClientAreaOptions {
@@ -94,6 +95,7 @@ export function clientArea(installation: Installation, logger: Logger, options: 
       const session = await sessions.find(cookie);
       // A company's own hostname serves its clients only: another company's session is not signed in here.
       if (session && hostServes(host, session.companyId)) return await withSession(ctx, session);
+      if (!session && bounceCrossSiteReturn(ctx)) return;
       if (cookie) clearClientCookie(ctx, CLIENT_SESSION_COOKIE);
       ctx.req.resume();
       if (SAFE_METHODS.has(ctx.method)) return redirectTo(ctx, '/client/sign-in');

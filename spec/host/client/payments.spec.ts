@@ -101,6 +101,17 @@ describe('client area: paying off-site and several invoices at once, payment acc
       expect(invoice.paid).to.equal('60.0000');
     });
 
+    it('moves a payer back from the processor (a cross-site visit, without the Strict session cookie) to the same page from this site', async () => {
+      const visitor = new AdminClient(server.url);
+      const path = `/client/payments/return?invoice_ids[]=${a.openInvoiceId}&session_id=cs_test_1`;
+      const bounced = await visitor.get(path, { 'sec-fetch-site': 'cross-site' });
+      expect(bounced.status).to.equal(200);
+      expect(bounced.text).to.contain(`<meta http-equiv="refresh" content="0;url=${path.replace(/&/g, '&amp;')}">`);
+      expect(bounced.text).not.to.contain('Hosting for olivia');
+      // From this site, without a session, it is the sign-in as for any page.
+      expect((await visitor.get(path, { 'sec-fetch-site': 'same-origin' })).location).to.equal('/client/sign-in');
+    });
+
     it("shows another client's invoice on the return page as not found, and never marks anything paid from a return", async () => {
       const invoiceId = await openInvoice(a, '12.00');
       const oscar = await signedIn(server, b.username, b.password);
