@@ -107,7 +107,7 @@ export async function payOffsite(request: ClientRequest): Promise<void> {
   const outcome = await attempt(
     () => call(request, 'gateway_payments', 'startOffsite', { gateway: field(request.form, 'gateway'), invoice_ids: ids, return_url: back }) as Promise<{ url: string }>,
   );
-  if (outcome.ok) return redirectOffsite(request.ctx, outcome.value.url);
+  if (outcome.ok) return redirectOffsite(request.ctx, outcome.value.url, request.company);
   const invoices = await invoicesOf(request, ids);
   if (!invoices) return notFound(request);
   await renderCheckout(request, 400, invoices, problemsNotice(outcome.messages));

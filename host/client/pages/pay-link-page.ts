@@ -54,7 +54,7 @@ export async function payLink(ctx: Koa.Context, installation: Installation, host
       // Off-site: the processor sends the payer back to this link, which then says the payment is pending until its notification arrives.
       const back = returnUrl(ctx, `${ctx.path}?returned=1`);
       const started = await attempt(() => as('gateway_payments', 'startOffsite', { gateway: field(form, 'gateway'), invoice_ids: [invoiceId], return_url: back }) as Promise<{ url: string }>);
-      if (started.ok) return redirectOffsite(ctx, started.value.url);
+      if (started.ok) return redirectOffsite(ctx, started.value.url, company);
       status = 400;
       message = problemsNotice(started.messages);
     }

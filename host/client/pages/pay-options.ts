@@ -2,6 +2,9 @@ import Koa from 'koa';
 import { CSRF_FIELD } from '../../web/csrf';
 import { html, SafeHtml } from '../../web/html';
 import { AccountRecord } from './invoice-view';
+import { sendHtml } from '../../web/page-response';
+import { clientDocument } from '../client-layout';
+import { ClientCompany } from '../client-request';
 
 /** A model call made as the client (or pay link) the page serves. */
 export type ClientCall = (model: string, method: string, params: Record<string, unknown>) => Promise<unknown>;
@@ -46,14 +49,22 @@ ${invoiceIds.map((id) => html`<input type="hidden" name="invoice_ids[]" value="$
 }
 
 /**
- * Sends the payer to the processor's page. The area's policy lets forms post only back here, and
- * browsers hold a form's redirect to that too: this one answer also allows the processor's origin.
+ * Sends the payer to the processor's page. Not a redirect: the area lets its forms post only back
+ * here (form-action 'self'), and browsers hold a form's redirects to the policy of the page that
+ * sent it. A page that moves on by itself (a meta refresh: the area runs no script), with a link
+ * for a browser that does not, leaves the form behind first.
  */
-export function redirectOffsite(ctx: Koa.Context, url: string): void {
-  const policy = ctx.response.get('Content-Security-Policy');
-  ctx.set('Content-Security-Policy', policy.replace("form-action 'self'", `form-action 'self' ${new URL(url).origin}`));
-  ctx.status = 303;
-  ctx.redirect(url);
+export function redirectOffsite(ctx: Koa.Context, url: string, company: ClientCompany | null): void {
+  sendHtml(
+    ctx,
+    200,
+    clientDocument(
+      'Taking you to pay',
+      company,
+      html`<meta http-equiv="refresh" content="0;url=${url}">
+<main id="main" class="sign-in"><div class="panel"><h1>Taking you to the payment page</h1><p><a href="${url}">Continue to the payment page</a></p></div></main>`,
+    ),
+  );
 }
 
 /** Where the processor sends the payer back to: this site, as the payer reached it. */

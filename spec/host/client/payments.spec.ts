@@ -73,10 +73,9 @@ describe('client area: paying off-site and several invoices at once, payment acc
       expect(view.text).to.contain('Pay with Stripe Checkout');
       const sessionsBefore = standIn.requests.length;
       const go = await olivia.post('/client/invoices/pay-offsite', { gateway: 'stripe_checkout', 'invoice_ids[]': String(a.openInvoiceId) }, HTTPS);
-      expect(go.status, go.text).to.equal(303);
-      expect(go.location).to.match(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_\d+$/);
-      // The browser may follow this form's redirect to the processor, and only there.
-      expect(go.headers.get('content-security-policy')).to.contain("form-action 'self' https://checkout.stripe.com;");
+      // A page that moves on to the processor (the area's forms may post only back here, redirects included).
+      expect(go.status, go.text).to.equal(200);
+      expect(go.text).to.match(/<meta http-equiv="refresh" content="0;url=https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_\d+">/);
       expect(standIn.requests.length).to.equal(sessionsBefore + 1);
       const sent = standIn.requests.at(-1)!.form;
       expect(sent).to.include({ 'line_items[0][price_data][unit_amount]': '6000', client_reference_id: String(a.clientId), 'metadata[invoices]': `${a.openInvoiceId}:60.0000` });
@@ -140,7 +139,7 @@ describe('client area: paying off-site and several invoices at once, payment acc
       for (const gateway of ['test_card', 'offline', 'no_such_gateway', '']) {
         const res = await oscar.post('/client/invoices/pay-offsite', { gateway, 'invoice_ids[]': String(b.openInvoiceId) }, HTTPS);
         expect(res.status, gateway).to.equal(400);
-        expect(res.location).to.equal(null);
+        expect(res.text).not.to.contain('http-equiv="refresh"');
         expect(res.text).to.contain('does not take payments off-site');
       }
     });
@@ -152,7 +151,8 @@ describe('client area: paying off-site and several invoices at once, payment acc
       const visitor = new AdminClient(server.url);
       expect((await visitor.get(link)).text).to.contain('Pay with Stripe Checkout');
       const go = await visitor.post(link, { gateway: 'stripe_checkout' }, HTTPS);
-      expect(go.status, go.text).to.equal(303);
+      expect(go.status, go.text).to.equal(200);
+      expect(go.text).to.contain('content="0;url=https://checkout.stripe.com/c/pay/cs_test_');
       expect(standIn.requests.at(-1)!.form['metadata[invoices]']).to.equal(`${invoiceId}:20.0000`);
       const back = new URL(standIn.requests.at(-1)!.form.success_url.replace('{CHECKOUT_SESSION_ID}', 'cs_test_y'));
       expect(back.pathname).to.equal(link);
