@@ -28,7 +28,7 @@ export async function showAccounts(request: ClientRequest, status = 200, problem
 <td><div class="actions">${
     a.autodebit
       ? html`<form method="post" action="/client/accounts/autodebit">${csrfField(request)}<input type="hidden" name="account_id" value=""><button type="submit" class="small">Stop automatic payments</button></form>`
-      : html`<form method="post" action="/client/accounts/autodebit">${csrfField(request)}<input type="hidden" name="account_id" value="${a.id}"><button type="submit" class="small" aria-label="Use ${a.type_name} ending ${a.last4} for automatic payments">Use for automatic payments</button></form>`
+      : html`<form method="post" action="/client/accounts/autodebit">${csrfField(request)}<input type="hidden" name="account_id" value="${a.id}"><button type="submit" class="small" aria-label="Use for automatic payments: ${a.type_name} ending ${a.last4}">Use for automatic payments</button></form>`
   }<form method="post" action="/client/accounts/remove">${csrfField(request)}<input type="hidden" name="account_id" value="${a.id}"><input type="hidden" name="kind" value="${a.account_type}"><button type="submit" class="small secondary" aria-label="Remove ${a.type_name} ending ${a.last4}">Remove</button></form></div></td>
 </tr>`;
   sendHtml(

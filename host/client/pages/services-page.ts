@@ -40,7 +40,7 @@ export async function showServices(request: ClientRequest, status = 200, message
   const ends = (s: ServiceRecord) => (s.date_canceled ? `Cancels ${day(s.date_canceled)}` : s.date_renews ? day(s.date_renews) : 'Does not renew');
   const action = (s: ServiceRecord) =>
     mayCancel && cancellable(s)
-      ? html`<form method="post" action="/client/services/cancel">${csrfField(request)}<input type="hidden" name="service_id" value="${s.id}"><button type="submit" class="small" aria-label="Cancel ${s.name} at term end">Cancel at term end</button></form>`
+      ? html`<form method="post" action="/client/services/cancel">${csrfField(request)}<input type="hidden" name="service_id" value="${s.id}"><button type="submit" class="small" aria-label="Cancel at term end: ${s.name}">Cancel at term end</button></form>`
       : '';
   sendHtml(
     request.ctx,

@@ -1,15 +1,13 @@
 import { expect } from 'chai';
-import Stripe from 'stripe';
 import { install } from '../../extensions/shipped';
 import { startStripeStandIn, StripeStandIn } from '../../support/stripe-stand-in';
-import { send, TestServer } from '../../support/test-server';
+import { TestServer } from '../../support/test-server';
+import { STRIPE_SETTINGS, stripeCompletes } from './support/stripe-notify';
 import { getInvoice, ok } from '../api/billing/fixtures';
 import { addPackage } from '../api/recurring/support';
 import { AdminClient } from '../admin/support/admin-client';
 import { clientAreaServer, SeededClient, seedClient, seedContact, signedIn } from './support/client-fixture';
 
-const WEBHOOK_SECRET = 'whsec_client_area_spec';
-const stripe = new Stripe('sk_test_unused');
 /** As a TLS-terminating proxy tells the server (it trusts X-Forwarded-*): Stripe takes only https:// return URLs. */
 const HTTPS = { 'x-forwarded-proto': 'https' };
 
@@ -23,7 +21,7 @@ describe('client area: paying off-site and several invoices at once, payment acc
   before(async () => {
     standIn = await startStripeStandIn();
     server = await clientAreaServer({ trustProxy: true, extensionLimits: { testHosts: new Map([['api.stripe.com', standIn.url]]) } });
-    await install(server, 'gateway_manager', `vars[dir]=stripe_checkout&vars[settings][secret_key]=sk_test_123&vars[settings][webhook_secret]=${WEBHOOK_SECRET}`);
+    await install(server, 'gateway_manager', STRIPE_SETTINGS);
     const moduleId = await install(server, 'module_manager', 'vars[dir]=generic_server');
     await ok(server, 'POST', 'generic_server.servers/add', { vars: { name: 'One', hostname: 'one.example.com' } });
     ({ pricingId } = await addPackage(server, moduleId));
@@ -42,29 +40,7 @@ describe('client area: paying off-site and several invoices at once, payment acc
       vars: { client_id: client.clientId, date_billed: '2026-01-01 00:00:00 UTC', date_due: '2099-01-31 00:00:00 UTC', currency: 'USD', status: 'active', lines: [{ description: 'Extra', amount }] },
     }) as Promise<number>;
 
-  /** Stripe's signed checkout.session.completed for the Checkout Session the stand-in last opened, POSTed to the callback as Stripe does. */
-  async function stripeNotifies(paymentIntent: string) {
-    const sent = standIn.requests.at(-1)!;
-    const payload = JSON.stringify({
-      id: `evt_${paymentIntent}`,
-      object: 'event',
-      type: 'checkout.session.completed',
-      data: {
-        object: {
-          id: `cs_${paymentIntent}`,
-          object: 'checkout.session',
-          payment_intent: paymentIntent,
-          amount_total: Number(sent.form['line_items[0][price_data][unit_amount]']),
-          currency: 'usd',
-          payment_status: 'paid',
-          metadata: { tally_company_id: sent.form['metadata[tally_company_id]'], client_id: sent.form['metadata[client_id]'], invoices: sent.form['metadata[invoices]'] },
-        },
-      },
-    });
-    const signature = stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-    const res = await send(server.url, server.credential, 'POST', '/callback/gw/1/stripe_checkout/', { auth: false, body: payload, headers: { 'content-type': 'application/json', 'stripe-signature': signature } });
-    expect(res.status, res.text).to.equal(200);
-  }
+  const stripeNotifies = (paymentIntent: string) => stripeCompletes(server, standIn, paymentIntent);
 
   describe('paying off-site through Stripe Checkout', () => {
     it('sends the client to the processor, says pending on return, and closes the invoice only when the signed notification arrives', async () => {
