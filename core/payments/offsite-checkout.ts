@@ -41,12 +41,7 @@ export async function startOffsitePayment(ctx: CallContext, calls: ModelCalls, g
   if (!(await offsiteGateways(ctx, calls, paying.currency)).some((g) => g.gateway === gateway)) {
     throw TallyError.invalid({ gateway: { exists: `The gateway "${gateway.slice(0, 64)}" is not installed and enabled for ${paying.currency}, or does not take payments off-site.` } });
   }
-  const contact = await ctx.db
-    .selectFrom('contacts')
-    .select(['first_name', 'last_name', 'email'])
-    .where('client_id', '=', paying.clientId)
-    .where('contact_type', '=', 'primary')
-    .executeTakeFirst();
+  const contact = await ctx.db.selectFrom('contacts').select(['first_name', 'last_name', 'email']).where('client_id', '=', paying.clientId).where('contact_type', '=', 'primary').executeTakeFirst();
   let answer: unknown;
   try {
     answer = await calls.call(ctx, paymentsModel(gateway), BUILD_PROCESS, {

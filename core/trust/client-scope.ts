@@ -94,7 +94,10 @@ const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
       areas: ['client_services'],
       // At term end only, and only where the company lets clients cancel: now, or at a date of their choosing, is staff's to do.
       check: async (p, reach, owns, companyId) =>
-        onlyKeys(p.vars, new Set(['date_canceled'])) && (p.vars as Params).date_canceled === 'end_of_term' && (await owns.renewingService(p.service_id, reach)) && (await owns.clientsMayCancel(companyId)),
+        onlyKeys(p.vars, new Set(['date_canceled'])) &&
+        (p.vars as Params).date_canceled === 'end_of_term' &&
+        (await owns.renewingService(p.service_id, reach)) &&
+        (await owns.clientsMayCancel(companyId)),
     },
   ],
   ['services/getList', { areas: ['client_services'], check: ownClient('client_id') }],

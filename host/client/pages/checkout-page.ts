@@ -54,7 +54,10 @@ async function renderCheckout(request: ClientRequest, status: number, invoices: 
     const accounts = await storedAccounts(as(request), request.session.clientId);
     options = html`${payForm('/client/invoices/pay-several', token, ids, accounts, due)}${offsiteForm('/client/invoices/pay-offsite', token, ids, await offsiteGateways(as(request), open[0].currency), due)}`;
   } else if (!message) {
-    message = notice('warn', open.length === 0 ? 'None of these invoices has anything left to pay.' : 'Invoices in different currencies, or ones already paid, cannot be paid together: pay them one at a time.');
+    message = notice(
+      'warn',
+      open.length === 0 ? 'None of these invoices has anything left to pay.' : 'Invoices in different currencies, or ones already paid, cannot be paid together: pay them one at a time.',
+    );
   }
   const rows = await Promise.all(
     invoices.map(async (i) => {
@@ -104,9 +107,7 @@ export async function payOffsite(request: ClientRequest): Promise<void> {
   const ids = invoiceIdsOf(request.form['invoice_ids']);
   if (!ids) return notFound(request);
   const back = returnUrl(request.ctx, `/client/payments/return?${ids.map((id) => `invoice_ids[]=${id}`).join('&')}`);
-  const outcome = await attempt(
-    () => call(request, 'gateway_payments', 'startOffsite', { gateway: field(request.form, 'gateway'), invoice_ids: ids, return_url: back }) as Promise<{ url: string }>,
-  );
+  const outcome = await attempt(() => call(request, 'gateway_payments', 'startOffsite', { gateway: field(request.form, 'gateway'), invoice_ids: ids, return_url: back }) as Promise<{ url: string }>);
   if (outcome.ok) return redirectOffsite(request.ctx, outcome.value.url, request.company);
   const invoices = await invoicesOf(request, ids);
   if (!invoices) return notFound(request);

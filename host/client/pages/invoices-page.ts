@@ -28,7 +28,9 @@ export async function showInvoices(request: ClientRequest): Promise<void> {
   const rows = await Promise.all(
     invoices.map(async (invoice) => {
       const money = moneyOf(request, invoice.currency);
-      const choose = choosing ? html`<td>${payable(invoice) ? html`<input type="checkbox" form="choose-invoices" name="invoice_ids[]" value="${invoice.id}" id="choose-${invoice.id}" aria-label="Pay invoice ${invoice.id_code}">` : ''}</td>` : '';
+      const choose = choosing
+        ? html`<td>${payable(invoice) ? html`<input type="checkbox" form="choose-invoices" name="invoice_ids[]" value="${invoice.id}" id="choose-${invoice.id}" aria-label="Pay invoice ${invoice.id_code}">` : ''}</td>`
+        : '';
       return html`<tr>${choose}<td><a href="/client/invoices/view?id=${invoice.id}">${invoice.id_code}</a></td><td>${day(invoice.date_billed)}</td><td>${day(invoice.date_due)}</td><td class="num">${await money(invoice.total)}</td><td class="num">${await money(invoice.due)}</td><td>${stateOf(invoice)}</td></tr>`;
     }),
   );
@@ -75,7 +77,12 @@ async function renderInvoice(request: ClientRequest, status: number, invoice: In
   sendHtml(
     request.ctx,
     status,
-    clientPage(request, 'invoices', `Invoice ${invoice.id_code}`, html`${message ?? ''}${await invoiceDetails(invoice, money)}<p><a href="/client/invoices/pdf?id=${invoice.id}">Download invoice ${invoice.id_code} (PDF)</a></p>${pay}<p><a href="/client/invoices">All your invoices</a></p>`),
+    clientPage(
+      request,
+      'invoices',
+      `Invoice ${invoice.id_code}`,
+      html`${message ?? ''}${await invoiceDetails(invoice, money)}<p><a href="/client/invoices/pdf?id=${invoice.id}">Download invoice ${invoice.id_code} (PDF)</a></p>${pay}<p><a href="/client/invoices">All your invoices</a></p>`,
+    ),
   );
 }
 

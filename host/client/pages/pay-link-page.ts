@@ -58,9 +58,7 @@ export async function payLink(ctx: Koa.Context, installation: Installation, host
       status = 400;
       message = problemsNotice(started.messages);
     }
-    const outcome = message
-      ? null
-      : await attempt(() => as('accounts', 'chargeInvoice', { invoice_id: invoiceId, account_id: field(form, 'account_id') }) as Promise<ChargeOutcome>);
+    const outcome = message ? null : await attempt(() => as('accounts', 'chargeInvoice', { invoice_id: invoiceId, account_id: field(form, 'account_id') }) as Promise<ChargeOutcome>);
     shown = ((await as('invoices', 'get', { invoice_id: invoiceId })) as InvoiceRecord | false) || invoice;
     if (!outcome) {
       // The off-site payment could not be opened: message says why.
@@ -84,7 +82,10 @@ export async function payLink(ctx: Koa.Context, installation: Installation, host
     const due = await money(shown.due);
     pay = html`${payForm(ctx.path, token, shown, await storedAccounts(as, clientId), due)}${offsiteForm(ctx.path, token, [invoiceId], await offsiteGateways(as, shown.currency), due)}`;
     if (!message && ctx.query.returned === '1') {
-      message = notice('warn', `Your payment for invoice ${shown.id_code} is pending: it shows here as soon as the payment provider confirms it. If you left the provider's page without paying, nothing was charged.`);
+      message = notice(
+        'warn',
+        `Your payment for invoice ${shown.id_code} is pending: it shows here as soon as the payment provider confirms it. If you left the provider's page without paying, nothing was charged.`,
+      );
     }
   } else if (!message) {
     message = notice(

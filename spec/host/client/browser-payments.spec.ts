@@ -37,7 +37,14 @@ describe('client area in headless Chromium: cards, paying several invoices, payi
     const { pricingId } = await addPackage(server, moduleId);
     vera = await seedClient(server, 'vera');
     secondInvoiceId = await ok(server, 'POST', 'invoices/add', {
-      vars: { client_id: vera.clientId, date_billed: '2026-01-01 00:00:00 UTC', date_due: '2099-02-28 00:00:00 UTC', currency: 'USD', status: 'active', lines: [{ description: 'Backups', amount: '9.00' }] },
+      vars: {
+        client_id: vera.clientId,
+        date_billed: '2026-01-01 00:00:00 UTC',
+        date_due: '2099-02-28 00:00:00 UTC',
+        currency: 'USD',
+        status: 'active',
+        lines: [{ description: 'Backups', amount: '9.00' }],
+      },
     });
     serviceId = await ok(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, client_id: vera.clientId, status: 'active', use_module: 'false' } });
     wide = await launchChromium({ width: 1280, height: 900 });
@@ -88,7 +95,13 @@ describe('client area in headless Chromium: cards, paying several invoices, payi
     await page.getByLabel('Use this card for automatic payments').check();
     await page.getByRole('button', { name: 'Add card' }).click();
     expect(await page.getByRole('status').textContent()).to.equal('The card was added.');
-    expect(await page.getByRole('row', { name: /ending 4444/ }).getByRole('cell').nth(1).textContent()).to.equal('Yes');
+    expect(
+      await page
+        .getByRole('row', { name: /ending 4444/ })
+        .getByRole('cell')
+        .nth(1)
+        .textContent(),
+    ).to.equal('Yes');
     await accessible();
     await shot('21-card-added-1280');
     expect(await ok(server, 'GET', 'accounts/getDebitAccount', { client_id: vera.clientId })).to.include({ last4: '4444' });
@@ -96,8 +109,14 @@ describe('client area in headless Chromium: cards, paying several invoices, payi
 
   it('chooses two open invoices and pays them together with the stored card', async () => {
     await page.getByRole('navigation', { name: 'Client area' }).getByRole('link', { name: 'Invoices' }).click();
-    await page.getByRole('checkbox', { name: /^Pay invoice / }).first().check();
-    await page.getByRole('checkbox', { name: /^Pay invoice / }).nth(1).check();
+    await page
+      .getByRole('checkbox', { name: /^Pay invoice / })
+      .first()
+      .check();
+    await page
+      .getByRole('checkbox', { name: /^Pay invoice / })
+      .nth(1)
+      .check();
     await page.getByRole('button', { name: 'Pay the chosen invoices' }).click();
     expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('Pay invoices');
     expect(await page.getByRole('radio', { name: /ending 4444/ }).isChecked()).to.equal(true);
@@ -114,13 +133,25 @@ describe('client area in headless Chromium: cards, paying several invoices, payi
 
   it('pays off-site through Stripe Checkout: pending on return, paid once the signed notification arrives', async () => {
     const invoiceId = await ok(server, 'POST', 'invoices/add', {
-      vars: { client_id: vera.clientId, date_billed: '2026-01-01 00:00:00 UTC', date_due: '2099-03-31 00:00:00 UTC', currency: 'USD', status: 'active', lines: [{ description: 'Domain', amount: '14.00' }] },
+      vars: {
+        client_id: vera.clientId,
+        date_billed: '2026-01-01 00:00:00 UTC',
+        date_due: '2099-03-31 00:00:00 UTC',
+        currency: 'USD',
+        status: 'active',
+        lines: [{ description: 'Domain', amount: '14.00' }],
+      },
     });
     const origin = new URL(server.url);
     // The proxy's part: the POST that opens the payment arrives as over HTTPS, and https://<this host> reaches the server.
     await page.route('**/client/invoices/pay-offsite', (route) => route.continue({ headers: { ...route.request().headers(), 'x-forwarded-proto': 'https' } }));
     await page.route(`https://${origin.host}/**`, async (route) => {
-      const response = await route.fetch({ url: route.request().url().replace(/^https:/, 'http:') });
+      const response = await route.fetch({
+        url: route
+          .request()
+          .url()
+          .replace(/^https:/, 'http:'),
+      });
       await route.fulfill({ response });
     });
     // Stripe's page: a link back to the success URL the gateway gave it, as paying there would.

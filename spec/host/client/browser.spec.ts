@@ -8,7 +8,6 @@ import { getInvoice, ok } from '../api/billing/fixtures';
 import { clientAreaServer, SeededClient, seedClient, seedContact } from './support/client-fixture';
 import { seriousViolations } from './support/axe';
 
-
 const SCREENSHOTS = path.join(SPEC_OUTPUT, 'client');
 describe('client area in headless Chromium', function () {
   let server: TestServer;

@@ -210,7 +210,7 @@ describe('client area: paying off-site and several invoices at once, payment acc
       expect(left.map((account: { id: number }) => account.id)).to.deep.equal([petra.accountId]);
     });
 
-    it("says why a card is refused, and keeps nothing", async () => {
+    it('says why a card is refused, and keeps nothing', async () => {
       const browser = await signedIn(server, b.username, b.password);
       await browser.get('/client/accounts');
       const before = await ok(server, 'GET', 'accounts/getAllCcByClient', { client_id: b.clientId });
@@ -303,7 +303,13 @@ describe('client area: paying off-site and several invoices at once, payment acc
       const visitor = new AdminClient(server.url);
       await visitor.get(link);
       const scope = (model: string, method: string, params: Record<string, unknown>) =>
-        server.installation.call(model, method, params, { companyId: 1, user: `pay-link:${b.clientId}`, client: { clientId: b.clientId, contactId: null, areas: ['client_invoices'], invoiceId } }, { via: 'client' });
+        server.installation.call(
+          model,
+          method,
+          params,
+          { companyId: 1, user: `pay-link:${b.clientId}`, client: { clientId: b.clientId, contactId: null, areas: ['client_invoices'], invoiceId } },
+          { via: 'client' },
+        );
       for (const ids of [[other], [invoiceId, other]]) {
         const error = await scope('gateway_payments', 'startOffsite', { gateway: 'stripe_checkout', invoice_ids: ids, return_url: 'https://x.example/' }).catch((e: { code?: string }) => e);
         expect((error as { code?: string }).code).to.equal('forbidden');
@@ -316,7 +322,12 @@ describe('client area: paying off-site and several invoices at once, payment acc
     it('refuses a contact without the invoices permission every new invoice page, and one without accounts the accounts page', async () => {
       const helper = await seedContact(server, b.clientId, 'oscar-tech', ['client_services']);
       const browser = await signedIn(server, helper.username, helper.password);
-      for (const path of [`/client/invoices/checkout?invoice_ids[]=${b.openInvoiceId}`, `/client/payments/return?invoice_ids[]=${b.openInvoiceId}`, `/client/invoices/pdf?id=${b.openInvoiceId}`, '/client/accounts']) {
+      for (const path of [
+        `/client/invoices/checkout?invoice_ids[]=${b.openInvoiceId}`,
+        `/client/payments/return?invoice_ids[]=${b.openInvoiceId}`,
+        `/client/invoices/pdf?id=${b.openInvoiceId}`,
+        '/client/accounts',
+      ]) {
         const res = await browser.get(path);
         expect(res.status, path).to.equal(403);
         expect(res.text).not.to.contain('Hosting for oscar');

@@ -32,6 +32,10 @@ export async function stripeCompletes(server: TestServer, standIn: StripeStandIn
     },
   });
   const signature = stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-  const res = await send(server.url, server.credential, 'POST', '/callback/gw/1/stripe_checkout/', { auth: false, body: payload, headers: { 'content-type': 'application/json', 'stripe-signature': signature } });
+  const res = await send(server.url, server.credential, 'POST', '/callback/gw/1/stripe_checkout/', {
+    auth: false,
+    body: payload,
+    headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+  });
   expect(res.status, res.text).to.equal(200);
 }
