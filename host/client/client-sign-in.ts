@@ -35,7 +35,8 @@ export function clientSignInHandler(installation: Installation, sessions: Client
     };
 
     if (ctx.method === 'GET' || ctx.method === 'HEAD') {
-      if (await sessions.find(readClientCookie(ctx, CLIENT_SESSION_COOKIE))) return redirectTo(ctx, '/client');
+      const existing = await sessions.find(readClientCookie(ctx, CLIENT_SESSION_COOKIE));
+      if (existing && hostServes(host, existing.companyId)) return redirectTo(ctx, '/client');
       return show(ctx, 200, { message: ctx.query.signed_out !== undefined ? 'You have signed out.' : undefined });
     }
     if (ctx.method !== 'POST') {

@@ -60,11 +60,17 @@ describe("client area: a company's hostname, name, logo and colour", () => {
 
   it("never serves one company's session under another company's hostname, whatever the Host header says", async () => {
     const uma = await signedIn(server, a.username, a.password);
+    const session = uma.cookies.get('tally_client')!;
     expect((await uma.get('/client/invoices', ONE)).status).to.equal(200);
     const forged = await uma.get(`/client/invoices/view?id=${a.openInvoiceId}`, TWO);
     expect(forged.status).to.equal(303);
     expect(forged.location).to.equal('/client/sign-in');
     expect((await uma.post('/client/details', { first_name: 'Forged' }, TWO)).status).to.equal(403);
+    // Its sign-in page offers the form rather than sending the session on to a page that will not serve it.
+    uma.cookies.set('tally_client', session);
+    const signIn = await uma.get('/client/sign-in', TWO);
+    expect(signIn.status).to.equal(200);
+    expect(signIn.text).to.contain('Second &amp; Co');
     expect((await ok(server, 'GET', 'clients/get', { client_id: a.clientId })).first_name).to.equal('uma');
   });
 
