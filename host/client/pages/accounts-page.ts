@@ -23,9 +23,9 @@ export async function showAccounts(request: ClientRequest, status = 200, problem
   const accounts = await storedAccounts(as(request), request.session.clientId);
   const saved = SAVED[String(request.ctx.query.saved ?? '')];
   const row = (a: AccountRecord) => html`<tr>
-<td>${a.type_name} ending ${a.last4}</td>
-<td>${a.autodebit ? 'Yes' : 'No'}</td>
-<td><div class="actions">${
+<td data-label="Account">${a.type_name} ending ${a.last4}</td>
+<td data-label="Automatic payments">${a.autodebit ? 'Yes' : 'No'}</td>
+<td data-label="Change"><div class="actions">${
     a.autodebit
       ? html`<form method="post" action="/client/accounts/autodebit">${csrfField(request)}<input type="hidden" name="account_id" value=""><button type="submit" class="small">Stop automatic payments</button></form>`
       : html`<form method="post" action="/client/accounts/autodebit">${csrfField(request)}<input type="hidden" name="account_id" value="${a.id}"><button type="submit" class="small" aria-label="Use for automatic payments: ${a.type_name} ending ${a.last4}">Use for automatic payments</button></form>`

@@ -62,7 +62,7 @@ async function renderCheckout(request: ClientRequest, status: number, invoices: 
   const rows = await Promise.all(
     invoices.map(async (i) => {
       const money = (amount: string) => formatMoney(as(request), amount, i.currency);
-      return html`<tr><td><a href="/client/invoices/view?id=${i.id}">${i.id_code}</a></td><td>${day(i.date_due)}</td><td class="num">${await money(i.due)}</td></tr>`;
+      return html`<tr><td data-label="Invoice"><a href="/client/invoices/view?id=${i.id}">${i.id_code}</a></td><td data-label="Due">${day(i.date_due)}</td><td data-label="Amount due" class="num">${await money(i.due)}</td></tr>`;
     }),
   );
   sendHtml(

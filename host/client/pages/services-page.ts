@@ -56,7 +56,7 @@ export async function showServices(request: ClientRequest, status = 200, message
 <thead><tr><th scope="col">Service</th><th scope="col">Status</th><th scope="col">Renews</th>${mayCancel ? html`<th scope="col">Cancel</th>` : ''}</tr></thead>
 <tbody>${services.map(
             (s) =>
-              html`<tr><td>${s.name}</td><td>${s.date_canceled && s.status !== 'canceled' ? STATUS_NAMES.scheduled_cancellation : (STATUS_NAMES[s.status] ?? s.status)}</td><td>${ends(s)}</td>${mayCancel ? html`<td>${action(s)}</td>` : ''}</tr>`,
+              html`<tr><td data-label="Service">${s.name}</td><td data-label="Status">${s.date_canceled && s.status !== 'canceled' ? STATUS_NAMES.scheduled_cancellation : (STATUS_NAMES[s.status] ?? s.status)}</td><td data-label="Renews">${ends(s)}</td>${mayCancel ? html`<td data-label="Cancel">${action(s)}</td>` : ''}</tr>`,
           )}</tbody>
 </table></div>`,
     ),
