@@ -318,6 +318,38 @@ describe('client area: paying off-site and several invoices at once, payment acc
     });
   });
 
+  describe('the call path, not the pages, scopes the new calls', () => {
+    const asClient = (client: SeededClient, model: string, method: string, params: Record<string, unknown>, areas: string[] | null = null, contactId: number | null = null) =>
+      server.installation.call(model, method, params, { companyId: 1, user: `client:${client.clientId}`, client: { clientId: client.clientId, contactId, areas } }, { via: 'client' });
+    const refused = async (work: Promise<unknown>, what: string) => {
+      const error = await work.then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect((error as { code?: string } | null)?.code, what).to.equal('forbidden');
+    };
+
+    it("refuses a client every new call naming another client's records, and anything but what the pages send", async () => {
+      const serviceId = await addService(b);
+      const card = { number: '4242424242424242', expiration: '203012', security_code: '123' };
+      await refused(asClient(b, 'accounts', 'addCc', { vars: { client_id: a.clientId, ...card } }), 'a card for another client');
+      await refused(asClient(b, 'accounts', 'addCc', { vars: { client_id: b.clientId, contact_id: 1, ...card } }), 'a card for a named contact');
+      await refused(asClient(b, 'accounts', 'addDebitAccount', { client_id: b.clientId, vars: { account_id: a.accountId } }), "another client's account as autodebit");
+      await refused(asClient(b, 'accounts', 'deleteDebitAccount', { client_id: a.clientId }), "another client's autodebit");
+      await refused(asClient(b, 'accounts', 'chargeInvoices', { account_id: b.accountId, invoice_ids: [a.openInvoiceId] }), "another client's invoice");
+      await refused(asClient(b, 'services', 'cancel', { service_id: serviceId, vars: {} }), 'cancelling now');
+      await refused(asClient(b, 'services', 'cancel', { service_id: serviceId, vars: { date_canceled: '2030-01-01 00:00:00' } }), 'cancelling at a date');
+      await refused(asClient(b, 'services', 'unCancel', { service_id: serviceId }), 'a call not listed');
+      await refused(asClient(b, 'companies', 'getSetting', { company_id: 1, key: 'smtp_password' }), 'a setting not listed');
+      await refused(asClient(b, 'invoices', 'getPdf', { invoice_id: a.openInvoiceId }), "another client's PDF");
+      await refused(
+        asClient(b, 'gateway_payments', 'startOffsite', { gateway: 'stripe_checkout', invoice_ids: [b.openInvoiceId], return_url: 'https://x.example/' }, ['client_services'], 1),
+        'a contact without invoices',
+      );
+      expect((await ok(server, 'GET', 'services/get', { service_id: serviceId })).date_canceled).to.equal(null);
+    });
+  });
+
   describe('contacts and forms', () => {
     it('refuses a contact without the invoices permission every new invoice page, and one without accounts the accounts page', async () => {
       const helper = await seedContact(server, b.clientId, 'oscar-tech', ['client_services']);
