@@ -100,6 +100,15 @@ const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
         (await owns.clientsMayCancel(companyId)),
     },
   ],
+  [
+    'services/unCancel',
+    {
+      areas: ['client_services'],
+      // Taking back a cancellation scheduled at term end, where the company lets clients cancel.
+      check: async (p, reach, owns, companyId) =>
+        (p.vars === undefined || onlyKeys(p.vars, new Set())) && (await owns.renewingService(p.service_id, reach)) && (await owns.clientsMayCancel(companyId)),
+    },
+  ],
   ['services/getList', { areas: ['client_services'], check: ownClient('client_id') }],
   ['services/getListCount', { areas: ['client_services'], check: ownClient('client_id') }],
   ['contacts/getAll', { areas: ['client_contacts'], check: ownClient('client_id') }],

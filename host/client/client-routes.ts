@@ -3,7 +3,7 @@ import { ClientPageHandler } from './client-request';
 import { addContact, editContact, showContact, showContacts } from './pages/contacts-page';
 import { saveDetails, showDetails } from './pages/details-page';
 import { payInvoice, sendInvoicePdf, showInvoice, showInvoices } from './pages/invoices-page';
-import { cancelService, showServices } from './pages/services-page';
+import { cancelService, keepService, showServices } from './pages/services-page';
 import { paySeveral, payOffsite, showCheckout, showReturn } from './pages/checkout-page';
 import { addAccount, chooseAutodebit, removeAccount, showAccounts } from './pages/accounts-page';
 
@@ -33,6 +33,7 @@ export const CLIENT_ROUTES: ReadonlyMap<string, ClientRoute> = new Map([
   ['POST /client/accounts/autodebit', { handler: chooseAutodebit, area: 'client_accounts' }],
   ['GET /client/services', { handler: (r) => showServices(r), area: 'client_services' }],
   ['POST /client/services/cancel', { handler: cancelService, area: 'client_services' }],
+  ['POST /client/services/keep', { handler: keepService, area: 'client_services' }],
   ['GET /client/contacts', { handler: (r) => showContacts(r), area: 'client_contacts' }],
   ['POST /client/contacts/add', { handler: addContact, area: 'client_contacts' }],
   ['GET /client/contacts/edit', { handler: (r) => showContact(r), area: 'client_contacts' }],

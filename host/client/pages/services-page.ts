@@ -38,10 +38,16 @@ export async function showServices(request: ClientRequest, status = 200, message
   const services = (await call(request, 'services', 'getList', { client_id: request.session.clientId, status: 'all', page: 1 })) as ServiceRecord[];
   const mayCancel = await clientsMayCancel(request);
   const ends = (s: ServiceRecord) => (s.date_canceled ? `Cancels ${day(s.date_canceled)}` : s.date_renews ? day(s.date_renews) : 'Does not renew');
-  const action = (s: ServiceRecord) =>
-    mayCancel && cancellable(s)
-      ? html`<form method="post" action="/client/services/cancel">${csrfField(request)}<input type="hidden" name="service_id" value="${s.id}"><button type="submit" class="small" aria-label="Cancel at term end: ${s.name}">Cancel at term end</button></form>`
-      : '';
+  const action = (s: ServiceRecord) => {
+    if (!mayCancel) return '';
+    if (cancellable(s)) {
+      return html`<form method="post" action="/client/services/cancel">${csrfField(request)}<input type="hidden" name="service_id" value="${s.id}"><button type="submit" class="small" aria-label="Cancel at term end: ${s.name}">Cancel at term end</button></form>`;
+    }
+    if (s.date_canceled !== null && s.status !== 'canceled' && s.date_renews !== null) {
+      return html`<form method="post" action="/client/services/keep">${csrfField(request)}<input type="hidden" name="service_id" value="${s.id}"><button type="submit" class="small secondary" aria-label="Keep this service: ${s.name}">Keep this service</button></form>`;
+    }
+    return '';
+  };
   sendHtml(
     request.ctx,
     status,
@@ -76,4 +82,13 @@ export async function cancelService(request: ClientRequest): Promise<void> {
   const services = (await call(request, 'services', 'getList', { client_id: request.session.clientId, status: 'all', page: 1 })) as ServiceRecord[];
   const service = services.find((s) => s.id === Number(serviceId));
   await showServices(request, 200, notice('ok', `${service?.name ?? 'The service'} will be canceled at the end of its term, on ${day(service?.date_canceled ?? null)}; it stays yours until then.`));
+}
+
+/** POST /client/services/keep: service_id. Takes back a cancellation scheduled at term end (services/unCancel); the service renews as before. */
+export async function keepService(request: ClientRequest): Promise<void> {
+  const serviceId = field(request.form, 'service_id');
+  if (!/^\d{1,15}$/.test(serviceId)) return notFound(request);
+  const outcome = await attempt(() => call(request, 'services', 'unCancel', { service_id: Number(serviceId) }));
+  if (!outcome.ok) return showServices(request, 400, problemsNotice(outcome.messages));
+  await showServices(request, 200, notice('ok', 'The cancellation was taken back: the service renews as before.'));
 }
