@@ -29,7 +29,8 @@ async function dueText(request: ClientRequest, invoices: readonly InvoiceRecord[
   return formatMoney(as(request), (cents / 10000).toFixed(4), invoices[0].currency);
 }
 
-const numbers = (invoices: readonly InvoiceRecord[]) => invoices.map((i) => i.id_code).join(', ');
+/** "invoice 4" or "invoices 4, 5", as a sentence names them. */
+const named = (invoices: readonly InvoiceRecord[]) => `${invoices.length === 1 ? 'invoice' : 'invoices'} ${invoices.map((i) => i.id_code).join(', ')}`;
 
 /** GET /client/invoices/checkout?invoice_ids[]=..: the chosen open invoices, what is due on them together, and how to pay it. */
 export async function showCheckout(request: ClientRequest): Promise<void> {
@@ -94,8 +95,8 @@ export async function paySeveral(request: ClientRequest): Promise<void> {
   const amount = await formatMoney(as(request), outcome.value.amount, outcome.value.currency);
   const approved = outcome.value.status === 'approved';
   const said = approved
-    ? notice('ok', `Thank you: your payment of ${amount} for invoices ${numbers(invoices)} was approved.`)
-    : notice('error', `Your payment of ${amount} for invoices ${numbers(invoices)} was not made: ${outcome.value.message} Nothing was charged.`);
+    ? notice('ok', `Thank you: your payment of ${amount} for ${named(invoices)} was approved.`)
+    : notice('error', `Your payment of ${amount} for ${named(invoices)} was not made: ${outcome.value.message} Nothing was charged.`);
   await renderCheckout(request, approved ? 200 : 402, invoices, said);
 }
 
@@ -127,10 +128,10 @@ export async function showReturn(request: ClientRequest): Promise<void> {
   if (!invoices) return notFound(request);
   const paid = invoices.every((i) => i.date_closed !== null);
   const said = paid
-    ? notice('ok', `Thank you: your payment was received, and invoices ${numbers(invoices)} are paid.`)
+    ? notice('ok', `Thank you: your payment was received, and ${named(invoices)} ${invoices.length === 1 ? 'is' : 'are'} paid.`)
     : notice(
         'warn',
-        `Your payment for invoices ${numbers(invoices)} is pending: it shows here as soon as the payment provider confirms it, which is usually within a minute. If you left the provider's page without paying, nothing was charged.`,
+        `Your payment for ${named(invoices)} is pending: it shows here as soon as the payment provider confirms it, which is usually within a minute. If you left the provider's page without paying, nothing was charged.`,
       );
   sendHtml(
     request.ctx,

@@ -72,10 +72,10 @@ describe('client area in headless Chromium: cards, paying several invoices, payi
   const accessible = async (on = page) => expect(await seriousViolations(on), `axe on ${on.url()}`).to.deep.equal([]);
 
   /** The same page at 390 px, signed in with the wide browser's session: nothing scrolls sideways, axe passes, a screenshot. */
-  async function onPhone(name: string) {
+  async function onPhone(name: string, url = page.url()) {
     await narrow!.context.addCookies(await wide!.context.cookies());
     const phone = await narrow!.context.newPage();
-    await phone.goto(page.url());
+    await phone.goto(url);
     expect(await phone.evaluate(SIDEWAYS_OVERFLOW), `${name} at 390 px`).to.equal(0);
     await accessible(phone);
     await shot(`${name}-390`, phone);
@@ -162,6 +162,7 @@ describe('client area in headless Chromium: cards, paying several invoices, payi
     await page.goto(`${server.url}/client/invoices/view?id=${invoiceId}`);
     await accessible();
     await shot('24-invoice-offsite-1280');
+    await onPhone('24-invoice-offsite');
     await page.getByRole('button', { name: 'Pay with Stripe Checkout' }).click();
     await page.waitForURL('https://checkout.stripe.com/**');
     await page.getByRole('link', { name: 'Pay' }).click();
@@ -169,6 +170,8 @@ describe('client area in headless Chromium: cards, paying several invoices, payi
     await page.getByRole('heading', { level: 1, name: 'Payment pending' }).waitFor();
     await accessible();
     await shot('25-payment-pending-1280');
+    // The same page at 390 px, reached over plain HTTP as the phone's context has no proxy stand-in.
+    await onPhone('25-payment-pending', page.url().replace(/^https:/, 'http:'));
     expect((await getInvoice(server, invoiceId)).paid).to.equal('0.0000');
     await stripeCompletes(server, standIn, 'pi_browser_1');
     await page.reload();
