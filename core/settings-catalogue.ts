@@ -52,6 +52,18 @@ function publicUrl(value: string): string | null {
   }
 }
 
+/** '' (the area's own colour) or #rrggbb that white text can be read on (WCAG AA: a contrast of at least 4.5 to 1). */
+function areaColour(value: string): string | null {
+  if (value === '') return null;
+  if (!/^#[0-9a-fA-F]{6}$/.test(value)) return 'Please give a colour as #rrggbb, or nothing for the default.';
+  const channel = (hex: string) => {
+    const c = parseInt(hex, 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * channel(value.slice(1, 3)) + 0.7152 * channel(value.slice(3, 5)) + 0.0722 * channel(value.slice(5, 7));
+  return 1.05 / (luminance + 0.05) >= 4.5 ? null : 'White text cannot be read on this colour: please give a darker one (a contrast of at least 4.5 to 1 with white).';
+}
+
 export const SETTINGS: Record<string, SettingDefinition> = {
   maintenance_mode: { scope: 'system', default: 'false', check: booleanText },
   system_key: { scope: 'system', default: '', check: () => 'The system key is created at install and cannot be changed.', secret: true },
@@ -95,6 +107,12 @@ export const SETTINGS: Record<string, SettingDefinition> = {
   mail_reply_to: { scope: 'company', default: '', check: () => 'Set the sender with mail_settings/set.', secret: true },
   // Where clients reach this installation (docs/delivery.md): the {payment_url} of invoice mails links to its client area.
   public_url: { scope: 'system', default: '', check: publicUrl },
+  // The client area (docs/client-area.md): whether clients may cancel their services at term end (the reference's
+  // clients_cancel_services), and how many days a pay link made by invoices/createPayHash takes payments.
+  clients_cancel_services: { scope: 'company', default: 'true', check: booleanText },
+  // The client area's colour (#rrggbb): its header and buttons carry white text, so it must be dark enough to read on.
+  client_area_colour: { scope: 'company', default: '', check: areaColour },
+  pay_link_days: { scope: 'company', default: '30', check: (v) => (/^\d{1,3}$/.test(v) && Number(v) >= 1 && Number(v) <= 365 ? null : 'Please give a whole number of days from 1 to 365.') },
   // How long the mail log keeps the bodies of messages sent or failed (subjects, recipients and status stay).
   mail_retention_days: { scope: 'system', default: '90', check: (v) => (/^\d{1,4}$/.test(v) && Number(v) >= 1 && Number(v) <= 3650 ? null : 'Please give a whole number of days from 1 to 3650.') },
 };

@@ -65,6 +65,16 @@ export class ServiceTransitions {
     if (notify) await this.tell(service, 'cancellation');
   }
 
+  /**
+   * Schedules the cancellation for `at` (a future time; the billing run's Cancel Scheduled Services
+   * carries it out then, through cancel above). A canceled service has nothing left to schedule.
+   */
+  async scheduleCancel(service: ServiceRow, at: string): Promise<void> {
+    if (service.status === 'canceled') throw TallyError.invalid({ status: { transition: 'The service is already canceled.' } });
+    await this.update(service.id, { date_canceled: at });
+    await emitServiceEvent(this.ctx, 'Services.cancel', service.id);
+  }
+
   /** Tells the module about a paid renewal. */
   async renew(service: ServiceRow): Promise<void> {
     if (!['active', 'suspended'].includes(service.status)) throw transitionError('renewed', ['active', 'suspended'], service.status);

@@ -4,7 +4,7 @@ import { formatAmount } from '../billing/currency-format';
 import { findCurrency } from '../billing/find-currency';
 import { idCode } from '../billing/client-store';
 import { billingRecipients } from './client-recipients';
-import { payLinkUrl } from '../billing/pay-link';
+import { payLinkExpiry, payLinkUrl } from '../billing/pay-link';
 import { SYSTEM_COMPANY } from '../settings-catalogue';
 
 /** Invoices in these states are not sent: a draft is not final, a void one is owed by no one. */
@@ -77,5 +77,6 @@ export async function invoiceMail(db: Tx, companyId: number, invoiceId: number):
 async function payUrl(db: Tx, companyId: number, clientId: number, invoiceId: number): Promise<string> {
   const rows = await db.selectFrom('settings').select(['key', 'value']).where('company_id', '=', SYSTEM_COMPANY).where('key', 'in', ['public_url', 'system_key']).execute();
   const value = (key: string) => rows.find((r) => r.key === key)?.value ?? '';
-  return payLinkUrl(value('public_url'), value('system_key'), companyId, clientId, invoiceId);
+  if (!value('public_url')) return '';
+  return payLinkUrl(value('public_url'), value('system_key'), companyId, clientId, invoiceId, await payLinkExpiry(db, companyId));
 }

@@ -2,10 +2,13 @@ import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
 import { model } from '../kernel/model';
 import { ModelCalls } from '../kernel/model-calls';
-import { int, string } from '../kernel/parameter';
+import { int, list, string } from '../kernel/parameter';
 import { refundThroughGateway } from '../payments/refund-through-gateway';
 import { payInvoiceNow } from '../payments/pay-invoice-now';
-import { int as count, record, string as text } from '../kernel/shape';
+import { int as count, listOf, record, string as text } from '../kernel/shape';
+import { is } from '../kernel/input-rules';
+import { TallyError } from '../kernel/tally-error';
+import { offsiteGateways, startOffsitePayment } from '../payments/offsite-checkout';
 import { TRANSACTION } from './transactions.fields';
 
 /**
@@ -40,5 +43,28 @@ export class GatewayPayments {
   })
   payInvoice(invoiceId: number, accountId: number) {
     return payInvoiceNow(this.ctx, this.calls, invoiceId, accountId);
+  }
+
+  @callable({
+    description: "The company's enabled non-merchant gateways taking the currency that can send a payer off-site to pay (their payments model offers buildProcess): { gateway (its directory), name }.",
+    verb: 'GET',
+    params: [string('currency', { format: 'currency', example: 'USD' })],
+    returns: listOf(record({ gateway: text(), name: text() })),
+  })
+  getOffsiteGateways(currency: string) {
+    if (!/^[A-Za-z]{3}$/.test(currency)) throw TallyError.invalid({ currency: { format: 'The currency must be a three-letter code such as USD.' } });
+    return offsiteGateways(this.ctx, this.calls, currency);
+  }
+
+  @callable({
+    description:
+      "Open an off-site payment through a non-merchant gateway's buildProcess of everything due on open invoices of one client in one currency (invoice_ids, at most 25), returning the payer to return_url. Answers { type: redirect, url }: send the payer there. Nothing is recorded until the gateway's signed notification arrives (docs/payments.md).",
+    verb: 'POST',
+    params: [string('gateway', { example: 'stripe_checkout' }), list('invoice_ids'), string('return_url', { example: 'https://billing.example.com/client/payments/return' })],
+    returns: record({ type: text({ enum: ['redirect'] }), url: text() }),
+  })
+  startOffsite(gateway: string, invoiceIds: unknown[], returnUrl: string) {
+    if (!invoiceIds.every((id) => is.integer(id))) throw TallyError.invalid({ invoice_ids: { format: 'Give the invoices as a list of invoice ids.' } });
+    return startOffsitePayment(this.ctx, this.calls, gateway, invoiceIds.map(Number), returnUrl);
   }
 }

@@ -272,9 +272,7 @@ export class Services {
       at = formatUtc(parsed);
     }
     if (at !== null && at > now) {
-      if (service.status === 'canceled') throw TallyError.invalid({ status: { transition: 'The service is already canceled.' } });
-      await this.ctx.db.updateTable('services').set({ date_canceled: at }).where('id', '=', serviceId).execute();
-      await emitServiceEvent(this.ctx, 'Services.cancel', serviceId);
+      await this.transitions().scheduleCancel(service, at);
       return null;
     }
     await this.transitions().cancel(service, vars.use_module === undefined || truthy(vars.use_module), vars.notify_cancel !== undefined && truthy(vars.notify_cancel));

@@ -4,6 +4,7 @@ import { ClientReach } from '../kernel/caller';
 import { TallyError } from '../kernel/tally-error';
 import { ClientArea } from '../identity/client-areas';
 import { CONTACT_FIELDS } from '../billing/contact-fields';
+import { SETTINGS } from '../settings-catalogue';
 
 type Params = Record<string, unknown>;
 type Check = (params: Params, reach: ClientReach, owns: Ownership, companyId: number) => boolean | Promise<boolean>;
@@ -33,6 +34,22 @@ const ownInvoice: Check = (p, reach, owns) => (reach.invoiceId === undefined || 
 /** The invoice lists a client sees: never drafts (staff's work in progress), nor staff's queues. */
 const CLIENT_INVOICE_LISTS: ReadonlySet<unknown> = new Set(['open', 'closed', 'active', 'proforma', 'void']);
 const clientList: Check = (p, reach) => sameId(p.client_id, reach.clientId) && (p.status === undefined || CLIENT_INVOICE_LISTS.has(p.status));
+/** Every invoice a list names is the caller's (a pay link: the list is its one invoice). */
+const ownInvoices: Check = async (p, reach, owns) => {
+  const ids = Array.isArray(p.invoice_ids) ? p.invoice_ids : null;
+  if (!ids || ids.length === 0) return false;
+  if (reach.invoiceId !== undefined && !(ids.length === 1 && sameId(ids[0], reach.invoiceId))) return false;
+  for (const id of ids) if (!(await owns.invoice(id, reach))) return false;
+  return true;
+};
+const ownAccount =
+  (name: string): Check =>
+  (p, reach, owns) =>
+    owns.account(p[name], reach);
+/** What a client may give when it adds a card: the card (handed to the gateway, never kept), the name on it, whether autodebit uses it. */
+const CARD_FIELDS: ReadonlySet<string> = new Set(['client_id', 'number', 'expiration', 'security_code', 'first_name', 'last_name', 'gateway', 'autodebit']);
+/** The company settings a client area page reads: what it offers, never a secret or staff's own. */
+const CLIENT_READABLE_SETTINGS: ReadonlySet<unknown> = new Set(['clients_cancel_services']);
 const all =
   (...checks: Check[]): Check =>
   async (p, reach, owns, companyId) => {
@@ -57,6 +74,41 @@ const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   ['accounts/getAllCcByClient', { areas: ['client_invoices', 'client_accounts'], payLink: true, check: ownClient('client_id') }],
   ['accounts/getAllAchByClient', { areas: ['client_invoices', 'client_accounts'], payLink: true, check: ownClient('client_id') }],
   ['accounts/chargeInvoice', { areas: ['client_invoices'], payLink: true, check: all(ownInvoice, (p, reach, owns) => owns.account(p.account_id, reach)) }],
+  ['invoices/getPdf', { areas: ['client_invoices'], payLink: true, check: ownInvoice }],
+  ['accounts/chargeInvoices', { areas: ['client_invoices'], check: all(ownInvoices, ownAccount('account_id')) }],
+  ['gateway_payments/getOffsiteGateways', { areas: ['client_invoices'], payLink: true, check: () => true }],
+  ['gateway_payments/startOffsite', { areas: ['client_invoices'], payLink: true, check: ownInvoices }],
+  ['accounts/getDebitAccount', { areas: ['client_invoices', 'client_accounts'], check: ownClient('client_id') }],
+  ['accounts/addCc', { areas: ['client_accounts'], check: (p, reach) => onlyKeys(p.vars, CARD_FIELDS) && sameId((p.vars as Params).client_id, reach.clientId) }],
+  ['accounts/deleteCc', { areas: ['client_accounts'], check: ownAccount('account_id') }],
+  ['accounts/deleteAch', { areas: ['client_accounts'], check: ownAccount('account_id') }],
+  [
+    'accounts/addDebitAccount',
+    { areas: ['client_accounts'], check: (p, reach, owns) => sameId(p.client_id, reach.clientId) && onlyKeys(p.vars, new Set(['account_id'])) && owns.account((p.vars as Params).account_id, reach) },
+  ],
+  ['accounts/deleteDebitAccount', { areas: ['client_accounts'], check: ownClient('client_id') }],
+  ['companies/getSetting', { areas: [], check: (p, _r, _o, companyId) => sameId(p.company_id, companyId) && CLIENT_READABLE_SETTINGS.has(p.key) }],
+  [
+    'services/cancel',
+    {
+      areas: ['client_services'],
+      // At term end only, and only where the company lets clients cancel: now, or at a date of their choosing, is staff's to do.
+      check: async (p, reach, owns, companyId) =>
+        onlyKeys(p.vars, new Set(['date_canceled'])) &&
+        (p.vars as Params).date_canceled === 'end_of_term' &&
+        (await owns.renewingService(p.service_id, reach)) &&
+        (await owns.clientsMayCancel(companyId)),
+    },
+  ],
+  [
+    'services/unCancel',
+    {
+      areas: ['client_services'],
+      // Taking back a cancellation scheduled at term end, where the company lets clients cancel.
+      check: async (p, reach, owns, companyId) =>
+        (p.vars === undefined || onlyKeys(p.vars, new Set())) && (await owns.renewingService(p.service_id, reach)) && (await owns.clientsMayCancel(companyId)),
+    },
+  ],
   ['services/getList', { areas: ['client_services'], check: ownClient('client_id') }],
   ['services/getListCount', { areas: ['client_services'], check: ownClient('client_id') }],
   ['contacts/getAll', { areas: ['client_contacts'], check: ownClient('client_id') }],
@@ -102,6 +154,27 @@ class Ownership {
     if (!isId(id)) return false;
     const row = await this.db.selectFrom('accounts').select('id').where('id', '=', Number(id)).where('client_id', '=', reach.clientId).where('company_id', '=', this.companyId).executeTakeFirst();
     return !!row;
+  }
+
+  /** A service of the client that renews (so has a term end), not yet canceled. */
+  async renewingService(id: unknown, reach: ClientReach): Promise<boolean> {
+    if (!isId(id)) return false;
+    const row = await this.db
+      .selectFrom('services')
+      .select('id')
+      .where('id', '=', Number(id))
+      .where('client_id', '=', reach.clientId)
+      .where('company_id', '=', this.companyId)
+      .where('status', 'in', ['active', 'suspended'])
+      .where('date_renews', 'is not', null)
+      .executeTakeFirst();
+    return !!row;
+  }
+
+  /** The company's clients_cancel_services setting (true unless it set false). */
+  async clientsMayCancel(companyId: number): Promise<boolean> {
+    const row = await this.db.selectFrom('settings').select('value').where('company_id', '=', companyId).where('key', '=', 'clients_cancel_services').executeTakeFirst();
+    return (row?.value ?? SETTINGS.clients_cancel_services.default) === 'true';
   }
 
   /** A contact of the client; its primary contact (the client's own details) only when `primaryToo`. */

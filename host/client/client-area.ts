@@ -15,6 +15,8 @@ import { ClientSession, ClientSessionLimits, ClientSessionStore, DEFAULT_CLIENT_
 import { clientSignInHandler } from './client-sign-in';
 import { clientDb } from './client-tables';
 import { isPayLink, payLink } from './pages/pay-link-page';
+import { bounceCrossSiteReturn } from './cross-site-return';
+import { companyForHost, hostServes, isBrandAsset, readBrand, serveBrandAsset } from './client-brand';
 
 export interface ClientAreaOptions {
   sessionLimits?: ClientSessionLimits;
@@ -29,7 +31,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
  * answered without a session; every other page needs one, and every POST the session's CSRF
  * token. The headers are the admin area's (no framing, no inline script, nothing cached). Pages
  * call models only through the call path as the signed-in client (client-request.ts), so what a
- * client reaches is the client scope's decision (core/trust/client-scope.ts).
+ * client reaches is the client scope's decision (core/trust/client-scope.ts). Under a company's own
+ * hostname (companies' hostname) only that company's clients sign in and are served, in its brand
+ * (client-brand.ts).
  */
 export function clientArea(installation: Installation, logger: Logger, options: ClientAreaOptions = {}): Koa.Middleware {
   const sessions = new ClientSessionStore(clientDb(installation.db), options.sessionLimits ?? DEFAULT_CLIENT_SESSION_LIMITS);
@@ -47,7 +51,8 @@ export function clientArea(installation: Installation, logger: Logger, options: 
       clearClientCookie(ctx, CLIENT_SESSION_COOKIE);
       return redirectTo(ctx, '/client/sign-in?signed_out=1');
     }
-    const company = (await callAsClient(installation, session.companyId, session.reach, 'companies', 'get', { company_id: session.companyId })) as ClientCompany | false;
+    const found = (await callAsClient(installation, session.companyId, session.reach, 'companies', 'get', { company_id: session.companyId })) as ClientCompany | false;
+    const company = found && { id: found.id, name: found.name, brand: await readBrand(installation.db, found.id) };
     if (!company) return sendHtml(ctx, 404, clientStatusPage('Not found', 'This account no longer exists.', null, null));
     if (clientRouteKey(ctx.method, ctx.path) === 'GET /client') return redirectTo(ctx, mayUse(session, 'client_invoices') ? '/client/invoices' : '/client/details');
     const route = CLIENT_ROUTES.get(clientRouteKey(ctx.method, ctx.path));
@@ -75,11 +80,22 @@ export function clientArea(installation: Installation, logger: Logger, options: 
   return async (ctx) => {
     setSecurityHeaders(ctx);
     try {
-      if (ctx.path === '/client/sign-in') return await signIn(ctx);
-      if (isPayLink(ctx.path)) return await payLink(ctx, installation);
+      const host = await companyForHost(installation.db, ctx.hostname);
+      if (host.kind === 'ambiguous') {
+        ctx.req.resume();
+        return sendHtml(ctx, 404, clientStatusPage('Not found', 'This address is not set up for a client area.', null, null));
+      }
+      if (isBrandAsset(ctx.path)) {
+        if (await serveBrandAsset(ctx, installation.db)) return;
+        return sendHtml(ctx, 404, clientStatusPage('Not found', 'There is no such page.', null, null));
+      }
+      if (ctx.path === '/client/sign-in') return await signIn(ctx, host);
+      if (isPayLink(ctx.path)) return await payLink(ctx, installation, host);
       const cookie = readClientCookie(ctx, CLIENT_SESSION_COOKIE);
       const session = await sessions.find(cookie);
-      if (session) return await withSession(ctx, session);
+      // A company's own hostname serves its clients only: another company's session is not signed in here.
+      if (session && hostServes(host, session.companyId)) return await withSession(ctx, session);
+      if (!session && bounceCrossSiteReturn(ctx)) return;
       if (cookie) clearClientCookie(ctx, CLIENT_SESSION_COOKIE);
       ctx.req.resume();
       if (SAFE_METHODS.has(ctx.method)) return redirectTo(ctx, '/client/sign-in');

@@ -3,10 +3,11 @@ import { html, SafeHtml } from '../web/html';
 import { ClientArea } from '../../core/identity/client-areas';
 import { ClientCompany, ClientRequest, mayUse } from './client-request';
 
-export type ClientSection = 'invoices' | 'services' | 'contacts' | 'details';
+export type ClientSection = 'invoices' | 'accounts' | 'services' | 'contacts' | 'details';
 
 const SECTIONS: ReadonlyArray<{ key: ClientSection; path: string; label: string; area: ClientArea | null }> = [
   { key: 'invoices', path: '/client/invoices', label: 'Invoices', area: 'client_invoices' },
+  { key: 'accounts', path: '/client/accounts', label: 'Payment accounts', area: 'client_accounts' },
   { key: 'services', path: '/client/services', label: 'Services', area: 'client_services' },
   { key: 'contacts', path: '/client/contacts', label: 'Contacts', area: 'client_contacts' },
   { key: 'details', path: '/client/details', label: 'Your details', area: null },
@@ -23,6 +24,7 @@ export function clientDocument(title: string, company: ClientCompany | null, bod
 <link rel="icon" href="data:,">
 <title>${title} · ${company?.name ?? 'Client area'}</title>
 <link rel="stylesheet" href="/admin/assets/admin.css">
+${company ? html`<link rel="stylesheet" href="/client/brand/${company.id}/style.css">` : ''}
 </head>
 <body>
 ${body}
@@ -40,7 +42,7 @@ export function clientPage(request: ClientRequest, section: ClientSection, title
     html`<a class="skip-link" href="#main">Skip to content</a>
 <header class="site-header">
   <div class="bar">
-    <a class="brand" href="/client">${company.name}</a>
+    <a class="brand" href="/client">${brandMark(company)}${company.name}</a>
     <nav class="site-nav" aria-label="Client area">
       <ul>
         ${sections.map((s) => html`<li><a href="${s.path}"${s.key === section ? html` aria-current="page"` : ''}>${s.label}</a></li>`)}
@@ -59,6 +61,12 @@ export function clientPage(request: ClientRequest, section: ClientSection, title
 ${content}
 </main>`,
   );
+}
+
+/** The company's logo before its name, when it has one (decorative: the name beside it says whose it is). */
+export function brandMark(company: ClientCompany): SafeHtml | string {
+  const sha = company.brand?.logoSha256;
+  return sha ? html`<img src="/client/brand/${company.id}/logo?v=${sha.slice(0, 16)}" alt="" height="32"> ` : '';
 }
 
 /** The CSRF token every state-changing form of a client page carries. */

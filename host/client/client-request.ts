@@ -3,11 +3,13 @@ import { Installation } from '../../core/installation';
 import { Caller, ClientReach } from '../../core/kernel/caller';
 import { ClientArea } from '../../core/identity/client-areas';
 import { ClientSession } from './client-session-store';
+import { ClientBrand } from './client-brand';
 
-/** The company whose client area this is: its name heads every page. */
+/** The company whose client area this is: its name (and logo, when it has one) heads every page, in its colour. */
 export interface ClientCompany {
   readonly id: number;
   readonly name: string;
+  readonly brand?: ClientBrand;
 }
 
 /** What a page of the client area gets: the signed-in client or contact, its form, its company. */

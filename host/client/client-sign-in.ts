@@ -9,6 +9,13 @@ import { checkClientCredentials } from './client-login';
 import { ClientSessionStore } from './client-session-store';
 import { clearClientCookie, CLIENT_SESSION_COOKIE, CLIENT_SIGN_IN_COOKIE, readClientCookie, setClientSessionCookie, setClientSignInCookie } from './client-cookies';
 import { clientSignInPage } from './pages/sign-in-page';
+import { HostCompany, hostServes, readBrand } from './client-brand';
+import { ClientCompany } from './client-request';
+
+async function hostCompany(installation: Installation, companyId: number): Promise<ClientCompany | null> {
+  const row = await installation.db.selectFrom('companies').select(['id', 'name']).where('id', '=', companyId).executeTakeFirst();
+  return row ? { id: row.id, name: row.name, brand: await readBrand(installation.db, row.id) } : null;
+}
 
 const WRONG = 'The username or password is incorrect.';
 
@@ -17,16 +24,19 @@ const WRONG = 'The username or password is incorrect.';
  * double-submit cookie), failures count towards the same lock-outs whether or not the username
  * exists, and every sign-in gets a fresh session id (an id planted beforehand never becomes one).
  */
-export function clientSignInHandler(installation: Installation, sessions: ClientSessionStore, lockout: SignInLockout): (ctx: Koa.Context) => Promise<void> {
-  const show = (ctx: Koa.Context, status: number, view: { username?: string; error?: string; message?: string }) => {
-    const token = readClientCookie(ctx, CLIENT_SIGN_IN_COOKIE) ?? newToken();
-    setClientSignInCookie(ctx, token);
-    sendHtml(ctx, status, clientSignInPage({ ...view, token }));
-  };
+export function clientSignInHandler(installation: Installation, sessions: ClientSessionStore, lockout: SignInLockout): (ctx: Koa.Context, host: HostCompany) => Promise<void> {
+  return async (ctx, host) => {
+    // Under a company's own hostname the page is that company's, in its name and brand.
+    const company = host.kind === 'one' ? await hostCompany(installation, host.companyId) : null;
+    const show = (ctx: Koa.Context, status: number, view: { username?: string; error?: string; message?: string }) => {
+      const token = readClientCookie(ctx, CLIENT_SIGN_IN_COOKIE) ?? newToken();
+      setClientSignInCookie(ctx, token);
+      sendHtml(ctx, status, clientSignInPage({ ...view, token, company }));
+    };
 
-  return async (ctx) => {
     if (ctx.method === 'GET' || ctx.method === 'HEAD') {
-      if (await sessions.find(readClientCookie(ctx, CLIENT_SESSION_COOKIE))) return redirectTo(ctx, '/client');
+      const existing = await sessions.find(readClientCookie(ctx, CLIENT_SESSION_COOKIE));
+      if (existing && hostServes(host, existing.companyId)) return redirectTo(ctx, '/client');
       return show(ctx, 200, { message: ctx.query.signed_out !== undefined ? 'You have signed out.' : undefined });
     }
     if (ctx.method !== 'POST') {
@@ -50,7 +60,9 @@ export function clientSignInHandler(installation: Installation, sessions: Client
       ctx.set('Retry-After', String(Math.ceil(wait / 1000)));
       return show(ctx, 429, { username, error: `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` });
     }
-    const login = await checkClientCredentials(installation.db, username, password);
+    const found = await checkClientCredentials(installation.db, username, password);
+    // Another company's client is refused under this company's hostname as a wrong password is, and counts as one.
+    const login = found && hostServes(host, found.companyId) ? found : null;
     if (!login) {
       await lockout.recordFailure(username, ctx.ip);
       return show(ctx, 403, { username, error: WRONG });

@@ -2,13 +2,14 @@ import { CallContext } from '../../kernel/call-context';
 import { callable } from '../../kernel/callable';
 import { facet } from '../../kernel/model';
 import { ModelCalls } from '../../kernel/model-calls';
-import { int } from '../../kernel/parameter';
+import { int, list } from '../../kernel/parameter';
 import { int as id, record, string as text } from '../../kernel/shape';
-import { stored, toStored } from '../../kernel/money';
+import { is } from '../../kernel/input-rules';
 import { TallyError } from '../../kernel/tally-error';
 import { findAccount } from '../../billing/account-ops';
 import { invalidAccount } from '../../billing/account-store';
 import { callGateway } from '../../billing/gateway-answers';
+import { MAX_INVOICES_AT_ONCE, payableInvoices } from '../../payments/payable-invoices';
 
 const CHARGED = record({
   status: text({ enum: ['approved', 'declined', 'error'] }),
@@ -18,10 +19,8 @@ const CHARGED = record({
   currency: text(),
 });
 
-const OPEN_STATUSES = ['active', 'proforma'];
-
 /**
- * Paying one open invoice now with a stored account of its client: the amount due is charged
+ * Paying one open invoice (or several of one client) now with a stored account of its client: the amount due is charged
  * through the account's merchant gateway (`<gateway>.tokens/charge`, the call the billing run's
  * autodebit makes), which records the payment on the invoice when it is approved. The client area
  * pays this way; staff can over the API. A facet of the accounts model, so `accounts/chargeInvoice`.
@@ -40,26 +39,31 @@ export class InvoiceCharge {
     description:
       "Charge what is due on an open invoice to an active stored account of the invoice's client, through the account's gateway. Answers { status (approved, declined, error), message, transaction_id, amount, currency }; 400 for an account or invoice that is not the client's, a closed invoice or nothing due.",
   })
-  async chargeInvoice(accountId: number, invoiceId: number) {
-    const invoice = await this.ctx.db
-      .selectFrom('invoices')
-      .select(['id', 'client_id', 'status', 'date_closed', 'total', 'paid', 'currency'])
-      .where('id', '=', invoiceId)
-      .where('company_id', '=', this.ctx.companyId)
-      .executeTakeFirst();
-    if (!invoice) throw TallyError.invalid({ invoice_id: { exists: 'Invalid invoice ID.' } });
+  chargeInvoice(accountId: number, invoiceId: number) {
+    return this.charge(accountId, [invoiceId], 'invoice_id');
+  }
+
+  @callable({
+    verb: 'POST',
+    params: [int('account_id'), list('invoice_ids')],
+    returns: CHARGED,
+    description: `Charge what is due on several open invoices of one client, in one currency (at most ${MAX_INVOICES_AT_ONCE}), to an active stored account of that client as one payment applied to each. Answers as chargeInvoice; 400 (invoice_ids) when an invoice is not the client's, closed, has nothing due or is in another currency, and nothing is charged.`,
+  })
+  chargeInvoices(accountId: number, invoiceIds: unknown[]) {
+    if (!invoiceIds.every((id) => is.integer(id))) throw TallyError.invalid({ invoice_ids: { format: 'Give the invoices as a list of invoice ids.' } });
+    return this.charge(accountId, invoiceIds.map(Number), 'invoice_ids');
+  }
+
+  private async charge(accountId: number, invoiceIds: number[], field: string) {
+    const paying = await payableInvoices(this.ctx, invoiceIds, field);
     const account = await findAccount(this.ctx, accountId);
-    if (!account || account.status !== 'active' || account.client_id !== invoice.client_id) throw invalidAccount();
-    if (!OPEN_STATUSES.includes(invoice.status) || invoice.date_closed !== null) throw TallyError.invalid({ invoice_id: { open: 'This invoice is not open for payment.' } });
-    const due = stored(invoice.total).minus(stored(invoice.paid));
-    if (due.lte(0)) throw TallyError.invalid({ invoice_id: { due: 'Nothing is due on this invoice.' } });
-    const amount = toStored(due);
+    if (!account || account.status !== 'active' || account.client_id !== paying.clientId) throw invalidAccount();
     const answer = (await callGateway(
       this.ctx,
       this.calls,
       account.gateway,
       'charge',
-      { vars: { reference_id: account.reference_id, client_id: invoice.client_id, amount, currency: invoice.currency, invoices: [{ invoice_id: invoice.id, amount }] } },
+      { vars: { reference_id: account.reference_id, client_id: paying.clientId, amount: paying.amount, currency: paying.currency, invoices: paying.invoices } },
       'charge the account',
     )) as { status?: unknown; message?: unknown; transaction_id?: unknown } | null;
     const status = answer?.status === 'approved' ? 'approved' : answer?.status === 'declined' ? 'declined' : 'error';
@@ -71,11 +75,11 @@ export class InvoiceCharge {
         .set({ account_id: account.id })
         .where('id', '=', transactionId)
         .where('company_id', '=', this.ctx.companyId)
-        .where('client_id', '=', invoice.client_id)
+        .where('client_id', '=', paying.clientId)
         .where('account_id', 'is', null)
         .execute();
     }
     const message = typeof answer?.message === 'string' ? answer.message : status === 'approved' ? 'The payment was approved.' : 'The gateway did not approve the payment.';
-    return { status, message, transaction_id: transactionId, amount, currency: invoice.currency };
+    return { status, message, transaction_id: transactionId, amount: paying.amount, currency: paying.currency };
   }
 }

@@ -5,7 +5,7 @@ import { callable } from '../../kernel/callable';
 import { stored, sum, toStored } from '../../kernel/money';
 import { facet } from '../../kernel/model';
 import { bool, int, object, string } from '../../kernel/parameter';
-import { payToken } from '../../billing/pay-link';
+import { payLinkExpiry, payToken, payTokenExpiry } from '../../billing/pay-link';
 import { applicableTaxes } from '../../billing/applicable-taxes';
 import { ordered, readOrder } from '../../billing/ordering';
 import { pageOffset } from '../../billing/values';
@@ -156,7 +156,7 @@ export class InvoiceQueries {
 
   @callable({
     description:
-      "A token that lets a client pay this invoice without logging in (an HMAC of the company, client and invoice under a key derived from the system key); 400 invoice_id.exists unless the invoice is the client's, of the caller's company.",
+      "A token that lets a client pay this invoice without logging in until it expires (the company's pay_link_days setting, 30 days by default): an HMAC of the company, client, invoice and expiry under a key derived from the system key, followed by the expiry. 400 invoice_id.exists unless the invoice is the client's, of the caller's company.",
     verb: 'GET',
     params: [int('client_id'), int('invoice_id')],
     returns: text(),
@@ -167,23 +167,25 @@ export class InvoiceQueries {
     // later id) on that company's pay page. For the same reason the token is not systemHash's
     // HMAC, which any company can have computed for any text.
     if (!(await this.payable(clientId, invoiceId))) throw invalidInvoice();
-    return this.payHash(clientId, invoiceId);
+    return this.payHash(clientId, invoiceId, await payLinkExpiry(this.ctx.db, this.ctx.companyId));
   }
 
   @callable({
-    description: "Whether hash is the pay token createPayHash gives for this client and invoice (of the caller's company).",
+    description: "Whether hash is a pay token createPayHash gave for this client and invoice (of the caller's company) that has not expired.",
     verb: 'GET',
     params: [int('client_id'), int('invoice_id'), string('hash')],
     returns: boolShape(),
   })
   async verifyPayHash(clientId: number, invoiceId: number, hash: string) {
-    const expected = Buffer.from(this.payHash(clientId, invoiceId));
+    const expires = payTokenExpiry(hash);
+    if (expires === null || expires * 1000 <= Date.now()) return false;
+    const expected = Buffer.from(this.payHash(clientId, invoiceId, expires));
     const given = Buffer.from(hash);
     return given.length === expected.length && timingSafeEqual(given, expected) && (await this.payable(clientId, invoiceId));
   }
 
-  private payHash(clientId: number, invoiceId: number): string {
-    return payToken(this.ctx.systemKey, this.ctx.companyId, clientId, invoiceId);
+  private payHash(clientId: number, invoiceId: number, expires: number): string {
+    return payToken(this.ctx.systemKey, this.ctx.companyId, clientId, invoiceId, expires);
   }
 
   /** Whether the invoice is one of the caller's company's, of that client. */

@@ -1,6 +1,7 @@
 import { callAs, PageHandler } from '../admin-request';
 import { problemsNotice } from '../../web/form-outcome';
 import { sendHtml, staffPage } from '../layout';
+import { RenderedPdf, sendPdf } from '../../web/pdf-response';
 
 /**
  * An invoice's PDF (`?invoice_id=`), through invoices/getPdf as the company in view: served as
@@ -8,13 +9,10 @@ import { sendHtml, staffPage } from '../layout';
  */
 export const sendInvoicePdf: PageHandler = async (request) => {
   const invoiceId = Number.parseInt(String(request.ctx.query.invoice_id ?? ''), 10);
-  const rendered = Number.isSafeInteger(invoiceId) ? ((await callAs(request, 'invoices', 'getPdf', { invoice_id: invoiceId })) as { filename: string; pdf: string } | false) : false;
+  const rendered = Number.isSafeInteger(invoiceId) ? ((await callAs(request, 'invoices', 'getPdf', { invoice_id: invoiceId })) as RenderedPdf | false) : false;
   if (!rendered) {
     sendHtml(request.ctx, 404, staffPage(request, 'invoices', 'Invoice not found', problemsNotice(['This company has no such invoice.'])));
     return;
   }
-  request.ctx.status = 200;
-  request.ctx.type = 'application/pdf';
-  request.ctx.set('Content-Disposition', `inline; filename="${rendered.filename}"`);
-  request.ctx.body = Buffer.from(rendered.pdf, 'base64');
+  sendPdf(request.ctx, rendered);
 };

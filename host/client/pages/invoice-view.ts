@@ -78,17 +78,18 @@ ${invoice.note_public ? html`<h2>Note</h2><p>${invoice.note_public}</p>` : ''}`;
 
 const accountLabel = (account: AccountRecord) => `${account.type_name} ending ${account.last4}${account.autodebit ? ' (used for automatic payments)' : ''}`;
 
-/** The form that pays the invoice with one of the client's stored accounts. */
-export function payForm(action: string, token: string, invoice: InvoiceRecord, accounts: readonly AccountRecord[], dueText: string): SafeHtml {
+/** The form that pays the invoice (or, given their ids, several) with one of the client's stored accounts. */
+export function payForm(action: string, token: string, paying: InvoiceRecord | readonly number[], accounts: readonly AccountRecord[], dueText: string): SafeHtml {
+  const title = 'id' in paying || paying.length === 1 ? 'Pay this invoice' : 'Pay these invoices';
   if (accounts.length === 0) {
-    return html`<section class="panel" aria-labelledby="pay-title"><h2 id="pay-title">Pay this invoice</h2><p>There is no stored payment account to pay with. Contact us to add one.</p></section>`;
+    return html`<section class="panel" aria-labelledby="pay-title"><h2 id="pay-title">${title}</h2><p>There is no stored card or bank account to pay with.</p></section>`;
   }
   const chosen = accounts.find((a) => a.autodebit) ?? accounts[0];
   return html`<section class="panel" aria-labelledby="pay-title">
-<h2 id="pay-title">Pay this invoice</h2>
+<h2 id="pay-title">${title}</h2>
 <form method="post" action="${action}" class="stacked">
 <input type="hidden" name="${CSRF_FIELD}" value="${token}">
-<input type="hidden" name="invoice_id" value="${invoice.id}">
+${'id' in paying ? html`<input type="hidden" name="invoice_id" value="${paying.id}">` : paying.map((id) => html`<input type="hidden" name="invoice_ids[]" value="${id}">`)}
 <fieldset>
 <legend>Pay ${dueText} with</legend>
 ${accounts.map(

@@ -1,12 +1,14 @@
-import { html } from '../../web/html';
+import { html, SafeHtml } from '../../web/html';
+import { offsiteForm, offsiteGateways, storedAccounts } from './pay-options';
 import { notice, sendHtml } from '../../web/page-response';
 import { attempt, problemsNotice } from '../../web/form-outcome';
 import { field } from '../../web/form-body';
 import { call, ClientRequest } from '../client-request';
 import { clientPage } from '../client-layout';
 import { formatMoney } from '../client-money';
-import { AccountRecord, ChargeOutcome, day, invoiceDetails, InvoiceRecord, outcomeText, payable, payForm, stateOf } from './invoice-view';
+import { ChargeOutcome, day, invoiceDetails, InvoiceRecord, outcomeText, payable, payForm, stateOf } from './invoice-view';
 import { notFound } from './not-found';
+import { RenderedPdf, sendPdf } from '../../web/pdf-response';
 
 /** The lists a client can choose: open (something due), paid, and every billed invoice (never drafts). */
 const LISTS = [
@@ -21,10 +23,15 @@ const moneyOf = (request: ClientRequest, currency: string) => (amount: string) =
 export async function showInvoices(request: ClientRequest): Promise<void> {
   const list = LISTS.find((l) => l.key === request.ctx.query.show) ?? LISTS[0];
   const invoices = (await call(request, 'invoices', 'getList', { client_id: request.session.clientId, status: list.status, page: 1, order_by: { date_due: 'DESC' } })) as InvoiceRecord[];
+  // The open list lets the client choose several invoices to pay together (GET: choosing changes nothing).
+  const choosing = list.key === 'open' && invoices.filter(payable).length > 1;
   const rows = await Promise.all(
     invoices.map(async (invoice) => {
       const money = moneyOf(request, invoice.currency);
-      return html`<tr><td><a href="/client/invoices/view?id=${invoice.id}">${invoice.id_code}</a></td><td>${day(invoice.date_billed)}</td><td>${day(invoice.date_due)}</td><td class="num">${await money(invoice.total)}</td><td class="num">${await money(invoice.due)}</td><td>${stateOf(invoice)}</td></tr>`;
+      const choose = choosing
+        ? html`<td>${payable(invoice) ? html`<input type="checkbox" form="choose-invoices" name="invoice_ids[]" value="${invoice.id}" id="choose-${invoice.id}" aria-label="Pay invoice ${invoice.id_code}">` : ''}</td>`
+        : '';
+      return html`<tr>${choose}<td><a href="/client/invoices/view?id=${invoice.id}">${invoice.id_code}</a></td><td>${day(invoice.date_billed)}</td><td>${day(invoice.date_due)}</td><td class="num">${await money(invoice.total)}</td><td class="num">${await money(invoice.due)}</td><td>${stateOf(invoice)}</td></tr>`;
     }),
   );
   sendHtml(
@@ -40,9 +47,10 @@ ${
     ? html`<p>${list.key === 'open' ? 'Nothing is due: you have no open invoices.' : 'There are no invoices to show.'}</p>`
     : html`<div class="table-wrap"><table>
 <caption>${list.label} invoices</caption>
-<thead><tr><th scope="col">Invoice</th><th scope="col">Billed</th><th scope="col">Due</th><th scope="col" class="num">Total</th><th scope="col" class="num">Amount due</th><th scope="col">Status</th></tr></thead>
+<thead><tr>${choosing ? html`<th scope="col">Pay</th>` : ''}<th scope="col">Invoice</th><th scope="col">Billed</th><th scope="col">Due</th><th scope="col" class="num">Total</th><th scope="col" class="num">Amount due</th><th scope="col">Status</th></tr></thead>
 <tbody>${rows}</tbody>
-</table></div>`
+</table></div>
+${choosing ? html`<form method="get" action="/client/invoices/checkout" id="choose-invoices"><button type="submit">Pay the chosen invoices</button></form>` : ''}`
 }`,
     ),
   );
@@ -59,20 +67,23 @@ export async function showInvoice(request: ClientRequest): Promise<void> {
 
 async function renderInvoice(request: ClientRequest, status: number, invoice: InvoiceRecord, message?: ReturnType<typeof notice>): Promise<void> {
   const money = moneyOf(request, invoice.currency);
-  const pay = payable(invoice) ? payForm('/client/invoices/pay', request.session.csrfToken, invoice, await accountsOf(request), await money(invoice.due)) : '';
+  const as = (m: string, f: string, p: Record<string, unknown>) => call(request, m, f, p);
+  let pay: SafeHtml | string = '';
+  if (payable(invoice)) {
+    const due = await money(invoice.due);
+    const token = request.session.csrfToken;
+    pay = html`${payForm('/client/invoices/pay', token, invoice, await storedAccounts(as, request.session.clientId), due)}${offsiteForm('/client/invoices/pay-offsite', token, [invoice.id], await offsiteGateways(as, invoice.currency), due)}`;
+  }
   sendHtml(
     request.ctx,
     status,
-    clientPage(request, 'invoices', `Invoice ${invoice.id_code}`, html`${message ?? ''}${await invoiceDetails(invoice, money)}${pay}<p><a href="/client/invoices">All your invoices</a></p>`),
+    clientPage(
+      request,
+      'invoices',
+      `Invoice ${invoice.id_code}`,
+      html`${message ?? ''}${await invoiceDetails(invoice, money)}<p><a href="/client/invoices/pdf?id=${invoice.id}">Download invoice ${invoice.id_code} (PDF)</a></p>${pay}<p><a href="/client/invoices">All your invoices</a></p>`,
+    ),
   );
-}
-
-/** The client's stored cards and bank accounts, through the call path as the client. */
-async function accountsOf(request: ClientRequest): Promise<AccountRecord[]> {
-  const clientId = request.session.clientId;
-  const cards = (await call(request, 'accounts', 'getAllCcByClient', { client_id: clientId })) as AccountRecord[];
-  const banks = (await call(request, 'accounts', 'getAllAchByClient', { client_id: clientId })) as AccountRecord[];
-  return [...cards, ...banks];
 }
 
 /** POST /client/invoices/pay: invoice_id, account_id. The page that follows says what happened. */
@@ -86,4 +97,13 @@ export async function payInvoice(request: ClientRequest): Promise<void> {
   if (!outcome.ok) return renderInvoice(request, 400, invoice, problemsNotice(outcome.messages));
   const said = outcomeText(outcome.value, await moneyOf(request, outcome.value.currency)(outcome.value.amount), invoice);
   await renderInvoice(request, outcome.value.status === 'approved' ? 200 : 402, invoice, notice(said.kind, said.text));
+}
+
+/** GET /client/invoices/pdf?id=N: the invoice as a PDF (invoices/getPdf as the client: another client's is not found). */
+export async function sendInvoicePdf(request: ClientRequest): Promise<void> {
+  const id = String(request.ctx.query.id ?? '');
+  if (!/^\d{1,15}$/.test(id)) return notFound(request);
+  const rendered = (await call(request, 'invoices', 'getPdf', { invoice_id: Number(id) })) as RenderedPdf | false;
+  if (!rendered) return notFound(request);
+  sendPdf(request.ctx, rendered);
 }

@@ -7,12 +7,14 @@ import { html, SafeHtml } from '../../web/html';
 import { notice, sendHtml } from '../../web/page-response';
 import { attempt, problemsNotice } from '../../web/form-outcome';
 import { callAsClient, ClientCompany } from '../client-request';
-import { clientDocument, clientStatusPage } from '../client-layout';
+import { brandMark, clientDocument, clientStatusPage } from '../client-layout';
+import { HostCompany, hostServes, readBrand } from '../client-brand';
 import { formatMoney } from '../client-money';
+import { offsiteForm, offsiteGateways, redirectOffsite, returnUrl, storedAccounts } from './pay-options';
 import { CLIENT_SIGN_IN_COOKIE, readClientCookie, setClientSignInCookie } from '../client-cookies';
-import { AccountRecord, ChargeOutcome, invoiceDetails, InvoiceRecord, outcomeText, payable, payForm } from './invoice-view';
+import { ChargeOutcome, invoiceDetails, InvoiceRecord, outcomeText, payable, payForm } from './invoice-view';
 
-const PAY_LINK = /^\/client\/pay\/(\d{1,15})\/(\d{1,15})\/(\d{1,15})\/([0-9a-f]{32})\/?$/;
+const PAY_LINK = /^\/client\/pay\/(\d{1,15})\/(\d{1,15})\/(\d{1,15})\/([0-9a-f]{40})\/?$/;
 
 export const isPayLink = (path: string) => path.startsWith('/client/pay/');
 
@@ -22,16 +24,20 @@ export const isPayLink = (path: string) => path.startsWith('/client/pay/');
  * path as a pay link caller, which the client scope lets reach that one invoice and the client's
  * stored accounts to pay it with, nothing else; the hash is verified first (invoices/verifyPayHash).
  * The link stops taking payments once the invoice is paid, voided or otherwise closed: what it
- * shows then says so. Its form carries a double-submit CSRF token like the sign-in form.
+ * shows then says so, and the token expires (pay_link_days). It pays with a stored account or off-site
+ * (the processor sends the payer back here, and only its notification records the payment). Its form carries a double-submit CSRF token like the sign-in form.
  */
-export async function payLink(ctx: Koa.Context, installation: Installation): Promise<void> {
+export async function payLink(ctx: Koa.Context, installation: Installation, host: HostCompany): Promise<void> {
   const match = PAY_LINK.exec(ctx.path);
   if (!match) return invalid(ctx);
   const [companyId, clientId, invoiceId] = match.slice(1, 4).map(Number);
+  // Under a company's own hostname, only that company's links.
+  if (!hostServes(host, companyId)) return invalid(ctx);
   const reach: ClientReach = { clientId, contactId: null, areas: ['client_invoices'], invoiceId };
   const as = (model: string, method: string, params: Record<string, unknown>) => callAsClient(installation, companyId, reach, model, method, params, ctx.ip);
   if (!(await as('invoices', 'verifyPayHash', { client_id: clientId, invoice_id: invoiceId, hash: match[4] }))) return invalid(ctx);
-  const company = (await as('companies', 'get', { company_id: companyId })) as ClientCompany | false;
+  const found = (await as('companies', 'get', { company_id: companyId })) as ClientCompany | false;
+  const company = found && { id: found.id, name: found.name, brand: await readBrand(installation.db, found.id) };
   const invoice = (await as('invoices', 'get', { invoice_id: invoiceId })) as InvoiceRecord | false;
   if (!company || !invoice) return invalid(ctx);
   const money = (amount: string) => formatMoney((m, f, p) => as(m, f, p), amount, invoice.currency);
@@ -44,9 +50,19 @@ export async function payLink(ctx: Koa.Context, installation: Installation): Pro
     if (!fromThisSite(ctx) || !tokensMatch(form[CSRF_FIELD], readClientCookie(ctx, CLIENT_SIGN_IN_COOKIE))) {
       return sendHtml(ctx, 403, clientStatusPage('Request refused', 'This form has expired or did not come from this site. Go back, reload the page and try again.', company, null));
     }
-    const outcome = await attempt(() => as('accounts', 'chargeInvoice', { invoice_id: invoiceId, account_id: field(form, 'account_id') }) as Promise<ChargeOutcome>);
+    if (field(form, 'gateway') !== '') {
+      // Off-site: the processor sends the payer back to this link, which then says the payment is pending until its notification arrives.
+      const back = returnUrl(ctx, `${ctx.path}?returned=1`);
+      const started = await attempt(() => as('gateway_payments', 'startOffsite', { gateway: field(form, 'gateway'), invoice_ids: [invoiceId], return_url: back }) as Promise<{ url: string }>);
+      if (started.ok) return redirectOffsite(ctx, started.value.url, company);
+      status = 400;
+      message = problemsNotice(started.messages);
+    }
+    const outcome = message ? null : await attempt(() => as('accounts', 'chargeInvoice', { invoice_id: invoiceId, account_id: field(form, 'account_id') }) as Promise<ChargeOutcome>);
     shown = ((await as('invoices', 'get', { invoice_id: invoiceId })) as InvoiceRecord | false) || invoice;
-    if (!outcome.ok) {
+    if (!outcome) {
+      // The off-site payment could not be opened: message says why.
+    } else if (!outcome.ok) {
       status = 400;
       message = problemsNotice(outcome.messages);
     } else {
@@ -63,11 +79,14 @@ export async function payLink(ctx: Koa.Context, installation: Installation): Pro
   if (payable(shown)) {
     const token = readClientCookie(ctx, CLIENT_SIGN_IN_COOKIE) ?? newToken();
     setClientSignInCookie(ctx, token);
-    const accounts = [
-      ...((await as('accounts', 'getAllCcByClient', { client_id: clientId })) as AccountRecord[]),
-      ...((await as('accounts', 'getAllAchByClient', { client_id: clientId })) as AccountRecord[]),
-    ];
-    pay = payForm(ctx.path, token, shown, accounts, await money(shown.due));
+    const due = await money(shown.due);
+    pay = html`${payForm(ctx.path, token, shown, await storedAccounts(as, clientId), due)}${offsiteForm(ctx.path, token, [invoiceId], await offsiteGateways(as, shown.currency), due)}`;
+    if (!message && ctx.query.returned === '1') {
+      message = notice(
+        'warn',
+        `Your payment for invoice ${shown.id_code} is pending: it shows here as soon as the payment provider confirms it. If you left the provider's page without paying, nothing was charged.`,
+      );
+    }
   } else if (!message) {
     message = notice(
       'ok',
@@ -80,7 +99,7 @@ export async function payLink(ctx: Koa.Context, installation: Installation): Pro
     clientDocument(
       `Invoice ${shown.id_code}`,
       company,
-      html`<header class="site-header"><div class="bar"><span class="brand">${company.name}</span></div></header>
+      html`<header class="site-header"><div class="bar"><span class="brand">${brandMark(company)}${company.name}</span></div></header>
 <main id="main">
 <h1>Invoice ${shown.id_code}</h1>
 ${message ?? ''}

@@ -6,20 +6,9 @@ import { Browser, CHROMIUM, launchChromium, SCREENSHOTS as SPEC_OUTPUT, SIDEWAYS
 import { TestServer } from '../../support/test-server';
 import { getInvoice, ok } from '../api/billing/fixtures';
 import { clientAreaServer, SeededClient, seedClient, seedContact } from './support/client-fixture';
+import { seriousViolations } from './support/axe';
 
 const SCREENSHOTS = path.join(SPEC_OUTPUT, 'client');
-const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-/** The serious and critical axe-core violations of the page as it is now (WCAG 2 A and AA rules). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  // Evaluated by the browser's debugger protocol, which the page's CSP (no inline script) does not govern.
-  if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(AXE_SOURCE);
-  const found = (await page.evaluate(
-    `axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`,
-  )) as Array<{ id: string; impact: string; nodes: string[] }>;
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.join(', ')}`);
-}
-
 describe('client area in headless Chromium', function () {
   let server: TestServer;
   let a: SeededClient;

@@ -1,5 +1,5 @@
 import { install, SHIPPED_EXTENSIONS } from '../../../extensions/shipped';
-import { startTestServer, TestServer } from '../../../support/test-server';
+import { startTestServer, TestServer, TestServerOptions } from '../../../support/test-server';
 import { addInvoice, ok } from '../../api/billing/fixtures';
 import { AdminClient } from '../../admin/support/admin-client';
 
@@ -14,8 +14,8 @@ export interface SeededClient {
 }
 
 /** A test server with the shipped test_card gateway installed for company 1. */
-export async function clientAreaServer(): Promise<TestServer> {
-  const server = await startTestServer({ extensionsDir: SHIPPED_EXTENSIONS });
+export async function clientAreaServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const server = await startTestServer({ extensionsDir: SHIPPED_EXTENSIONS, ...options });
   await install(server, 'gateway_manager', 'vars[dir]=test_card&vars[settings][secret_key]=test_spec');
   return server;
 }

@@ -1,0 +1,114 @@
+import { html, SafeHtml } from '../../web/html';
+import { field } from '../../web/form-body';
+import { attempt, problemsNotice } from '../../web/form-outcome';
+import { notice, redirectTo, sendHtml } from '../../web/page-response';
+import { call, ClientRequest } from '../client-request';
+import { clientPage, csrfField } from '../client-layout';
+import { AccountRecord } from './invoice-view';
+import { notFound } from './not-found';
+import { storedAccounts } from './pay-options';
+
+const as = (request: ClientRequest) => (model: string, method: string, params: Record<string, unknown>) => call(request, model, method, params);
+
+/** What a saved change is called in the notice the page shows after it (?saved=...). */
+const SAVED: Record<string, string> = {
+  added: 'The card was added.',
+  removed: 'The payment account was removed.',
+  autodebit: 'Automatic payments now use the account you chose.',
+  manual: 'Automatic payments are off: nothing is charged until you pay an invoice yourself.',
+};
+
+/** GET /client/accounts: the client's stored cards and bank accounts, which one autodebit charges, and a form to add a card. */
+export async function showAccounts(request: ClientRequest, status = 200, problems?: string[]): Promise<void> {
+  const accounts = await storedAccounts(as(request), request.session.clientId);
+  const saved = SAVED[String(request.ctx.query.saved ?? '')];
+  const row = (a: AccountRecord) => html`<tr>
+<td data-label="Account">${a.type_name} ending ${a.last4}</td>
+<td data-label="Automatic payments">${a.autodebit ? 'Yes' : 'No'}</td>
+<td data-label="Change"><div class="actions">${
+    a.autodebit
+      ? html`<form method="post" action="/client/accounts/autodebit">${csrfField(request)}<input type="hidden" name="account_id" value=""><button type="submit" class="small">Stop automatic payments</button></form>`
+      : html`<form method="post" action="/client/accounts/autodebit">${csrfField(request)}<input type="hidden" name="account_id" value="${a.id}"><button type="submit" class="small" aria-label="Use for automatic payments: ${a.type_name} ending ${a.last4}">Use for automatic payments</button></form>`
+  }<form method="post" action="/client/accounts/remove">${csrfField(request)}<input type="hidden" name="account_id" value="${a.id}"><input type="hidden" name="kind" value="${a.account_type}"><button type="submit" class="small secondary" aria-label="Remove ${a.type_name} ending ${a.last4}">Remove</button></form></div></td>
+</tr>`;
+  sendHtml(
+    request.ctx,
+    status,
+    clientPage(
+      request,
+      'accounts',
+      'Payment accounts',
+      html`${saved && !problems ? notice('ok', saved) : ''}
+${
+  accounts.length === 0
+    ? html`<p>You have no stored payment account.</p>`
+    : html`<div class="table-wrap"><table>
+<caption>Your stored cards and bank accounts</caption>
+<thead><tr><th scope="col">Account</th><th scope="col">Automatic payments</th><th scope="col">Change</th></tr></thead>
+<tbody>${accounts.map(row)}</tbody>
+</table></div>`
+}
+<section aria-labelledby="add-card-title">
+<h2 id="add-card-title">Add a card</h2>
+${problems ? problemsNotice(problems) : ''}
+<p>The card is handed to our payment gateway, which keeps it: we keep only its last four digits and expiry.</p>
+${addCardForm(request)}
+</section>`,
+    ),
+  );
+}
+
+function addCardForm(request: ClientRequest): SafeHtml {
+  return html`<form method="post" action="/client/accounts/add" class="stacked panel" autocomplete="on">
+${csrfField(request)}
+<div class="field"><label for="card-number">Card number</label><input id="card-number" name="number" inputmode="numeric" autocomplete="cc-number" required maxlength="23"></div>
+<div class="field"><label for="card-month">Expiry month (MM)</label><input id="card-month" name="exp_month" inputmode="numeric" autocomplete="cc-exp-month" required maxlength="2" pattern="[0-9]{1,2}"></div>
+<div class="field"><label for="card-year">Expiry year (YYYY)</label><input id="card-year" name="exp_year" inputmode="numeric" autocomplete="cc-exp-year" required maxlength="4" pattern="[0-9]{4}"></div>
+<div class="field"><label for="card-cvc">Security code</label><input id="card-cvc" name="security_code" inputmode="numeric" autocomplete="cc-csc" required maxlength="4"></div>
+<div class="field"><input type="checkbox" id="card-autodebit" name="autodebit" value="true"> <label for="card-autodebit">Use this card for automatic payments</label></div>
+<div><button type="submit">Add card</button></div>
+</form>`;
+}
+
+/**
+ * POST /client/accounts/add: the card goes to the merchant gateway's tokens/store through
+ * accounts/addCc, which keeps the token it answers, never the number or the security code.
+ */
+export async function addAccount(request: ClientRequest): Promise<void> {
+  const month = field(request.form, 'exp_month').padStart(2, '0');
+  const year = field(request.form, 'exp_year');
+  const vars: Record<string, unknown> = {
+    client_id: request.session.clientId,
+    number: field(request.form, 'number').replace(/[\s-]/g, ''),
+    expiration: /^\d{4}$/.test(year) && /^\d{2}$/.test(month) ? `${year}${month}` : '',
+    security_code: field(request.form, 'security_code'),
+    ...(field(request.form, 'autodebit') === 'true' ? { autodebit: 'true' } : {}),
+  };
+  const outcome = await attempt(() => call(request, 'accounts', 'addCc', { vars }));
+  if (!outcome.ok) return showAccounts(request, 400, outcome.messages);
+  redirectTo(request.ctx, '/client/accounts?saved=added');
+}
+
+/** POST /client/accounts/remove: account_id, kind (cc or ach). The gateway forgets it; it stops being the autodebit account. */
+export async function removeAccount(request: ClientRequest): Promise<void> {
+  const accountId = field(request.form, 'account_id');
+  const kind = field(request.form, 'kind');
+  if (!/^\d{1,15}$/.test(accountId) || (kind !== 'cc' && kind !== 'ach')) return notFound(request);
+  const outcome = await attempt(() => call(request, 'accounts', kind === 'cc' ? 'deleteCc' : 'deleteAch', { account_id: Number(accountId) }));
+  if (!outcome.ok) return showAccounts(request, 400, outcome.messages);
+  redirectTo(request.ctx, '/client/accounts?saved=removed');
+}
+
+/** POST /client/accounts/autodebit: account_id, the account automatic payments charge (empty: none). */
+export async function chooseAutodebit(request: ClientRequest): Promise<void> {
+  const accountId = field(request.form, 'account_id');
+  const clientId = request.session.clientId;
+  if (accountId === '') {
+    await call(request, 'accounts', 'deleteDebitAccount', { client_id: clientId });
+    return redirectTo(request.ctx, '/client/accounts?saved=manual');
+  }
+  if (!/^\d{1,15}$/.test(accountId)) return notFound(request);
+  const outcome = await attempt(() => call(request, 'accounts', 'addDebitAccount', { client_id: clientId, vars: { account_id: Number(accountId) } }));
+  if (!outcome.ok) return showAccounts(request, 400, outcome.messages);
+  redirectTo(request.ctx, '/client/accounts?saved=autodebit');
+}

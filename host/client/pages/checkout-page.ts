@@ -1,0 +1,146 @@
+import { parseQueryString } from '../../api/parameters';
+import { html, SafeHtml } from '../../web/html';
+import { field } from '../../web/form-body';
+import { attempt, problemsNotice } from '../../web/form-outcome';
+import { notice, sendHtml } from '../../web/page-response';
+import { clientPage } from '../client-layout';
+import { formatMoney } from '../client-money';
+import { call, ClientRequest } from '../client-request';
+import { ChargeOutcome, day, InvoiceRecord, payable, payForm } from './invoice-view';
+import { notFound } from './not-found';
+import { invoiceIdsOf, offsiteForm, offsiteGateways, redirectOffsite, returnUrl, storedAccounts } from './pay-options';
+
+const as = (request: ClientRequest) => (model: string, method: string, params: Record<string, unknown>) => call(request, model, method, params);
+
+/** The client's invoices the ids name, each through the call path (another client's is refused as not found). */
+async function invoicesOf(request: ClientRequest, ids: readonly number[]): Promise<InvoiceRecord[] | null> {
+  const found: InvoiceRecord[] = [];
+  for (const id of ids) {
+    const invoice = (await call(request, 'invoices', 'get', { invoice_id: id })) as InvoiceRecord | false;
+    if (!invoice) return null;
+    found.push(invoice);
+  }
+  return found;
+}
+
+/** What is due on the invoices together (one currency; the model refuses a mix when paying). */
+async function dueText(request: ClientRequest, invoices: readonly InvoiceRecord[]): Promise<string> {
+  const cents = invoices.reduce((total, i) => total + Math.round(Number(i.due) * 10000), 0);
+  return formatMoney(as(request), (cents / 10000).toFixed(4), invoices[0].currency);
+}
+
+/** "invoice 4" or "invoices 4, 5", as a sentence names them. */
+const named = (invoices: readonly InvoiceRecord[]) => `${invoices.length === 1 ? 'invoice' : 'invoices'} ${invoices.map((i) => i.id_code).join(', ')}`;
+
+/** GET /client/invoices/checkout?invoice_ids[]=..: the chosen open invoices, what is due on them together, and how to pay it. */
+export async function showCheckout(request: ClientRequest): Promise<void> {
+  const ids = invoiceIdsOf(parseQueryString(request.ctx.querystring)['invoice_ids']);
+  if (!ids) return renderChoice(request, 400, notice('error', 'Choose at least one open invoice to pay (at most 25).'));
+  const invoices = await invoicesOf(request, ids);
+  if (!invoices) return notFound(request);
+  await renderCheckout(request, 200, invoices);
+}
+
+async function renderChoice(request: ClientRequest, status: number, message: SafeHtml): Promise<void> {
+  sendHtml(request.ctx, status, clientPage(request, 'invoices', 'Pay invoices', html`${message}<p><a href="/client/invoices">Back to your open invoices</a></p>`));
+}
+
+async function renderCheckout(request: ClientRequest, status: number, invoices: InvoiceRecord[], message?: SafeHtml): Promise<void> {
+  const open = invoices.filter(payable);
+  const token = request.session.csrfToken;
+  let options: SafeHtml | string = '';
+  if (open.length > 0 && open.length === invoices.length && new Set(open.map((i) => i.currency)).size === 1) {
+    const due = await dueText(request, open);
+    const ids = open.map((i) => i.id);
+    const accounts = await storedAccounts(as(request), request.session.clientId);
+    options = html`${payForm('/client/invoices/pay-several', token, ids, accounts, due)}${offsiteForm('/client/invoices/pay-offsite', token, ids, await offsiteGateways(as(request), open[0].currency), due)}`;
+  } else if (!message) {
+    message = notice(
+      'warn',
+      open.length === 0 ? 'None of these invoices has anything left to pay.' : 'Invoices in different currencies, or ones already paid, cannot be paid together: pay them one at a time.',
+    );
+  }
+  const rows = await Promise.all(
+    invoices.map(async (i) => {
+      const money = (amount: string) => formatMoney(as(request), amount, i.currency);
+      return html`<tr><td data-label="Invoice"><a href="/client/invoices/view?id=${i.id}">${i.id_code}</a></td><td data-label="Due">${day(i.date_due)}</td><td data-label="Amount due" class="num">${await money(i.due)}</td></tr>`;
+    }),
+  );
+  sendHtml(
+    request.ctx,
+    status,
+    clientPage(
+      request,
+      'invoices',
+      'Pay invoices',
+      html`${message ?? ''}<div class="table-wrap"><table>
+<caption>The invoices you chose</caption>
+<thead><tr><th scope="col">Invoice</th><th scope="col">Due</th><th scope="col" class="num">Amount due</th></tr></thead>
+<tbody>${rows}</tbody>
+</table></div>
+${options}
+<p><a href="/client/invoices">All your invoices</a></p>`,
+    ),
+  );
+}
+
+/** POST /client/invoices/pay-several: account_id, invoice_ids[]. One charge of what is due on all of them, applied to each. */
+export async function paySeveral(request: ClientRequest): Promise<void> {
+  const ids = invoiceIdsOf(request.form['invoice_ids']);
+  if (!ids) return notFound(request);
+  const outcome = await attempt(() => call(request, 'accounts', 'chargeInvoices', { account_id: field(request.form, 'account_id'), invoice_ids: ids }) as Promise<ChargeOutcome>);
+  const invoices = await invoicesOf(request, ids);
+  if (!invoices) return notFound(request);
+  if (!outcome.ok) return renderCheckout(request, 400, invoices, problemsNotice(outcome.messages));
+  const amount = await formatMoney(as(request), outcome.value.amount, outcome.value.currency);
+  const approved = outcome.value.status === 'approved';
+  const said = approved
+    ? notice('ok', `Thank you: your payment of ${amount} for ${named(invoices)} was approved.`)
+    : notice('error', `Your payment of ${amount} for ${named(invoices)} was not made: ${outcome.value.message} Nothing was charged.`);
+  await renderCheckout(request, approved ? 200 : 402, invoices, said);
+}
+
+/**
+ * POST /client/invoices/pay-offsite: gateway, invoice_ids[]. Opens the payment at the gateway and
+ * sends the payer there; nothing is recorded now. The payer comes back to /client/payments/return.
+ */
+export async function payOffsite(request: ClientRequest): Promise<void> {
+  const ids = invoiceIdsOf(request.form['invoice_ids']);
+  if (!ids) return notFound(request);
+  const back = returnUrl(request.ctx, `/client/payments/return?${ids.map((id) => `invoice_ids[]=${id}`).join('&')}`);
+  const outcome = await attempt(() => call(request, 'gateway_payments', 'startOffsite', { gateway: field(request.form, 'gateway'), invoice_ids: ids, return_url: back }) as Promise<{ url: string }>);
+  if (outcome.ok) return redirectOffsite(request.ctx, outcome.value.url, request.company);
+  const invoices = await invoicesOf(request, ids);
+  if (!invoices) return notFound(request);
+  await renderCheckout(request, 400, invoices, problemsNotice(outcome.messages));
+}
+
+/**
+ * GET /client/payments/return?invoice_ids[]=..: where the processor sends the payer back. It says
+ * what the invoices' records say, and records nothing: a payment is the gateway's signed
+ * notification's to record, so until it has arrived the payment is pending, however the payer
+ * came back (a return URL anyone can type proves nothing).
+ */
+export async function showReturn(request: ClientRequest): Promise<void> {
+  const ids = invoiceIdsOf(parseQueryString(request.ctx.querystring)['invoice_ids']);
+  if (!ids) return notFound(request);
+  const invoices = await invoicesOf(request, ids);
+  if (!invoices) return notFound(request);
+  const paid = invoices.every((i) => i.date_closed !== null);
+  const said = paid
+    ? notice('ok', `Thank you: your payment was received, and ${named(invoices)} ${invoices.length === 1 ? 'is' : 'are'} paid.`)
+    : notice(
+        'warn',
+        `Your payment for ${named(invoices)} is pending: it shows here as soon as the payment provider confirms it, which is usually within a minute. If you left the provider's page without paying, nothing was charged.`,
+      );
+  sendHtml(
+    request.ctx,
+    200,
+    clientPage(
+      request,
+      'invoices',
+      paid ? 'Payment received' : 'Payment pending',
+      html`${said}<ul>${invoices.map((i) => html`<li><a href="/client/invoices/view?id=${i.id}">Invoice ${i.id_code}</a></li>`)}</ul><p><a href="/client/invoices">All your invoices</a></p>`,
+    ),
+  );
+}
