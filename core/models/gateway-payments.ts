@@ -5,6 +5,7 @@ import { ModelCalls } from '../kernel/model-calls';
 import { int, string } from '../kernel/parameter';
 import { refundThroughGateway } from '../payments/refund-through-gateway';
 import { payInvoiceNow } from '../payments/pay-invoice-now';
+import { settleAuthorisation } from '../payments/settle-authorisation';
 import { int as count, record, string as text } from '../kernel/shape';
 import { TRANSACTION } from './transactions.fields';
 
@@ -40,5 +41,27 @@ export class GatewayPayments {
   })
   payInvoice(invoiceId: number, accountId: number) {
     return payInvoiceNow(this.ctx, this.calls, invoiceId, accountId);
+  }
+
+  @callable({
+    description:
+      "Capture a payment a merchant gateway only authorised (a pending transaction), wholly or `amount` of it, through that gateway: the transaction becomes approved for what was captured and pays the invoices it was charged for. The processor's refusal is a 400 naming the gateway, with nothing changed. Answers the transaction.",
+    verb: 'POST',
+    params: [int('transaction_id'), string('amount', { default: null })],
+    returns: TRANSACTION,
+  })
+  capture(transactionId: number, amount: string | null) {
+    return settleAuthorisation(this.ctx, this.calls, 'capture', transactionId, amount);
+  }
+
+  @callable({
+    description:
+      "Void a payment a merchant gateway only authorised (a pending transaction) through that gateway: the hold on the card is released and the transaction becomes void. An approved payment is refunded instead (refund). The processor's refusal is a 400 naming the gateway, with nothing changed. Answers the transaction.",
+    verb: 'POST',
+    params: [int('transaction_id')],
+    returns: TRANSACTION,
+  })
+  void(transactionId: number) {
+    return settleAuthorisation(this.ctx, this.calls, 'void', transactionId, null);
   }
 }

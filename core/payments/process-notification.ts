@@ -7,6 +7,7 @@ import { claimPayment, settleClaim } from './claim-payment';
 import { NonsenseAnswer, ReportedPayment, readVerdict } from './gateway-verdict';
 import { InboxVerdict, recordVerdict } from './inbox';
 import { matchInvoices } from './invoice-match';
+import { recordedByGateway } from './recorded-by-gateway';
 import { GatewayNotificationsTable } from './payment-tables';
 
 type InboxRow = Omit<GatewayNotificationsTable, 'id' | 'attempts'> & { id: number };
@@ -59,7 +60,8 @@ function notificationOf(row: InboxRow) {
 
 async function recordPayment(ctx: CallContext, calls: ModelCalls, row: InboxRow, payment: ReportedPayment): Promise<Outcome> {
   const claim = await claimPayment(ctx.db, ctx.companyId, row.gateway, payment.transaction_id, payment.status);
-  if (claim.fresh) {
+  const adopted = claim.fresh ? await recordedByGateway(ctx.db, ctx.companyId, row.gateway, payment.transaction_id) : null;
+  if (claim.fresh && adopted === null) {
     const match = payment.status === 'approved' ? await matchInvoices(ctx.db, ctx.companyId, payment) : { ok: true as const, invoices: [] };
     const transactionId = (await calls.call(ctx, 'transactions', 'add', {
       vars: {
@@ -85,8 +87,9 @@ async function recordPayment(ctx: CallContext, calls: ModelCalls, row: InboxRow,
     return finish(ctx, row, 'recorded', null, payment.transaction_id, transactionId);
   }
   // Claimed by an earlier notification that failed after claiming cannot happen: a failure rolls the claim back.
-  const transactionId = claim.transactionId!;
+  const transactionId = claim.fresh ? adopted! : claim.transactionId!;
   const current = (await calls.call(ctx, 'transactions', 'get', { transaction_id: transactionId })) as { status: string; amount: string; refunded: string };
+  if (claim.fresh) await settleClaim(ctx.db, ctx.companyId, row.gateway, payment.transaction_id, transactionId, current.status);
   if (payment.status === 'refunded') return refunded(ctx, calls, row, payment, transactionId, current);
   if (payment.status === current.status) return finish(ctx, row, 'duplicate', `Transaction ${transactionId} already has status ${current.status}.`, payment.transaction_id, transactionId);
   await calls.call(ctx, 'transactions', 'edit', { transaction_id: transactionId, vars: { status: payment.status } });

@@ -1,5 +1,5 @@
 import { callable, ExtensionContext, object, shape, TallyError } from '../../../../host/extensions/kit';
-import { stripePost } from '../../shared/stripe/stripe-api';
+import { stripeCall } from '../../shared/stripe/stripe-api';
 import { fromMinorUnits } from '../../shared/stripe/stripe-amounts';
 import { minorUnitsOf, REFUNDED, REFUND_VARS, refundPayment } from '../../shared/stripe/stripe-refund';
 import { invoicesMetadata, invoicesOf, openedBy, verifiedEvent } from '../../shared/stripe/stripe-event';
@@ -46,7 +46,7 @@ export class Payments {
     const named = invoicesMetadata(vars.invoices);
     if (named.length > 500) throw TallyError.invalid({ invoices: { length: 'Too many invoices for one payment.' } });
     const back = String(vars.return_url);
-    const session = await stripePost(this.ctx, GATEWAY, '/v1/checkout/sessions', {
+    const session = await stripeCall(this.ctx, GATEWAY, '/v1/checkout/sessions', {
       mode: 'payment',
       success_url: `${back}${back.includes('?') ? '&' : '?'}session_id={CHECKOUT_SESSION_ID}`,
       cancel_url: back,

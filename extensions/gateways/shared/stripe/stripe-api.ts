@@ -21,15 +21,17 @@ export interface StripeAnswer {
 }
 
 /**
- * A POST to Stripe's API with the secret key, through ctx.http (api.stripe.com is the manifest's
+ * A POST of `params` to Stripe's API (a GET when there are none) with the secret key, through ctx.http (api.stripe.com is the manifest's
  * one host), answered as Stripe answered it: a caller that reads Stripe's error shapes itself (a
- * declined card is a 402 carrying the PaymentIntent) uses this; the others use stripePost.
+ * declined card is a 402 carrying the PaymentIntent) uses this; the others use stripeCall.
  */
-export async function stripeRequest(ctx: ExtensionContext, path: string, params: Record<string, unknown>, idempotencyKey?: string): Promise<StripeAnswer> {
+export async function stripeRequest(ctx: ExtensionContext, path: string, params: Record<string, unknown> | null, idempotencyKey?: string): Promise<StripeAnswer> {
   const secret = (await ctx.settings()).secret_key ?? '';
-  const headers: Record<string, string> = { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/x-www-form-urlencoded', 'Stripe-Version': '2024-06-20' };
+  const headers: Record<string, string> = { Authorization: `Bearer ${secret}`, 'Stripe-Version': '2024-06-20' };
   if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
-  const response = await ctx.http.fetch(`${API}${path}`, { method: 'POST', headers, body: formEncode(params).join('&') });
+  if (params) headers['Content-Type'] = 'application/x-www-form-urlencoded';
+  const request = params ? { method: 'POST' as const, headers, body: formEncode(params).join('&') } : { method: 'GET' as const, headers };
+  const response = await ctx.http.fetch(`${API}${path}`, request);
   let body: Record<string, any> | null = null;
   try {
     const parsed = JSON.parse(response.body);
@@ -50,7 +52,7 @@ export function stripeRefusal(gateway: string, answer: StripeAnswer): TallyError
  * stripeRequest for a call that either succeeds or changes nothing: Stripe's own refusal (a 4xx
  * with its error message) and anything else it answers are a 400 naming the gateway.
  */
-export async function stripePost(ctx: ExtensionContext, gateway: string, path: string, params: Record<string, unknown>, idempotencyKey?: string): Promise<Record<string, any>> {
+export async function stripeCall(ctx: ExtensionContext, gateway: string, path: string, params: Record<string, unknown> | null, idempotencyKey?: string): Promise<Record<string, any>> {
   const answer = await stripeRequest(ctx, path, params, idempotencyKey);
   if (answer.status >= 200 && answer.status < 300 && answer.body) return answer.body;
   throw stripeRefusal(gateway, answer);

@@ -1,5 +1,5 @@
 import { ExtensionContext, shape, TallyError } from '../../../../host/extensions/kit';
-import { stripePost } from './stripe-api';
+import { stripeCall } from './stripe-api';
 import { toMinorUnits } from './stripe-amounts';
 
 /** What `refund` takes: the contract's (docs/extensions.md, writing a gateway), as core's gateway_payments/refund sends it. */
@@ -27,7 +27,7 @@ export function minorUnitsOf(amount: unknown, currency: string): number {
 export async function refundPayment(ctx: ExtensionContext, gateway: string, vars: Record<string, any>) {
   const currency = String(vars.currency).toUpperCase();
   const minor = minorUnitsOf(vars.amount, currency);
-  const refund = await stripePost(ctx, gateway, '/v1/refunds', { payment_intent: vars.transaction_id, amount: minor }, String(vars.idempotency_key));
+  const refund = await stripeCall(ctx, gateway, '/v1/refunds', { payment_intent: vars.transaction_id, amount: minor }, String(vars.idempotency_key));
   if (refund.status === 'failed' || refund.status === 'canceled' || typeof refund.id !== 'string') {
     throw TallyError.invalid({ gateway: { refused: `The gateway "${gateway}" refused the refund (${String(refund.failure_reason ?? refund.status).slice(0, 100)}).` } });
   }
