@@ -35,14 +35,15 @@ export async function saveCard(ctx: ExtensionContext, clientId: number, token: u
   const method = await stripeCall(ctx, GATEWAY, `/v1/payment_methods/${paymentMethod}/attach`, { customer });
   const card = method.card;
   if (method.type !== 'card' || !card || !/^\d{4}$/.test(String(card.last4))) throw TallyError.invalid({ token: { card: 'The PaymentMethod is not a card.' } });
-  const saved = { reference_id: paymentMethod, last4: String(card.last4), type: accountType(card.brand), expiration: expirationOf(card) };
+  // Stripe answers the PaymentMethod it attached, whose id is the one to charge (a test token such as pm_card_visa becomes a new pm_...).
+  const saved = { reference_id: stripeId(method.id, 'pm', 'token'), last4: String(card.last4), type: accountType(card.brand), expiration: expirationOf(card) };
   await ctx.db
     .insertInto(TABLE)
     .values({
       company_id: ctx.companyId,
       client_id: clientId,
       customer,
-      payment_method: paymentMethod,
+      payment_method: saved.reference_id,
       brand: saved.type,
       last4: saved.last4,
       expiration: saved.expiration,
