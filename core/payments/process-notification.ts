@@ -8,6 +8,7 @@ import { NonsenseAnswer, ReportedPayment, readVerdict } from './gateway-verdict'
 import { InboxVerdict, recordVerdict } from './inbox';
 import { matchInvoices } from './invoice-match';
 import { recordedByGateway } from './recorded-by-gateway';
+import { sendReceipt } from './send-receipt';
 import { GatewayNotificationsTable } from './payment-tables';
 
 type InboxRow = Omit<GatewayNotificationsTable, 'id' | 'attempts'> & { id: number };
@@ -75,6 +76,7 @@ async function recordPayment(ctx: CallContext, calls: ModelCalls, row: InboxRow,
       },
     })) as number;
     await settleClaim(ctx.db, ctx.companyId, row.gateway, payment.transaction_id, transactionId, payment.status);
+    if (payment.status === 'approved') await sendReceipt(ctx, calls, transactionId, receiptKind(row.kind));
     if (!match.ok) {
       await emit(ctx, 'Payments.unapplied', {
         notification_id: row.id,
@@ -95,6 +97,7 @@ async function recordPayment(ctx: CallContext, calls: ModelCalls, row: InboxRow,
   await calls.call(ctx, 'transactions', 'edit', { transaction_id: transactionId, vars: { status: payment.status } });
   let reason: string | null = `Status ${current.status} → ${payment.status}.`;
   if (payment.status === 'approved') {
+    await sendReceipt(ctx, calls, transactionId, receiptKind(row.kind));
     const match = await matchInvoices(ctx.db, ctx.companyId, payment);
     if (match.ok && match.invoices.length) await calls.call(ctx, 'transactions', 'apply', { transaction_id: transactionId, vars: { amounts: match.invoices } });
     if (!match.ok) reason = `${reason} Left unapplied: ${match.reason}`;
@@ -126,6 +129,10 @@ async function finish(
 ): Promise<Outcome> {
   await recordVerdict(ctx.db, row.id, verdict, reason, gatewayTransactionId, transactionId);
   return { verdict, reason, transaction_id: transactionId };
+}
+
+function receiptKind(kind: string): 'merchant' | 'nonmerchant' {
+  return kind === 'merchant' ? 'merchant' : 'nonmerchant';
 }
 
 function gatewayFailed(gateway: string, what: string): TallyError {

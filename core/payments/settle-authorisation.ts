@@ -5,6 +5,7 @@ import { TallyError } from '../kernel/tally-error';
 import { gatewayModelFor } from './gateway-model-for';
 import { NonsenseAnswer, readVerdict } from './gateway-verdict';
 import { matchInvoices } from './invoice-match';
+import { sendReceipt } from './send-receipt';
 
 interface AuthorisedTransaction {
   id: number;
@@ -54,6 +55,7 @@ export async function settleAuthorisation(ctx: CallContext, calls: ModelCalls, h
   if (how === 'capture') {
     const match = await matchInvoices(ctx.db, ctx.companyId, payment);
     if (match.ok && match.invoices.length) await calls.call(ctx, 'transactions', 'apply', { transaction_id: transactionId, vars: { amounts: match.invoices } });
+    await sendReceipt(ctx, calls, transactionId, 'merchant');
   }
   return calls.call(ctx, 'transactions', 'get', { transaction_id: transactionId });
 }
