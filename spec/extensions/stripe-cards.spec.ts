@@ -193,6 +193,39 @@ describe('stripe_cards: cards saved with Stripe, charged off-session, captured, 
     expect(again.json.errors.transaction_id.status).to.match(/Only a pending/);
   });
 
+  it("answers Stripe's refusal of a charge or a capture as a 400 naming the gateway, with nothing recorded or changed", async () => {
+    const accountId = await saveCard('pm_card_visa');
+    const invoiceId = await invoice();
+    const before = (await get(`/api/transactions/getList.json?client_id=${clientId}&status=all`)).length;
+    standIn.refuseNext('/v1/payment_intents', 'This PaymentMethod was previously used without being attached to a Customer.');
+    const charge = await server.request('POST', '/api/gateway_payments/payInvoice.json', { body: `invoice_id=${invoiceId}&account_id=${accountId}` });
+    expect(charge.status).to.equal(400);
+    expect(charge.json.errors.gateway.refused).to.equal('The gateway "stripe_cards" refused the request: This PaymentMethod was previously used without being attached to a Customer.');
+    expect((await get(`/api/transactions/getList.json?client_id=${clientId}&status=all`)).length).to.equal(before);
+    expect((await get(`/api/invoices/get.json?invoice_id=${invoiceId}`)).date_closed).to.equal(null);
+
+    const { reference_id: paymentMethod } = await get(`/api/accounts/getCc.json?account_id=${accountId}`);
+    const held = await post('/api/stripe_cards.tokens/charge.json', `vars[client_id]=${clientId}&vars[reference_id]=${paymentMethod}&vars[amount]=25.00&vars[currency]=USD&vars[capture]=false`);
+    standIn.refuseNext(`/v1/payment_intents/${held.payment_intent}/capture`, 'The authorisation has expired.');
+    const capture = await server.request('POST', '/api/gateway_payments/capture.json', { body: `transaction_id=${held.transaction_id}` });
+    expect(capture.status).to.equal(400);
+    expect(capture.json.errors.gateway.refused).to.equal('The gateway "stripe_cards" refused the request: The authorisation has expired.');
+    expect((await get(`/api/transactions/get.json?transaction_id=${held.transaction_id}`)).status).to.equal('pending');
+  });
+
+  it('forgets a card: it is detached from the Customer at Stripe and can no longer be charged', async () => {
+    const accountId = await saveCard('pm_card_visa');
+    const { reference_id: paymentMethod } = await get(`/api/accounts/getCc.json?account_id=${accountId}`);
+    const res = await server.request('DELETE', `/api/accounts/deleteCc.json?account_id=${accountId}`);
+    expect(res.status, res.text).to.equal(200);
+    expect(standIn.requests.at(-1)!.path).to.equal(`/v1/payment_methods/${paymentMethod}/detach`);
+    const asked = intentRequests().length;
+    const charge = await server.request('POST', '/api/stripe_cards.tokens/charge.json', { body: `vars[client_id]=${clientId}&vars[reference_id]=${paymentMethod}&vars[amount]=5.00&vars[currency]=USD` });
+    expect(charge.status).to.equal(400);
+    expect(charge.json.errors.reference_id.exists).to.match(/No stored card/);
+    expect(intentRequests().length).to.equal(asked);
+  });
+
   it('authorises only, then voids through Stripe: the hold is cancelled and the transaction is void', async () => {
     const accountId = await saveCard('pm_card_visa');
     const { reference_id: paymentMethod } = await get(`/api/accounts/getCc.json?account_id=${accountId}`);
@@ -261,6 +294,18 @@ describe('stripe_cards: cards saved with Stripe, charged off-session, captured, 
       expect(res.json.errors.transaction_id.exists).to.equal('The company has no transaction of this id.');
     }
     expect(standIn.requests.length, 'Stripe is never asked').to.equal(asked);
+    // Nor through the gateway itself, installed for the other company on the same Stripe account: Tally's metadata names this company.
+    const installed = await server.request('POST', '/api/gateway_manager/add.json', {
+      body: `vars[dir]=stripe_cards&vars[settings][secret_key]=sk_test_cards&vars[settings][webhook_secret]=${WEBHOOK_SECRET}`,
+      auth: other,
+    });
+    expect(installed.status, installed.text).to.equal(200);
+    for (const method of ['refund', 'capture', 'void']) {
+      const res = await server.request('POST', `/api/stripe_cards.tokens/${method}.json`, { body: `vars[transaction_id]=${intent.id}&vars[amount]=25.00&vars[currency]=USD&vars[idempotency_key]=k-${method}`, auth: other });
+      expect(res.status, method).to.equal(400);
+      expect(res.json.errors.transaction_id.exists, method).to.equal('No payment of this company has this id.');
+    }
+    expect(standIn.requests.slice(asked).map((r) => r.path), 'Stripe is only asked to read the PaymentIntent').to.deep.equal(Array(3).fill(`/v1/payment_intents/${intent.id}`));
     expect(await get(`/api/transactions/get.json?transaction_id=${transactionId}`)).to.include({ refunded: '0.0000', status: 'approved' });
   });
 

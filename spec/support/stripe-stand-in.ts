@@ -32,6 +32,8 @@ export interface StripeStandIn {
   readonly requests: StandInRequest[];
   /** The next refund is refused as Stripe refuses one (a 400 with its error message). */
   refuseNextRefund(message: string): void;
+  /** The next request to `path` is refused as Stripe refuses an invalid request (a 400 with its error message). */
+  refuseNext(path: string, message: string): void;
   /** The PaymentIntents made, by id. */
   readonly intents: Map<string, StandInIntent>;
   /** The Charge a PaymentIntent made, as charge.refunded carries it (amount_refunded: refunded in all). */
@@ -57,6 +59,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const refunded = new Map<string, number>();
   const methods = new Map<string, { customer: string | null; test: (typeof TEST_METHODS)[string] }>();
   const customers = new Set<string>();
+  const refusals = new Map<string, string>();
   const missing = (what: string, id: string): [number, unknown] => [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}: '${id}'` } }];
 
   /** Customers, PaymentMethods and PaymentIntents (the merchant flow), as Stripe's API reference documents them; null for any other request. */
@@ -136,6 +139,11 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         res.end(JSON.stringify(answer));
       };
       if (!String(req.headers.authorization ?? '').startsWith('Bearer sk_')) return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided.' } });
+      const refused = refusals.get(req.url ?? '');
+      if (refused !== undefined) {
+        refusals.delete(req.url ?? '');
+        return send(400, { error: { type: 'invalid_request_error', message: refused } });
+      }
       if (req.method === 'POST' && req.url === '/v1/checkout/sessions') {
         const id = `cs_test_${++next}`;
         return send(200, {
@@ -178,6 +186,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     url: `http://127.0.0.1:${port}`,
     requests,
     refuseNextRefund: (message) => void (refusal = message),
+    refuseNext: (path, message) => void refusals.set(path, message),
     intents,
     chargeOf: (intentId) => {
       const intent = intents.get(intentId)!;

@@ -23,8 +23,8 @@ function settled(ctx: ExtensionContext, intent: Record<string, any>, status: 'ap
   };
 }
 
-/** The PaymentIntent, read before it is changed: only this company's may be captured or cancelled. */
-async function ownIntent(ctx: ExtensionContext, id: string) {
+/** The PaymentIntent, read before it is changed: only this company's may be captured, cancelled or refunded. */
+export async function ownIntent(ctx: ExtensionContext, id: string) {
   const intent = await stripeCall(ctx, GATEWAY, `/v1/payment_intents/${id}`, null);
   settled(ctx, intent, 'void');
   return intent;

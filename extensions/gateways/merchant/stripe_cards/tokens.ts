@@ -1,12 +1,13 @@
 import { callable, ExtensionContext, object, shape, string, TallyError } from '../../../../host/extensions/kit';
 import { clientIdOf } from '../../shared/client-id';
 import { REFUNDED, REFUND_VARS, refundPayment } from '../../shared/stripe/stripe-refund';
-import { capturePayment, voidPayment } from './authorisations';
+import { capturePayment, ownIntent, voidPayment } from './authorisations';
 import { CAPTURE_VARS, CHARGE_VARS, CHARGED, SETTLED, STORE_VARS, STORED, VOID_VARS } from './fields';
 import { GATEWAY } from './gateway-name';
 import { judgeNotification } from './notifications';
 import { chargeSavedCard } from './payment-intents';
 import { forgetCard, saveCard } from './saved-cards';
+import { stripeId } from './stripe-ids';
 
 /**
  * The merchant contract (docs/extensions.md, writing a gateway) for cards saved with Stripe:
@@ -60,7 +61,9 @@ export class Tokens {
     returns: REFUNDED,
     description: "Refund vars[amount] vars[currency] of Stripe's payment vars[transaction_id] once per vars[idempotency_key]. Answers { status, refund_id }; Stripe's refusal is a 400 naming the gateway.",
   })
-  refund(vars: Record<string, any>) {
+  async refund(vars: Record<string, any>) {
+    // Called directly (stripe_cards.tokens/refund), it must not refund another company's payment in a shared Stripe account.
+    await ownIntent(this.ctx, stripeId(vars.transaction_id, 'pi', 'transaction_id'));
     return refundPayment(this.ctx, GATEWAY, vars);
   }
 
