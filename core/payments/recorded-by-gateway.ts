@@ -8,12 +8,6 @@ import { Tx } from '../db/schema';
  * fails, kept in the inbox to process again, when it finds this transaction.
  */
 export async function recordedByGateway(db: Tx, companyId: number, gateway: string, gatewayTransactionId: string): Promise<number | null> {
-  const row = await db
-    .selectFrom('transactions')
-    .select('id')
-    .where('company_id', '=', companyId)
-    .where('gateway', '=', gateway)
-    .where('reference', '=', gatewayTransactionId)
-    .executeTakeFirst();
+  const row = await db.selectFrom('transactions').select('id').where('company_id', '=', companyId).where('gateway', '=', gateway).where('reference', '=', gatewayTransactionId).executeTakeFirst();
   return row ? Number(row.id) : null;
 }

@@ -10,14 +10,16 @@ import { ModelCalls } from '../kernel/model-calls';
  * otherwise); the gateway is named by its title, as the gateway managers list it.
  */
 export async function sendReceipt(ctx: CallContext, calls: ModelCalls, transactionId: number, kind: 'merchant' | 'nonmerchant'): Promise<void> {
-  const transaction = (await calls.call(ctx, 'transactions', 'get', { transaction_id: transactionId })) as {
-    client_id: number;
-    amount: string;
-    currency: string;
-    status: string;
-    gateway: string | null;
-    transaction_id: string | null;
-  } | false;
+  const transaction = (await calls.call(ctx, 'transactions', 'get', { transaction_id: transactionId })) as
+    | {
+        client_id: number;
+        amount: string;
+        currency: string;
+        status: string;
+        gateway: string | null;
+        transaction_id: string | null;
+      }
+    | false;
   if (!transaction || transaction.status !== 'approved' || !transaction.gateway) return;
   const method = kind === 'merchant' ? 'getInstalledMerchant' : 'getInstalledNonmerchant';
   const installed = (await calls.call(ctx, 'gateway_manager', method, { company_id: ctx.companyId, gateway_name: transaction.gateway })) as { name?: string } | false;

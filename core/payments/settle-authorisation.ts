@@ -30,8 +30,10 @@ export async function settleAuthorisation(ctx: CallContext, calls: ModelCalls, h
   if (transaction.status !== 'pending')
     throw TallyError.invalid({ transaction_id: { status: `Only a pending (authorised) payment can be ${how === 'capture' ? 'captured' : 'voided'}; this one is ${transaction.status}.` } });
   const model = await gatewayModelFor(ctx, calls, transaction.gateway, how);
-  if (!model || !transaction.reference) throw TallyError.invalid({ transaction_id: { gateway: `The transaction was not taken by an installed gateway that can ${how} it (${transaction.gateway ?? 'none'}).` } });
-  if (amount !== null && (how === 'void' || parseDecimal(amount) === null)) throw TallyError.invalid({ amount: { format: 'The amount must be a number greater than 0, and only a capture takes one.' } });
+  if (!model || !transaction.reference)
+    throw TallyError.invalid({ transaction_id: { gateway: `The transaction was not taken by an installed gateway that can ${how} it (${transaction.gateway ?? 'none'}).` } });
+  if (amount !== null && (how === 'void' || parseDecimal(amount) === null))
+    throw TallyError.invalid({ amount: { format: 'The amount must be a number greater than 0, and only a capture takes one.' } });
   const gateway = transaction.gateway!;
   let answer: unknown;
   try {

@@ -1,11 +1,10 @@
 import { expect } from 'chai';
-import Stripe from 'stripe';
-import { startTestServer, TestServer, send } from '../support/test-server';
-import { startStripeStandIn, StripeStandIn } from '../support/stripe-stand-in';
+import { TestServer } from '../support/test-server';
+import { StripeStandIn } from '../support/stripe-stand-in';
+import { sendSignedByStripe, startWithStripeStandIn, stripeEvent } from '../support/stripe-spec-server';
 import { addClient, install, SHIPPED_EXTENSIONS } from './shipped';
 
 const WEBHOOK_SECRET = 'whsec_test_stripe_cards_spec';
-const stripe = new Stripe('sk_test_unused');
 const CALLBACK = '/callback/mgw/1/stripe_cards/';
 
 describe('stripe_cards: cards saved with Stripe, charged off-session, captured, voided, refunded, and its notifications', () => {
@@ -15,8 +14,7 @@ describe('stripe_cards: cards saved with Stripe, charged off-session, captured, 
   let otherClientId: number;
 
   before(async () => {
-    standIn = await startStripeStandIn();
-    server = await startTestServer({ extensionsDir: SHIPPED_EXTENSIONS, extensionLimits: { testHosts: new Map([['api.stripe.com', standIn.url]]) } });
+    ({ standIn, server } = await startWithStripeStandIn({ extensionsDir: SHIPPED_EXTENSIONS }));
     await install(server, 'gateway_manager', `vars[dir]=stripe_cards&vars[settings][secret_key]=sk_test_cards&vars[settings][webhook_secret]=${WEBHOOK_SECRET}`);
     clientId = await addClient(server);
     otherClientId = await addClient(server, 'Grace');
@@ -52,11 +50,9 @@ describe('stripe_cards: cards saved with Stripe, charged off-session, captured, 
     (await get(`/api/transactions/getList.json?client_id=${client}&status=all`)).filter((t: any) => t.transaction_id === reference || t.reference === reference);
   const inbox = () => get('/api/gateway_notifications/getList.json');
 
-  /** A Stripe event about an object, POSTed as Stripe does: JSON signed with the endpoint secret by the stripe package. */
+  /** Stripe's event about an object, POSTed and signed as Stripe does. */
   function notify(type: string, object: Record<string, unknown>, options: { secret?: string; timestamp?: number; path?: string } = {}) {
-    const payload = JSON.stringify({ id: `evt_${type}_${object.id}`, object: 'event', type, data: { object } });
-    const signature = stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? WEBHOOK_SECRET, timestamp: options.timestamp });
-    return send(server.url, server.credential, 'POST', options.path ?? CALLBACK, { auth: false, body: payload, headers: { 'content-type': 'application/json', 'stripe-signature': signature } });
+    return sendSignedByStripe(server, options.path ?? CALLBACK, stripeEvent(type, object), { secret: options.secret ?? WEBHOOK_SECRET, timestamp: options.timestamp });
   }
 
   it('saves a card by its PaymentMethod token, attached to the client’s Customer, and refuses a card number', async () => {
@@ -220,7 +216,9 @@ describe('stripe_cards: cards saved with Stripe, charged off-session, captured, 
     expect(res.status, res.text).to.equal(200);
     expect(standIn.requests.at(-1)!.path).to.equal(`/v1/payment_methods/${paymentMethod}/detach`);
     const asked = intentRequests().length;
-    const charge = await server.request('POST', '/api/stripe_cards.tokens/charge.json', { body: `vars[client_id]=${clientId}&vars[reference_id]=${paymentMethod}&vars[amount]=5.00&vars[currency]=USD` });
+    const charge = await server.request('POST', '/api/stripe_cards.tokens/charge.json', {
+      body: `vars[client_id]=${clientId}&vars[reference_id]=${paymentMethod}&vars[amount]=5.00&vars[currency]=USD`,
+    });
     expect(charge.status).to.equal(400);
     expect(charge.json.errors.reference_id.exists).to.match(/No stored card/);
     expect(intentRequests().length).to.equal(asked);
@@ -301,11 +299,17 @@ describe('stripe_cards: cards saved with Stripe, charged off-session, captured, 
     });
     expect(installed.status, installed.text).to.equal(200);
     for (const method of ['refund', 'capture', 'void']) {
-      const res = await server.request('POST', `/api/stripe_cards.tokens/${method}.json`, { body: `vars[transaction_id]=${intent.id}&vars[amount]=25.00&vars[currency]=USD&vars[idempotency_key]=k-${method}`, auth: other });
+      const res = await server.request('POST', `/api/stripe_cards.tokens/${method}.json`, {
+        body: `vars[transaction_id]=${intent.id}&vars[amount]=25.00&vars[currency]=USD&vars[idempotency_key]=k-${method}`,
+        auth: other,
+      });
       expect(res.status, method).to.equal(400);
       expect(res.json.errors.transaction_id.exists, method).to.equal('No payment of this company has this id.');
     }
-    expect(standIn.requests.slice(asked).map((r) => r.path), 'Stripe is only asked to read the PaymentIntent').to.deep.equal(Array(3).fill(`/v1/payment_intents/${intent.id}`));
+    expect(
+      standIn.requests.slice(asked).map((r) => r.path),
+      'Stripe is only asked to read the PaymentIntent',
+    ).to.deep.equal(Array(3).fill(`/v1/payment_intents/${intent.id}`));
     expect(await get(`/api/transactions/get.json?transaction_id=${transactionId}`)).to.include({ refunded: '0.0000', status: 'approved' });
   });
 

@@ -112,7 +112,10 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       if (method === 'GET' && !match[2]) return [200, intent];
       if (match[2] === '/capture') {
         if (intent.status !== 'requires_capture')
-          return [400, { error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: `This PaymentIntent could not be captured because it has a status of ${intent.status}.` } }];
+          return [
+            400,
+            { error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: `This PaymentIntent could not be captured because it has a status of ${intent.status}.` } },
+          ];
         const capture = form.amount_to_capture === undefined ? intent.amount : Number(form.amount_to_capture);
         if (capture > intent.amount) return [400, { error: { type: 'invalid_request_error', code: 'amount_too_large', message: 'The amount to capture is greater than the amount authorised.' } }];
         Object.assign(intent, { status: 'succeeded', amount_received: capture });
@@ -120,7 +123,10 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       }
       if (match[2] === '/cancel') {
         if (!['requires_capture', 'requires_payment_method'].includes(intent.status))
-          return [400, { error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.` } }];
+          return [
+            400,
+            { error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.` } },
+          ];
         Object.assign(intent, { status: 'canceled', cancellation_reason: form.cancellation_reason ?? null });
         return [200, intent];
       }

@@ -1,13 +1,12 @@
 import { expect } from 'chai';
-import Stripe from 'stripe';
-import { startTestServer, TestServer, send } from '../../support/test-server';
+import { TestServer } from '../../support/test-server';
 import { SmtpSink } from '../../support/smtp-sink';
-import { startStripeStandIn, StripeStandIn } from '../../support/stripe-stand-in';
+import { StripeStandIn } from '../../support/stripe-stand-in';
+import { sendSignedByStripe, startWithStripeStandIn, stripeEvent } from '../../support/stripe-spec-server';
 import { SHIPPED_EXTENSIONS } from '../../extensions/shipped';
 import { addClient, addInvoice, ok } from '../../host/api/billing/fixtures';
 
 const WEBHOOK_SECRET = 'whsec_receipts_spec';
-const stripe = new Stripe('sk_test_unused');
 
 /** A payment a gateway records (an off-site payment's notification, a charge now) mails the client its receipt, as the client allows. */
 describe('payment receipts by email (gateway payments, a real SMTP server)', () => {
@@ -16,8 +15,7 @@ describe('payment receipts by email (gateway payments, a real SMTP server)', () 
   let standIn: StripeStandIn;
 
   before(async () => {
-    standIn = await startStripeStandIn();
-    server = await startTestServer({ extensionsDir: SHIPPED_EXTENSIONS, extensionLimits: { testHosts: new Map([['api.stripe.com', standIn.url]]) }, mail: { pollMs: 20, retryDelaysMs: [100] } });
+    ({ standIn, server } = await startWithStripeStandIn({ extensionsDir: SHIPPED_EXTENSIONS, mail: { pollMs: 20, retryDelaysMs: [100] } }));
     sink = await SmtpSink.start();
     await ok(server, 'PUT', 'mail_settings/set', { vars: { host: '127.0.0.1', port: sink.port, tls: 'none', from_address: 'billing@example.com' } });
     for (const dir of ['stripe_checkout', 'stripe_cards'])
@@ -31,29 +29,21 @@ describe('payment receipts by email (gateway payments, a real SMTP server)', () 
 
   /** Checkout's signed notification that a session paying `invoiceId` was paid. */
   function checkoutPaid(clientId: number, invoiceId: number, paymentIntent: string) {
-    const payload = JSON.stringify({
-      id: `evt_${paymentIntent}`,
-      object: 'event',
-      type: 'checkout.session.completed',
-      data: {
-        object: {
-          id: `cs_${paymentIntent}`,
-          object: 'checkout.session',
-          payment_intent: paymentIntent,
-          amount_total: 4000,
-          currency: 'usd',
-          payment_status: 'paid',
-          metadata: { tally_company_id: '1', client_id: String(clientId), invoices: String(invoiceId) },
-        },
-      },
-    });
-    const signature = stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-    return send(server.url, server.credential, 'POST', '/callback/gw/1/stripe_checkout/', { auth: false, body: payload, headers: { 'content-type': 'application/json', 'stripe-signature': signature } });
+    const session = {
+      id: `cs_${paymentIntent}`,
+      object: 'checkout.session',
+      payment_intent: paymentIntent,
+      amount_total: 4000,
+      currency: 'usd',
+      payment_status: 'paid',
+      metadata: { tally_company_id: '1', client_id: String(clientId), invoices: String(invoiceId) },
+    };
+    return sendSignedByStripe(server, '/callback/gw/1/stripe_checkout/', stripeEvent('checkout.session.completed', session), { secret: WEBHOOK_SECRET });
   }
   const mailTo = (address: string) => sink.received.filter((r) => r.envelopeTo.includes(address));
   const invoiceOf = (clientId: number) => addInvoice(server, clientId, { lines: [{ description: 'Hosting', amount: '40.00' }], delivery: [] });
 
-  it("mails the non-merchant receipt for an off-site payment once, however often it is notified, and none to a client who declines payment notices", async () => {
+  it('mails the non-merchant receipt for an off-site payment once, however often it is notified, and none to a client who declines payment notices', async () => {
     const willing = await addClient(server, { email: 'willing@example.com' });
     const declining = await addClient(server, { email: 'declining@example.com' });
     await ok(server, 'POST', 'clients/setSetting', { client_id: declining, key: 'send_payment_notices', value: 'false' });

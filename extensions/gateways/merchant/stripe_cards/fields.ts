@@ -33,6 +33,10 @@ export const CHARGED = record({
   payment_intent: string({ nullable: true }),
 });
 
-export const CAPTURE_VARS = inputs({ ...PAYMENT_INTENT, amount: money({ description: 'Less than was authorised to capture part of it; default all of it.' }), currency: string({ format: 'currency' }) });
+export const CAPTURE_VARS = inputs({
+  ...PAYMENT_INTENT,
+  amount: money({ description: 'Less than was authorised to capture part of it; default all of it.' }),
+  currency: string({ format: 'currency' }),
+});
 export const VOID_VARS = inputs(PAYMENT_INTENT);
 export const SETTLED = record({ status: string({ enum: ['approved', 'void'] }), amount: money(), currency: string(), invoices: listOf(record({ invoice_id: int(), amount: money() })) });

@@ -44,12 +44,24 @@ export class Tokens {
     return chargeSavedCard(this.ctx, clientIdOf(vars), vars);
   }
 
-  @callable({ verb: 'POST', params: [object('vars')], vars: CAPTURE_VARS, returns: SETTLED, description: 'Capture an authorised payment (vars[transaction_id], the PaymentIntent), wholly or vars[amount] of it.' })
+  @callable({
+    verb: 'POST',
+    params: [object('vars')],
+    vars: CAPTURE_VARS,
+    returns: SETTLED,
+    description: 'Capture an authorised payment (vars[transaction_id], the PaymentIntent), wholly or vars[amount] of it.',
+  })
   capture(vars: Record<string, any>) {
     return capturePayment(this.ctx, vars);
   }
 
-  @callable({ verb: 'POST', params: [object('vars')], vars: VOID_VARS, returns: SETTLED, description: 'Void an authorised payment (vars[transaction_id], the PaymentIntent): the hold on the card is released.' })
+  @callable({
+    verb: 'POST',
+    params: [object('vars')],
+    vars: VOID_VARS,
+    returns: SETTLED,
+    description: 'Void an authorised payment (vars[transaction_id], the PaymentIntent): the hold on the card is released.',
+  })
   void(vars: Record<string, any>) {
     return voidPayment(this.ctx, vars);
   }
@@ -59,7 +71,8 @@ export class Tokens {
     params: [object('vars')],
     vars: REFUND_VARS,
     returns: REFUNDED,
-    description: "Refund vars[amount] vars[currency] of Stripe's payment vars[transaction_id] once per vars[idempotency_key]. Answers { status, refund_id }; Stripe's refusal is a 400 naming the gateway.",
+    description:
+      "Refund vars[amount] vars[currency] of Stripe's payment vars[transaction_id] once per vars[idempotency_key]. Answers { status, refund_id }; Stripe's refusal is a 400 naming the gateway.",
   })
   async refund(vars: Record<string, any>) {
     // Called directly (stripe_cards.tokens/refund), it must not refund another company's payment in a shared Stripe account.
@@ -84,4 +97,3 @@ export class Tokens {
     return null;
   }
 }
-
