@@ -9,6 +9,7 @@ import { TallyError } from '../../kernel/tally-error';
 import { findAccount } from '../../billing/account-ops';
 import { invalidAccount } from '../../billing/account-store';
 import { callGateway } from '../../billing/gateway-answers';
+import { sendReceipt } from '../../payments/send-receipt';
 
 const CHARGED = record({
   status: text({ enum: ['approved', 'declined', 'error'] }),
@@ -23,7 +24,8 @@ const OPEN_STATUSES = ['active', 'proforma'];
 /**
  * Paying one open invoice now with a stored account of its client: the amount due is charged
  * through the account's merchant gateway (`<gateway>.tokens/charge`, the call the billing run's
- * autodebit makes), which records the payment on the invoice when it is approved. The client area
+ * autodebit makes), which records the payment on the invoice when it is approved, and the client's
+ * receipt is queued with it. The client area
  * pays this way; staff can over the API. A facet of the accounts model, so `accounts/chargeInvoice`.
  */
 @facet('accounts')
@@ -74,6 +76,7 @@ export class InvoiceCharge {
         .where('client_id', '=', invoice.client_id)
         .where('account_id', 'is', null)
         .execute();
+      await sendReceipt(this.ctx, this.calls, transactionId, 'merchant');
     }
     const message = typeof answer?.message === 'string' ? answer.message : status === 'approved' ? 'The payment was approved.' : 'The gateway did not approve the payment.';
     return { status, message, transaction_id: transactionId, amount, currency: invoice.currency };

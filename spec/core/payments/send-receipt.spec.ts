@@ -64,7 +64,7 @@ describe('payment receipts by email (gateway payments, a real SMTP server)', () 
     expect(mailTo('declining@example.com')).to.deep.equal([]);
   });
 
-  it('mails the "payment approved" receipt for a charge of a saved card, and none for a declined one', async () => {
+  it('mails the "payment approved" receipt for a charge of a saved card (payInvoice, chargeInvoice), and none for a declined one', async () => {
     const clientId = await addClient(server, { email: 'charged@example.com' });
     const approvedCard = await ok(server, 'POST', 'accounts/addCc', { vars: { client_id: clientId, gateway: 'stripe_cards', token: 'pm_card_visa' } });
     const decliningCard = await ok(server, 'POST', 'accounts/addCc', { vars: { client_id: clientId, gateway: 'stripe_cards', token: 'pm_card_visa_chargeDeclined' } });
@@ -77,5 +77,13 @@ describe('payment receipts by email (gateway payments, a real SMTP server)', () 
     expect(got.mail.subject).to.equal('Payment received: 40.00 USD');
     expect(got.mail.text).to.contain(`Your payment of 40.00 USD (transaction ${reference}) was approved.`);
     expect(await ok(server, 'GET', 'clients/getMailLogListCount', { client_id: clientId })).to.equal(1);
+
+    // The client area's way of paying now, accounts/chargeInvoice, sends the same receipt.
+    const charged = await ok(server, 'POST', 'accounts/chargeInvoice', { account_id: approvedCard, invoice_id: await invoiceOf(clientId) });
+    expect(charged.status).to.equal('approved');
+    const second = (await ok(server, 'GET', 'transactions/get', { transaction_id: charged.transaction_id })).transaction_id;
+    const again = await sink.until(() => mailTo('charged@example.com')[1]);
+    expect(again.mail.text).to.contain(`(transaction ${second}) was approved.`);
+    expect(await ok(server, 'GET', 'clients/getMailLogListCount', { client_id: clientId })).to.equal(2);
   });
 });
