@@ -249,6 +249,19 @@ describe('stripe_cards: cards saved with Stripe, charged off-session, captured, 
     });
     expect(viaGateway.status).to.equal(400);
     expect(viaGateway.json.errors.reference_id.exists).to.match(/No stored card/);
+    const { reference_id: ownMethod } = await get(`/api/accounts/getCc.json?account_id=${await saveCard('pm_card_visa')}`);
+    for (const [amount, currency, field] of [
+      ['25.00', 'SEK', 'currency'],
+      ['25.001', 'USD', 'amount'],
+      ['-5', 'USD', 'amount'],
+      ['lots', 'USD', 'amount'],
+    ]) {
+      const bad = await server.request('POST', '/api/stripe_cards.tokens/charge.json', {
+        body: `vars[client_id]=${clientId}&vars[reference_id]=${ownMethod}&vars[amount]=${amount}&vars[currency]=${currency}`,
+      });
+      expect(bad.status, `${amount} ${currency}`).to.equal(400);
+      expect(bad.json.errors, `${amount} ${currency}`).to.have.property(field);
+    }
     expect(intentRequests().length, 'Stripe is never asked').to.equal(asked);
     expect((await get(`/api/invoices/get.json?invoice_id=${invoiceId}`)).paid).to.match(/^0\.0+$/);
   });

@@ -1,4 +1,4 @@
-import { ExtensionContext } from '../../../../host/extensions/kit';
+import { ExtensionContext, TallyError } from '../../../../host/extensions/kit';
 import { stripeRefusal, stripeRequest } from '../../shared/stripe/stripe-api';
 import { minorUnitsOf } from '../../shared/stripe/stripe-refund';
 import { invoicesMetadata } from '../../shared/stripe/stripe-event';
@@ -21,6 +21,9 @@ export async function chargeSavedCard(ctx: ExtensionContext, clientId: number, v
   const card = await savedCard(ctx, clientId, vars.reference_id);
   const currency = String(vars.currency ?? '').toUpperCase();
   const amount = minorUnitsOf(vars.amount, currency);
+  // Checked before Stripe takes the money: a payment in a currency the company does not bill in could not be recorded after.
+  if (!/^[A-Z]{3}$/.test(currency) || !(await ctx.models.currencies.get({ currency_code: currency, company_id: ctx.companyId })))
+    throw TallyError.invalid({ currency: { exists: "The currency is not one of the company's currencies (see currencies/getList)." } });
   const capture = vars.capture !== false && vars.capture !== 'false' && vars.capture !== '0';
   const answer = await stripeRequest(ctx, '/v1/payment_intents', {
     amount,
