@@ -1,6 +1,6 @@
 import { callable, ExtensionContext, object, shape, string, TallyError } from '../../../../host/extensions/kit';
 import { clientIdOf } from '../../shared/client-id';
-import { REFUNDED, REFUND_VARS, refundPayment } from '../../shared/stripe/stripe-refund';
+import { REFUND_DECLARATION, refundPayment } from '../../shared/stripe/stripe-refund';
 import { capturePayment, ownIntent, voidPayment } from './authorisations';
 import { CAPTURE_VARS, CHARGE_VARS, CHARGED, SETTLED, STORE_VARS, STORED, VOID_VARS } from './fields';
 import { GATEWAY } from './gateway-name';
@@ -66,14 +66,7 @@ export class Tokens {
     return voidPayment(this.ctx, vars);
   }
 
-  @callable({
-    verb: 'POST',
-    params: [object('vars')],
-    vars: REFUND_VARS,
-    returns: REFUNDED,
-    description:
-      "Refund vars[amount] vars[currency] of Stripe's payment vars[transaction_id] once per vars[idempotency_key]. Answers { status, refund_id }; Stripe's refusal is a 400 naming the gateway.",
-  })
+  @callable(REFUND_DECLARATION)
   async refund(vars: Record<string, any>) {
     // Called directly (stripe_cards.tokens/refund), it must not refund another company's payment in a shared Stripe account.
     await ownIntent(this.ctx, stripeId(vars.transaction_id, 'pi', 'transaction_id'));

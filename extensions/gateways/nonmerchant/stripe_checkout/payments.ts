@@ -1,7 +1,7 @@
 import { callable, ExtensionContext, object, shape, TallyError } from '../../../../host/extensions/kit';
 import { stripeCall } from '../../shared/stripe/stripe-api';
 import { fromMinorUnits } from '../../shared/stripe/stripe-amounts';
-import { minorUnitsOf, REFUNDED, REFUND_VARS, refundPayment } from '../../shared/stripe/stripe-refund';
+import { minorUnitsOf, REFUND_DECLARATION, refundPayment } from '../../shared/stripe/stripe-refund';
 import { invoicesMetadata, invoicesOf, openedBy, verifiedEvent } from '../../shared/stripe/stripe-event';
 
 const GATEWAY = 'stripe_checkout';
@@ -86,14 +86,7 @@ export class Payments {
     };
   }
 
-  @callable({
-    verb: 'POST',
-    params: [object('vars')],
-    vars: REFUND_VARS,
-    returns: REFUNDED,
-    description:
-      "Refund vars[amount] vars[currency] of Stripe's payment vars[transaction_id] once per vars[idempotency_key]. Answers { status, refund_id }; Stripe's refusal is a 400 naming the gateway.",
-  })
+  @callable(REFUND_DECLARATION)
   refund(vars: Record<string, any>) {
     return refundPayment(this.ctx, GATEWAY, vars);
   }

@@ -1,4 +1,4 @@
-import { ExtensionContext, shape, TallyError } from '../../../../host/extensions/kit';
+import { ExtensionContext, object, shape, TallyError } from '../../../../host/extensions/kit';
 import { stripeCall } from './stripe-api';
 import { toMinorUnits } from './stripe-amounts';
 
@@ -11,6 +11,16 @@ export const REFUND_VARS = shape.inputs({
 });
 
 export const REFUNDED = shape.record({ status: shape.string({ enum: ['approved', 'pending'] }), refund_id: shape.string() });
+
+/** The declaration of both Stripe gateways' `refund` (`@callable(REFUND_DECLARATION)`). */
+export const REFUND_DECLARATION = {
+  verb: 'POST' as const,
+  params: [object('vars')] as const,
+  vars: REFUND_VARS,
+  returns: REFUNDED,
+  description:
+    "Refund vars[amount] vars[currency] of Stripe's payment vars[transaction_id] once per vars[idempotency_key]. Answers { status, refund_id }; Stripe's refusal is a 400 naming the gateway.",
+};
 
 /** An amount of a currency as Stripe's integer, or the 400 saying why it is not one. */
 export function minorUnitsOf(amount: unknown, currency: string): number {
