@@ -35,9 +35,10 @@ const OWNER = {
 
 export const CC_ADD = inputs({
   ...OWNER,
-  number: string({ required: true, example: '4242424242424242', description: 'Handed to the gateway, never stored.' }),
-  expiration: string({ required: true, example: '203012', description: 'yyyymm.' }),
+  number: string({ required: true, example: '4242424242424242', description: 'Handed to the gateway, never stored. Not with vars[token].' }),
+  expiration: string({ required: true, example: '203012', description: 'yyyymm. Not needed with vars[token] (the gateway answers it).' }),
   security_code: string({ example: '123', description: 'Handed to the gateway, never stored.' }),
+  token: string({ description: "Instead of the number: the card as the gateway's client-side tokenisation answered it (stripe_cards: the PaymentMethod id, pm_...)." }),
 });
 
 export const ACH_ADD = inputs({

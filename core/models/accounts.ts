@@ -35,15 +35,18 @@ export class Accounts {
     vars: CC_ADD,
     returns: id({ description: 'The new account id.' }),
     description:
-      "Store a card through a merchant gateway: vars[contact_id] (or vars[client_id]: its primary contact), vars[number], vars[expiration] (yyyymm), vars[security_code], optional vars[first_name], vars[last_name] (default the contact's), vars[gateway] (an installed merchant gateway that stores cards; default test_card), vars[currency], vars[autodebit] (true: the client's autodebit account). Returns the account id.",
+      "Store a card through a merchant gateway: vars[contact_id] (or vars[client_id]: its primary contact), vars[number], vars[expiration] (yyyymm), vars[security_code] — or instead vars[token], the card as the gateway's client-side tokenisation answered it (stripe_cards: a PaymentMethod id), so the number never reaches Tally — optional vars[first_name], vars[last_name] (default the contact's), vars[gateway] (an installed merchant gateway that stores cards; default test_card), vars[currency], vars[autodebit] (true: the client's autodebit account). Returns the account id.",
   })
   async addCc(vars: Record<string, unknown>) {
     const contact = await contactOf(this.ctx, vars);
     const gateway = await gatewayOffering(this.ctx, this.calls, vars, 'store');
     const expiration = String(vars.expiration ?? '');
+    // A card tokenised in the payer's browser (Stripe's PaymentMethod) comes as vars[token]: its number never reaches Tally.
+    const token = is.present(vars.token) ? String(vars.token) : null;
     const errors: Record<string, Record<string, string>> = {};
-    if (!/^\d{6}$/.test(expiration)) errors.expiration = { format: 'The expiration must be given as yyyymm.' };
-    if (!is.present(vars.number)) errors.number = { empty: 'Please enter the card number.' };
+    if (token === null && !/^\d{6}$/.test(expiration)) errors.expiration = { format: 'The expiration must be given as yyyymm.' };
+    if (token === null && !is.present(vars.number)) errors.number = { empty: 'Please enter the card number, or the token of a card tokenised by the gateway.' };
+    if (token !== null && is.present(vars.number)) errors.number = { token: 'Give the card number or its token, not both.' };
     const currency = await accountCurrency(this.ctx, vars, errors);
     if (!gateway) errors.gateway = { exists: `The merchant gateway "${String(vars.gateway ?? 'test_card')}" is not installed and enabled, or cannot store cards.` };
     if (Object.keys(errors).length) throw TallyError.invalid(errors);
@@ -55,7 +58,10 @@ export class Accounts {
         gateway!,
         'store',
         {
-          vars: { client_id: contact.client_id, card_number: vars.number, exp_year: expiration.slice(0, 4), exp_month: expiration.slice(4), cvv: vars.security_code },
+          vars:
+            token !== null
+              ? { client_id: contact.client_id, token }
+              : { client_id: contact.client_id, card_number: vars.number, exp_year: expiration.slice(0, 4), exp_month: expiration.slice(4), cvv: vars.security_code },
         },
         'store the card',
       ),

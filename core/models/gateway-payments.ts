@@ -9,6 +9,7 @@ import { int as count, listOf, record, string as text } from '../kernel/shape';
 import { is } from '../kernel/input-rules';
 import { TallyError } from '../kernel/tally-error';
 import { offsiteGateways, startOffsitePayment } from '../payments/offsite-checkout';
+import { settleAuthorisation } from '../payments/settle-authorisation';
 import { TRANSACTION } from './transactions.fields';
 
 /**
@@ -58,6 +59,17 @@ export class GatewayPayments {
 
   @callable({
     description:
+      "Capture a payment a merchant gateway only authorised (a pending transaction), wholly or `amount` of it, through that gateway: the transaction becomes approved for what was captured and pays the invoices it was charged for. The processor's refusal is a 400 naming the gateway, with nothing changed. Answers the transaction.",
+    verb: 'POST',
+    params: [int('transaction_id'), string('amount', { default: null })],
+    returns: TRANSACTION,
+  })
+  capture(transactionId: number, amount: string | null) {
+    return settleAuthorisation(this.ctx, this.calls, 'capture', transactionId, amount);
+  }
+
+  @callable({
+    description:
       "Open an off-site payment through a non-merchant gateway's buildProcess of everything due on open invoices of one client in one currency (invoice_ids, at most 25), returning the payer to return_url. Answers { type: redirect, url }: send the payer there. Nothing is recorded until the gateway's signed notification arrives (docs/payments.md).",
     verb: 'POST',
     params: [string('gateway', { example: 'stripe_checkout' }), list('invoice_ids'), string('return_url', { example: 'https://billing.example.com/client/payments/return' })],
@@ -66,5 +78,16 @@ export class GatewayPayments {
   startOffsite(gateway: string, invoiceIds: unknown[], returnUrl: string) {
     if (!invoiceIds.every((id) => is.integer(id))) throw TallyError.invalid({ invoice_ids: { format: 'Give the invoices as a list of invoice ids.' } });
     return startOffsitePayment(this.ctx, this.calls, gateway, invoiceIds.map(Number), returnUrl);
+  }
+
+  @callable({
+    description:
+      "Void a payment a merchant gateway only authorised (a pending transaction) through that gateway: the hold on the card is released and the transaction becomes void. An approved payment is refunded instead (refund). The processor's refusal is a 400 naming the gateway, with nothing changed. Answers the transaction.",
+    verb: 'POST',
+    params: [int('transaction_id')],
+    returns: TRANSACTION,
+  })
+  void(transactionId: number) {
+    return settleAuthorisation(this.ctx, this.calls, 'void', transactionId, null);
   }
 }

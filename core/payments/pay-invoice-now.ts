@@ -3,6 +3,7 @@ import { CallContext } from '../kernel/call-context';
 import { ModelCalls } from '../kernel/model-calls';
 import { stored, toStored } from '../kernel/money';
 import { TallyError } from '../kernel/tally-error';
+import { sendReceipt } from './send-receipt';
 
 export interface ChargeOutcome {
   readonly status: 'approved' | 'declined';
@@ -17,6 +18,7 @@ export interface ChargeOutcome {
  * gateway's transaction, applied to the invoice and naming the account; a decline is an answer,
  * not an error (the gateway keeps the attempt). The invoice, the account and the gateway are the
  * caller's company's and the account is the invoice's client's, or it is a 400 and nothing is charged.
+ * An approved charge queues the client's receipt (sendReceipt) with it.
  */
 export async function payInvoiceNow(ctx: CallContext, calls: ModelCalls, invoiceId: number, accountId: number): Promise<ChargeOutcome> {
   const invoice = await ctx.db
@@ -57,5 +59,6 @@ export async function payInvoiceNow(ctx: CallContext, calls: ModelCalls, invoice
   const transactionId = Number(answer!.transaction_id);
   // The payment names the stored account it was made from, as the reference's do (and as auto debit does).
   await ctx.db.updateTable('transactions').set({ account_id: accountId }).where('id', '=', transactionId).where('company_id', '=', ctx.companyId).where('account_id', 'is', null).execute();
+  await sendReceipt(ctx, calls, transactionId, 'merchant');
   return { status: 'approved', message, transaction_id: transactionId };
 }

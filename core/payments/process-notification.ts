@@ -7,6 +7,8 @@ import { claimPayment, settleClaim } from './claim-payment';
 import { NonsenseAnswer, ReportedPayment, readVerdict } from './gateway-verdict';
 import { InboxVerdict, recordVerdict } from './inbox';
 import { matchInvoices } from './invoice-match';
+import { recordedByGateway } from './recorded-by-gateway';
+import { sendReceipt } from './send-receipt';
 import { GatewayNotificationsTable } from './payment-tables';
 
 type InboxRow = Omit<GatewayNotificationsTable, 'id' | 'attempts'> & { id: number };
@@ -59,7 +61,8 @@ function notificationOf(row: InboxRow) {
 
 async function recordPayment(ctx: CallContext, calls: ModelCalls, row: InboxRow, payment: ReportedPayment): Promise<Outcome> {
   const claim = await claimPayment(ctx.db, ctx.companyId, row.gateway, payment.transaction_id, payment.status);
-  if (claim.fresh) {
+  const adopted = claim.fresh ? await recordedByGateway(ctx.db, ctx.companyId, row.gateway, payment.transaction_id) : null;
+  if (claim.fresh && adopted === null) {
     const match = payment.status === 'approved' ? await matchInvoices(ctx.db, ctx.companyId, payment) : { ok: true as const, invoices: [] };
     const transactionId = (await calls.call(ctx, 'transactions', 'add', {
       vars: {
@@ -73,6 +76,7 @@ async function recordPayment(ctx: CallContext, calls: ModelCalls, row: InboxRow,
       },
     })) as number;
     await settleClaim(ctx.db, ctx.companyId, row.gateway, payment.transaction_id, transactionId, payment.status);
+    if (payment.status === 'approved') await sendReceipt(ctx, calls, transactionId, receiptKind(row.kind));
     if (!match.ok) {
       await emit(ctx, 'Payments.unapplied', {
         notification_id: row.id,
@@ -85,13 +89,15 @@ async function recordPayment(ctx: CallContext, calls: ModelCalls, row: InboxRow,
     return finish(ctx, row, 'recorded', null, payment.transaction_id, transactionId);
   }
   // Claimed by an earlier notification that failed after claiming cannot happen: a failure rolls the claim back.
-  const transactionId = claim.transactionId!;
+  const transactionId = claim.fresh ? adopted! : claim.transactionId!;
   const current = (await calls.call(ctx, 'transactions', 'get', { transaction_id: transactionId })) as { status: string; amount: string; refunded: string };
+  if (claim.fresh) await settleClaim(ctx.db, ctx.companyId, row.gateway, payment.transaction_id, transactionId, current.status);
   if (payment.status === 'refunded') return refunded(ctx, calls, row, payment, transactionId, current);
   if (payment.status === current.status) return finish(ctx, row, 'duplicate', `Transaction ${transactionId} already has status ${current.status}.`, payment.transaction_id, transactionId);
   await calls.call(ctx, 'transactions', 'edit', { transaction_id: transactionId, vars: { status: payment.status } });
   let reason: string | null = `Status ${current.status} → ${payment.status}.`;
   if (payment.status === 'approved') {
+    await sendReceipt(ctx, calls, transactionId, receiptKind(row.kind));
     const match = await matchInvoices(ctx.db, ctx.companyId, payment);
     if (match.ok && match.invoices.length) await calls.call(ctx, 'transactions', 'apply', { transaction_id: transactionId, vars: { amounts: match.invoices } });
     if (!match.ok) reason = `${reason} Left unapplied: ${match.reason}`;
@@ -123,6 +129,10 @@ async function finish(
 ): Promise<Outcome> {
   await recordVerdict(ctx.db, row.id, verdict, reason, gatewayTransactionId, transactionId);
   return { verdict, reason, transaction_id: transactionId };
+}
+
+function receiptKind(kind: string): 'merchant' | 'nonmerchant' {
+  return kind === 'merchant' ? 'merchant' : 'nonmerchant';
 }
 
 function gatewayFailed(gateway: string, what: string): TallyError {

@@ -2,6 +2,7 @@ import { CallContext } from '../kernel/call-context';
 import { ModelCalls } from '../kernel/model-calls';
 import { parseDecimal, stored, toStored } from '../kernel/money';
 import { TallyError } from '../kernel/tally-error';
+import { gatewayModelFor } from './gateway-model-for';
 
 interface RefundedTransaction {
   id: number;
@@ -25,8 +26,8 @@ export async function refundThroughGateway(ctx: CallContext, calls: ModelCalls, 
   const transaction = (await calls.call(ctx, 'transactions', 'get', { transaction_id: transactionId })) as RefundedTransaction | false;
   if (!transaction) throw TallyError.invalid({ transaction_id: { exists: 'The company has no transaction of this id.' } });
   const gateway = transaction.gateway ?? '';
-  const model = `${gateway}.payments`;
-  if (!gateway || !transaction.reference || !(await calls.available(ctx, model, 'refund'))) {
+  const model = await gatewayModelFor(ctx, calls, gateway, 'refund');
+  if (!model || !transaction.reference) {
     throw TallyError.invalid({
       transaction_id: { gateway: `The transaction was not taken by an installed gateway that refunds (${gateway || 'none'}); record a refund made elsewhere with transactions/refund.` },
     });

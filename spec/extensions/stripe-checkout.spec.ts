@@ -1,12 +1,11 @@
 import { expect } from 'chai';
-import Stripe from 'stripe';
-import { startTestServer, TestServer, send } from '../support/test-server';
-import { startStripeStandIn, StripeStandIn } from '../support/stripe-stand-in';
+import { TestServer, send } from '../support/test-server';
+import { StripeStandIn } from '../support/stripe-stand-in';
+import { sendSignedByStripe, startWithStripeStandIn } from '../support/stripe-spec-server';
 import { startHostProcess } from '../support/host-process';
 import { addClient, install, SHIPPED_EXTENSIONS } from './shipped';
 
 const WEBHOOK_SECRET = 'whsec_test_tally_spec';
-const stripe = new Stripe('sk_test_unused');
 const CALLBACK = '/callback/gw/1/stripe_checkout/';
 
 describe('stripe_checkout: paid off-site, the notification inbox, refunds through Stripe', () => {
@@ -17,8 +16,7 @@ describe('stripe_checkout: paid off-site, the notification inbox, refunds throug
   let sessions = 0;
 
   before(async () => {
-    standIn = await startStripeStandIn();
-    server = await startTestServer({ extensionsDir: SHIPPED_EXTENSIONS, extensionLimits: { testHosts: new Map([['api.stripe.com', standIn.url]]) } });
+    ({ standIn, server } = await startWithStripeStandIn({ extensionsDir: SHIPPED_EXTENSIONS }));
     await install(server, 'gateway_manager', `vars[dir]=stripe_checkout&vars[settings][secret_key]=sk_test_123&vars[settings][webhook_secret]=${WEBHOOK_SECRET}`);
     clientId = await addClient(server);
     otherClientId = await addClient(server, 'Grace');
@@ -67,12 +65,7 @@ describe('stripe_checkout: paid off-site, the notification inbox, refunds throug
 
   /** POSTs a notification as Stripe does: JSON, signed with the endpoint secret by the stripe package. */
   function notify(payload: string, options: { secret?: string; timestamp?: number; body?: string; path?: string; base?: string } = {}) {
-    const signature = stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? WEBHOOK_SECRET, timestamp: options.timestamp });
-    return send(options.base ?? server.url, server.credential, 'POST', options.path ?? CALLBACK, {
-      auth: false,
-      body: options.body ?? payload,
-      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-    });
+    return sendSignedByStripe(server, options.path ?? CALLBACK, payload, { ...options, secret: options.secret ?? WEBHOOK_SECRET });
   }
 
   const inbox = () => get('/api/gateway_notifications/getList.json');

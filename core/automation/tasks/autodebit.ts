@@ -8,6 +8,7 @@ import { shiftDays } from '../../billing/run-clock';
 import { sliced, Task, TaskRun } from '../task-run';
 import { emit } from '../../events/emit';
 import { Tx } from '../../db/schema';
+import { sendReceipt } from '../../payments/send-receipt';
 
 const failuresOf = async (db: Tx, clientId: number) => Number((await db.selectFrom('client_autodebit').select('failures').where('client_id', '=', clientId).executeTakeFirstOrThrow()).failures);
 
@@ -110,6 +111,7 @@ export const autodebit: Task = {
                 .where('client_id', '=', invoice.client_id)
                 .where('account_id', 'is', null)
                 .execute();
+              await sendReceipt(ctx, calls, Number(answer.transaction_id), 'merchant');
             }
             await ctx.db
               .updateTable('autodebit_attempts')

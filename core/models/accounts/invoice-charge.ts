@@ -10,6 +10,7 @@ import { findAccount } from '../../billing/account-ops';
 import { invalidAccount } from '../../billing/account-store';
 import { callGateway } from '../../billing/gateway-answers';
 import { MAX_INVOICES_AT_ONCE, payableInvoices } from '../../payments/payable-invoices';
+import { sendReceipt } from '../../payments/send-receipt';
 
 const CHARGED = record({
   status: text({ enum: ['approved', 'declined', 'error'] }),
@@ -22,7 +23,8 @@ const CHARGED = record({
 /**
  * Paying one open invoice (or several of one client) now with a stored account of its client: the amount due is charged
  * through the account's merchant gateway (`<gateway>.tokens/charge`, the call the billing run's
- * autodebit makes), which records the payment on the invoice when it is approved. The client area
+ * autodebit makes), which records the payment on the invoice when it is approved, and the client's
+ * receipt is queued with it. The client area
  * pays this way; staff can over the API. A facet of the accounts model, so `accounts/chargeInvoice`.
  */
 @facet('accounts')
@@ -78,6 +80,7 @@ export class InvoiceCharge {
         .where('client_id', '=', paying.clientId)
         .where('account_id', 'is', null)
         .execute();
+      await sendReceipt(this.ctx, this.calls, transactionId, 'merchant');
     }
     const message = typeof answer?.message === 'string' ? answer.message : status === 'approved' ? 'The payment was approved.' : 'The gateway did not approve the payment.';
     return { status, message, transaction_id: transactionId, amount: paying.amount, currency: paying.currency };

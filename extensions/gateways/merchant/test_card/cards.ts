@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { callable, ExtensionContext, int, object, TallyError } from '../../../../host/extensions/kit';
 import { chargeTerms } from './charge-terms';
 import { CARD_CHARGE, CHARGE_CARD_VARS, CHARGES } from './fields';
-import { clientIdOf } from './client-id';
+import { clientIdOf } from '../../shared/client-id';
 import { cardDigits, checkCard, passesLuhn, TEST_CARDS, UNKNOWN_CARD } from './test-cards';
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { callable, ExtensionContext, object, shape, string, TallyError } from '../../../../host/extensions/kit';
 import { chargeTerms } from './charge-terms';
 import { CHARGE_TOKEN_VARS, STORE_ACH_VARS, STORE_CARD_VARS, STORED_ACH, STORED_CARD, TOKEN_CHARGE, VERIFIED, VERIFY_VARS } from './fields';
-import { clientIdOf } from './client-id';
+import { clientIdOf } from '../../shared/client-id';
 import { bankDigits, checkBankAccount, DEPOSIT_ATTEMPTS, depositCents, TEST_BANK_ACCOUNTS, TEST_DEPOSITS, UNKNOWN_BANK_ACCOUNT } from './test-bank-accounts';
 import { cardBrand, cardDigits, checkCard, passesLuhn, TEST_CARDS, UNKNOWN_CARD } from './test-cards';
 

@@ -1,7 +1,10 @@
 import { callable, ExtensionContext, object, shape, TallyError } from '../../../../host/extensions/kit';
-import { stripePost } from './stripe-api';
-import { fromMinorUnits, toMinorUnits } from './stripe-amounts';
-import { checkSignature } from './stripe-signature';
+import { stripeCall } from '../../shared/stripe/stripe-api';
+import { fromMinorUnits } from '../../shared/stripe/stripe-amounts';
+import { minorUnitsOf, REFUND_DECLARATION, refundPayment } from '../../shared/stripe/stripe-refund';
+import { invoicesMetadata, invoicesOf, openedBy, verifiedEvent } from '../../shared/stripe/stripe-event';
+
+const GATEWAY = 'stripe_checkout';
 
 const BUILD_VARS = shape.inputs({
   client_id: shape.int({ required: true, example: 1 }),
@@ -10,13 +13,6 @@ const BUILD_VARS = shape.inputs({
   return_url: shape.string({ required: true, description: 'Where Stripe sends the payer back (https://...).', example: 'https://billing.example.com/paid' }),
   contact: shape.record({ first_name: shape.string(), last_name: shape.string(), email: shape.string() }, { description: 'The payer, to prefill the payment page.' }),
   invoices: shape.listOf(shape.record({ invoice_id: shape.int(), amount: shape.money() }), { description: 'The invoices it pays, each with an optional amount.' }),
-});
-
-const REFUND_VARS = shape.inputs({
-  transaction_id: shape.string({ required: true, description: "Stripe's id of the payment (the PaymentIntent)." }),
-  amount: shape.money({ required: true }),
-  currency: shape.string({ required: true, format: 'currency' }),
-  idempotency_key: shape.string({ required: true, description: 'The same key for the same refund: Stripe makes it once however often it is sent.' }),
 });
 
 /** The events of a Checkout Session that say something about its payment, and the status each means. */
@@ -45,14 +41,12 @@ export class Payments {
   })
   async buildProcess(vars: Record<string, any>) {
     const currency = String(vars.currency).toUpperCase();
-    const minor = toMinorUnits(String(vars.amount), currency);
-    if (minor === null || minor <= 0) throw TallyError.invalid({ amount: { format: `The amount must be greater than 0, with no more decimal places than ${currency} has.` } });
+    const minor = minorUnitsOf(vars.amount, currency);
     if (!/^https:\/\/[^\s]+$/.test(String(vars.return_url)) || String(vars.return_url).length > 2000) throw TallyError.invalid({ return_url: { format: 'The return URL must be an https:// URL.' } });
-    const invoices = Array.isArray(vars.invoices) ? vars.invoices : Object.values(vars.invoices ?? {});
-    const named = invoices.map((i: any) => (i.amount === undefined ? String(i.invoice_id) : `${i.invoice_id}:${i.amount}`)).join(',');
+    const named = invoicesMetadata(vars.invoices);
     if (named.length > 500) throw TallyError.invalid({ invoices: { length: 'Too many invoices for one payment.' } });
     const back = String(vars.return_url);
-    const session = await stripePost(this.ctx, '/v1/checkout/sessions', {
+    const session = await stripeCall(this.ctx, GATEWAY, '/v1/checkout/sessions', {
       mode: 'payment',
       success_url: `${back}${back.includes('?') ? '&' : '?'}session_id={CHECKOUT_SESSION_ID}`,
       cancel_url: back,
@@ -74,22 +68,12 @@ export class Payments {
       "Judge a notification Stripe sent (notification[method], [headers], [body] raw, [query], [form], [received_at]): { genuine: false, reason } when its Stripe-Signature does not verify within the tolerance, { ignored } for events that are not a Checkout Session's payment, else the payment.",
   })
   async validate(notification: Record<string, any>) {
-    const secret = (await this.ctx.settings()).webhook_secret ?? '';
-    const body = typeof notification.body === 'string' ? notification.body : '';
-    const receivedAt = Date.parse(`${String(notification.received_at ?? '').replace(' ', 'T')}Z`);
-    if (!secret || Number.isNaN(receivedAt)) return { genuine: false, reason: 'No signing secret is set, or the time it was received is unknown.' };
-    const check = checkSignature(notification.headers?.['stripe-signature'], body, secret, Math.floor(receivedAt / 1000));
-    if (!check.ok) return { genuine: false, reason: check.reason };
-    let event: any;
-    try {
-      event = JSON.parse(body);
-    } catch {
-      return { genuine: false, reason: 'The body is not JSON.' };
-    }
+    const verified = await verifiedEvent(this.ctx, notification);
+    if (!verified.genuine) return verified;
+    const event = verified.event;
     if (!(event?.type in SESSION_EVENTS)) return { ignored: `Stripe event ${String(event?.type).slice(0, 100)} is not about a Checkout Session's payment.` };
     const session = event.data?.object ?? {};
-    // A session of another company's installation signed with the same secret is not this company's.
-    if (String(session.metadata?.tally_company_id) !== String(this.ctx.companyId)) return { ignored: 'The Checkout Session was not opened by this company.' };
+    if (!openedBy(this.ctx, session)) return { ignored: 'The Checkout Session was not opened by this company.' };
     const currency = String(session.currency ?? '').toUpperCase();
     const status = SESSION_EVENTS[event.type] ?? (session.payment_status === 'paid' ? 'approved' : 'pending');
     return {
@@ -98,32 +82,12 @@ export class Payments {
       currency,
       status,
       transaction_id: session.payment_intent ?? session.id,
-      invoices: String(session.metadata?.invoices ?? '')
-        .split(',')
-        .filter(Boolean)
-        .map((entry) => {
-          const [invoiceId, amount] = entry.split(':');
-          return amount === undefined ? { invoice_id: Number(invoiceId) } : { invoice_id: Number(invoiceId), amount };
-        }),
+      invoices: invoicesOf(session.metadata?.invoices),
     };
   }
 
-  @callable({
-    verb: 'POST',
-    params: [object('vars')],
-    vars: REFUND_VARS,
-    returns: shape.record({ status: shape.string({ enum: ['approved', 'pending'] }), refund_id: shape.string() }),
-    description:
-      "Refund vars[amount] vars[currency] of Stripe's payment vars[transaction_id] once per vars[idempotency_key]. Answers { status, refund_id }; Stripe's refusal is a 400 naming the gateway.",
-  })
-  async refund(vars: Record<string, any>) {
-    const currency = String(vars.currency).toUpperCase();
-    const minor = toMinorUnits(String(vars.amount), currency);
-    if (minor === null || minor <= 0) throw TallyError.invalid({ amount: { format: `The amount must be greater than 0, with no more decimal places than ${currency} has.` } });
-    const refund = await stripePost(this.ctx, '/v1/refunds', { payment_intent: vars.transaction_id, amount: minor }, String(vars.idempotency_key));
-    if (refund.status === 'failed' || refund.status === 'canceled' || typeof refund.id !== 'string') {
-      throw TallyError.invalid({ gateway: { refused: `The gateway "stripe_checkout" refused the refund (${String(refund.failure_reason ?? refund.status).slice(0, 100)}).` } });
-    }
-    return { status: refund.status === 'succeeded' ? 'approved' : 'pending', refund_id: refund.id };
+  @callable(REFUND_DECLARATION)
+  refund(vars: Record<string, any>) {
+    return refundPayment(this.ctx, GATEWAY, vars);
   }
 }

@@ -1,4 +1,4 @@
-import { TallyError } from '../../../../host/extensions/kit';
+import { TallyError } from '../../../host/extensions/kit';
 
 /**
  * vars[client_id] as the whole number the gateway's tables keep. Checked before anything is
