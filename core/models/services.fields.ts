@@ -24,7 +24,7 @@ export const SERVICE = record({
   package_group_id: int({ nullable: true }),
   pricing_id: int(),
   client_id: int(),
-  module_row_id: int({ nullable: true, description: 'Always null: module server rows belong to the module.' }),
+  module_row_id: int({ nullable: true, description: 'The module row (server) it was added on: vars[module_row_id], or a row of vars[module_group_id]; null when none was named.' }),
   coupon_id: int({ nullable: true }),
   qty: int(),
   override_price: money({ nullable: true }),

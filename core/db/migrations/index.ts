@@ -18,6 +18,7 @@ import * as gatewayNotifications from './017_gateway_notifications';
 import * as staffGroups from './018_staff_groups';
 import * as clientArea from './019_client_area';
 import * as recurringInvoices from './022_recurring_invoices';
+import * as moduleRows from './025_module_rows';
 
 /** Every migration, in order. Listed in code so a compiled build needs no migrations folder scan. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '018_staff_groups': staffGroups,
   '019_client_area': clientArea,
   '022_recurring_invoices': recurringInvoices,
+  '025_module_rows': moduleRows,
 };

@@ -9,6 +9,7 @@ import { writeFields } from '../../billing/service-fields';
 import { requireService } from '../../billing/service-store';
 import { readServiceVars } from './service-vars';
 import { ServiceTransitions } from '../../billing/transitions';
+import { chooseModuleRow } from '../../billing/module-row-choice';
 
 /**
  * services/add: checks, the package's quantity limits, the first renew date (the pro rata day when
@@ -17,6 +18,8 @@ import { ServiceTransitions } from '../../billing/transitions';
  */
 export async function addService(ctx: CallContext, calls: ModelCalls, vars: Record<string, unknown>, now: string): Promise<number> {
   const read = await readServiceVars(ctx.db, ctx.companyId, ctx.timezone, vars, false);
+  const moduleRow = await chooseModuleRow(ctx.db, ctx.companyId, read.pricing?.module ?? null, vars);
+  Object.assign(read.errors, moduleRow.errors);
   if (Object.keys(read.errors).length) throw TallyError.invalid(read.errors);
   const pricing = read.pricing!;
   const values = read.values;
@@ -49,6 +52,7 @@ export async function addService(ctx: CallContext, calls: ModelCalls, vars: Reco
       date_last_renewed: values.date_last_renewed ?? null,
       date_suspended: null,
       date_canceled: null,
+      module_row_id: moduleRow.rowId,
     })
     .returning('id')
     .executeTakeFirstOrThrow();

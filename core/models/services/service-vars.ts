@@ -16,6 +16,7 @@ const KNOWN = new Set([
   'parent_service_id',
   'package_group_id',
   'module_row_id',
+  'module_group_id',
   'coupon_id',
   'qty',
   'override_price',
