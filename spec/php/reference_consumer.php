@@ -553,6 +553,31 @@ $gateway = expect_call('gateway_manager/add', $api->post('gateway_manager', 'add
 expect_call('gateway_manager/get', $api->get('gateway_manager', 'get', ['gateway_id' => $gateway]), 200, fn ($v) => is_object($v) && $v->id === $gateway);
 expect_call('module_manager/get', $api->get('module_manager', 'get', ['module_id' => $module]), 200, fn ($v) => is_object($v) && $v->id === $module);
 expect_call('generic_server.servers/add (a plugin model)', $api->post('generic_server.servers', 'add', ['vars' => ['name' => 'One', 'hostname' => 'one.example.com']]), 200);
+// Module rows, groups and meta (ModuleManager), with the reference's signatures: a row's fields are
+// those generic_server's manifest declares (row_fields); its secret api_key is never answered.
+$row = expect_call('module_manager/addRow', $api->post('module_manager', 'addRow', ['module_id' => $module, 'vars' => ['hostname' => 'one.example.com', 'name' => 'One', 'api_key' => "key-{$run}"]]), 200, $isInt);
+$row2 = expect_call('module_manager/addRow (second)', $api->post('module_manager', 'addRow', ['module_id' => $module, 'vars' => ['hostname' => 'one.example.com', 'name' => 'Spare']]), 200, $isInt);
+expect_call('module_manager/addRow (no hostname)', $api->post('module_manager', 'addRow', ['module_id' => $module, 'vars' => ['name' => 'Nameless']]), 400, fn ($v, $e) => isset($e->hostname->empty));
+expect_call('module_manager/editRow', $api->put('module_manager', 'editRow', ['module_row_id' => $row2, 'vars' => ['name' => 'Spare two']]), 200, fn ($v) => $v === $row2);
+$rowRecord = expect_call('module_manager/getRow', $api->get('module_manager', 'getRow', ['module_row_id' => $row]), 200, fn ($v) => is_object($v) && $v->meta->hostname === 'one.example.com' && !isset($v->meta->api_key) && $v->secrets_set === ['api_key']);
+expect_shape('module_row', $rowRecord, ['id', 'module_id', 'meta']);
+expect_call('module_manager/getRows', $api->get('module_manager', 'getRows', ['module_id' => $module]), 200, fn ($v) => is_array($v) && count($v) === 2 && !str_contains(json_encode($v), "key-{$run}"));
+expect_call('module_manager/getRowMeta', $api->get('module_manager', 'getRowMeta', ['module_row_id' => $row2, 'key' => 'name']), 200, fn ($v) => is_object($v) && $v->name === 'Spare two');
+$mgroup = expect_call('module_manager/addGroup', $api->post('module_manager', 'addGroup', ['module_id' => $module, 'vars' => ['name' => 'Pool', 'module_rows' => [$row, $row2], 'add_order' => 'first', 'force_limits' => '0']]), 200, $isInt);
+expect_call('module_manager/editGroup', $api->put('module_manager', 'editGroup', ['module_group_id' => $mgroup, 'vars' => ['name' => 'Main pool', 'module_rows' => [$row]]]), 200);
+expect_shape('module_group', expect_call('module_manager/getGroup', $api->get('module_manager', 'getGroup', ['module_group_id' => $mgroup]), 200, fn ($v) => is_object($v) && $v->name === 'Main pool' && count($v->rows) === 1),
+    ['id', 'module_id', 'add_order', 'name', 'force_limits', 'rows']);
+expect_call('module_manager/getGroups', $api->get('module_manager', 'getGroups', ['module_id' => $module]), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('module_manager/getRows (of a group)', $api->get('module_manager', 'getRows', ['module_id' => $module, 'module_group_id' => $mgroup]), 200, fn ($v) => is_array($v) && array_map(fn ($r) => $r->id, $v) === [$row]);
+expect_call('module_manager/setMeta', $api->post('module_manager', 'setMeta', ['module_id' => $module, 'vars' => [['key' => 'region', 'value' => 'eu'], ['key' => 'token', 'value' => 'hidden', 'encrypted' => '1']]]));
+expect_call('module_manager/getMeta', $api->get('module_manager', 'getMeta', ['module_id' => $module]), 200, fn ($v) => is_object($v) && $v->region === 'eu' && !isset($v->token));
+expect_call('module_manager/moduleRpc', $api->post('module_manager', 'moduleRpc', ['module_id' => $module, 'method' => 'servers.getList']), 200, fn ($v) => is_array($v) && ($v[0]->hostname ?? null) === 'one.example.com');
+expect_call('module_manager/get (rows and groups)', $api->get('module_manager', 'get', ['module_id' => $module, 'rows' => 'true', 'groups' => 'true']), 200, fn ($v) => is_object($v) && count($v->rows) === 2 && count($v->groups) === 1);
+expect_call('other company: module_manager/getRow', $other->get('module_manager', 'getRow', ['module_row_id' => $row]), 200, $isFalse);
+expect_call('other company: module_manager/getRows', $other->get('module_manager', 'getRows', ['module_id' => $module]), 200, fn ($v) => $v === []);
+expect_call('other company: module_manager/editRow', $other->put('module_manager', 'editRow', ['module_row_id' => $row, 'vars' => ['hostname' => 'evil.example.com']]), 400);
+expect_call('other company: module_manager/moduleRpc', $other->post('module_manager', 'moduleRpc', ['module_id' => $module, 'method' => 'servers.getList']), 400);
+expect_call('other company: module_manager/getGroup', $other->get('module_manager', 'getGroup', ['module_group_id' => $mgroup]), 200, $isFalse);
 $hosting = expect_call('packages/add (on the module)', $api->post('packages', 'add', ['vars' => ['names' => [['lang' => 'en_us', 'name' => 'Hosting']], 'module_id' => $module, 'meta' => ['plan' => 'basic'],
     'pricing' => [['term' => 1, 'period' => 'month', 'price' => '10.00', 'setup_fee' => '2.00', 'currency' => 'USD'], ['term' => 1, 'period' => 'year', 'price' => '100.00', 'currency' => 'USD']]]]), 200, $isInt);
 $backup = expect_call('packages/add (second, on the module)', $api->post('packages', 'add', ['vars' => ['names' => [['lang' => 'en_us', 'name' => 'Backup']], 'module_id' => $module, 'meta' => ['plan' => 'basic'],
@@ -562,7 +587,7 @@ $yearly = $api->get('packages', 'get', ['package_id' => $hosting])->response()->
 $backupPricing = $api->get('packages', 'get', ['package_id' => $backup])->response()->pricing[0]->id ?? 0;
 $owner = expect_call('clients/add (service owner)', $api->post('clients', 'add', ['vars' => ['first_name' => 'Grace', 'last_name' => 'Hopper', 'email' => "grace-{$run}@example.com"]]), 200, $isInt);
 $newOwner = expect_call('clients/add (second owner)', $api->post('clients', 'add', ['vars' => ['first_name' => 'Alan', 'last_name' => 'Turing', 'email' => "alan-{$run}@example.com"]]), 200, $isInt);
-$service = expect_call('services/add', $api->post('services', 'add', ['vars' => ['pricing_id' => $monthly, 'client_id' => $owner, 'status' => 'active', 'use_module' => 'true', 'domain' => "grace-{$run}.example.com"]]), 200, $isInt);
+$service = expect_call('services/add', $api->post('services', 'add', ['vars' => ['pricing_id' => $monthly, 'client_id' => $owner, 'status' => 'active', 'use_module' => 'true', 'module_group_id' => $mgroup, 'domain' => "grace-{$run}.example.com"]]), 200, $isInt);
 // Restricted packages (Clients::setRestrictedPackages …), enforced on services/add.
 $restricted = expect_call('packages/add (restricted)', $api->post('packages', 'add', ['vars' => ['names' => [['lang' => 'en_us', 'name' => 'Private']], 'module_id' => $module, 'meta' => ['plan' => 'basic'], 'status' => 'restricted',
     'pricing' => [['term' => 1, 'period' => 'month', 'price' => '9.00', 'currency' => 'USD']]]]), 200, $isInt);
@@ -575,10 +600,15 @@ expect_call('services/add (restricted, granted)', $api->post('services', 'add', 
 expect_call('other company: clients/getRestrictedPackages', $other->get('clients', 'getRestrictedPackages', ['client_id' => $insider]), 400, fn ($v, $e) => isset($e->client_id->exists));
 expect_call('clients/deleteRestrictedPackages', $api->delete('clients', 'deleteRestrictedPackages', ['client_id' => $insider]));
 expect_call('clients/getRestrictedPackages (deleted)', $api->get('clients', 'getRestrictedPackages', ['client_id' => $insider]), 200, fn ($v) => $v === []);
-$serviceRecord = expect_call('services/get', $api->get('services', 'get', ['service_id' => $service]), 200, fn ($v) => is_object($v) && $v->status === 'active' && $v->pricing_id === $monthly);
+$serviceRecord = expect_call('services/get', $api->get('services', 'get', ['service_id' => $service]), 200, fn ($v) => is_object($v) && $v->status === 'active' && $v->pricing_id === $monthly && $v->module_row_id === $row);
 expect_shape('service', $serviceRecord, ['id', 'parent_service_id', 'package_group_id', 'pricing_id', 'client_id', 'module_row_id', 'coupon_id', 'qty', 'override_price', 'override_currency', 'status',
     'suspension_reason', 'date_added', 'date_renews', 'date_last_renewed', 'date_suspended', 'date_canceled', 'fields']);
 expect_shape('service_field', $serviceRecord->fields[0] ?? null, ['key', 'value', 'encrypted']);
+expect_call('module_manager/deleteRow (a service is on it: refused)', $api->delete('module_manager', 'deleteRow', ['module_row_id' => $row]), 400, fn ($v, $e) => isset($e->module_row_id->assigned_service));
+expect_call('module_manager/deleteRow', $api->delete('module_manager', 'deleteRow', ['module_row_id' => $row2]));
+expect_call('module_manager/getRow (deleted)', $api->get('module_manager', 'getRow', ['module_row_id' => $row2]), 200, $isFalse);
+expect_call('module_manager/deleteGroup', $api->delete('module_manager', 'deleteGroup', ['module_group_id' => $mgroup]));
+expect_call('module_manager/getGroups (deleted)', $api->get('module_manager', 'getGroups', ['module_id' => $module]), 200, fn ($v) => $v === []);
 $addon = expect_call('services/add (addon)', $api->post('services', 'add', ['vars' => ['pricing_id' => $backupPricing, 'client_id' => $owner, 'parent_service_id' => $service, 'status' => 'active', 'domain' => "backup-{$run}.example.com"]]), 200, $isInt);
 expect_call('services/getList', $api->get('services', 'getList', ['client_id' => $owner, 'status' => 'active', 'page' => 1, 'order_by' => ['date_added' => 'DESC'], 'children' => 'true', 'filters' => ['package_id' => $hosting]]), 200,
     fn ($v) => is_array($v) && array_map(fn ($s) => $s->id, $v) === [$service]);
