@@ -11,6 +11,10 @@ declare module './schema' {
 }
 
 declare module './recurring-schema' {
+  interface PackagesTable {
+    /** The day of the month after which a new service is prorated to the next month's pro rata day. */
+    prorata_cutoff: Generated<number | null>;
+  }
   interface ServicesTable {
     /** The module row (server) the service was provisioned on, or null. */
     module_row_id: Generated<number | null>;

@@ -13,6 +13,7 @@ import { optionalText, pageOffset, wholeNumber } from '../billing/values';
 import { int as count, listOf, mapOf, money, nothing, orFalse, string as text } from '../kernel/shape';
 import { CURRENCY, CURRENCY_ADD, CURRENCY_CODE, CURRENCY_EDIT } from './currencies.fields';
 import { CURRENCY_COLUMNS as COLUMNS, findCurrency } from '../billing/find-currency';
+import { convertAmount } from '../billing/currency-conversion';
 import { PAGE_SIZE } from '../kernel/paging';
 
 const ORDER: Record<string, string> = { code: 'code', precision: 'precision', exchange_rate: 'exchange_rate', exchange_updated: 'exchange_updated' };
@@ -139,7 +140,7 @@ export class Currencies {
     const [source, target] = [await this.get(from, companyId), await this.get(to, companyId)];
     if (!source) throw TallyError.invalid({ from_currency: { exists: 'The currency given does not exist.' } });
     if (!target) throw TallyError.invalid({ to_currency: { exists: 'The currency given does not exist.' } });
-    return toStored(value.dividedBy(source.exchange_rate).times(target.exchange_rate).toDecimalPlaces(4));
+    return toStored(convertAmount(value, source, target));
   }
 
   @callable({ description: 'The amount formats a currency may use, each with an example (format → example).', verb: 'GET', returns: mapOf(text()) })

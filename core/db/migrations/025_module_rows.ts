@@ -8,7 +8,7 @@ import { autoIncrementId, idType } from './id-column';
  * systemEncrypt'ed, as extension settings are, and `secret_keys` names them, so a row decodes
  * the same after its module's manifest changes); a group is a named set of a module's rows; module
  * meta is the reference's key/value store per installed module. A service may name the row it was
- * provisioned on (`services.module_row_id`).
+ * provisioned on (`services.module_row_id`). Packages get the reference's pro rata cut-off day.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -48,9 +48,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addUniqueConstraint('module_meta_key', ['module_id', 'key'])
     .execute();
   await db.schema.alterTable('services').addColumn('module_row_id', 'integer').execute();
+  // The reference's pro rata cut-off day: a service started after it is prorated to the pro rata
+  // day of the next month (packages/getProrataDates).
+  await db.schema.alterTable('packages').addColumn('prorata_cutoff', 'integer').execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('packages').dropColumn('prorata_cutoff').execute();
   await db.schema.alterTable('services').dropColumn('module_row_id').execute();
   await db.schema.dropTable('module_meta').execute();
   await db.schema.dropTable('module_row_groups').execute();
