@@ -6,6 +6,11 @@ import { decodeSettings, encodeSettings, publicSettings, SettingValues } from '.
 
 export type ModuleRow = Selectable<ModuleRowsTable>;
 
+/** The company's installed module with this id (its directory name), or undefined: another company's reads as none. */
+export function findInstalledModule(db: Tx, companyId: number, moduleId: number) {
+  return db.selectFrom('extensions_installed').select(['id', 'name']).where('company_id', '=', companyId).where('type', '=', 'module').where('id', '=', moduleId).executeTakeFirst();
+}
+
 /** A module row as the API answers it: plain fields in `meta`, secret ones only named in `secrets_set`. */
 export interface PublicModuleRow {
   id: number;

@@ -9,6 +9,7 @@ import { int as count, mapOf, orNull, string as text } from '../../kernel/shape'
 import { TallyError } from '../../kernel/tally-error';
 import { convertAmount } from '../../billing/currency-conversion';
 import { findCurrency } from '../../billing/find-currency';
+import { findInstalledModule } from '../../billing/module-row-store';
 import { PERIODS } from '../../billing/renew-dates';
 import { periodNames } from '../../billing/term-format';
 import { PACKAGES } from '../packages.fields';
@@ -85,7 +86,7 @@ export class PackagePricingHelpers {
   })
   async getCompatiblePackages(packageId: number, moduleId: number, type: string) {
     if (!GROUP_TYPES.includes(type)) throw TallyError.invalid({ type: { format: 'The type must be standard or addon.' } });
-    const module = await this.ctx.db.selectFrom('extensions_installed').select('name').where('company_id', '=', this.ctx.companyId).where('type', '=', 'module').where('id', '=', moduleId).executeTakeFirst();
+    const module = await findInstalledModule(this.ctx.db, this.ctx.companyId, moduleId);
     if (!module) return [];
     const rows = await packageQuery(this.ctx.db, this.ctx.companyId)
       .where('module', '=', module.name)
