@@ -14,6 +14,7 @@ import { int as count, listOf, mapOf, money, nothing, orFalse, string as text } 
 import { CURRENCY, CURRENCY_ADD, CURRENCY_CODE, CURRENCY_EDIT } from './currencies.fields';
 import { CURRENCY_COLUMNS as COLUMNS, findCurrency } from '../billing/find-currency';
 import { convertAmount } from '../billing/currency-conversion';
+import { CurrencyExchangeRates } from './currencies/exchange-rates';
 import { PAGE_SIZE } from '../kernel/paging';
 
 const ORDER: Record<string, string> = { code: 'code', precision: 'precision', exchange_rate: 'exchange_rate', exchange_updated: 'exchange_updated' };
@@ -34,7 +35,7 @@ const rateRule = {
  * company's default currency. A credential reaches its own company's currencies: another
  * company_id reads as absent and cannot be changed.
  */
-@model('currencies')
+@model('currencies', { facets: [CurrencyExchangeRates] })
 export class Currencies {
   constructor(private readonly ctx: CallContext) {}
 
