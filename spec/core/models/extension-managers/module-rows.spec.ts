@@ -162,6 +162,13 @@ describe('module_manager: module rows, groups and meta', () => {
       expect([res.status, res.json.errors]).to.deep.equal([400, errors]);
     }
     expect(await ok(server, 'GET', 'services/getListCount', { client_id: clientId, status: 'all' })).to.equal(before);
+    // An edit does not move a service to another row: said, not dropped.
+    const own = (await ok(server, 'GET', 'module_manager/getRows', { module_id: moduleId }))[0].id;
+    const serviceId = await ok(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, client_id: clientId, module_row_id: own } });
+    const moved = await call(server, 'PUT', 'services/edit', { service_id: serviceId, vars: { module_row_id: foreign, module_group_id: 1 } });
+    expect([moved.status, Object.keys(moved.json.errors)]).to.deep.equal([400, ['module_row_id', 'module_group_id']]);
+    expect(moved.json.errors.module_row_id).to.have.property('unsupported');
+    expect((await ok(server, 'GET', 'services/get', { service_id: serviceId })).module_row_id).to.equal(own);
   });
 
   it("keeps module meta, never answering what was set encrypted", async () => {
