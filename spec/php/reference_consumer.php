@@ -676,6 +676,32 @@ expect_call('clients/deleteDebitAccount', $api->delete('clients', 'deleteDebitAc
 expect_call('accounts/deleteCc', $api->delete('accounts', 'deleteCc', ['account_id' => $card]));
 expect_call('accounts/getAllCcByClient (deleted)', $api->get('accounts', 'getAllCcByClient', ['client_id' => $owner]), 200, fn ($v) => $v === []);
 
+// ---- the reference's helpers: packages' pricing and proration, versions, cards, service fields, exchange rates ----
+expect_call('packages/getPricingPeriods', $api->get('packages', 'getPricingPeriods', ['plural' => 'true']), 200, fn ($v) => ($v->month ?? null) === 'Months');
+expect_call('packages/formatPricingTerm', $api->get('packages', 'formatPricingTerm', ['term' => 3, 'period' => 'onetime']), 200, fn ($v) => $v === 0);
+expect_call('packages/getProrataDays', $api->get('packages', 'getProrataDays'), 200, fn ($v) => is_object($v) && count(get_object_vars($v)) === 28);
+expect_call('packages/isProrataDay', $api->get('packages', 'isProrataDay', ['start_date' => '2026-04-16 12:00:00 UTC', 'pro_rata_day' => 16]), 200, $isTrue);
+expect_call('packages/getProrateDate', $api->get('packages', 'getProrateDate', ['start_date' => '2026-04-16 12:00:00 UTC', 'period' => 'month', 'pro_rata_day' => 1]), 200, fn ($v) => is_string($v) && str_starts_with($v, '2026-05-01'));
+expect_call('packages/getDaysToProrate', $api->get('packages', 'getDaysToProrate', ['start_date' => '2026-04-16 12:00:00 UTC', 'period' => 'month', 'pro_rata_day' => 1]), 200, fn ($v) => $v === 15);
+expect_call('packages/getProratePrice', $api->get('packages', 'getProratePrice', ['amount' => '30.00', 'start_date' => '2026-04-16 12:00:00 UTC', 'term' => 1, 'period' => 'month', 'pro_rata_day' => 1]), 200, fn ($v) => $v === '15.0000');
+expect_call('packages/getProratePrice (bad input)', $api->get('packages', 'getProratePrice', ['amount' => 'ten', 'start_date' => 'soon', 'term' => 1, 'period' => 'month', 'pro_rata_day' => 1]), 400, fn ($v, $e) => isset($e->amount, $e->start_date));
+expect_call('packages/isDateAfterProrataCutoff', $api->get('packages', 'isDateAfterProrataCutoff', ['date' => '2026-04-21 12:00:00 UTC', 'cutoff_day' => 20]), 200, $isTrue);
+expect_call('packages/getProrataDates', $api->get('packages', 'getProrataDates', ['pricing_id' => $monthly, 'prorate_from_date' => '2026-04-25 12:00:00 UTC', 'date_to_prorate' => '2026-05-01 12:00:00 UTC']), 200, $isFalse);
+expect_call('packages/convertPricing', $api->get('packages', 'convertPricing', ['pricing' => ['currency' => 'USD', 'price' => '5.00'], 'currency' => 'EUR', 'allow_conversion' => 'true']), 200, fn ($v) => is_object($v) && $v->currency === 'EUR' && preg_match('/^\d+\.\d{4}$/', $v->price) === 1);
+expect_call('packages/convertPricing (not allowed)', $api->get('packages', 'convertPricing', ['pricing' => ['currency' => 'USD', 'price' => '5.00'], 'currency' => 'EUR', 'allow_conversion' => 'false']), 200, fn ($v) => $v === null);
+expect_call('packages/getAllGroups', $api->get('packages', 'getAllGroups', ['company_id' => $company, 'type' => 'standard']), 200, $isList);
+expect_call('packages/getCompatiblePackages', $api->get('packages', 'getCompatiblePackages', ['package_id' => $hosting, 'module_id' => $module, 'type' => 'standard']), 200, $isList);
+expect_call('settings/getVersion', $api->get('settings', 'getVersion'), 200, fn ($v) => is_string($v) && preg_match('/^\d+\.\d+\.\d+/', $v) === 1);
+expect_call('settings/getDbVersion', $api->get('settings', 'getDbVersion'), 200, fn ($v) => is_string($v) && preg_match('/^\d{3}_/', $v) === 1);
+expect_call('settings/upgradable', $api->get('settings', 'upgradable'), 200, $isFalse);
+expect_call('accounts/luhnValid', $api->post('accounts', 'luhnValid', ['card_number' => '4242 4242 4242 4242']), 200, $isTrue);
+expect_call('accounts/creditCardType', $api->post('accounts', 'creditCardType', ['card_number' => '4242424242424242']), 200, fn ($v) => $v === 'visa');
+expect_call('accounts/getCardsExpireSoon', $api->get('accounts', 'getCardsExpireSoon', ['date' => '2030-12-01']), 200, $isList);
+expect_call('services/searchServiceFields', $api->get('services', 'searchServiceFields', ['module_id' => $module, 'key' => 'domain', 'value' => "grace-{$run}.example.com"]), 200, fn ($v) => is_array($v) && ($v[0]->id ?? null) === $service);
+expect_call('currencies/getExchangeRateProcessors', $api->get('currencies', 'getExchangeRateProcessors'), 200, fn ($v) => is_array($v) && in_array('ecb_exchange_rates', array_column($v, 'dir'), true));
+expect_call('currencies/updateRates (no processor installed)', $api->post('currencies', 'updateRates'), 400, fn ($v, $e) => isset($e->exchange_rates_processor->unavailable));
+expect_call('other company: services/searchServiceFields', $other->get('services', 'searchServiceFields', ['module_id' => $module, 'key' => 'domain', 'value' => "grace-{$run}.example.com"]), 200, fn ($v) => $v === []);
+
 // ---- another company's credential sees none of it --------------------------------------------
 expect_call('other company: clients/get', $other->get('clients', 'get', ['client_id' => $client]), 200, $isFalse);
 expect_call('other company: invoices/get', $other->get('invoices', 'get', ['invoice_id' => $invoice]), 200, $isFalse);
