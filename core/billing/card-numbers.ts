@@ -30,7 +30,14 @@ const BRANDS: ReadonlyArray<{ code: string; prefixes: ReadonlyArray<string | [nu
   { code: 'dc-int', prefixes: ['36', '38', '39'], lengths: [14, 15, 16, 17, 18, 19] },
   { code: 'jcb', prefixes: [[3528, 3589]], lengths: [16, 17, 18, 19] },
   { code: 'visa', prefixes: ['4'], lengths: [13, 16, 19] },
-  { code: 'mc', prefixes: [[51, 55], [2221, 2720]], lengths: [16] },
+  {
+    code: 'mc',
+    prefixes: [
+      [51, 55],
+      [2221, 2720],
+    ],
+    lengths: [16],
+  },
   { code: 'disc', prefixes: ['6011', [644, 649], '65', [622126, 622925]], lengths: [16, 17, 18, 19] },
   { code: 'cup', prefixes: ['62'], lengths: [16, 17, 18, 19] },
   { code: 'ipi', prefixes: [[637, 639]], lengths: [16] },

@@ -73,7 +73,16 @@ export class ModuleLifecycle {
  * module's own 400 is answered as it is; anything else it throws becomes a 400 naming the module
  * and what it could not do (`what`), without what it threw.
  */
-export async function callModule(ctx: CallContext, calls: ModelCalls, module: string, model: string, method: string, params: Record<string, unknown>, what: string, named = 'The module'): Promise<unknown> {
+export async function callModule(
+  ctx: CallContext,
+  calls: ModelCalls,
+  module: string,
+  model: string,
+  method: string,
+  params: Record<string, unknown>,
+  what: string,
+  named = 'The module',
+): Promise<unknown> {
   const name = `${module}.${model}`;
   if (!(await calls.available(ctx, name))) {
     throw TallyError.invalid({ module: { unavailable: `${named} "${module}" is not installed and enabled for this company.` } });

@@ -23,7 +23,13 @@ export async function chooseModuleRow(db: Tx, companyId: number, moduleName: str
   }
   const group =
     installed && is.integer(vars.module_group_id)
-      ? await db.selectFrom('module_groups').select(['id', 'add_order']).where('company_id', '=', companyId).where('module_id', '=', installed.id).where('id', '=', Number(vars.module_group_id)).executeTakeFirst()
+      ? await db
+          .selectFrom('module_groups')
+          .select(['id', 'add_order'])
+          .where('company_id', '=', companyId)
+          .where('module_id', '=', installed.id)
+          .where('id', '=', Number(vars.module_group_id))
+          .executeTakeFirst()
       : undefined;
   if (!group) return { rowId: null, errors: { module_group_id: { exists: "Invalid module group ID: it must be a group of the package's module." } } };
   const rows = (await db.selectFrom('module_row_groups').select('module_row_id').where('module_group_id', '=', group.id).orderBy('module_row_id').execute()).map((r) => r.module_row_id);

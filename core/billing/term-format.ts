@@ -5,7 +5,13 @@ export function formatTerm(term: number, period: string): string {
   return `${term} ${name}${term === 1 ? '' : 's'}`;
 }
 
-const PERIOD_NAMES: Record<string, readonly [string, string]> = { day: ['Day', 'Days'], week: ['Week', 'Weeks'], month: ['Month', 'Months'], year: ['Year', 'Years'], onetime: ['One time', 'One time'] };
+const PERIOD_NAMES: Record<string, readonly [string, string]> = {
+  day: ['Day', 'Days'],
+  week: ['Week', 'Weeks'],
+  month: ['Month', 'Months'],
+  year: ['Year', 'Years'],
+  onetime: ['One time', 'One time'],
+};
 
 /** The pricing periods and their names, singular or plural: pricings/getPeriods and packages/getPricingPeriods. */
 export function periodNames(periods: readonly string[], plural: boolean): Record<string, string> {

@@ -9,6 +9,9 @@ export const KNOWN_MIGRATIONS: readonly string[] = Object.keys(migrations).sort(
  * transaction: settings/getDbVersion and upgradable ask it.
  */
 export async function executedMigrations(db: Tx): Promise<string[]> {
-  const rows = await (db as Tx).selectFrom('kysely_migration' as never).select('name' as never).execute();
+  const rows = await (db as Tx)
+    .selectFrom('kysely_migration' as never)
+    .select('name' as never)
+    .execute();
   return (rows as Array<{ name: string }>).map((r) => r.name).sort();
 }

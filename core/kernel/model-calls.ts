@@ -32,7 +32,10 @@ export class ModelCalls {
 
   /** The names of a method's parameters in its order, or undefined when the model has no such callable. */
   parameterNames(model: string, method: string): string[] | undefined {
-    return this.runner.model(model)?.callables.get(method)?.params.map((p) => p.name);
+    return this.runner
+      .model(model)
+      ?.callables.get(method)
+      ?.params.map((p) => p.name);
   }
 
   call(ctx: CallContext, model: string, method: string, params: Record<string, unknown>): Promise<unknown> {

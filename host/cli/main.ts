@@ -13,7 +13,6 @@ import { settingsCommand } from './settings-command';
 import { staffCommand } from './staff-command';
 import { webhooksCommand } from './webhooks-command';
 
-
 const print = (text: string) => process.stdout.write(text.endsWith('\n') ? text : text + '\n');
 
 /** `tally <command>`; answers the process exit status. */

@@ -7,4 +7,15 @@ import { paymentReminders } from './payment-reminders';
 import { cancelScheduled, processRenewals, provisionPaidPending, suspendServices, unsuspendServices } from './service-actions';
 
 /** The billing run's tasks, in the order a run does them (the reference's automation tasks). */
-export const TASKS: readonly Task[] = [createInvoices, applyCredits, autodebit, paymentReminders, provisionPaidPending, processRenewals, unsuspendServices, suspendServices, cancelScheduled, exchangeRates];
+export const TASKS: readonly Task[] = [
+  createInvoices,
+  applyCredits,
+  autodebit,
+  paymentReminders,
+  provisionPaidPending,
+  processRenewals,
+  unsuspendServices,
+  suspendServices,
+  cancelScheduled,
+  exchangeRates,
+];

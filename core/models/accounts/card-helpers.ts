@@ -19,7 +19,12 @@ import { ACCOUNT } from '../accounts.fields';
 export class CardHelpers {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ verb: 'POST', params: [string('card_number')], returns: yes(), description: "Whether a card number's Luhn check digit fits (spaces and dashes ignored). Send it in a POST body, which keeps the number out of URLs and access logs." })
+  @callable({
+    verb: 'POST',
+    params: [string('card_number')],
+    returns: yes(),
+    description: "Whether a card number's Luhn check digit fits (spaces and dashes ignored). Send it in a POST body, which keeps the number out of URLs and access logs.",
+  })
   luhnValid(cardNumber: string) {
     return luhnValid(cardNumber);
   }
@@ -28,7 +33,8 @@ export class CardHelpers {
     verb: 'POST',
     params: [string('card_number')],
     returns: orNull(text()),
-    description: 'The brand of a card number by its first digits and length, with the reference\'s codes (amex, visa, mc, disc, jcb, dc-int, dc-cb, cup, ipi, maes); null when none fits. Send it in a POST body, as luhnValid.',
+    description:
+      "The brand of a card number by its first digits and length, with the reference's codes (amex, visa, mc, disc, jcb, dc-int, dc-cb, cup, ipi, maes); null when none fits. Send it in a POST body, as luhnValid.",
   })
   creditCardType(cardNumber: string) {
     return creditCardType(cardNumber);

@@ -13,7 +13,7 @@ export class IntlNumber {
     params: [string('number'), string('country'), string('code_delimiter', { default: '.' })],
     returns: text({ example: '+1.5550100' }),
     description:
-      'The number as +<calling code><code_delimiter><digits> for the country (ISO 3166-1 alpha-2): one written nationally gets the country code, one written with it keeps it once. A country Tally does not know, or a number written with another country\'s code, is a 400.',
+      "The number as +<calling code><code_delimiter><digits> for the country (ISO 3166-1 alpha-2): one written nationally gets the country code, one written with it keeps it once. A country Tally does not know, or a number written with another country's code, is a 400.",
   })
   intlNumber(number: string, country: string, delimiter: string) {
     const code = CALLING_CODES.get(country.trim().toUpperCase());

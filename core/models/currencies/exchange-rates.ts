@@ -34,7 +34,7 @@ export class CurrencyExchangeRates {
   @callable({
     verb: 'GET',
     returns: listOf(record({ dir: string(), name: string(), installed: bool(), selected: bool() })),
-    description: "The exchange rate processors in the extensions directory: installed (and enabled) for the company or not, and which one its exchange_rates_processor setting names.",
+    description: 'The exchange rate processors in the extensions directory: installed (and enabled) for the company or not, and which one its exchange_rates_processor setting names.',
   })
   async getExchangeRateProcessors() {
     const selected = await this.setting('exchange_rates_processor');
@@ -59,7 +59,9 @@ export class CurrencyExchangeRates {
     const processor = await this.setting('exchange_rates_processor');
     if (!(await this.calls.available(this.ctx, `${processor}.${PROCESSOR_MODEL}`, PROCESSOR_METHOD))) {
       throw TallyError.invalid({
-        exchange_rates_processor: { unavailable: `The exchange rate processor "${processor}" is not installed and enabled for this company: install it with plugin_manager/add, or name another in the exchange_rates_processor setting.` },
+        exchange_rates_processor: {
+          unavailable: `The exchange rate processor "${processor}" is not installed and enabled for this company: install it with plugin_manager/add, or name another in the exchange_rates_processor setting.`,
+        },
       });
     }
     const quote = readQuote(await callModule(this.ctx, this.calls, processor, PROCESSOR_MODEL, PROCESSOR_METHOD, {}, 'give exchange rates', 'The exchange rate processor'));
@@ -74,7 +76,12 @@ export class CurrencyExchangeRates {
     if (!rates) throw TallyError.invalid({ default_currency: { quoted: `The exchange rate processor "${processor}" does not quote the default currency ${base}.` } });
     const now = formatUtc(new Date());
     for (const [code, rate] of rates) {
-      await this.ctx.db.updateTable('currencies').set({ exchange_rate: rate.toFixed(10), exchange_updated: now }).where('company_id', '=', this.ctx.companyId).where('code', '=', code).execute();
+      await this.ctx.db
+        .updateTable('currencies')
+        .set({ exchange_rate: rate.toFixed(10), exchange_updated: now })
+        .where('company_id', '=', this.ctx.companyId)
+        .where('code', '=', code)
+        .execute();
     }
     return null;
   }

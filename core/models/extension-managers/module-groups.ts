@@ -28,7 +28,8 @@ export class ModuleGroups {
     verb: 'POST',
     params: [int('module_id'), object('vars')],
     returns: id({ description: 'The new module group id.' }),
-    description: "Add a group to the company's module: vars[name], vars[module_rows][] (rows of that module), vars[add_order] (first, roundrobin; first), vars[force_limits] (0, 1; 0). Returns its id.",
+    description:
+      "Add a group to the company's module: vars[name], vars[module_rows][] (rows of that module), vars[add_order] (first, roundrobin; first), vars[force_limits] (0, 1; 0). Returns its id.",
   })
   async addGroup(moduleId: number, vars: Record<string, unknown>) {
     await requireModule(this.ctx, this.catalog, moduleId);

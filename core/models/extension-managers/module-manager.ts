@@ -48,7 +48,10 @@ export class ModuleManager extends ReferenceManager {
     await super.delete(id);
     const rows = this.ctx.db.selectFrom('module_rows').select('id').where('company_id', '=', this.ctx.companyId).where('module_id', '=', id);
     const groups = this.ctx.db.selectFrom('module_groups').select('id').where('company_id', '=', this.ctx.companyId).where('module_id', '=', id);
-    await this.ctx.db.deleteFrom('module_row_groups').where((eb) => eb.or([eb('module_row_id', 'in', rows), eb('module_group_id', 'in', groups)])).execute();
+    await this.ctx.db
+      .deleteFrom('module_row_groups')
+      .where((eb) => eb.or([eb('module_row_id', 'in', rows), eb('module_group_id', 'in', groups)]))
+      .execute();
     for (const table of ['module_rows', 'module_groups', 'module_meta'] as const) {
       await this.ctx.db.deleteFrom(table).where('company_id', '=', this.ctx.companyId).where('module_id', '=', id).execute();
     }

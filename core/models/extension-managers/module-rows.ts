@@ -63,7 +63,8 @@ export class ModuleRows {
     verb: 'POST',
     params: [int('module_id'), object('vars')],
     returns: id({ description: 'The new module row id.' }),
-    description: "Add a row (a server) to the company's module: vars are the fields its manifest declares in row_fields (required ones must be given; secret ones are stored encrypted). Returns its id.",
+    description:
+      "Add a row (a server) to the company's module: vars are the fields its manifest declares in row_fields (required ones must be given; secret ones are stored encrypted). Returns its id.",
   })
   async addRow(moduleId: number, vars: Record<string, unknown>) {
     const { info } = await requireModule(this.ctx, this.catalog, moduleId);

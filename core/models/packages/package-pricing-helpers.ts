@@ -40,7 +40,7 @@ export class PackagePricingHelpers {
     params: [any('pricing'), string('currency'), bool('allow_conversion')],
     returns: orNull(mapOf(text())),
     description:
-      "A pricing (pricing[currency], pricing[price], price_renews, price_transfer, setup_fee, cancel_fee) in another currency of the company, by their exchange rates: the pricing itself when it is already in that currency, null when it is not and allow_conversion is false.",
+      'A pricing (pricing[currency], pricing[price], price_renews, price_transfer, setup_fee, cancel_fee) in another currency of the company, by their exchange rates: the pricing itself when it is already in that currency, null when it is not and allow_conversion is false.',
   })
   async convertPricing(pricing: unknown, currency: string, allowConversion: boolean) {
     const given = pricing && typeof pricing === 'object' && !Array.isArray(pricing) ? (pricing as Record<string, unknown>) : null;
@@ -82,7 +82,8 @@ export class PackagePricingHelpers {
     verb: 'GET',
     params: [int('package_id'), int('module_id'), string('type')],
     returns: PACKAGES,
-    description: 'The packages a service of package_id may move to: those sharing one of its package groups of that type (standard, addon) and provisioned by the module module_id, the package itself included, as the reference lists them.',
+    description:
+      'The packages a service of package_id may move to: those sharing one of its package groups of that type (standard, addon) and provisioned by the module module_id, the package itself included, as the reference lists them.',
   })
   async getCompatiblePackages(packageId: number, moduleId: number, type: string) {
     if (!GROUP_TYPES.includes(type)) throw TallyError.invalid({ type: { format: 'The type must be standard or addon.' } });

@@ -65,7 +65,15 @@ export class PackageProration {
 
   @callable({
     verb: 'GET',
-    params: [string('amount'), string('start_date'), int('term'), string('period'), int('pro_rata_day', { default: null }), bool('allow_all_recurring_periods', { default: false }), string('prorate_date', { default: null })],
+    params: [
+      string('amount'),
+      string('start_date'),
+      int('term'),
+      string('period'),
+      int('pro_rata_day', { default: null }),
+      bool('allow_all_recurring_periods', { default: false }),
+      string('prorate_date', { default: null }),
+    ],
     returns: money(),
     description:
       'What amount (the price of term × period) comes to from start_date to prorate_date, or to the pro rata day: the days used over the days of the term ending there, at four places. The amount unchanged for one-time pricing, a period other than month and year (unless allow_all_recurring_periods, with a prorate_date), or nothing to prorate.',

@@ -23,7 +23,10 @@ export class ServiceFieldSearch {
     if (!module) return [];
     const rows = await serviceQuery(this.ctx.db, this.ctx.companyId)
       .where((eb) =>
-        eb.or([eb('packages.module', '=', module.name), eb('services.module_row_id', 'in', eb.selectFrom('module_rows').select('id').where('company_id', '=', this.ctx.companyId).where('module_id', '=', moduleId))]),
+        eb.or([
+          eb('packages.module', '=', module.name),
+          eb('services.module_row_id', 'in', eb.selectFrom('module_rows').select('id').where('company_id', '=', this.ctx.companyId).where('module_id', '=', moduleId)),
+        ]),
       )
       .where('services.id', 'in', (eb) => eb.selectFrom('service_fields').select('service_id').where('key', '=', key).where('value', '=', value).where('encrypted', '=', 0))
       .orderBy('services.id')

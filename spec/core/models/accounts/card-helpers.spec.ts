@@ -22,11 +22,17 @@ describe('accounts: card helpers and cards expiring soon', () => {
   it("lists the active clients' cards expiring in the month given, of the caller's company only", async () => {
     const clientId = await addClient(server);
     const contact = (await ok(server, 'GET', 'clients/get', { client_id: clientId })).contact_id;
-    card = await ok(server, 'POST', 'accounts/addCc', { vars: { contact_id: contact, first_name: 'Ada', last_name: 'L', number: '4242424242424242', expiration: '203011', security_code: '123', currency: 'USD' } });
-    await ok(server, 'POST', 'accounts/addCc', { vars: { contact_id: contact, first_name: 'Ada', last_name: 'L', number: '5555555555554444', expiration: '203012', security_code: '123', currency: 'USD' } });
+    card = await ok(server, 'POST', 'accounts/addCc', {
+      vars: { contact_id: contact, first_name: 'Ada', last_name: 'L', number: '4242424242424242', expiration: '203011', security_code: '123', currency: 'USD' },
+    });
+    await ok(server, 'POST', 'accounts/addCc', {
+      vars: { contact_id: contact, first_name: 'Ada', last_name: 'L', number: '5555555555554444', expiration: '203012', security_code: '123', currency: 'USD' },
+    });
     const inactive = await addClient(server, { status: 'inactive' });
     const inactiveContact = (await ok(server, 'GET', 'clients/get', { client_id: inactive })).contact_id;
-    await ok(server, 'POST', 'accounts/addCc', { vars: { contact_id: inactiveContact, first_name: 'I', last_name: 'N', number: '4242424242424242', expiration: '203011', security_code: '123', currency: 'USD' } });
+    await ok(server, 'POST', 'accounts/addCc', {
+      vars: { contact_id: inactiveContact, first_name: 'I', last_name: 'N', number: '4242424242424242', expiration: '203011', security_code: '123', currency: 'USD' },
+    });
     const expiring = await ok(server, 'GET', 'accounts/getCardsExpireSoon', { date: '2030-11-15' });
     expect(expiring.map((a: any) => a.id)).to.deep.equal([card]);
     expect(expiring[0]).to.include({ last4: '4242', expiration: '203011' });

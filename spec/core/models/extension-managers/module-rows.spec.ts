@@ -100,7 +100,7 @@ describe('module_manager: module rows, groups and meta', () => {
     expect(JSON.stringify(audit)).not.to.contain('hunter2');
   });
 
-  it('keeps groups of a module\'s rows, refusing rows of another module', async () => {
+  it("keeps groups of a module's rows, refusing rows of another module", async () => {
     const a = await addRow({ hostname: 'a.example.com', password: 'hunter2' });
     const b = await addRow({ hostname: 'b.example.com', password: 'hunter2' });
     const foreign = await addRow({ hostname: 'x.example.com', password: 'hunter2' }, other.auth, otherModule);
@@ -148,7 +148,7 @@ describe('module_manager: module rows, groups and meta', () => {
     expect((await ok(server, 'GET', 'module_manager/getRows', { module_id: moduleId })).length).to.equal(3);
   });
 
-  it('refuses a services/add on a row or group that is not of the package\'s module, adding nothing', async () => {
+  it("refuses a services/add on a row or group that is not of the package's module, adding nothing", async () => {
     const clientId = await addClient(server);
     const { pricingId } = await addPackage(server, moduleId);
     const foreign = (await ok(server, 'GET', 'module_manager/getRows', { module_id: otherModule }, other.auth))[0].id;
@@ -171,8 +171,14 @@ describe('module_manager: module rows, groups and meta', () => {
     expect((await ok(server, 'GET', 'services/get', { service_id: serviceId })).module_row_id).to.equal(own);
   });
 
-  it("keeps module meta, never answering what was set encrypted", async () => {
-    await ok(server, 'POST', 'module_manager/setMeta', { module_id: moduleId, vars: [{ key: 'api_url', value: 'https://racks.example.com' }, { key: 'api_token', value: 'tok-secret', encrypted: 1 }] });
+  it('keeps module meta, never answering what was set encrypted', async () => {
+    await ok(server, 'POST', 'module_manager/setMeta', {
+      module_id: moduleId,
+      vars: [
+        { key: 'api_url', value: 'https://racks.example.com' },
+        { key: 'api_token', value: 'tok-secret', encrypted: 1 },
+      ],
+    });
     expect(await ok(server, 'GET', 'module_manager/getMeta', { module_id: moduleId })).to.deep.equal({ api_url: 'https://racks.example.com' });
     expect(await ok(server, 'GET', 'module_manager/getMeta', { module_id: moduleId, key: 'api_url' })).to.deep.equal({ api_url: 'https://racks.example.com' });
     const stored = await server.installation.db.selectFrom('module_meta').select('value').where('key', '=', 'api_token').executeTakeFirstOrThrow();
@@ -234,9 +240,15 @@ describe('module_manager: module rows, groups and meta', () => {
 
     it("cannot add a service on company 1's row", async () => {
       const clientId = await addClient(server, {}, other.auth);
-      const packageId = await ok(server, 'POST', 'packages/add', {
-        vars: { names: [{ lang: 'en_us', name: 'Theirs' }], module_id: otherModule, pricing: [{ term: 1, period: 'month', price: '1.00', currency: 'USD' }] },
-      }, other.auth);
+      const packageId = await ok(
+        server,
+        'POST',
+        'packages/add',
+        {
+          vars: { names: [{ lang: 'en_us', name: 'Theirs' }], module_id: otherModule, pricing: [{ term: 1, period: 'month', price: '1.00', currency: 'USD' }] },
+        },
+        other.auth,
+      );
       const pricingId = (await ok(server, 'GET', 'packages/get', { package_id: packageId }, other.auth)).pricing[0].id;
       const res = await call(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, client_id: clientId, status: 'active', module_row_id: rowId } }, other.auth);
       expect(res.json.errors).to.have.nested.property('module_row_id.exists');

@@ -81,7 +81,13 @@ describe('packages: pricing, proration and catalogue helpers', () => {
   it('converts a pricing by exchange rates, or answers null when conversion is not allowed', async () => {
     await ok(server, 'PUT', 'currencies/edit', { currency_code: 'EUR', company_id: 1, vars: { exchange_rate: '0.5' } });
     const pricing = { currency: 'USD', price: '30.00', setup_fee: '5', term: 1, period: 'month' };
-    expect(await ok(server, 'GET', 'packages/convertPricing', { pricing, currency: 'EUR', allow_conversion: 'true' })).to.deep.equal({ ...pricing, currency: 'EUR', price: '15.0000', setup_fee: '2.5000', term: '1' });
+    expect(await ok(server, 'GET', 'packages/convertPricing', { pricing, currency: 'EUR', allow_conversion: 'true' })).to.deep.equal({
+      ...pricing,
+      currency: 'EUR',
+      price: '15.0000',
+      setup_fee: '2.5000',
+      term: '1',
+    });
     expect(await ok(server, 'GET', 'packages/convertPricing', { pricing, currency: 'EUR', allow_conversion: 'false' })).to.equal(null);
     expect((await ok(server, 'GET', 'packages/convertPricing', { pricing, currency: 'usd', allow_conversion: 'false' })).price).to.equal('30.00');
     const bad = await call(server, 'GET', 'packages/convertPricing', { pricing: { currency: 'USD', price: 'x' }, currency: 'XYZ', allow_conversion: 'true' });
