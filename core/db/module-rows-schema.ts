@@ -1,12 +1,14 @@
 import { Generated } from 'kysely';
 
-/** The tables of migration 025 (module rows, groups and meta), merged into `Database` as recurring-schema.ts does. */
+/** The tables of migration 025 (module rows, groups and meta; addon groups' parents), merged into `Database` as recurring-schema.ts does. */
 declare module './schema' {
   interface Database {
     module_rows: ModuleRowsTable;
     module_groups: ModuleGroupsTable;
     module_row_groups: ModuleRowGroupsTable;
     module_meta: ModuleMetaTable;
+    /** An addon package group's parent (standard) groups: the groups whose services its packages attach to. */
+    package_group_parents: { group_id: number; parent_group_id: number };
   }
 }
 

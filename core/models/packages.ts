@@ -211,7 +211,14 @@ export class Packages {
       .where('id', 'in', (eb) => eb.selectFrom('package_group_packages').select('package_id').where('package_group_id', '=', groupId))
       .orderBy('name')
       .execute();
-    return presentPackages(this.ctx.db, this.ctx.companyId, rows);
+    // In the group's order (packages/orderPackages), by name where none was set.
+    const order = await this.ctx.db.selectFrom('package_group_packages').select(['package_id', 'sort_order']).where('package_group_id', '=', groupId).execute();
+    const place = new Map(order.map((o) => [o.package_id, Number(o.sort_order)]));
+    return presentPackages(
+      this.ctx.db,
+      this.ctx.companyId,
+      [...rows].sort((a, b) => (place.get(a.id) ?? 0) - (place.get(b.id) ?? 0)),
+    );
   }
 
   @callable({ returns: LABELS, verb: 'GET', description: 'The package statuses and their names.' })

@@ -691,6 +691,12 @@ expect_call('packages/convertPricing', $api->get('packages', 'convertPricing', [
 expect_call('packages/convertPricing (not allowed)', $api->get('packages', 'convertPricing', ['pricing' => ['currency' => 'USD', 'price' => '5.00'], 'currency' => 'EUR', 'allow_conversion' => 'false']), 200, fn ($v) => $v === null);
 expect_call('packages/getAllGroups', $api->get('packages', 'getAllGroups', ['company_id' => $company, 'type' => 'standard']), 200, $isList);
 expect_call('packages/getCompatiblePackages', $api->get('packages', 'getCompatiblePackages', ['package_id' => $hosting, 'module_id' => $module, 'type' => 'standard']), 200, $isList);
+$web = expect_call('package_groups/add (a standard group to order)', $api->post('package_groups', 'add', ['vars' => ['name' => "Order-{$run}", 'type' => 'standard']]), 200, $isInt);
+expect_call('package_groups/add (an addon group under it)', $api->post('package_groups', 'add', ['vars' => ['name' => "Addons-{$run}", 'type' => 'addon', 'parents' => [$web]]]), 200, $isInt);
+expect_call('packages/getAllAddonGroups', $api->get('packages', 'getAllAddonGroups', ['parent_group_id' => $web]), 200, fn ($v) => is_array($v) && count($v) === 1 && $v[0]->type === 'addon');
+expect_call('packages/edit (into the group)', $api->put('packages', 'edit', ['package_id' => $backup, 'vars' => ['groups' => [$web]]]), 200);
+expect_call('packages/orderPackages', $api->post('packages', 'orderPackages', ['package_group_id' => $web, 'package_ids' => [$backup]]));
+expect_call('packages/orderPackages (a package not in the group)', $api->post('packages', 'orderPackages', ['package_group_id' => $web, 'package_ids' => [$hosting]]), 400, fn ($v, $e) => isset($e->package_ids));
 expect_call('settings/getVersion', $api->get('settings', 'getVersion'), 200, fn ($v) => is_string($v) && preg_match('/^\d+\.\d+\.\d+/', $v) === 1);
 expect_call('settings/getDbVersion', $api->get('settings', 'getDbVersion'), 200, fn ($v) => is_string($v) && preg_match('/^\d{3}_/', $v) === 1);
 expect_call('settings/upgradable', $api->get('settings', 'upgradable'), 200, $isFalse);

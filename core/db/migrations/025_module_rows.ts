@@ -8,7 +8,8 @@ import { autoIncrementId, idType } from './id-column';
  * systemEncrypt'ed, as extension settings are, and `secret_keys` names them, so a row decodes
  * the same after its module's manifest changes); a group is a named set of a module's rows; module
  * meta is the reference's key/value store per installed module. A service may name the row it was
- * provisioned on (`services.module_row_id`). Packages get the reference's pro rata cut-off day.
+ * provisioned on (`services.module_row_id`). Packages get the reference's pro rata cut-off day, addon
+ * package groups their parent groups, and a group's packages an order.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -51,9 +52,23 @@ export async function up(db: Kysely<any>): Promise<void> {
   // The reference's pro rata cut-off day: a service started after it is prorated to the pro rata
   // day of the next month (packages/getProrataDates).
   await db.schema.alterTable('packages').addColumn('prorata_cutoff', 'integer').execute();
+  // The reference's addon groups name the standard groups they attach to (packages/getAllAddonGroups),
+  // and a group's packages have an order (packages/orderPackages).
+  await db.schema
+    .createTable('package_group_parents')
+    .addColumn('group_id', 'integer', (c) => c.notNull())
+    .addColumn('parent_group_id', 'integer', (c) => c.notNull())
+    .addPrimaryKeyConstraint('package_group_parents_pk', ['group_id', 'parent_group_id'])
+    .execute();
+  await db.schema
+    .alterTable('package_group_packages')
+    .addColumn('sort_order', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('package_group_packages').dropColumn('sort_order').execute();
+  await db.schema.dropTable('package_group_parents').execute();
   await db.schema.alterTable('packages').dropColumn('prorata_cutoff').execute();
   await db.schema.alterTable('services').dropColumn('module_row_id').execute();
   await db.schema.dropTable('module_meta').execute();

@@ -4,8 +4,8 @@ import { callable } from '../../kernel/callable';
 import { FieldErrors } from '../../kernel/errors';
 import { facet } from '../../kernel/model';
 import { parseDecimal, toStored } from '../../kernel/money';
-import { any, bool, int, string } from '../../kernel/parameter';
-import { int as count, mapOf, orNull, string as text } from '../../kernel/shape';
+import { any, bool, int, list, string } from '../../kernel/parameter';
+import { int as count, mapOf, nothing, orNull, string as text } from '../../kernel/shape';
 import { TallyError } from '../../kernel/tally-error';
 import { convertAmount } from '../../billing/currency-conversion';
 import { findCurrency } from '../../billing/find-currency';
@@ -76,6 +76,49 @@ export class PackagePricingHelpers {
     if (type !== null) query = query.where('type', '=', type);
     if (packageId !== null) query = query.where('id', 'in', (eb) => eb.selectFrom('package_group_packages').select('package_group_id').where('package_id', '=', packageId));
     return query.orderBy('name').orderBy('id').execute();
+  }
+
+  @callable({
+    verb: 'GET',
+    params: [int('parent_group_id')],
+    returns: PACKAGE_GROUP_ROWS,
+    description: 'The addon package groups attached to the standard group parent_group_id (package_groups vars[parents][]), by name.',
+  })
+  getAllAddonGroups(parentGroupId: number) {
+    return this.ctx.db
+      .selectFrom('package_groups')
+      .innerJoin('package_group_parents', 'package_group_parents.group_id', 'package_groups.id')
+      .select(['package_groups.id', 'package_groups.company_id', 'package_groups.name', 'package_groups.description', 'package_groups.type'])
+      .where('package_groups.company_id', '=', this.ctx.companyId)
+      .where('package_groups.type', '=', 'addon')
+      .where('package_group_parents.parent_group_id', '=', parentGroupId)
+      .orderBy('package_groups.name')
+      .orderBy('package_groups.id')
+      .execute();
+  }
+
+  @callable({
+    verb: 'POST',
+    params: [int('package_group_id'), list('package_ids')],
+    returns: nothing(),
+    description:
+      "Put the group's packages in the order of package_ids (each a package of the group; those not named follow in their order): package_groups/get and packages/getAllPackagesByGroup answer them so.",
+  })
+  async orderPackages(groupId: number, packageIds: unknown[]) {
+    const group = await this.ctx.db.selectFrom('package_groups').select('id').where('company_id', '=', this.ctx.companyId).where('id', '=', groupId).executeTakeFirst();
+    if (!group) throw TallyError.invalid({ package_group_id: { exists: 'Invalid package group ID.' } });
+    const members = (await this.ctx.db.selectFrom('package_group_packages').select('package_id').where('package_group_id', '=', groupId).orderBy('sort_order').orderBy('package_id').execute()).map(
+      (r) => r.package_id,
+    );
+    const named = packageIds.map((v) => (typeof v === 'string' || typeof v === 'number' ? Number(v) : NaN));
+    if (named.some((id) => !members.includes(id)) || new Set(named).size !== named.length) {
+      throw TallyError.invalid({ package_ids: { valid: 'Name each package of the group once; every id must be a package of the group.' } });
+    }
+    const order = [...named, ...members.filter((id) => !named.includes(id))];
+    for (const [position, packageId] of order.entries()) {
+      await this.ctx.db.updateTable('package_group_packages').set({ sort_order: position }).where('package_group_id', '=', groupId).where('package_id', '=', packageId).execute();
+    }
+    return null;
   }
 
   @callable({

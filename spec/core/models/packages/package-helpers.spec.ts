@@ -103,4 +103,33 @@ describe('packages: pricing, proration and catalogue helpers', () => {
     expect(compatible.map((p: any) => p.id)).not.to.include(other);
     expect(await ok(server, 'GET', 'packages/getCompatiblePackages', { package_id: hosting, module_id: moduleId, type: 'addon' })).to.deep.equal([]);
   });
+
+  it("keeps addon groups with their parent groups, and the order of a group's packages", async () => {
+    const web = (await ok(server, 'GET', 'package_groups/getAll', { company_id: 1, type: 'standard' })).find((g: any) => g.name === 'Web').id;
+    const extras = (await ok(server, 'GET', 'package_groups/getAll', { company_id: 1, type: 'addon' })).find((g: any) => g.name === 'Extras').id;
+    const bad = await call(server, 'POST', 'package_groups/add', { vars: { name: 'Broken', type: 'addon', parents: [extras] } });
+    expect([bad.status, bad.json.errors]).to.deep.equal([400, { parents: { exists: 'Every parent must be a standard package group of the company.' } }]);
+    const standard = await call(server, 'POST', 'package_groups/add', { vars: { name: 'Plain', parents: [web] } });
+    expect(standard.json.errors).to.deep.equal({ parents: { type: 'Only an addon group has parent groups.' } });
+    const addon = await ok(server, 'POST', 'package_groups/add', { vars: { name: 'Backups', type: 'addon', parents: [web] } });
+    await ok(server, 'PUT', 'package_groups/edit', { package_group_id: extras, vars: { parents: [web] } });
+    expect((await ok(server, 'GET', 'package_groups/get', { package_group_id: addon })).parents).to.deep.equal([web]);
+    expect((await ok(server, 'GET', 'packages/getAllAddonGroups', { parent_group_id: web })).map((g: any) => g.name)).to.deep.equal(['Backups', 'Extras']);
+
+    const before = (await ok(server, 'GET', 'packages/getAllPackagesByGroup', { package_group_id: web })).map((p: any) => p.id);
+    expect(before).to.deep.equal([bigger, other, hosting]);
+    await ok(server, 'POST', 'packages/orderPackages', { package_group_id: web, package_ids: [hosting, other] });
+    expect((await ok(server, 'GET', 'packages/getAllPackagesByGroup', { package_group_id: web })).map((p: any) => p.id)).to.deep.equal([hosting, other, bigger]);
+    expect((await ok(server, 'GET', 'package_groups/get', { package_group_id: web })).packages).to.deep.equal([hosting, other, bigger]);
+    const foreign = await call(server, 'POST', 'packages/orderPackages', { package_group_id: web, package_ids: [hosting, 99999] });
+    expect(foreign.json.errors).to.have.nested.property('package_ids.valid');
+
+    const stranger = await newCompany(server, 'Outsider');
+    expect(await ok(server, 'GET', 'packages/getAllAddonGroups', { parent_group_id: web }, stranger.auth)).to.deep.equal([]);
+    const theirs = await call(server, 'POST', 'packages/orderPackages', { package_group_id: web, package_ids: [bigger] }, stranger.auth);
+    expect(theirs.json.errors).to.deep.equal({ package_group_id: { exists: 'Invalid package group ID.' } });
+    const outsiderAddon = await call(server, 'POST', 'package_groups/add', { vars: { name: 'Theirs', type: 'addon', parents: [web] } }, stranger.auth);
+    expect(outsiderAddon.json.errors).to.have.nested.property('parents.exists');
+    expect((await ok(server, 'GET', 'packages/getAllPackagesByGroup', { package_group_id: web })).map((p: any) => p.id)).to.deep.equal([hosting, other, bigger]);
+  });
 });
