@@ -116,6 +116,8 @@ export class PackageProration {
     for (const [name, value] of Object.entries(dates)) {
       const at = parseTimestamp(value, this.ctx.timezone);
       if (!at) errors[name] = { format: 'Please give a date as YYYY-MM-DD or YYYY-MM-DD hh:mm:ss, with a zone or in company time.' };
+      // Years a term or two later can still be written with four digits.
+      else if (at.getUTCFullYear() < 1900 || at.getUTCFullYear() > 9000) errors[name] = { range: 'Please give a date from the year 1900 to 9000.' };
       else utc[name] = formatUtc(at);
     }
     if (proRataDay !== undefined && proRataDay !== null && !(proRataDay >= 1 && proRataDay <= 28)) errors.pro_rata_day = { format: 'The pro rata day must be 1 to 28.' };

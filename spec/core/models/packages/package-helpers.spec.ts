@@ -73,6 +73,9 @@ describe('packages: pricing, proration and catalogue helpers', () => {
     const res = await call(server, 'GET', 'packages/getProratePrice', { amount: 'ten', start_date: 'soon', term: 0, period: 'fortnight', pro_rata_day: 31 });
     expect(res.status).to.equal(400);
     expect(Object.keys(res.json.errors).sort()).to.deep.equal(['amount', 'period', 'pro_rata_day', 'start_date', 'term']);
+    // A date whose next pro rata day would need a fifth digit of year.
+    const far = await call(server, 'GET', 'packages/getDaysToProrate', { start_date: '9999-12-31 00:00:00 UTC', period: 'month', pro_rata_day: 1 });
+    expect([far.status, far.json.errors]).to.deep.equal([400, { start_date: { range: 'Please give a date from the year 1900 to 9000.' } }]);
     const cutoff = await call(server, 'POST', 'packages/add', { vars: { name: 'Bad', prorata_cutoff: 29, pricing: [{ term: 1, period: 'month', price: '1', currency: 'USD' }] } });
     expect(cutoff.json.errors).to.deep.equal({ prorata_cutoff: { format: 'The pro rata cut-off day must be 1 to 28, or blank for none.' } });
     expect((await ok(server, 'GET', 'packages/get', { package_id: hosting })).prorata_cutoff).to.equal(20);
