@@ -90,6 +90,15 @@ export const SETTINGS: Record<string, SettingDefinition> = {
   // Whether the payment reminders above are emailed to a client (docs/delivery.md); off: they are only recorded.
   send_payment_notices: { scope: 'company', overridable: true, default: 'true', check: booleanText },
   notice_pending_autodebit: { scope: 'company', overridable: true, default: 'disabled', check: disabledOr(days(365), 'a whole number of days from 0 to 365 before the auto debit') },
+  // Exchange rates (docs/billing.md): the currency the others' rates are relative to, the extension
+  // currencies/updateRates asks for rates, and whether the daily exchange_rates task runs it.
+  default_currency: { scope: 'company', default: 'USD', check: (v) => (/^[A-Z]{3}$/.test(v) ? null : 'Please give an ISO 4217 code such as USD.') },
+  exchange_rates_processor: {
+    scope: 'company',
+    default: 'ecb_exchange_rates',
+    check: (v) => (/^[a-z][a-z0-9_]{0,63}$/.test(v) ? null : 'Please give the directory name of an exchange rate processor (currencies/getExchangeRateProcessors).'),
+  },
+  exchange_rates_auto_update: { scope: 'company', default: 'false', check: booleanText },
   automation_time: { scope: 'company', default: '00:00', check: (v) => (/^([01]\d|2[0-3]):[0-5]\d$/.test(v) ? null : 'Please give a local time as HH:MM.') },
   // Events and webhooks (docs/events.md): what endpoints may reach, and how long the outbox keeps what it has delivered.
   webhooks_allow_http: { scope: 'system', default: 'false', check: booleanText },

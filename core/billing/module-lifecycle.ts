@@ -3,6 +3,7 @@ import { ModelCalls } from '../kernel/model-calls';
 import { TallyError } from '../kernel/tally-error';
 import { readFields, ServiceRow } from './service-store';
 import { fieldValue, writeFields } from './service-fields';
+import { ModuleRowStore } from './module-row-store';
 
 /** The lifecycle hooks a module extension offers on its `<module>.services` model. */
 export type ModuleAction = 'provision' | 'suspend' | 'unsuspend' | 'cancel' | 'renew' | 'changePackage';
@@ -26,7 +27,7 @@ export class ModuleLifecycle {
   async provision(service: ServiceRow): Promise<void> {
     if (!service.module) return;
     const fields = (await readFields(this.ctx.db, [service.id], this.ctx.systemKey)).get(service.id) ?? [];
-    const vars = { ...JSON.parse(service.module_settings), ...Object.fromEntries(fields.map((f) => [f.key, f.value])), client_id: service.client_id };
+    const vars = { ...JSON.parse(service.module_settings), ...Object.fromEntries(fields.map((f) => [f.key, f.value])), client_id: service.client_id, ...(await this.moduleRow(service)) };
     const answer = await this.invoke(service.module, 'provision', { vars });
     if (answer && typeof answer === 'object') {
       const { service_id: moduleId, ...rest } = answer as Record<string, unknown>;
@@ -48,25 +49,51 @@ export class ModuleLifecycle {
     await this.invoke(service.module!, 'changePackage', { service_id: moduleId, vars: JSON.parse(newModuleSettings) });
   }
 
+  /** The module row the service was added on, with every field in clear (the module connects with them): none when it names none. */
+  private async moduleRow(service: ServiceRow): Promise<Record<string, unknown>> {
+    if (service.module_row_id === null) return {};
+    const store = new ModuleRowStore(this.ctx.db, this.ctx.companyId, this.ctx.systemKey);
+    const row = await store.row(service.module_row_id);
+    return row ? { module_row_id: row.id, module_row: { id: row.id, meta: store.decoded(row) } } : {};
+  }
+
   private async moduleServiceId(service: ServiceRow): Promise<number | null> {
     if (!service.module) return null;
     const value = await fieldValue(this.ctx.db, service.id, MODULE_SERVICE_ID);
     return value === null ? null : Number(value);
   }
 
-  private async invoke(module: string, action: ModuleAction, params: Record<string, unknown>): Promise<unknown> {
-    const model = `${module}.services`;
-    if (!(await this.calls.available(this.ctx, model))) {
-      throw TallyError.invalid({ module: { unavailable: `The package's module "${module}" is not installed and enabled for this company.` } });
-    }
-    try {
-      return await this.calls.call(this.ctx, model, action, params);
-    } catch (error) {
-      if (error instanceof TallyError && error.status === 400) throw error;
-      // Not the module's own message but whatever it threw (with its stack): an HTTP client's
-      // error quoting a URL with the server's password in it, say. The host logs it; the answer
-      // only says what could not be done.
-      throw TallyError.invalid({ module: { failed: `The module "${module}" could not ${action === 'changePackage' ? 'change the package of' : action} the service (the host's log says why).` } });
-    }
+  private invoke(module: string, action: ModuleAction, params: Record<string, unknown>): Promise<unknown> {
+    return callModule(this.ctx, this.calls, module, 'services', action, params, action === 'changePackage' ? 'change the package of the service' : `${action} the service`, "The package's module");
+  }
+}
+
+/**
+ * Calls a method of a module's model through the one call path, in the caller's transaction. The
+ * module's own 400 is answered as it is; anything else it throws becomes a 400 naming the module
+ * and what it could not do (`what`), without what it threw.
+ */
+export async function callModule(
+  ctx: CallContext,
+  calls: ModelCalls,
+  module: string,
+  model: string,
+  method: string,
+  params: Record<string, unknown>,
+  what: string,
+  named = 'The module',
+): Promise<unknown> {
+  const name = `${module}.${model}`;
+  if (!(await calls.available(ctx, name))) {
+    throw TallyError.invalid({ module: { unavailable: `${named} "${module}" is not installed and enabled for this company.` } });
+  }
+  try {
+    return await calls.call(ctx, name, method, params);
+  } catch (error) {
+    if (error instanceof TallyError && error.status === 400) throw error;
+    // Not the module's own message but whatever it threw (with its stack): an HTTP client's
+    // error quoting a URL with the server's password in it, say. The host logs it; the answer
+    // only says what could not be done.
+    throw TallyError.invalid({ module: { failed: `The module "${module}" could not ${what} (the host's log says why).` } });
   }
 }

@@ -29,6 +29,7 @@ const COLUMNS = [
   'services.date_last_renewed',
   'services.date_suspended',
   'services.date_canceled',
+  'services.module_row_id',
 ] as const;
 
 /** Services of a company with what billing them needs: the package and its pricing row. */
@@ -113,7 +114,7 @@ export async function presentServices(db: Tx, rows: readonly ServiceRow[], syste
     package_group_id: r.package_group_id,
     pricing_id: r.pricing_id,
     client_id: r.client_id,
-    module_row_id: null,
+    module_row_id: r.module_row_id,
     coupon_id: r.coupon_id,
     qty: Number(r.qty),
     override_price: r.override_price,

@@ -10,7 +10,8 @@ declare module './schema' {
     packages: PackagesTable;
     pricings: PricingsTable;
     package_groups: PackageGroupsTable;
-    package_group_packages: { package_group_id: number; package_id: number };
+    /** `sort_order`: the package's place in the group (packages/orderPackages; migration 025). */
+    package_group_packages: { package_group_id: number; package_id: number; sort_order: Generated<number> };
     coupons: CouponsTable;
     coupon_amounts: { coupon_id: number; currency: string; amount: string; type: string };
     coupon_packages: { coupon_id: number; package_id: number };

@@ -54,6 +54,8 @@ export interface ExtensionInfo {
   readonly depends: readonly string[];
   readonly currencies: readonly string[];
   readonly settings: Readonly<Record<string, SettingDeclaration>>;
+  /** Modules: the fields of a module row (module_manager/addRow), declared in the manifest's `row_fields`. */
+  readonly rowFields: Readonly<Record<string, SettingDeclaration>>;
   /** What it asks for (its manifest's capabilities): methods it calls, hosts it sends HTTP to, tables it owns. */
   readonly capabilities: ExtensionCapabilities;
   /** API names of its models, `<name>.<model>`. */

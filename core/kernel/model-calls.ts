@@ -30,6 +30,14 @@ export class ModelCalls {
     return !entry.availableTo || entry.availableTo(ctx.companyId, this.runner.scope(ctx));
   }
 
+  /** The names of a method's parameters in its order, or undefined when the model has no such callable. */
+  parameterNames(model: string, method: string): string[] | undefined {
+    return this.runner
+      .model(model)
+      ?.callables.get(method)
+      ?.params.map((p) => p.name);
+  }
+
   call(ctx: CallContext, model: string, method: string, params: Record<string, unknown>): Promise<unknown> {
     return this.runner.call(model, method, params, ctx.origin, { via: 'internal', within: { db: ctx.db, afterCommit: ctx.afterCommit } });
   }

@@ -10,6 +10,7 @@ import { TallyError } from '../kernel/tally-error';
 import { ACCOUNT, CC_ADD, DEBIT_ACCOUNT, LABELS, NAME_EDIT } from './accounts.fields';
 import { AchAccounts } from './accounts/ach-accounts';
 import { InvoiceCharge } from './accounts/invoice-charge';
+import { CardHelpers } from './accounts/card-helpers';
 import { requireClientId } from '../billing/client-store';
 import { accountCurrency, contactOf, findAccount, forgetAccount, gatewayOffering, keepAccount, listAccounts, renameAccount, requireAccount } from '../billing/account-ops';
 import { autodebitAccountOf, CC_TYPES, invalidAccount, setAutodebitAccount } from '../billing/account-store';
@@ -22,7 +23,7 @@ import { askGateway, storedAccount } from '../billing/gateway-answers';
  * gateway with the token (the billing run's autodebit). One account per client, card or bank
  * account (the AchAccounts facet, accounts/ach-accounts.ts), is its autodebit account.
  */
-@model('accounts', { facets: [AchAccounts, InvoiceCharge] })
+@model('accounts', { facets: [AchAccounts, InvoiceCharge, CardHelpers] })
 export class Accounts {
   constructor(
     private readonly ctx: CallContext,

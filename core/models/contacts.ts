@@ -1,3 +1,4 @@
+import { IntlNumber } from './contacts/intl-number';
 import { sql } from 'kysely';
 import { Tx } from '../db/schema';
 import { CallContext } from '../kernel/call-context';
@@ -53,7 +54,7 @@ function present(row: ContactRow) {
 const invalidContact = () => TallyError.invalid({ contact_id: { exists: 'Invalid contact ID.' } });
 
 /** The people of a client: its one primary contact (the client's own name and address) and billing or other contacts. */
-@model('contacts', { facets: [ContactPermissions] })
+@model('contacts', { facets: [ContactPermissions, IntlNumber] })
 export class Contacts {
   constructor(private readonly ctx: CallContext) {}
 

@@ -13,6 +13,8 @@ import { optionalText, pageOffset, wholeNumber } from '../billing/values';
 import { int as count, listOf, mapOf, money, nothing, orFalse, string as text } from '../kernel/shape';
 import { CURRENCY, CURRENCY_ADD, CURRENCY_CODE, CURRENCY_EDIT } from './currencies.fields';
 import { CURRENCY_COLUMNS as COLUMNS, findCurrency } from '../billing/find-currency';
+import { convertAmount } from '../billing/currency-conversion';
+import { CurrencyExchangeRates } from './currencies/exchange-rates';
 import { PAGE_SIZE } from '../kernel/paging';
 
 const ORDER: Record<string, string> = { code: 'code', precision: 'precision', exchange_rate: 'exchange_rate', exchange_updated: 'exchange_updated' };
@@ -33,7 +35,7 @@ const rateRule = {
  * company's default currency. A credential reaches its own company's currencies: another
  * company_id reads as absent and cannot be changed.
  */
-@model('currencies')
+@model('currencies', { facets: [CurrencyExchangeRates] })
 export class Currencies {
   constructor(private readonly ctx: CallContext) {}
 
@@ -139,7 +141,7 @@ export class Currencies {
     const [source, target] = [await this.get(from, companyId), await this.get(to, companyId)];
     if (!source) throw TallyError.invalid({ from_currency: { exists: 'The currency given does not exist.' } });
     if (!target) throw TallyError.invalid({ to_currency: { exists: 'The currency given does not exist.' } });
-    return toStored(value.dividedBy(source.exchange_rate).times(target.exchange_rate).toDecimalPlaces(4));
+    return toStored(convertAmount(value, source, target));
   }
 
   @callable({ description: 'The amount formats a currency may use, each with an example (format → example).', verb: 'GET', returns: mapOf(text()) })

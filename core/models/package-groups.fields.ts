@@ -8,7 +8,12 @@ const GROUP_FIELDS = { id: int(), company_id: int(), name: string(), description
 
 export const PACKAGE_GROUP_ROW = record(GROUP_FIELDS);
 
-export const PACKAGE_GROUP = record({ ...GROUP_FIELDS, names: listOf(record({ lang: string(), name: string() })), packages: listOf(int(), { description: 'The ids of its packages.' }) });
+export const PACKAGE_GROUP = record({
+  ...GROUP_FIELDS,
+  names: listOf(record({ lang: string(), name: string() })),
+  packages: listOf(int(), { description: 'The ids of its packages, in their order (packages/orderPackages).' }),
+  parents: listOf(int(), { description: 'An addon group: the standard groups whose services its packages attach to.' }),
+});
 
 export const PACKAGE_GROUP_ROWS = listOf(PACKAGE_GROUP_ROW);
 
@@ -18,6 +23,7 @@ export const PACKAGE_GROUP_ADD = inputs({
   descriptions: listOf(record(inputs({ lang: string(), description: string() }))),
   description: string(),
   type: string({ enum: TYPES, description: 'Default standard.' }),
+  parents: listOf(int(), { description: 'An addon group: the standard groups it attaches to (edit: replaces them).' }),
 });
 
 export const PACKAGE_GROUP_EDIT = allOptional(PACKAGE_GROUP_ADD);

@@ -25,15 +25,18 @@ export class PackageGroups {
     vars: PACKAGE_GROUP_ADD,
     verb: 'POST',
     params: [object('vars', { default: {} })],
-    description: 'Add a group: vars[names][0][name] (or vars[name]), optional vars[descriptions][0][description] (or vars[description]), vars[type] (standard, addon; standard). Returns its id.',
+    description:
+      'Add a group: vars[names][0][name] (or vars[name]), optional vars[descriptions][0][description] (or vars[description]), vars[type] (standard, addon; standard), vars[parents][] (an addon group: the standard groups it attaches to). Returns its id.',
   })
   async add(vars: Record<string, unknown>) {
     const values = this.read(vars, false);
+    const parents = await this.readParents(vars, values.type ?? 'standard');
     const row = await this.ctx.db
       .insertInto('package_groups')
       .values({ company_id: this.ctx.companyId, name: values.name!, description: values.description ?? null, type: values.type ?? 'standard' })
       .returning('id')
       .executeTakeFirstOrThrow();
+    if (parents) await this.setParents(row.id, parents);
     return row.id;
   }
 
@@ -42,12 +45,17 @@ export class PackageGroups {
     vars: PACKAGE_GROUP_EDIT,
     verb: 'PUT',
     params: [int('package_group_id'), object('vars')],
-    description: "Change a group's name, description or type. Returns it.",
+    description: "Change a group's name, description, type or (an addon group's) vars[parents][]. Returns it.",
   })
   async edit(groupId: number, vars: Record<string, unknown>) {
-    if (!(await this.get(groupId))) throw invalidGroup();
+    const group = await this.get(groupId);
+    if (!group) throw invalidGroup();
     const values = this.read(vars, true);
+    const type = values.type ?? group.type;
+    const parents = await this.readParents(vars, type, groupId);
     if (Object.keys(values).length) await this.ctx.db.updateTable('package_groups').set(values).where('id', '=', groupId).execute();
+    // A group that stops being an addon group attaches to nothing.
+    if (parents || type !== 'addon') await this.setParents(groupId, parents ?? []);
     return this.get(groupId);
   }
 
@@ -55,6 +63,10 @@ export class PackageGroups {
   async delete(groupId: number) {
     if (!(await this.get(groupId))) throw invalidGroup();
     await this.ctx.db.deleteFrom('package_group_packages').where('package_group_id', '=', groupId).execute();
+    await this.ctx.db
+      .deleteFrom('package_group_parents')
+      .where((eb) => eb.or([eb('group_id', '=', groupId), eb('parent_group_id', '=', groupId)]))
+      .execute();
     await this.ctx.db.deleteFrom('package_groups').where('id', '=', groupId).execute();
     return null;
   }
@@ -63,8 +75,9 @@ export class PackageGroups {
   async get(groupId: number) {
     const row = await this.query().where('id', '=', groupId).executeTakeFirst();
     if (!row) return false;
-    const packages = await this.ctx.db.selectFrom('package_group_packages').select('package_id').where('package_group_id', '=', groupId).orderBy('package_id').execute();
-    return { ...row, names: [{ lang: 'en_us', name: row.name }], packages: packages.map((p) => p.package_id) };
+    const packages = await this.ctx.db.selectFrom('package_group_packages').select('package_id').where('package_group_id', '=', groupId).orderBy('sort_order').orderBy('package_id').execute();
+    const parents = await this.ctx.db.selectFrom('package_group_parents').select('parent_group_id').where('group_id', '=', groupId).orderBy('parent_group_id').execute();
+    return { ...row, names: [{ lang: 'en_us', name: row.name }], packages: packages.map((p) => p.package_id), parents: parents.map((p) => p.parent_group_id) };
   }
 
   @callable({
@@ -141,6 +154,26 @@ export class PackageGroups {
     }
     if (Object.keys(errors).length) throw TallyError.invalid(errors);
     return values;
+  }
+
+  /**
+   * vars[parents][]: the standard groups of the company an addon group attaches to; null when not
+   * given. Only an addon group has parents (another type naming some is a 400, not ignored).
+   */
+  private async readParents(vars: Record<string, unknown>, type: string, self?: number): Promise<number[] | null> {
+    if (vars.parents === undefined) return null;
+    const given = Array.isArray(vars.parents) ? vars.parents : vars.parents && typeof vars.parents === 'object' ? Object.values(vars.parents) : vars.parents === '' ? [] : [vars.parents];
+    if (given.length && type !== 'addon') throw TallyError.invalid({ parents: { type: 'Only an addon group has parent groups.' } });
+    const ids = given.map((v) => (is.integer(v) ? Number(v) : NaN));
+    const candidates = ids.filter((id) => !Number.isNaN(id) && id !== self);
+    const found = candidates.length ? await this.query().where('type', '=', 'standard').where('id', 'in', candidates).execute() : [];
+    if (found.length !== new Set(ids).size) throw TallyError.invalid({ parents: { exists: 'Every parent must be a standard package group of the company.' } });
+    return [...new Set(ids)];
+  }
+
+  private async setParents(groupId: number, parents: readonly number[]) {
+    await this.ctx.db.deleteFrom('package_group_parents').where('group_id', '=', groupId).execute();
+    for (const parent of parents) await this.ctx.db.insertInto('package_group_parents').values({ group_id: groupId, parent_group_id: parent }).execute();
   }
 
   private filtered(type: string | null) {

@@ -16,6 +16,7 @@ export const PACKAGE = record({
   qty: int({ nullable: true, description: 'How many may be sold; null: no limit.' }),
   client_qty: int({ nullable: true, description: 'How many one client may hold; null: no limit.' }),
   prorata_day: int({ nullable: true, description: 'Services are first billed to this day of the month.' }),
+  prorata_cutoff: int({ nullable: true, description: 'A service started after this day of the month is first billed to the pro rata day of the next month (packages/getProrataDates).' }),
   date_added: timestamp(),
   module_id: int({ nullable: true, description: "The installed module's id." }),
   names: listOf(record({ lang: string(), name: string() })),
@@ -41,6 +42,7 @@ export const PACKAGE_ADD = inputs({
   qty: int(),
   client_qty: int(),
   prorata_day: int({ description: '1 to 28.' }),
+  prorata_cutoff: int({ description: '1 to 28: the pro rata cut-off day.' }),
   groups: listOf(int(), { description: 'Package group ids (edit: replaces them).' }),
 });
 

@@ -1,4 +1,6 @@
 import { readsOwnCompany } from '../identity/tenancy';
+import { PackageProration } from './packages/package-proration';
+import { PackagePricingHelpers } from './packages/package-pricing-helpers';
 import { sql } from 'kysely';
 import { containsPattern } from '../db/contains-pattern';
 import { CallContext } from '../kernel/call-context';
@@ -28,7 +30,7 @@ const invalidPackage = () => TallyError.invalid({ package_id: { exists: 'Invalid
  * pricing rows (term × period in a currency with setup and cancellation fees), a taxable flag,
  * quantity limits, a pro rata day, and the package groups it is offered in.
  */
-@model('packages')
+@model('packages', { facets: [PackageProration, PackagePricingHelpers] })
 export class Packages {
   constructor(private readonly ctx: CallContext) {}
 
@@ -38,7 +40,7 @@ export class Packages {
     verb: 'POST',
     params: [object('vars', { default: {} })],
     description:
-      'Add a package: vars[names][0][name] (or vars[name]), vars[pricing][i][term|period|price|price_renews|setup_fee|cancel_fee|currency], optional vars[descriptions][0][text], vars[module_id], vars[meta][...] (module settings), vars[status] (active, inactive, restricted), vars[taxable], vars[qty], vars[client_qty], vars[prorata_day] (1-28), vars[groups][]. Returns its id.',
+      'Add a package: vars[names][0][name] (or vars[name]), vars[pricing][i][term|period|price|price_renews|setup_fee|cancel_fee|currency], optional vars[descriptions][0][text], vars[module_id], vars[meta][...] (module settings), vars[status] (active, inactive, restricted), vars[taxable], vars[qty], vars[client_qty], vars[prorata_day] and vars[prorata_cutoff] (1-28), vars[groups][]. Returns its id.',
   })
   async add(vars: Record<string, unknown>) {
     const read = await readPackageVars(this.ctx.db, this.ctx.companyId, vars, false);
@@ -56,6 +58,7 @@ export class Packages {
         qty: null,
         client_qty: null,
         prorata_day: null,
+        prorata_cutoff: null,
         ...read.changes,
         date_added: formatUtc(new Date()),
       })
@@ -208,7 +211,14 @@ export class Packages {
       .where('id', 'in', (eb) => eb.selectFrom('package_group_packages').select('package_id').where('package_group_id', '=', groupId))
       .orderBy('name')
       .execute();
-    return presentPackages(this.ctx.db, this.ctx.companyId, rows);
+    // In the group's order (packages/orderPackages), by name where none was set.
+    const order = await this.ctx.db.selectFrom('package_group_packages').select(['package_id', 'sort_order']).where('package_group_id', '=', groupId).execute();
+    const place = new Map(order.map((o) => [o.package_id, Number(o.sort_order)]));
+    return presentPackages(
+      this.ctx.db,
+      this.ctx.companyId,
+      [...rows].sort((a, b) => (place.get(a.id) ?? 0) - (place.get(b.id) ?? 0)),
+    );
   }
 
   @callable({ returns: LABELS, verb: 'GET', description: 'The package statuses and their names.' })

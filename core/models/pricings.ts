@@ -10,7 +10,7 @@ import { pageOffset } from '../billing/values';
 import { ordered, readOrder } from '../billing/ordering';
 import { presentPricing, PRICING_COLUMNS, readPricing } from '../billing/pricing-rows';
 import { Period, PERIODS } from '../billing/renew-dates';
-import { formatTerm } from '../billing/term-format';
+import { formatTerm, periodNames } from '../billing/term-format';
 import { PAGE_SIZE } from '../kernel/paging';
 
 const ORDER: Record<string, string> = { period: 'period', term: 'term', id: 'id', currency: 'currency' };
@@ -99,8 +99,7 @@ export class Pricings {
 
   @callable({ returns: PERIOD_NAMES, verb: 'GET', params: [bool('plural', { default: false })], description: 'The pricing periods and their names.' })
   getPeriods(plural: boolean) {
-    const names: Record<string, [string, string]> = { day: ['Day', 'Days'], week: ['Week', 'Weeks'], month: ['Month', 'Months'], year: ['Year', 'Years'], onetime: ['One time', 'One time'] };
-    return Object.fromEntries(PERIODS.map((p) => [p, names[p][plural ? 1 : 0]]));
+    return periodNames(PERIODS, plural);
   }
 
   @callable({ returns: text(), verb: 'GET', params: [int('term'), string('period')], description: 'A term as words: "1 Month", "3 Years", "One time".' })

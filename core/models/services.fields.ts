@@ -24,7 +24,7 @@ export const SERVICE = record({
   package_group_id: int({ nullable: true }),
   pricing_id: int(),
   client_id: int(),
-  module_row_id: int({ nullable: true, description: 'Always null: module server rows belong to the module.' }),
+  module_row_id: int({ nullable: true, description: 'The module row (server) it was added on: vars[module_row_id], or a row of vars[module_group_id]; null when none was named.' }),
   coupon_id: int({ nullable: true }),
   qty: int(),
   override_price: money({ nullable: true }),
@@ -56,6 +56,8 @@ export const SERVICE_ADD = inputs({
   override_price: money({ description: "With override_currency: the price instead of the pricing's." }),
   override_currency: string({ format: 'currency' }),
   parent_service_id: int({ description: 'Makes it an addon of that service.' }),
+  module_row_id: int({ description: "A row (server) of the package's module (module_manager/getRows) to add it on; the module receives the row when it provisions." }),
+  module_group_id: int({ description: "A group of the package's module: the service goes on its first row, or with add_order roundrobin the row after the last used." }),
   date_added: timestamp({ description: 'Default now.' }),
   date_renews: timestamp({ description: "Default: the package's pro rata day, else one term after the start." }),
 });

@@ -1,3 +1,4 @@
+import { ServiceFieldSearch } from './services/service-field-search';
 import { sql } from 'kysely';
 import { containsPattern } from '../db/contains-pattern';
 import { CallContext } from '../kernel/call-context';
@@ -58,7 +59,7 @@ const STATUS_NAMES: Record<string, string> = { active: 'Active', canceled: 'Canc
  * module first, in the same transaction: a module that refuses leaves the service unchanged and
  * its error is the answer (400).
  */
-@model('services', { facets: [ServiceQueueLists] })
+@model('services', { facets: [ServiceQueueLists, ServiceFieldSearch] })
 export class Services {
   constructor(
     private readonly ctx: CallContext,

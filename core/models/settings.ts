@@ -10,6 +10,7 @@ import { SETTING } from './clients.fields';
 import { listOf, nothing, orFalse } from '../kernel/shape';
 import { onlyValueKeys } from '../billing/owner-settings';
 import { knownSetting, levelSettings, setLevelSettings } from '../billing/catalogue-settings';
+import { SettingsVersions } from './settings/versions';
 import { companyOf, invalidCompanyError, requireInstallation } from '../identity/tenancy';
 
 /**
@@ -17,7 +18,7 @@ import { companyOf, invalidCompanyError, requireInstallation } from '../identity
  * A company credential reads and changes its own company's settings and reads system ones; only
  * the installation (an installation credential, the CLI, the admin area) changes system settings.
  */
-@model('settings')
+@model('settings', { facets: [SettingsVersions] })
 export class Settings {
   constructor(
     private readonly ctx: CallContext,

@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { PROJECT_ROOT } from '../extensions/entry-file';
+import { tallyVersion } from '../../core/kernel/tally-version';
 import { config, ConfigError } from '../../core/config';
 import { TallyError } from '../../core/kernel/tally-error';
 import { afterCommandLineApiPrefix } from '../api/api-path';
@@ -14,11 +12,6 @@ import { invoicesCommand } from './invoices-command';
 import { settingsCommand } from './settings-command';
 import { staffCommand } from './staff-command';
 import { webhooksCommand } from './webhooks-command';
-
-/** The version in the project's package.json (the one `npm install` built). */
-function packageVersion(): string {
-  return (JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-}
 
 const print = (text: string) => process.stdout.write(text.endsWith('\n') ? text : text + '\n');
 
@@ -42,7 +35,7 @@ export async function main(argv: string[]): Promise<number> {
   let status = 0;
   const program = new Command('tally')
     .description('Tally: a billing installation whose models are callable over HTTP and from here')
-    .version(packageVersion(), '-V, --version', 'print the version of Tally')
+    .version(tallyVersion(), '-V, --version', 'print the version of Tally')
     .exitOverride()
     .addHelpText(
       'after',

@@ -12,6 +12,8 @@ export interface Manifest {
   readonly depends: readonly string[];
   readonly currencies: readonly string[];
   readonly settings: Readonly<Record<string, SettingDeclaration>>;
+  /** Modules only: the fields of a module row (a server), declared as settings are. */
+  readonly rowFields: Readonly<Record<string, SettingDeclaration>>;
   readonly signupUrl: string | null;
   /** Capabilities: the core methods it calls (`clients.get`), the hosts (and ports) it sends HTTP to, the tables it owns. */
   readonly uses: readonly string[];
@@ -64,7 +66,8 @@ export function checkManifest(raw: unknown, isGateway: boolean): ManifestCheck {
   );
   if (isGateway && currencies.length === 0 && m.currencies === undefined) problems.push('"currencies" is required for a gateway: list the ISO 4217 codes it accepts.');
   if (!isGateway && m.currencies !== undefined) problems.push('"currencies" is only for gateways.');
-  const settings = checkSettings(m.settings, problems);
+  const settings = checkSettings(m.settings, problems, 'settings');
+  const rowFields = checkSettings(m.row_fields, problems, 'row_fields');
   const uses = listOf(m.uses, 'uses', problems, (u, i) =>
     typeof u === 'string' && CORE_METHOD.test(u) ? u : void problems.push(`"uses[${i}]" must name a method as "model.method", such as "clients.get" (another extension\'s: "extension.model.method").`),
   );
@@ -79,7 +82,7 @@ export function checkManifest(raw: unknown, isGateway: boolean): ManifestCheck {
   const events = checkEvents(m.events, problems);
   const tasks = checkTasks(m.tasks, problems);
   if (problems.length) return { ok: false, problems };
-  return { ok: true, manifest: { name: name!, version: version!, description, authors, depends, currencies, settings, signupUrl, uses, hosts, tables, events, tasks } };
+  return { ok: true, manifest: { name: name!, version: version!, description, authors, depends, currencies, settings, rowFields, signupUrl, uses, hosts, tables, events, tasks } };
 }
 
 function listOf<T>(value: unknown, key: string, problems: string[], item: (v: unknown, i: number) => T | undefined): T[] {
@@ -91,19 +94,19 @@ function listOf<T>(value: unknown, key: string, problems: string[], item: (v: un
   return value.map(item).filter((v): v is T => v !== undefined);
 }
 
-function checkSettings(value: unknown, problems: string[]): Record<string, SettingDeclaration> {
+function checkSettings(value: unknown, problems: string[], field: 'settings' | 'row_fields'): Record<string, SettingDeclaration> {
   if (value === undefined) return {};
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    problems.push('"settings" must be an object: setting name → { "label", "secret", "required" }.');
+    problems.push(`"${field}" must be an object: ${field === 'settings' ? 'setting' : 'field'} name → { "label", "secret", "required" }.`);
     return {};
   }
   const settings: Record<string, SettingDeclaration> = {};
   for (const [key, declared] of Object.entries(value)) {
     const d = declared as Record<string, unknown>;
-    if (!NAME_PATTERN.test(key)) problems.push(`"settings.${key}": setting names are lowercase letters, digits and _.`);
-    else if (!d || typeof d !== 'object' || Array.isArray(d)) problems.push(`"settings.${key}" must be an object.`);
+    if (!NAME_PATTERN.test(key)) problems.push(`"${field}.${key}": ${field === 'settings' ? 'setting' : 'field'} names are lowercase letters, digits and _.`);
+    else if (!d || typeof d !== 'object' || Array.isArray(d)) problems.push(`"${field}.${key}" must be an object.`);
     else if ((d.label !== undefined && typeof d.label !== 'string') || ['secret', 'required'].some((f) => d[f] !== undefined && typeof d[f] !== 'boolean')) {
-      problems.push(`"settings.${key}": "label" is a string, "secret" and "required" are true or false.`);
+      problems.push(`"${field}.${key}": "label" is a string, "secret" and "required" are true or false.`);
     } else settings[key] = { label: d.label as string | undefined, secret: d.secret === true, required: d.required === true };
   }
   return settings;

@@ -5,11 +5,12 @@ import { addClient, install, SHIPPED_EXTENSIONS } from './shipped';
 describe('module generic_server', () => {
   let server: TestServer;
   let clientId: number;
+  let moduleId: number;
   const servers = (method: string) => `/api/generic_server.servers/${method}.json`;
   const services = (method: string) => `/api/generic_server.services/${method}.json`;
   before(async () => {
     server = await startTestServer({ extensionsDir: SHIPPED_EXTENSIONS });
-    await install(server, 'module_manager', 'vars[dir]=generic_server');
+    moduleId = await install(server, 'module_manager', 'vars[dir]=generic_server');
     clientId = await addClient(server);
   });
   after(() => server.close());
@@ -63,5 +64,29 @@ describe('module generic_server', () => {
     const onServer = (await server.request('GET', `${servers('get')}?server_id=${service.server_id}`)).json.response;
     expect(onServer.accounts).to.equal(0);
     expect((await server.request('DELETE', `${servers('delete')}?server_id=${service.server_id}`)).status).to.equal(200);
+  });
+
+  it("provisions a service added on a module row on the server with the row's hostname", async () => {
+    const rowOf = async (hostname: string) => {
+      const res = await server.request('POST', '/api/module_manager/addRow.json', { body: `module_id=${moduleId}&vars[hostname]=${hostname}&vars[api_key]=k-secret` });
+      expect(res.status, res.text).to.equal(200);
+      return res.json.response;
+    };
+    const big = (await server.request('GET', servers('getList'))).json.response.find((s: any) => s.name === 'Big');
+    const onBig = await rowOf('s2.example.com');
+    const nowhere = await rowOf('gone.example.com');
+    const pkg = await server.request('POST', '/api/packages/add.json', {
+      body: `vars[names][0][lang]=en_us&vars[names][0][name]=Hosting&vars[module_id]=${moduleId}&vars[pricing][0][term]=1&vars[pricing][0][period]=month&vars[pricing][0][price]=5&vars[pricing][0][currency]=USD`,
+    });
+    const pricingId = (await server.request('GET', `/api/packages/get.json?package_id=${pkg.json.response}`)).json.response.pricing[0].id;
+    const add = (row: number, domain: string) =>
+      server.request('POST', '/api/services/add.json', { body: `vars[pricing_id]=${pricingId}&vars[client_id]=${clientId}&vars[status]=active&vars[domain]=${domain}&vars[module_row_id]=${row}` });
+    const added = await add(onBig, 'row.example.net');
+    expect(added.status, added.text).to.equal(200);
+    const service = (await server.request('GET', `/api/services/get.json?service_id=${added.json.response}`)).json.response;
+    expect(service.module_row_id).to.equal(onBig);
+    expect(service.fields.find((f: any) => f.key === 'server_id').value).to.equal(String(big.id));
+    const missing = await add(nowhere, 'lost.example.net');
+    expect([missing.status, missing.json.errors]).to.deep.equal([400, { module_row_id: { server: 'No server of generic_server.servers has the module row\'s hostname "gone.example.com".' } }]);
   });
 });

@@ -71,6 +71,8 @@ for (const auth of ['basic', 'headers', 'service']) {
         'service_field',
         'account',
         'recurring_invoice',
+        'module_row',
+        'module_group',
       );
       for (const [record, missing] of Object.entries(seen.shapes)) expect(missing, record).to.deep.equal([]);
     });

@@ -560,6 +560,31 @@ $gateway = expect_call('gateway_manager/add', $api->post('gateway_manager', 'add
 expect_call('gateway_manager/get', $api->get('gateway_manager', 'get', ['gateway_id' => $gateway]), 200, fn ($v) => is_object($v) && $v->id === $gateway);
 expect_call('module_manager/get', $api->get('module_manager', 'get', ['module_id' => $module]), 200, fn ($v) => is_object($v) && $v->id === $module);
 expect_call('generic_server.servers/add (a plugin model)', $api->post('generic_server.servers', 'add', ['vars' => ['name' => 'One', 'hostname' => 'one.example.com']]), 200);
+// Module rows, groups and meta (ModuleManager), with the reference's signatures: a row's fields are
+// those generic_server's manifest declares (row_fields); its secret api_key is never answered.
+$row = expect_call('module_manager/addRow', $api->post('module_manager', 'addRow', ['module_id' => $module, 'vars' => ['hostname' => 'one.example.com', 'name' => 'One', 'api_key' => "key-{$run}"]]), 200, $isInt);
+$row2 = expect_call('module_manager/addRow (second)', $api->post('module_manager', 'addRow', ['module_id' => $module, 'vars' => ['hostname' => 'one.example.com', 'name' => 'Spare']]), 200, $isInt);
+expect_call('module_manager/addRow (no hostname)', $api->post('module_manager', 'addRow', ['module_id' => $module, 'vars' => ['name' => 'Nameless']]), 400, fn ($v, $e) => isset($e->hostname->empty));
+expect_call('module_manager/editRow', $api->put('module_manager', 'editRow', ['module_row_id' => $row2, 'vars' => ['name' => 'Spare two']]), 200, fn ($v) => $v === $row2);
+$rowRecord = expect_call('module_manager/getRow', $api->get('module_manager', 'getRow', ['module_row_id' => $row]), 200, fn ($v) => is_object($v) && $v->meta->hostname === 'one.example.com' && !isset($v->meta->api_key) && $v->secrets_set === ['api_key']);
+expect_shape('module_row', $rowRecord, ['id', 'module_id', 'meta']);
+expect_call('module_manager/getRows', $api->get('module_manager', 'getRows', ['module_id' => $module]), 200, fn ($v) => is_array($v) && count($v) === 2 && !str_contains(json_encode($v), "key-{$run}"));
+expect_call('module_manager/getRowMeta', $api->get('module_manager', 'getRowMeta', ['module_row_id' => $row2, 'key' => 'name']), 200, fn ($v) => is_object($v) && $v->name === 'Spare two');
+$mgroup = expect_call('module_manager/addGroup', $api->post('module_manager', 'addGroup', ['module_id' => $module, 'vars' => ['name' => 'Pool', 'module_rows' => [$row, $row2], 'add_order' => 'first', 'force_limits' => '0']]), 200, $isInt);
+expect_call('module_manager/editGroup', $api->put('module_manager', 'editGroup', ['module_group_id' => $mgroup, 'vars' => ['name' => 'Main pool', 'module_rows' => [$row]]]), 200);
+expect_shape('module_group', expect_call('module_manager/getGroup', $api->get('module_manager', 'getGroup', ['module_group_id' => $mgroup]), 200, fn ($v) => is_object($v) && $v->name === 'Main pool' && count($v->rows) === 1),
+    ['id', 'module_id', 'add_order', 'name', 'force_limits', 'rows']);
+expect_call('module_manager/getGroups', $api->get('module_manager', 'getGroups', ['module_id' => $module]), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('module_manager/getRows (of a group)', $api->get('module_manager', 'getRows', ['module_id' => $module, 'module_group_id' => $mgroup]), 200, fn ($v) => is_array($v) && array_map(fn ($r) => $r->id, $v) === [$row]);
+expect_call('module_manager/setMeta', $api->post('module_manager', 'setMeta', ['module_id' => $module, 'vars' => [['key' => 'region', 'value' => 'eu'], ['key' => 'token', 'value' => 'hidden', 'encrypted' => '1']]]));
+expect_call('module_manager/getMeta', $api->get('module_manager', 'getMeta', ['module_id' => $module]), 200, fn ($v) => is_object($v) && $v->region === 'eu' && !isset($v->token));
+expect_call('module_manager/moduleRpc', $api->post('module_manager', 'moduleRpc', ['module_id' => $module, 'method' => 'servers.getList']), 200, fn ($v) => is_array($v) && ($v[0]->hostname ?? null) === 'one.example.com');
+expect_call('module_manager/get (rows and groups)', $api->get('module_manager', 'get', ['module_id' => $module, 'rows' => 'true', 'groups' => 'true']), 200, fn ($v) => is_object($v) && count($v->rows) === 2 && count($v->groups) === 1);
+expect_call('other company: module_manager/getRow', $other->get('module_manager', 'getRow', ['module_row_id' => $row]), 200, $isFalse);
+expect_call('other company: module_manager/getRows', $other->get('module_manager', 'getRows', ['module_id' => $module]), 200, fn ($v) => $v === []);
+expect_call('other company: module_manager/editRow', $other->put('module_manager', 'editRow', ['module_row_id' => $row, 'vars' => ['hostname' => 'evil.example.com']]), 400);
+expect_call('other company: module_manager/moduleRpc', $other->post('module_manager', 'moduleRpc', ['module_id' => $module, 'method' => 'servers.getList']), 400);
+expect_call('other company: module_manager/getGroup', $other->get('module_manager', 'getGroup', ['module_group_id' => $mgroup]), 200, $isFalse);
 $hosting = expect_call('packages/add (on the module)', $api->post('packages', 'add', ['vars' => ['names' => [['lang' => 'en_us', 'name' => 'Hosting']], 'module_id' => $module, 'meta' => ['plan' => 'basic'],
     'pricing' => [['term' => 1, 'period' => 'month', 'price' => '10.00', 'setup_fee' => '2.00', 'currency' => 'USD'], ['term' => 1, 'period' => 'year', 'price' => '100.00', 'currency' => 'USD']]]]), 200, $isInt);
 $backup = expect_call('packages/add (second, on the module)', $api->post('packages', 'add', ['vars' => ['names' => [['lang' => 'en_us', 'name' => 'Backup']], 'module_id' => $module, 'meta' => ['plan' => 'basic'],
@@ -569,7 +594,7 @@ $yearly = $api->get('packages', 'get', ['package_id' => $hosting])->response()->
 $backupPricing = $api->get('packages', 'get', ['package_id' => $backup])->response()->pricing[0]->id ?? 0;
 $owner = expect_call('clients/add (service owner)', $api->post('clients', 'add', ['vars' => ['first_name' => 'Grace', 'last_name' => 'Hopper', 'email' => "grace-{$run}@example.com"]]), 200, $isInt);
 $newOwner = expect_call('clients/add (second owner)', $api->post('clients', 'add', ['vars' => ['first_name' => 'Alan', 'last_name' => 'Turing', 'email' => "alan-{$run}@example.com"]]), 200, $isInt);
-$service = expect_call('services/add', $api->post('services', 'add', ['vars' => ['pricing_id' => $monthly, 'client_id' => $owner, 'status' => 'active', 'use_module' => 'true', 'domain' => "grace-{$run}.example.com"]]), 200, $isInt);
+$service = expect_call('services/add', $api->post('services', 'add', ['vars' => ['pricing_id' => $monthly, 'client_id' => $owner, 'status' => 'active', 'use_module' => 'true', 'module_group_id' => $mgroup, 'domain' => "grace-{$run}.example.com"]]), 200, $isInt);
 // Restricted packages (Clients::setRestrictedPackages …), enforced on services/add.
 $restricted = expect_call('packages/add (restricted)', $api->post('packages', 'add', ['vars' => ['names' => [['lang' => 'en_us', 'name' => 'Private']], 'module_id' => $module, 'meta' => ['plan' => 'basic'], 'status' => 'restricted',
     'pricing' => [['term' => 1, 'period' => 'month', 'price' => '9.00', 'currency' => 'USD']]]]), 200, $isInt);
@@ -582,10 +607,15 @@ expect_call('services/add (restricted, granted)', $api->post('services', 'add', 
 expect_call('other company: clients/getRestrictedPackages', $other->get('clients', 'getRestrictedPackages', ['client_id' => $insider]), 400, fn ($v, $e) => isset($e->client_id->exists));
 expect_call('clients/deleteRestrictedPackages', $api->delete('clients', 'deleteRestrictedPackages', ['client_id' => $insider]));
 expect_call('clients/getRestrictedPackages (deleted)', $api->get('clients', 'getRestrictedPackages', ['client_id' => $insider]), 200, fn ($v) => $v === []);
-$serviceRecord = expect_call('services/get', $api->get('services', 'get', ['service_id' => $service]), 200, fn ($v) => is_object($v) && $v->status === 'active' && $v->pricing_id === $monthly);
+$serviceRecord = expect_call('services/get', $api->get('services', 'get', ['service_id' => $service]), 200, fn ($v) => is_object($v) && $v->status === 'active' && $v->pricing_id === $monthly && $v->module_row_id === $row);
 expect_shape('service', $serviceRecord, ['id', 'parent_service_id', 'package_group_id', 'pricing_id', 'client_id', 'module_row_id', 'coupon_id', 'qty', 'override_price', 'override_currency', 'status',
     'suspension_reason', 'date_added', 'date_renews', 'date_last_renewed', 'date_suspended', 'date_canceled', 'fields']);
 expect_shape('service_field', $serviceRecord->fields[0] ?? null, ['key', 'value', 'encrypted']);
+expect_call('module_manager/deleteRow (a service is on it: refused)', $api->delete('module_manager', 'deleteRow', ['module_row_id' => $row]), 400, fn ($v, $e) => isset($e->module_row_id->assigned_service));
+expect_call('module_manager/deleteRow', $api->delete('module_manager', 'deleteRow', ['module_row_id' => $row2]));
+expect_call('module_manager/getRow (deleted)', $api->get('module_manager', 'getRow', ['module_row_id' => $row2]), 200, $isFalse);
+expect_call('module_manager/deleteGroup', $api->delete('module_manager', 'deleteGroup', ['module_group_id' => $mgroup]));
+expect_call('module_manager/getGroups (deleted)', $api->get('module_manager', 'getGroups', ['module_id' => $module]), 200, fn ($v) => $v === []);
 $addon = expect_call('services/add (addon)', $api->post('services', 'add', ['vars' => ['pricing_id' => $backupPricing, 'client_id' => $owner, 'parent_service_id' => $service, 'status' => 'active', 'domain' => "backup-{$run}.example.com"]]), 200, $isInt);
 expect_call('services/getList', $api->get('services', 'getList', ['client_id' => $owner, 'status' => 'active', 'page' => 1, 'order_by' => ['date_added' => 'DESC'], 'children' => 'true', 'filters' => ['package_id' => $hosting]]), 200,
     fn ($v) => is_array($v) && array_map(fn ($s) => $s->id, $v) === [$service]);
@@ -652,6 +682,38 @@ expect_call('clients/resetDebitAccountFailure', $api->post('clients', 'resetDebi
 expect_call('clients/deleteDebitAccount', $api->delete('clients', 'deleteDebitAccount', ['client_id' => $owner]), 200, $isTrue);
 expect_call('accounts/deleteCc', $api->delete('accounts', 'deleteCc', ['account_id' => $card]));
 expect_call('accounts/getAllCcByClient (deleted)', $api->get('accounts', 'getAllCcByClient', ['client_id' => $owner]), 200, fn ($v) => $v === []);
+
+// ---- the reference's helpers: packages' pricing and proration, versions, cards, service fields, exchange rates ----
+expect_call('packages/getPricingPeriods', $api->get('packages', 'getPricingPeriods', ['plural' => 'true']), 200, fn ($v) => ($v->month ?? null) === 'Months');
+expect_call('packages/formatPricingTerm', $api->get('packages', 'formatPricingTerm', ['term' => 3, 'period' => 'onetime']), 200, fn ($v) => $v === 0);
+expect_call('packages/getProrataDays', $api->get('packages', 'getProrataDays'), 200, fn ($v) => is_object($v) && count(get_object_vars($v)) === 28);
+expect_call('packages/isProrataDay', $api->get('packages', 'isProrataDay', ['start_date' => '2026-04-16 12:00:00 UTC', 'pro_rata_day' => 16]), 200, $isTrue);
+expect_call('packages/getProrateDate', $api->get('packages', 'getProrateDate', ['start_date' => '2026-04-16 12:00:00 UTC', 'period' => 'month', 'pro_rata_day' => 1]), 200, fn ($v) => is_string($v) && str_starts_with($v, '2026-05-01'));
+expect_call('packages/getDaysToProrate', $api->get('packages', 'getDaysToProrate', ['start_date' => '2026-04-16 12:00:00 UTC', 'period' => 'month', 'pro_rata_day' => 1]), 200, fn ($v) => $v === 15);
+expect_call('packages/getProratePrice', $api->get('packages', 'getProratePrice', ['amount' => '30.00', 'start_date' => '2026-04-16 12:00:00 UTC', 'term' => 1, 'period' => 'month', 'pro_rata_day' => 1]), 200, fn ($v) => $v === '15.0000');
+expect_call('packages/getProratePrice (bad input)', $api->get('packages', 'getProratePrice', ['amount' => 'ten', 'start_date' => 'soon', 'term' => 1, 'period' => 'month', 'pro_rata_day' => 1]), 400, fn ($v, $e) => isset($e->amount, $e->start_date));
+expect_call('packages/isDateAfterProrataCutoff', $api->get('packages', 'isDateAfterProrataCutoff', ['date' => '2026-04-21 12:00:00 UTC', 'cutoff_day' => 20]), 200, $isTrue);
+expect_call('packages/getProrataDates', $api->get('packages', 'getProrataDates', ['pricing_id' => $monthly, 'prorate_from_date' => '2026-04-25 12:00:00 UTC', 'date_to_prorate' => '2026-05-01 12:00:00 UTC']), 200, $isFalse);
+expect_call('packages/convertPricing', $api->get('packages', 'convertPricing', ['pricing' => ['currency' => 'USD', 'price' => '5.00'], 'currency' => 'EUR', 'allow_conversion' => 'true']), 200, fn ($v) => is_object($v) && $v->currency === 'EUR' && preg_match('/^\d+\.\d{4}$/', $v->price) === 1);
+expect_call('packages/convertPricing (not allowed)', $api->get('packages', 'convertPricing', ['pricing' => ['currency' => 'USD', 'price' => '5.00'], 'currency' => 'EUR', 'allow_conversion' => 'false']), 200, fn ($v) => $v === null);
+expect_call('packages/getAllGroups', $api->get('packages', 'getAllGroups', ['company_id' => $company, 'type' => 'standard']), 200, $isList);
+expect_call('packages/getCompatiblePackages', $api->get('packages', 'getCompatiblePackages', ['package_id' => $hosting, 'module_id' => $module, 'type' => 'standard']), 200, $isList);
+$web = expect_call('package_groups/add (a standard group to order)', $api->post('package_groups', 'add', ['vars' => ['name' => "Order-{$run}", 'type' => 'standard']]), 200, $isInt);
+expect_call('package_groups/add (an addon group under it)', $api->post('package_groups', 'add', ['vars' => ['name' => "Addons-{$run}", 'type' => 'addon', 'parents' => [$web]]]), 200, $isInt);
+expect_call('packages/getAllAddonGroups', $api->get('packages', 'getAllAddonGroups', ['parent_group_id' => $web]), 200, fn ($v) => is_array($v) && count($v) === 1 && $v[0]->type === 'addon');
+expect_call('packages/edit (into the group)', $api->put('packages', 'edit', ['package_id' => $backup, 'vars' => ['groups' => [$web]]]), 200);
+expect_call('packages/orderPackages', $api->post('packages', 'orderPackages', ['package_group_id' => $web, 'package_ids' => [$backup]]));
+expect_call('packages/orderPackages (a package not in the group)', $api->post('packages', 'orderPackages', ['package_group_id' => $web, 'package_ids' => [$hosting]]), 400, fn ($v, $e) => isset($e->package_ids));
+expect_call('settings/getVersion', $api->get('settings', 'getVersion'), 200, fn ($v) => is_string($v) && preg_match('/^\d+\.\d+\.\d+/', $v) === 1);
+expect_call('settings/getDbVersion', $api->get('settings', 'getDbVersion'), 200, fn ($v) => is_string($v) && preg_match('/^\d{3}_/', $v) === 1);
+expect_call('settings/upgradable', $api->get('settings', 'upgradable'), 200, $isFalse);
+expect_call('accounts/luhnValid', $api->post('accounts', 'luhnValid', ['card_number' => '4242 4242 4242 4242']), 200, $isTrue);
+expect_call('accounts/creditCardType', $api->post('accounts', 'creditCardType', ['card_number' => '4242424242424242']), 200, fn ($v) => $v === 'visa');
+expect_call('accounts/getCardsExpireSoon', $api->get('accounts', 'getCardsExpireSoon', ['date' => '2030-12-01']), 200, $isList);
+expect_call('services/searchServiceFields', $api->get('services', 'searchServiceFields', ['module_id' => $module, 'key' => 'domain', 'value' => "grace-{$run}.example.com"]), 200, fn ($v) => is_array($v) && ($v[0]->id ?? null) === $service);
+expect_call('currencies/getExchangeRateProcessors', $api->get('currencies', 'getExchangeRateProcessors'), 200, fn ($v) => is_array($v) && in_array('ecb_exchange_rates', array_column($v, 'dir'), true));
+expect_call('currencies/updateRates (no processor installed)', $api->post('currencies', 'updateRates'), 400, fn ($v, $e) => isset($e->exchange_rates_processor->unavailable));
+expect_call('other company: services/searchServiceFields', $other->get('services', 'searchServiceFields', ['module_id' => $module, 'key' => 'domain', 'value' => "grace-{$run}.example.com"]), 200, fn ($v) => $v === []);
 
 // ---- another company's credential sees none of it --------------------------------------------
 expect_call('other company: clients/get', $other->get('clients', 'get', ['client_id' => $client]), 200, $isFalse);

@@ -18,6 +18,7 @@ import * as gatewayNotifications from './017_gateway_notifications';
 import * as staffGroups from './018_staff_groups';
 import * as clientArea from './019_client_area';
 import * as recurringInvoices from './022_recurring_invoices';
+import * as moduleRows from './025_module_rows';
 import * as invoiceDeliveryIds from './026_invoice_delivery_ids';
 
 /** Every migration, in order. Listed in code so a compiled build needs no migrations folder scan. */
@@ -41,5 +42,6 @@ export const migrations: Record<string, Migration> = {
   '018_staff_groups': staffGroups,
   '019_client_area': clientArea,
   '022_recurring_invoices': recurringInvoices,
+  '025_module_rows': moduleRows,
   '026_invoice_delivery_ids': invoiceDeliveryIds,
 };

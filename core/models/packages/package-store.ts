@@ -3,7 +3,7 @@ import { presentPricing, PRICING_COLUMNS } from '../../billing/pricing-rows';
 
 export const PACKAGE_STATUSES = ['active', 'inactive', 'restricted'] as const;
 
-const COLUMNS = ['id', 'company_id', 'name', 'description', 'module', 'module_settings', 'status', 'taxable', 'qty', 'client_qty', 'prorata_day', 'date_added'] as const;
+const COLUMNS = ['id', 'company_id', 'name', 'description', 'module', 'module_settings', 'status', 'taxable', 'qty', 'client_qty', 'prorata_day', 'prorata_cutoff', 'date_added'] as const;
 
 export function packageQuery(db: Tx, companyId: number) {
   return db.selectFrom('packages').select(COLUMNS).where('company_id', '=', companyId);

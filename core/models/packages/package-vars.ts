@@ -17,6 +17,7 @@ export interface PackageChanges {
   qty?: number | null;
   client_qty?: number | null;
   prorata_day?: number | null;
+  prorata_cutoff?: number | null;
 }
 
 export interface PricingChange {
@@ -31,7 +32,7 @@ const optionalCount = (value: unknown) => (value === null || value === '' ? null
 /**
  * Reads packages/add and packages/edit `vars`: names[0][name] (or name), descriptions[0][text] (or
  * description), module_id (an installed module of the company), meta (the module's per-package
- * settings), status, taxable, qty, client_qty, prorata_day, pricing[i] rows and groups[].
+ * settings), status, taxable, qty, client_qty, prorata_day, prorata_cutoff, pricing[i] rows and groups[].
  */
 export async function readPackageVars(db: Tx, companyId: number, vars: Record<string, unknown>, editing: boolean, existingPricing: ReadonlyArray<PricingValues & { id: number }> = []) {
   const errors: FieldErrors = {};
@@ -76,10 +77,14 @@ export async function readPackageVars(db: Tx, companyId: number, vars: Record<st
       fail(field, 'format', `The ${field} limit must be a whole number of 0 or more, or blank for no limit.`);
     else changes[field] = optionalCount(vars[field]);
   }
-  if (has(vars, 'prorata_day')) {
-    if (vars.prorata_day !== '' && vars.prorata_day !== null && !(is.integer(vars.prorata_day) && Number(vars.prorata_day) >= 1 && Number(vars.prorata_day) <= 28))
-      fail('prorata_day', 'format', 'The pro rata day must be 1 to 28, or blank for none.');
-    else changes.prorata_day = optionalCount(vars.prorata_day);
+  for (const [field, what] of [
+    ['prorata_day', 'pro rata day'],
+    ['prorata_cutoff', 'pro rata cut-off day'],
+  ] as const) {
+    if (!has(vars, field)) continue;
+    if (vars[field] !== '' && vars[field] !== null && !(is.integer(vars[field]) && Number(vars[field]) >= 1 && Number(vars[field]) <= 28))
+      fail(field, 'format', `The ${what} must be 1 to 28, or blank for none.`);
+    else changes[field] = optionalCount(vars[field]);
   }
 
   const pricing: PricingChange[] = [];

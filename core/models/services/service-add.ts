@@ -10,6 +10,7 @@ import { requireService } from '../../billing/service-store';
 import { readServiceVars } from './service-vars';
 import { ServiceTransitions } from '../../billing/transitions';
 import { mailServiceMoves } from '../../delivery/service-email';
+import { chooseModuleRow } from '../../billing/module-row-choice';
 
 /**
  * services/add: checks, the package's quantity limits, the first renew date (the pro rata day when
@@ -18,6 +19,8 @@ import { mailServiceMoves } from '../../delivery/service-email';
  */
 export async function addService(ctx: CallContext, calls: ModelCalls, vars: Record<string, unknown>, now: string, notify = false): Promise<number> {
   const read = await readServiceVars(ctx.db, ctx.companyId, ctx.timezone, vars, false);
+  const moduleRow = await chooseModuleRow(ctx.db, ctx.companyId, read.pricing?.module ?? null, vars);
+  Object.assign(read.errors, moduleRow.errors);
   if (Object.keys(read.errors).length) throw TallyError.invalid(read.errors);
   const pricing = read.pricing!;
   const values = read.values;
@@ -50,6 +53,7 @@ export async function addService(ctx: CallContext, calls: ModelCalls, vars: Reco
       date_last_renewed: values.date_last_renewed ?? null,
       date_suspended: null,
       date_canceled: null,
+      module_row_id: moduleRow.rowId,
     })
     .returning('id')
     .executeTakeFirstOrThrow();

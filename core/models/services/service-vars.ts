@@ -16,6 +16,7 @@ const KNOWN = new Set([
   'parent_service_id',
   'package_group_id',
   'module_row_id',
+  'module_group_id',
   'coupon_id',
   'qty',
   'override_price',
@@ -141,6 +142,9 @@ export async function readServiceVars(db: Tx, companyId: number, timezone: strin
     if (!at) fail(key, 'format', 'Please give a date as YYYY-MM-DD or YYYY-MM-DD hh:mm:ss.');
     else values[key] = formatUtc(at);
   }
+  // services/add places a service on a module row; an edit moving it would leave the module's account where it is.
+  for (const key of ['module_row_id', 'module_group_id'])
+    if (editing && vars[key] !== undefined) fail(key, 'unsupported', 'A service is placed on a module row when it is added; services/edit does not move it.');
   if (values.parent_service_id && values.client_id !== undefined) {
     const parent = await db.selectFrom('services').select('client_id').where('id', '=', values.parent_service_id).executeTakeFirst();
     if (parent?.client_id !== values.client_id) fail('parent_service_id', 'client', "The parent service must be the same client's.");

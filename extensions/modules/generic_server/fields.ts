@@ -1,6 +1,6 @@
 import { shape } from '../../../host/extensions/kit';
 
-const { inputs, allOptional, record, listOf, int, string, timestamp } = shape;
+const { inputs, allOptional, record, listOf, mapOf, int, string, timestamp } = shape;
 
 /** The shapes of generic_server's methods, for the API reference (as core's `<model>.fields.ts`). */
 export const SERVER_VARS = inputs({
@@ -27,6 +27,7 @@ export const PROVISION_VARS = inputs({
   domain: string({ required: true, example: 'example.com' }),
   server_id: int({ description: 'Default: the active server with the most room.' }),
   plan: string({ description: 'Up to 64 letters, digits, - or _.' }),
+  module_row: record({ id: int(), meta: mapOf(string()) }, { description: 'The module row the service was added on (services/add vars[module_row_id]): the server with its hostname.' }),
 });
 
 export const PROVISIONED = record({

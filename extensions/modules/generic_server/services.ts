@@ -45,7 +45,7 @@ export class Services {
         },
       },
     );
-    const server = await this.pickServer(vars.server_id === undefined ? null : Number(vars.server_id));
+    const server = await this.pickServer(vars.server_id === undefined ? await this.rowServer(vars.module_row) : Number(vars.server_id));
     const username = await this.freeUsername(server.id, domain);
     const password = randomBytes(12).toString('base64url');
     const now = this.ctx.now();
@@ -144,6 +144,18 @@ export class Services {
       throw TallyError.invalid({ server_id: { full: serverId === null ? 'No active server has room for another account.' : 'That server is inactive or full.' } });
     }
     return candidates.sort((a, b) => room(b) - room(a) || a.id - b.id)[0];
+  }
+
+  /**
+   * A service added on a module row (services/add vars[module_row_id]) goes on the server with the
+   * row's hostname; without a row, null (the server with the most room).
+   */
+  private async rowServer(row: unknown): Promise<number | null> {
+    const hostname = (row as { meta?: { hostname?: unknown } } | undefined)?.meta?.hostname;
+    if (typeof hostname !== 'string') return null;
+    const server = await this.servers().where('hostname', '=', hostname.trim().toLowerCase()).executeTakeFirst();
+    if (!server) throw TallyError.invalid({ module_row_id: { server: `No server of generic_server.servers has the module row's hostname "${hostname}".` } });
+    return server.id;
   }
 
   private async freeUsername(serverId: number, domain: string): Promise<string> {

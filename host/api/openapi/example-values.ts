@@ -66,8 +66,10 @@ export function exampleValue(schema: Schema, name?: string): unknown {
       const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
       const exemplified = Object.keys(properties).filter((field) => !required.includes(field) && Array.isArray(asSchema(properties[field]).examples));
       const names = required.length || exemplified.length ? [...required, ...exemplified] : Object.keys(properties).slice(0, 1);
-      // A set whose fields are not declared (an extension's) can only be shown by its form.
-      if (!names.length) return { field: 'value' };
+      // A set whose fields are not declared (an extension's, a map) can only be shown by its form,
+      // with a value of the kind a map declares for its values.
+      const values = schema.additionalProperties;
+      if (!names.length) return { field: values && typeof values === 'object' ? exampleValue(asSchema(values)) : 'value' };
       return Object.fromEntries(names.map((field) => [field, exampleValue(asSchema(properties[field]), field)]));
     }
     default:

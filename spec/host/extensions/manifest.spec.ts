@@ -24,6 +24,17 @@ describe('extension manifests (config.json)', () => {
     }
   });
 
+  it("reads a module's row fields as settings are declared, naming what is wrong", () => {
+    const checked = checkManifest({ ...good, row_fields: { hostname: { label: 'a hostname', required: true }, password: { secret: true } } }, false);
+    expect(checked.ok && checked.manifest.rowFields).to.deep.equal({ hostname: { label: 'a hostname', secret: false, required: true }, password: { label: undefined, secret: true, required: false } });
+    const bad = checkManifest({ ...good, row_fields: { 'Host-Name': {}, port: { required: 'yes' } } }, false);
+    expect(bad.ok || bad.problems).to.deep.equal([
+      '"row_fields.Host-Name": field names are lowercase letters, digits and _.',
+      '"row_fields.port": "label" is a string, "secret" and "required" are true or false.',
+    ]);
+    expect(checkManifest({ ...good, row_fields: ['hostname'] }, false).ok || 'refused').to.equal('refused');
+  });
+
   it('requires ISO 4217 currencies of gateways only', () => {
     expect(checkManifest(good, true).ok).to.equal(false);
     expect(checkManifest({ ...good, currencies: ['USD', 'EUR'] }, true).ok).to.equal(true);
