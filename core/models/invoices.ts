@@ -15,6 +15,7 @@ import { InvoiceEditor, voidInvoice } from './invoices/invoice-editor';
 import { deliveryList, InvoiceRules } from '../billing/invoice-rules';
 import { InvoiceQueries } from './invoices/invoice-queries';
 import { InvoicePdfs } from './invoices/invoice-pdfs';
+import { AutodebitAttempts } from './invoices/autodebit-attempts';
 import { queueEmailDelivery } from '../delivery/invoice-email';
 import { insertInvoice, writeDelivery, writeLinesAndTaxes } from './invoices/invoice-store';
 import { readLines } from '../billing/lines';
@@ -38,7 +39,7 @@ import { applyRecurringPart, checkRecurringPart, editRecurringPart, recurs } fro
  * from the company's sequence (invoice_format, invoice_start settings); money is exact (decimal.js)
  * and answered as decimal strings with four places, totals rounded to the currency's precision.
  */
-@model('invoices', { facets: [InvoiceQueries, RecurringInvoices, InvoiceHelpers, InvoicePdfs] })
+@model('invoices', { facets: [InvoiceQueries, RecurringInvoices, InvoiceHelpers, InvoicePdfs, AutodebitAttempts] })
 export class Invoices {
   constructor(
     private readonly ctx: CallContext,
