@@ -13,6 +13,13 @@ import { addClientNote, showClient } from './pages/client-profile-page';
 import { showInvoices } from './pages/invoices-list-page';
 import { addInvoice, showAddInvoice } from './pages/invoice-form-page';
 import { recordPayment, showInvoice, voidInvoice } from './pages/invoice-page';
+import { gatedBy } from './area-gate';
+import { addPackageGroup, showPackages } from './pages/packages-list-page';
+import { addPackage, editPackage, showAddPackage, showEditPackage } from './pages/package-form-page';
+import { addService, changeServicePackage, serviceAction, showAddService, showChangeQuote, showService } from './pages/service-page';
+import { showPayments } from './pages/payments-list-page';
+import { applyTransaction, refundTransaction, showTransaction, unapplyTransaction } from './pages/transaction-page';
+import { reprocessNotification, showInbox, showNotification } from './pages/gateway-inbox-page';
 import { addCompany, setMaintenance, setTimezone, showSystem } from './pages/system-page';
 
 /**
@@ -36,6 +43,26 @@ export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['POST /admin/invoices/pay', recordPayment],
   ['POST /admin/invoices/void', voidInvoice],
   ['GET /admin/invoices/pdf', sendInvoicePdf],
+  ['GET /admin/packages', gatedBy('catalog', showPackages)],
+  ['POST /admin/packages/groups/add', gatedBy('catalog', addPackageGroup)],
+  ['GET /admin/packages/add', gatedBy('catalog', showAddPackage)],
+  ['POST /admin/packages/add', gatedBy('catalog', addPackage)],
+  ['GET /admin/packages/edit', gatedBy('catalog', showEditPackage)],
+  ['POST /admin/packages/edit', gatedBy('catalog', editPackage)],
+  ['GET /admin/services/add', gatedBy('services', showAddService)],
+  ['POST /admin/services/add', gatedBy('services', addService)],
+  ['GET /admin/services/view', gatedBy('services', showService)],
+  ['POST /admin/services/action', gatedBy('services', serviceAction)],
+  ['GET /admin/services/change', gatedBy('services', showChangeQuote)],
+  ['POST /admin/services/change', gatedBy('services', changeServicePackage)],
+  ['GET /admin/payments', gatedBy('billing', showPayments)],
+  ['GET /admin/payments/view', gatedBy('billing', showTransaction)],
+  ['POST /admin/payments/apply', gatedBy('billing', applyTransaction)],
+  ['POST /admin/payments/unapply', gatedBy('billing', unapplyTransaction)],
+  ['POST /admin/payments/refund', gatedBy('billing', refundTransaction)],
+  ['GET /admin/payments/inbox', gatedBy('billing', showInbox)],
+  ['GET /admin/payments/inbox/view', gatedBy('billing', showNotification)],
+  ['POST /admin/payments/inbox/reprocess', gatedBy('billing', reprocessNotification)],
   ['GET /admin/settings/api', showApiAccess],
   ['POST /admin/settings/api/create', createCredential],
   ['POST /admin/settings/api/revoke', revokeCredential],

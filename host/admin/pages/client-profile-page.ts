@@ -10,6 +10,7 @@ import { moneyText } from '../money-text';
 import { statusPage } from './status-page';
 import { CLIENT_STATUS_LABELS, clientName, ClientRecord, findClient } from './client-records';
 import { InvoiceSummary, invoiceRows, INVOICE_COLUMNS } from './invoice-records';
+import { SERVICE_STATUS_LABELS } from './service-records';
 
 const TABS = ['summary', 'contacts', 'services', 'invoices', 'transactions', 'notes'] as const;
 type Tab = (typeof TABS)[number];
@@ -128,12 +129,21 @@ ${figure(`Overdue (${overdue.filter((i) => i.currency === currency).length})`, l
   },
   async services(request, client) {
     const services = (await callAs(request, 'services', 'getList', { client_id: client.id, status: 'all' })) as Service[];
-    return dataTable(
-      `Services of ${name(client)}`,
-      [{ label: 'Service' }, { label: 'Status' }, { label: 'Renews' }, { label: 'Added' }],
-      services.map((s) => [s.name ?? s.package?.names?.[0]?.name ?? `Service ${s.id}`, s.status, s.date_renews ?? '—', s.date_added]),
-      `${name(client)} has no services yet. Services are added with services/add over the API until their screen lands.`,
-    );
+    // The service screens are the services area's (area-gate.ts): without it the list is plain text and offers no actions.
+    const manage = request.areas.includes('services');
+    const serviceName = (s: Service) => s.name ?? s.package?.names?.[0]?.name ?? `Service ${s.id}`;
+    return html`${manage ? html`<p><a class="button" href="${hrefFor('/admin/services/add', request.company, { client_id: String(client.id) })}">Add a service</a></p>` : ''}
+${dataTable(
+  `Services of ${name(client)}`,
+  [{ label: 'Service' }, { label: 'Status' }, { label: 'Renews' }, { label: 'Added' }],
+  services.map((s) => [
+    manage ? html`<a href="${hrefFor('/admin/services/view', request.company, { service_id: String(s.id) })}">${serviceName(s)}</a>` : serviceName(s),
+    SERVICE_STATUS_LABELS[s.status] ?? s.status,
+    s.date_renews ?? '—',
+    s.date_added,
+  ]),
+  manage ? `${name(client)} has no services yet. Add one from a package's pricing.` : `${name(client)} has no services yet.`,
+)}`;
   },
   async invoices(request, client) {
     const invoices = (await callAs(request, 'invoices', 'getList', { client_id: client.id, status: 'all', order_by: { date_billed: 'DESC' } })) as InvoiceSummary[];

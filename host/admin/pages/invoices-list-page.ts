@@ -3,7 +3,7 @@ import { dataTable } from '../components/data-table';
 import { filterLinks, pager, wholeNumberOr } from '../components/list-controls';
 import { html } from '../../web/html';
 import { sendHtml, staffPage } from '../layout';
-import { clientName, ClientRecord, findClient } from './client-records';
+import { clientName, clientNames, findClient } from './client-records';
 import { INVOICE_COLUMNS, invoiceRows, InvoiceSummary } from './invoice-records';
 
 const PATH = '/admin/invoices';
@@ -29,11 +29,7 @@ export const showInvoices: PageHandler = async (request) => {
     callAs(request, 'invoices', 'getList', { ...byClient, status, page, order_by: status === 'open' || status === 'past_due' ? { date_due: 'ASC' } : { date_billed: 'DESC' } }),
     callAs(request, 'invoices', 'getListCount', { ...byClient, status }),
   ])) as [InvoiceSummary[], number];
-  const names = new Map<number, string>();
-  for (const id of new Set(invoices.map((i) => i.client_id))) {
-    const found = (await callAs(request, 'clients', 'get', { client_id: id, get_settings: false })) as ClientRecord | false;
-    names.set(id, found ? clientName(found) : '');
-  }
+  const names = await clientNames(request, invoices.map((i) => i.client_id));
   const label = FILTERS.find((f) => f.value === status)!.label.toLowerCase();
   const extra: Record<string, string> = client ? { client_id: String(client.id) } : {};
   const content = html`<p><a class="button" href="${hrefFor(`${PATH}/add`, company, extra)}">Create an invoice</a></p>
