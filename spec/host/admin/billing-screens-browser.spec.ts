@@ -1,21 +1,11 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { Browser, launchChromium, SCREENSHOTS as SPEC_OUTPUT, SIDEWAYS_OVERFLOW } from '../../support/chromium';
+import { Browser, launchChromium } from '../../support/chromium';
 import { startTestServer, TestServer } from '../../support/test-server';
 import { addStaff, STAFF } from './support/admin-client';
+import { pageReview } from './support/page-review';
 
-const SCREENSHOTS = path.join(SPEC_OUTPUT, 'admin-billing');
 const HOSTILE = '<img src=x onerror=alert(1)>Grace';
-const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: string[] }>;
-}
 
 /**
  * An operator's everyday billing in headless Chromium: add a client (its name markup), bill it,
@@ -46,7 +36,6 @@ describe('client and invoice screens in headless Chromium', function () {
       dialogs.push(`${dialog.type()}: ${dialog.message()}`);
       void (dialogs.length === 1 ? dialog.dismiss() : dialog.accept());
     });
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
     await page.goto(`${server.url}/admin/sign-in`);
     await page.getByLabel('Username').fill(STAFF.username);
     await page.getByLabel('Password').fill(STAFF.password);
@@ -59,22 +48,8 @@ describe('client and invoice screens in headless Chromium', function () {
   });
   afterEach(() => expect(problems, 'console errors').to.deep.equal([]));
 
-  /** axe-core on the page as it stands; answers the serious and critical violations. */
-  const axe = async (name: string) => {
-    await page.evaluate(AXE);
-    const violations = (await page.evaluate(() => (window as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe.run().then((r) => r.violations))) as AxeViolation[];
-    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${name}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    expect(serious, name).to.deep.equal([]);
-  };
-  /** Photographs the page at 1280 and 390 px; on the phone, the page never scrolls sideways. */
-  const review = async (name: string) => {
-    await axe(name);
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-1280.png`), fullPage: true });
-    await page.setViewportSize({ width: 390, height: 844 });
-    expect(await page.evaluate(SIDEWAYS_OVERFLOW), `${name} at 390 px`).to.be.at.most(0);
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-390.png`), fullPage: true });
-    await page.setViewportSize({ width: 1280, height: 860 });
-  };
+  /** axe-core, then photographs at 1280 and 390 px (support/page-review.ts). */
+  const review = (name: string) => pageReview(page).review(name);
   const nav = (name: string) => page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name }).click();
   const h1 = () => page.getByRole('heading', { level: 1 }).textContent();
 
