@@ -35,7 +35,15 @@ export async function billingRunPanel(request: AdminRequest): Promise<SafeHtml> 
   ${dataTable(
     'Last run of each billing task',
     columns.map((label) => ({ label, numeric: label === 'Done' || label === 'Failed' })),
-    rows.map(({ task, run }) => [task.title, run?.status ?? 'never run', run?.date_started ?? '', run?.date_finished ?? '', run?.processed ?? '', run?.failed ?? '', (run?.message ?? '').split('\n')[0]]),
+    rows.map(({ task, run }) => [
+      task.title,
+      run?.status ?? 'never run',
+      run?.date_started ?? '',
+      run?.date_finished ?? '',
+      run?.processed ?? '',
+      run?.failed ?? '',
+      (run?.message ?? '').split('\n')[0],
+    ]),
     'No billing task has run yet.',
   )}
   <h3 id="declines-title">Declined automatic debits</h3>

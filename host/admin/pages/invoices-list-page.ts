@@ -29,7 +29,10 @@ export const showInvoices: PageHandler = async (request) => {
     callAs(request, 'invoices', 'getList', { ...byClient, status, page, order_by: status === 'open' || status === 'past_due' ? { date_due: 'ASC' } : { date_billed: 'DESC' } }),
     callAs(request, 'invoices', 'getListCount', { ...byClient, status }),
   ])) as [InvoiceSummary[], number];
-  const names = await clientNames(request, invoices.map((i) => i.client_id));
+  const names = await clientNames(
+    request,
+    invoices.map((i) => i.client_id),
+  );
   const label = FILTERS.find((f) => f.value === status)!.label.toLowerCase();
   const extra: Record<string, string> = client ? { client_id: String(client.id) } : {};
   const content = html`<p><a class="button" href="${hrefFor(`${PATH}/add`, company, extra)}">Create an invoice</a></p>

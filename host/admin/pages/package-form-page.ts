@@ -96,10 +96,10 @@ function varsOf(typed: Typed, editing: boolean): Record<string, unknown> {
 }
 
 async function render(request: AdminRequest, status: number, found: PackageRecord | null, typed: Typed, top?: SafeHtml) {
-  const [groups, currencies] = (await Promise.all([
-    callAs(request, 'package_groups', 'getAll', {}),
-    callAs(request, 'currencies', 'getAll', { company_id: request.company.id }),
-  ])) as [PackageGroup[], Array<{ code: string }>];
+  const [groups, currencies] = (await Promise.all([callAs(request, 'package_groups', 'getAll', {}), callAs(request, 'currencies', 'getAll', { company_id: request.company.id })])) as [
+    PackageGroup[],
+    Array<{ code: string }>,
+  ];
   const rows = [...typed.pricing.filter((r) => r.id), ...typed.pricing.filter((r) => !r.id)];
   while (rows.filter((r) => !r.id).length < NEW_ROWS) rows.push({});
   const title = found ? `Package: ${found.name}` : 'Add a package';

@@ -25,22 +25,26 @@ export const showPayments: PageHandler = async (request) => {
   const params = { client_id: client?.id ?? undefined, status, filters };
   // A day typed wrong is the model's 400 (filters[date_from]), shown above the filters; the list is then empty.
   const unknownClient = one(ctx.query.client_id) !== '' && !client;
-  const listed = await attempt(
-    async () =>
-      unknownClient
-        ? ([[], 0] as [TransactionRecord[], number])
-        :
-      (await Promise.all([callAs(request, 'transactions', 'getList', { ...params, page, order_by: { date_added: 'DESC' } }), callAs(request, 'transactions', 'getListCount', params)])) as [
-        TransactionRecord[],
-        number,
-      ],
+  const listed = await attempt(async () =>
+    unknownClient
+      ? ([[], 0] as [TransactionRecord[], number])
+      : ((await Promise.all([callAs(request, 'transactions', 'getList', { ...params, page, order_by: { date_added: 'DESC' } }), callAs(request, 'transactions', 'getListCount', params)])) as [
+          TransactionRecord[],
+          number,
+        ]),
   );
   const [transactions, total] = listed.ok ? listed.value : [[], 0];
   const names = await clientNames(
     request,
     transactions.map((t) => t.client_id),
   );
-  const kept: Record<string, string> = { status, ...(type ? { type } : {}), ...(client ? { client_id: String(client.id) } : {}), ...(dateFrom ? { date_from: dateFrom } : {}), ...(dateTo ? { date_to: dateTo } : {}) };
+  const kept: Record<string, string> = {
+    status,
+    ...(type ? { type } : {}),
+    ...(client ? { client_id: String(client.id) } : {}),
+    ...(dateFrom ? { date_from: dateFrom } : {}),
+    ...(dateTo ? { date_to: dateTo } : {}),
+  };
   const content = html`${listed.ok ? '' : problemsNotice(listed.messages)}${unknownClient ? problemsNotice(['The company in view has no such client.']) : ''}
 <form method="get" action="${PATH}" class="grid-form" aria-label="Filter payments">
   <input type="hidden" name="company" value="${company.id}">

@@ -68,7 +68,7 @@ async function render(request: AdminRequest, status: number, transaction: Transa
   const credit = Number(transaction.credit ?? 0) > 0;
   const refundable = ['approved', 'refunded'].includes(transaction.status) && Number(transaction.amount) > Number(transaction.refunded);
   const content = html`${top ?? ''}
-<p>${transaction.status} ${TRANSACTION_TYPES[transaction.type as keyof typeof TRANSACTION_TYPES] ?? transaction.type} payment of ${money(transaction.amount)} from ${
+<p>${transaction.status.charAt(0).toUpperCase()}${transaction.status.slice(1)} payment of ${money(transaction.amount)} (${TRANSACTION_TYPES[transaction.type as keyof typeof TRANSACTION_TYPES] ?? transaction.type}) from ${
     client ? html`<a href="${hrefFor('/admin/clients/view', company, { client_id: String(client.id), tab: 'transactions' })}">${clientName(client)}</a>` : 'an unknown client'
   }, ${transaction.date_added} UTC${transaction.gateway ? html`, through ${transaction.gateway}${transaction.transaction_id ? html` (<span class="mono">${transaction.transaction_id}</span>)` : ''}` : ''}.</p>
 ${transaction.message ? html`<p><strong>Gateway message:</strong> ${transaction.message}</p>` : ''}
@@ -105,11 +105,15 @@ ${
 ${
   refundable
     ? html`<section class="panel" aria-labelledby="refund-title"><h2 id="refund-title">Refund</h2>
-<p class="hint">${transaction.gateway ? `The refund is asked of ${transaction.gateway} first; only when it agrees does the transaction change.` : 'This payment was not taken through a gateway: there is no gateway to refund it through.'}</p>
+${
+  transaction.gateway
+    ? html`<p class="hint">The refund is asked of ${transaction.gateway} first; only when it agrees does the transaction change.</p>
 <form method="post" action="/admin/payments/refund" class="grid-form" aria-labelledby="refund-title">${formBasics(request)}${hidden}
   <div class="field"><label for="refund-amount">Amount <span class="hint">(optional: all that is left)</span></label><input type="text" inputmode="decimal" id="refund-amount" name="amount" maxlength="20"></div>
   <div><button type="submit" class="danger" data-confirm="Refund this payment through its gateway?">Refund</button></div>
-</form></section>`
+</form>`
+    : html`<p>This payment was not taken through a gateway, so there is no gateway to refund it through; a refund made elsewhere is recorded with <code>transactions/refund</code> over the API.</p>`
+}</section>`
     : ''
 }`;
   sendHtml(request.ctx, status, staffPage(request, 'payments', `Transaction #${transaction.id}`, content));

@@ -125,7 +125,10 @@ describe('package, service and payment screens in headless Chromium', function (
     await page.getByLabel(/^Client number/).fill(String(clientId));
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForURL('**client_id=**');
-    await page.getByRole('link', { name: /^#\d+$/ }).first().click();
+    await page
+      .getByRole('link', { name: /^#\d+$/ })
+      .first()
+      .click();
     await page.waitForURL('**/admin/payments/view?**');
     await review('28-transaction');
     await page.getByRole('button', { name: 'Apply' }).click();

@@ -201,11 +201,17 @@ describe('package and service screens (admin area over HTTP)', function () {
   });
 
   it("cannot reach another company's package or service by changing ids in URLs or forms", async () => {
-    for (const path of [`/admin/packages/edit?package_id=${otherPackageId}`, `/admin/services/view?service_id=${otherServiceId}`, `/admin/services/change?service_id=${otherServiceId}&pricing_id=${otherPricingId}`]) {
+    for (const path of [
+      `/admin/packages/edit?package_id=${otherPackageId}`,
+      `/admin/services/view?service_id=${otherServiceId}`,
+      `/admin/services/change?service_id=${otherServiceId}&pricing_id=${otherPricingId}`,
+    ]) {
       expect((await staff.get(path)).status, path).to.equal(404);
     }
     await staff.get('/admin/packages');
-    expect((await staff.post('/admin/packages/edit', { company_id: '1', package_id: String(otherPackageId), name: 'Mine now', 'pricing[0][term]': '1', 'pricing[0][price]': '0' })).status).to.equal(404);
+    expect((await staff.post('/admin/packages/edit', { company_id: '1', package_id: String(otherPackageId), name: 'Mine now', 'pricing[0][term]': '1', 'pricing[0][price]': '0' })).status).to.equal(
+      404,
+    );
     for (const action of ['suspend', 'cancel_now']) {
       expect((await staff.post('/admin/services/action', { company_id: '1', service_id: String(otherServiceId), action })).status).to.equal(404);
     }
@@ -266,7 +272,13 @@ describe('package and service screens (admin area over HTTP)', function () {
       .select(['actor', 'model', 'method', 'status'] as never[])
       .execute()) as Array<{ actor: string; model: string; method: string; status: number }>;
     const seen = rows.map((r) => `${r.actor} ${r.model}/${r.method} ${r.status}`);
-    for (const line of ['staff:morgan admin/packages/add 303', 'staff:morgan packages/add 200', 'staff:morgan admin/services/action 303', 'staff:morgan services/edit 200', 'staff:reader admin/services/add 403']) {
+    for (const line of [
+      'staff:morgan admin/packages/add 303',
+      'staff:morgan packages/add 200',
+      'staff:morgan admin/services/action 303',
+      'staff:morgan services/edit 200',
+      'staff:reader admin/services/add 403',
+    ]) {
       expect(seen).to.include(line);
     }
   });

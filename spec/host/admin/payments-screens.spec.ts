@@ -133,7 +133,9 @@ describe('payment screens and the gateway inbox (admin area over HTTP)', functio
     const applied = await staff.post('/admin/payments/apply', { company_id: '1', transaction_id: String(transactionId), invoice_id: String(invoiceId), amount: '' });
     expect(applied.status, applied.text).to.equal(303);
     expect((await call(1, 'invoices', 'get', { invoice_id: invoiceId })).date_closed).not.to.equal(null);
-    expect((await staff.get(applied.location!)).text).to.contain('The payment has been applied to the invoice.').and.contain('Unapply');
+    expect((await staff.get(applied.location!)).text)
+      .to.contain('The payment has been applied to the invoice.')
+      .and.contain('Unapply');
     const unknown = await staff.post('/admin/payments/apply', { company_id: '1', transaction_id: String(transactionId), invoice_id: '999999' });
     expect(unknown.status).to.equal(400);
     expect(unknown.text).to.contain('Invalid invoice ID.');
@@ -188,7 +190,9 @@ describe('payment screens and the gateway inbox (admin area over HTTP)', functio
     expect((await staff.post('/admin/settings/staff/assign', { company_id: '1', staff_id: String(helperId), staff_group_id: String(support.id) })).status).to.equal(303);
     const helper = new AdminClient(server.url);
     await helper.signIn('helper', 'helper password 1');
-    expect((await helper.get('/admin')).text).not.to.contain('/admin/payments?').and.not.to.contain('Gateway inbox');
+    expect((await helper.get('/admin')).text)
+      .not.to.contain('/admin/payments?')
+      .and.not.to.contain('Gateway inbox');
     for (const path of ['/admin/payments', `/admin/payments/view?transaction_id=${transactionId}`, '/admin/payments/inbox', `/admin/payments/inbox/view?notification_id=${notificationId}`]) {
       expect((await helper.get(path)).status, path).to.equal(403);
     }
