@@ -14,9 +14,9 @@ import { showInvoices } from './pages/invoices-list-page';
 import { addInvoice, showAddInvoice } from './pages/invoice-form-page';
 import { recordPayment, showInvoice, voidInvoice } from './pages/invoice-page';
 import { gatedBy } from './area-gate';
-import { addPackageGroup, showPackages } from './pages/packages-list-page';
-import { addPackage, editPackage, showAddPackage, showEditPackage } from './pages/package-form-page';
-import { addService, changeServicePackage, serviceAction, showAddService, showChangeQuote, showService } from './pages/service-page';
+import { addPackageGroup, deletePackageGroup, showPackages } from './pages/packages-list-page';
+import { addPackage, deletePackage, editPackage, showAddPackage, showEditPackage } from './pages/package-form-page';
+import { addService, changeServicePackage, serviceAction, setRestrictedPackages, showAddService, showChangeQuote, showService } from './pages/service-page';
 import { showPayments } from './pages/payments-list-page';
 import { applyTransaction, refundTransaction, showTransaction, unapplyTransaction } from './pages/transaction-page';
 import { reprocessNotification, showInbox, showNotification } from './pages/gateway-inbox-page';
@@ -45,12 +45,15 @@ export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['GET /admin/invoices/pdf', sendInvoicePdf],
   ['GET /admin/packages', gatedBy('catalog', showPackages)],
   ['POST /admin/packages/groups/add', gatedBy('catalog', addPackageGroup)],
+  ['POST /admin/packages/groups/delete', gatedBy('catalog', deletePackageGroup)],
+  ['POST /admin/packages/delete', gatedBy('catalog', deletePackage)],
   ['GET /admin/packages/add', gatedBy('catalog', showAddPackage)],
   ['POST /admin/packages/add', gatedBy('catalog', addPackage)],
   ['GET /admin/packages/edit', gatedBy('catalog', showEditPackage)],
   ['POST /admin/packages/edit', gatedBy('catalog', editPackage)],
   ['GET /admin/services/add', gatedBy('services', showAddService)],
   ['POST /admin/services/add', gatedBy('services', addService)],
+  ['POST /admin/services/restricted', gatedBy('services', setRestrictedPackages)],
   ['GET /admin/services/view', gatedBy('services', showService)],
   ['POST /admin/services/action', gatedBy('services', serviceAction)],
   ['GET /admin/services/change', gatedBy('services', showChangeQuote)],

@@ -48,6 +48,15 @@ export const editPackage: PageHandler = async (request) => {
   redirectTo(request.ctx, hrefFor(`${PATH}/edit`, request.company, { package_id: String(found.id), done: 'saved' }));
 };
 
+/** A package's Delete: packages/delete, refused by the model while services use it; after a confirmation. */
+export const deletePackage: PageHandler = async (request) => {
+  const found = await findPackage(request, field(request.form, 'package_id'));
+  if (!found) return noSuchPackage(request);
+  const outcome = await attempt(() => callAs(request, 'packages', 'delete', { package_id: found.id }));
+  if (!outcome.ok) return render(request, 400, found, typedFrom(found), problemsNotice(outcome.messages));
+  redirectTo(request.ctx, hrefFor(PATH, request.company, { done: 'deleted' }));
+};
+
 function noSuchPackage(request: AdminRequest) {
   sendHtml(request.ctx, 404, statusPage('No such package', 'The company in view has no such package.', { href: hrefFor(PATH, request.company), label: 'Back to the packages' }));
 }
@@ -128,7 +137,15 @@ async function render(request: AdminRequest, status: number, found: PackageRecor
   </fieldset>
   <p><button type="submit">${found ? 'Save package' : 'Add package'}</button> <a href="${hrefFor(PATH, request.company)}">Cancel</a></p>
 </form>
-</section>`;
+</section>
+${
+  found
+    ? html`<section class="panel" aria-labelledby="delete-title"><h2 id="delete-title">Delete this package</h2>
+<p class="hint">A package that services use cannot be deleted: cancel and delete the services first, or make it inactive.</p>
+<form method="post" action="${PATH}/delete">${formBasics(request)}<input type="hidden" name="package_id" value="${found.id}"><button type="submit" class="danger" data-confirm="Delete the package ${found.name}?">Delete package</button></form>
+</section>`
+    : ''
+}`;
   sendHtml(request.ctx, status, staffPage(request, 'packages', title, content));
 }
 

@@ -7,11 +7,16 @@ import { html, SafeHtml } from '../../web/html';
 import { AdminRequest } from '../admin-request';
 import { formBasics, notice, redirectTo, sendHtml, staffPage } from '../layout';
 import { PACKAGE_STATUS_LABELS, PackageGroup, PackageRecord, pricingText } from './package-records';
+import { statusPage } from './status-page';
 
 const PATH = '/admin/packages';
 const PAGE_SIZE = 25;
 const FILTERS = [{ value: 'all', label: 'All' }, ...Object.entries(PACKAGE_STATUS_LABELS).map(([value, label]) => ({ value, label: label.replace(/ \(.*/, '') }))];
-const DONE: Record<string, string> = { group: 'The package group has been added.' };
+const DONE: Record<string, string> = {
+  group: 'The package group has been added.',
+  'group-deleted': 'The package group has been deleted; its packages stay.',
+  deleted: 'The package has been deleted.',
+};
 
 /** Packages: what the company sells, by status, with their pricing; the package groups, and adding one. */
 export const showPackages: PageHandler = async (request) => {
@@ -25,6 +30,17 @@ export const addPackageGroup: PageHandler = async (request) => {
   const outcome = await attempt(() => callAs(request, 'package_groups', 'add', { vars }));
   if (!outcome.ok) return render(request, 400, problemsNotice(outcome.messages), vars.name);
   redirectTo(request.ctx, hrefFor(PATH, request.company, { done: 'group' }));
+};
+
+/** Packages → a group's Delete: package_groups/delete (its packages stay), after a confirmation. */
+export const deletePackageGroup: PageHandler = async (request) => {
+  const groupId = wholeNumberOr(field(request.form, 'package_group_id'), 0);
+  const group = groupId ? await callAs(request, 'package_groups', 'get', { package_group_id: groupId }) : false;
+  if (!group)
+    return sendHtml(request.ctx, 404, statusPage('No such package group', 'The company in view has no such package group.', { href: hrefFor(PATH, request.company), label: 'Back to the packages' }));
+  const outcome = await attempt(() => callAs(request, 'package_groups', 'delete', { package_group_id: groupId }));
+  if (!outcome.ok) return render(request, 400, problemsNotice(outcome.messages));
+  redirectTo(request.ctx, hrefFor(PATH, request.company, { done: 'group-deleted' }));
 };
 
 async function render(request: AdminRequest, status: number, top?: SafeHtml, typedGroup = '') {
@@ -56,8 +72,13 @@ ${pager(PATH, company, page, total, PAGE_SIZE, { status: filter })}
 <section class="panel" aria-labelledby="groups-title"><h2 id="groups-title">Package groups</h2>
 ${dataTable(
   'Package groups',
-  [{ label: 'Group' }, { label: 'Type' }, { label: 'Description' }],
-  groups.map((g) => [g.name, g.type, g.description ?? '']),
+  [{ label: 'Group' }, { label: 'Type' }, { label: 'Description' }, { label: 'Action' }],
+  groups.map((g) => [
+    g.name,
+    g.type,
+    g.description ?? '',
+    html`<form method="post" action="${PATH}/groups/delete" class="inline-form">${formBasics(request)}<input type="hidden" name="package_group_id" value="${g.id}"><button type="submit" class="small danger" data-confirm="Delete the group ${g.name}? Its packages stay.">Delete<span class="visually-hidden"> group ${g.name}</span></button></form>`,
+  ]),
   'No package groups yet. Groups gather packages offered together; add one below.',
 )}
 <h3 id="group-add-title">Add a group</h3>

@@ -8,7 +8,7 @@ import { moneyText } from '../money-text';
 import { statusPage } from './status-page';
 import { clientName, findClient } from './client-records';
 import { findService, pricingOptions, SERVICE_STATUS_LABELS, ServiceRecord } from './service-records';
-import { pricingText } from './package-records';
+import { PackageRecord, pricingText } from './package-records';
 
 const DONE: Record<string, string> = {
   added: 'The service has been added.',
@@ -40,7 +40,19 @@ interface Quote {
 export const showAddService: PageHandler = async (request) => {
   const client = await findClient(request, request.ctx.query.client_id);
   if (!client) return noSuchClient(request);
-  await renderAdd(request, 200, client.id, clientName(client));
+  const done = request.ctx.query.done === 'restricted' ? notice('ok', 'The restricted packages this client may buy have been saved.') : undefined;
+  await renderAdd(request, 200, client.id, clientName(client), done);
+};
+
+/** Add a service → Restricted packages: clients/setRestrictedPackages, the restricted packages the client may buy. */
+export const setRestrictedPackages: PageHandler = async (request) => {
+  const client = await findClient(request, field(request.form, 'client_id'));
+  if (!client) return noSuchClient(request);
+  const given = request.form.package_ids;
+  const packageIds = (Array.isArray(given) ? given : given === undefined ? [] : [given]).map(String);
+  const outcome = await attempt(() => callAs(request, 'clients', 'setRestrictedPackages', { client_id: client.id, package_ids: packageIds }));
+  if (!outcome.ok) return renderAdd(request, 400, client.id, clientName(client), problemsNotice(outcome.messages));
+  redirectTo(request.ctx, hrefFor('/admin/services/add', request.company, { client_id: String(client.id), done: 'restricted' }));
 };
 
 export const addService: PageHandler = async (request) => {
@@ -123,8 +135,23 @@ ${
 </form>`
     : html`<p class="empty">There are no packages to sell yet. <a href="${hrefFor('/admin/packages/add', request.company)}">Add a package</a> with its pricing first.</p>`
 }
-</section>`;
+</section>
+${await restrictedPanel(request, clientId)}`;
   sendHtml(request.ctx, status, staffPage(request, 'clients', `Add a service for ${name}`, content));
+}
+
+/** The restricted packages, ticked where the client may buy them; nothing when the company has none. */
+async function restrictedPanel(request: AdminRequest, clientId: number): Promise<SafeHtml> {
+  const restricted = (await callAs(request, 'packages', 'getAll', { status: 'restricted' })) as PackageRecord[];
+  if (!restricted.length) return html``;
+  const allowed = new Set(((await callAs(request, 'clients', 'getRestrictedPackages', { client_id: clientId })) as Array<{ package_id: number }>).map((r) => r.package_id));
+  return html`<section class="panel" aria-labelledby="restricted-title"><h2 id="restricted-title">Restricted packages this client may buy</h2>
+<form method="post" action="/admin/services/restricted">${formBasics(request)}<input type="hidden" name="client_id" value="${clientId}">
+<fieldset><legend>Restricted packages</legend>${restricted.map(
+    (p) => html`<label><input type="checkbox" name="package_ids[]" value="${p.id}"${allowed.has(p.id) ? html` checked` : ''}> ${p.name}</label> `,
+  )}</fieldset>
+<p><button type="submit">Save restricted packages</button></p></form>
+</section>`;
 }
 
 async function render(request: AdminRequest, status: number, service: ServiceRecord, top?: SafeHtml) {

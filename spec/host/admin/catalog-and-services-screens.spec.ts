@@ -152,6 +152,33 @@ describe('package and service screens (admin area over HTTP)', function () {
     expect(tab.text).to.contain(`/admin/services/view?company=1&amp;service_id=${serviceId}`).and.contain('Add a service');
   });
 
+  it('sells a restricted package only to a client allowed it, ticked on the add-service page', async () => {
+    const reservedId = await call(1, 'packages', 'add', { vars: { name: 'Reserved', status: 'restricted', pricing: [{ term: 1, period: 'month', price: '9.00', currency: 'USD' }] } });
+    const reservedPricing = (await call(1, 'packages', 'get', { package_id: reservedId })).pricing[0].id;
+    const form = await staff.get(`/admin/services/add?client_id=${clientId}`);
+    expect(form.text).to.contain('Restricted packages this client may buy').and.contain(`name="package_ids[]" value="${reservedId}"> Reserved`);
+    const services = async () => (await call(1, 'services', 'getList', { client_id: clientId, status: 'all' })).length;
+    const before = await services();
+    const refused = await staff.post('/admin/services/add', { company_id: '1', client_id: String(clientId), pricing_id: String(reservedPricing), status: 'active' });
+    expect(refused.status).to.equal(400);
+    expect(await services()).to.equal(before);
+    // Another company's package cannot be allowed to our client.
+    const theirs = await staff.post('/admin/services/restricted', { company_id: '1', client_id: String(clientId), 'package_ids[]': String(otherPackageId) });
+    expect(theirs.status).to.equal(400);
+    expect(await call(1, 'clients', 'getRestrictedPackages', { client_id: clientId })).to.deep.equal([]);
+    const allowed = await staff.post('/admin/services/restricted', { company_id: '1', client_id: String(clientId), 'package_ids[]': String(reservedId) });
+    expect(allowed.status, allowed.text).to.equal(303);
+    expect((await staff.get(allowed.location!)).text)
+      .to.contain('The restricted packages this client may buy have been saved.')
+      .and.contain(`value="${reservedId}" checked>`);
+    const sold = await staff.post('/admin/services/add', { company_id: '1', client_id: String(clientId), pricing_id: String(reservedPricing), status: 'active' });
+    expect(sold.status, sold.text).to.equal(303);
+    expect(await services()).to.equal(before + 1);
+    // Unticking every box takes the access away again.
+    expect((await staff.post('/admin/services/restricted', { company_id: '1', client_id: String(clientId) })).status).to.equal(303);
+    expect(await call(1, 'clients', 'getRestrictedPackages', { client_id: clientId })).to.deep.equal([]);
+  });
+
   it('suspends with a reason (shown as text), then unsuspends', async () => {
     await staff.get(`/admin/services/view?service_id=${serviceId}`);
     const suspended = await staff.post('/admin/services/action', { company_id: '1', service_id: String(serviceId), action: 'suspend', reason: `Abuse ${HOSTILE}` });
@@ -198,6 +225,24 @@ describe('package and service screens (admin area over HTTP)', function () {
     expect((await staff.post('/admin/services/action', { company_id: '1', service_id: String(serviceId), action: 'cancel_now' })).status).to.equal(303);
     expect((await service(serviceId)).status).to.equal('canceled');
     expect((await staff.get(`/admin/services/view?service_id=${serviceId}`)).text).not.to.contain('Cancel now');
+  });
+
+  it('deletes a package group (its packages stay) and an unused package, but not a package services use, each behind a confirmation', async () => {
+    const page = await staff.get('/admin/packages');
+    expect(page.text).to.match(/data-confirm="Delete the group Hosting &lt;img src=x onerror=alert\(1\)&gt;\? Its packages stay\."/);
+    const [group] = await call(1, 'package_groups', 'getAll', {});
+    expect((await staff.post('/admin/packages/groups/delete', { company_id: '1', package_group_id: String(group.id) })).status).to.equal(303);
+    expect(await call(1, 'package_groups', 'getAll', {})).to.deep.equal([]);
+    expect((await staff.post('/admin/packages/groups/delete', { company_id: '1', package_group_id: String(group.id) })).status).to.equal(404);
+    const used = await staff.post('/admin/packages/delete', { company_id: '1', package_id: String(bigPackageId) });
+    expect(used.status).to.equal(400);
+    expect(used.text).to.contain('Services use this package; cancel and delete them first.');
+    expect(await call(1, 'packages', 'get', { package_id: bigPackageId })).to.be.an('object');
+    const spare = await call(1, 'packages', 'add', { vars: { name: 'Spare', pricing: [{ term: 1, period: 'month', price: '1.00', currency: 'USD' }] } });
+    expect((await staff.get(`/admin/packages/edit?package_id=${spare}`)).text).to.contain('data-confirm="Delete the package Spare?"');
+    const deleted = await staff.post('/admin/packages/delete', { company_id: '1', package_id: String(spare) });
+    expect(deleted.status).to.equal(303);
+    expect(await call(1, 'packages', 'get', { package_id: spare })).to.equal(false);
   });
 
   it("cannot reach another company's package or service by changing ids in URLs or forms", async () => {
@@ -261,9 +306,10 @@ describe('package and service screens (admin area over HTTP)', function () {
     expect(tab.text).not.to.contain('Add a service').and.not.to.contain('/admin/services/view');
     expect((await reader.get(`/admin/services/view?service_id=${serviceId}`)).status).to.equal(403);
     const bigPricing = (await call(1, 'packages', 'get', { package_id: bigPackageId })).pricing[0].id;
+    const servicesBefore = (await call(1, 'services', 'getList', { client_id: clientId, status: 'all' })).length;
     const forged = await reader.post('/admin/services/add', { company_id: '1', client_id: String(clientId), pricing_id: String(bigPricing), status: 'active' });
     expect(forged.status).to.equal(403);
-    expect((await call(1, 'services', 'getList', { client_id: clientId, status: 'all' })).length).to.equal(1);
+    expect((await call(1, 'services', 'getList', { client_id: clientId, status: 'all' })).length).to.equal(servicesBefore);
   });
 
   it("puts the screens' actions in the audit log under the staff member's name", async () => {
