@@ -261,6 +261,10 @@ describe('package and service screens (admin area over HTTP)', function () {
       expect((await staff.post('/admin/services/action', { company_id: '1', service_id: String(otherServiceId), action })).status).to.equal(404);
     }
     expect((await staff.post('/admin/services/change', { company_id: '1', service_id: String(otherServiceId), pricing_id: String(otherPricingId) })).status).to.equal(404);
+    // Their pricing for our service: the quote refuses it as not ours (it quotes a canceled service otherwise).
+    const quote = await staff.get(`/admin/services/change?service_id=${serviceId}&pricing_id=${otherPricingId}`);
+    expect(quote.status).to.equal(400);
+    expect(quote.text).to.contain('Invalid pricing ID.').and.not.to.contain('Their plan');
     // Their pricing on our client: the model refuses it as not ours.
     const ours = await staff.post('/admin/services/add', { company_id: '1', client_id: String(clientId), pricing_id: String(otherPricingId), status: 'active' });
     expect(ours.status).to.equal(400);
