@@ -29,8 +29,8 @@ async function mayChange(db: Db, staffId: number, area: StaffArea): Promise<void
 
 /**
  * The areas a staff member may change: every area without a group, their group's otherwise, none
- * when they are no longer active or their group is gone. The administrative area also shows a
- * screen, and its link, only to a member whose areas include the screen's.
+ * when they are no longer active or their group is gone. The administrative area also takes a
+ * screen's form posts, and offers its forms, only to a member whose areas include the screen's.
  */
 export async function staffAreas(db: Db, staffId: number): Promise<readonly StaffArea[]> {
   const row = await db

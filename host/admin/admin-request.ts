@@ -20,7 +20,7 @@ export interface AdminRequest {
   readonly companies: readonly Company[];
   /** The company the page shows and acts on: ?company= on GET, company_id in forms. */
   readonly company: Company;
-  /** The areas the member's staff group may change (core/trust/staff-permissions.ts): gated screens and their links need theirs. */
+  /** The areas the member's staff group may change (core/trust/staff-permissions.ts): a screen's form posts, and the forms its pages offer, need theirs (area-gate.ts). */
   readonly areas: readonly StaffArea[];
 }
 

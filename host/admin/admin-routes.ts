@@ -25,23 +25,24 @@ import { addCompany, setMaintenance, setTimezone, showSystem } from './pages/sys
 /**
  * Every page of the area behind the staff session, by `<METHOD> <path>`. Sign-in, sign-out and the
  * assets are answered before this table (admin-area.ts); everything here needs a session, and every
- * POST here has passed the CSRF check before its handler runs.
+ * POST here has passed the CSRF check before its handler runs. A screen of a staff area is wrapped
+ * in gatedBy (area-gate.ts): every member sees its pages, only one who may change the area posts.
  */
 export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['GET /admin', showDashboard],
   ['GET /admin/clients', showClients],
-  ['GET /admin/clients/add', showAddClient],
-  ['POST /admin/clients/add', addClient],
+  ['GET /admin/clients/add', gatedBy('clients', showAddClient)],
+  ['POST /admin/clients/add', gatedBy('clients', addClient)],
   ['GET /admin/clients/view', showClient],
-  ['GET /admin/clients/edit', showEditClient],
-  ['POST /admin/clients/edit', editClient],
-  ['POST /admin/clients/notes/add', addClientNote],
+  ['GET /admin/clients/edit', gatedBy('clients', showEditClient)],
+  ['POST /admin/clients/edit', gatedBy('clients', editClient)],
+  ['POST /admin/clients/notes/add', gatedBy('clients', addClientNote)],
   ['GET /admin/invoices', showInvoices],
-  ['GET /admin/invoices/add', showAddInvoice],
-  ['POST /admin/invoices/add', addInvoice],
+  ['GET /admin/invoices/add', gatedBy('billing', showAddInvoice)],
+  ['POST /admin/invoices/add', gatedBy('billing', addInvoice)],
   ['GET /admin/invoices/view', showInvoice],
-  ['POST /admin/invoices/pay', recordPayment],
-  ['POST /admin/invoices/void', voidInvoice],
+  ['POST /admin/invoices/pay', gatedBy('billing', recordPayment)],
+  ['POST /admin/invoices/void', gatedBy('billing', voidInvoice)],
   ['GET /admin/invoices/pdf', sendInvoicePdf],
   ['GET /admin/packages', gatedBy('catalog', showPackages)],
   ['POST /admin/packages/groups/add', gatedBy('catalog', addPackageGroup)],

@@ -1,18 +1,17 @@
 import { AdminRequest, hrefFor } from './admin-request';
 import { CSRF_FIELD } from '../web/csrf';
 import { html, SafeHtml } from '../web/html';
-import { StaffArea } from '../../core/identity/staff-areas';
 
 export type Section = 'dashboard' | 'clients' | 'invoices' | 'packages' | 'payments' | 'inbox' | 'api' | 'webhooks' | 'mail' | 'extensions' | 'staff' | 'system' | 'audit';
 
-/** The navigation; a section with an `area` is gated (area-gate.ts): only a member who may change that area sees its link. */
-const SECTIONS: ReadonlyArray<{ key: Section; path: string; label: string; area?: StaffArea }> = [
+/** The navigation, the same for every staff member: everyone reads every section; what they may change is each page's (area-gate.ts). */
+const SECTIONS: ReadonlyArray<{ key: Section; path: string; label: string }> = [
   { key: 'dashboard', path: '/admin', label: 'Dashboard' },
   { key: 'clients', path: '/admin/clients', label: 'Clients' },
   { key: 'invoices', path: '/admin/invoices', label: 'Invoices' },
-  { key: 'payments', path: '/admin/payments', label: 'Payments', area: 'billing' },
-  { key: 'inbox', path: '/admin/payments/inbox', label: 'Gateway inbox', area: 'billing' },
-  { key: 'packages', path: '/admin/packages', label: 'Packages', area: 'catalog' },
+  { key: 'payments', path: '/admin/payments', label: 'Payments' },
+  { key: 'inbox', path: '/admin/payments/inbox', label: 'Gateway inbox' },
+  { key: 'packages', path: '/admin/packages', label: 'Packages' },
   { key: 'api', path: '/admin/settings/api', label: 'API access' },
   { key: 'webhooks', path: '/admin/settings/webhooks', label: 'Webhooks' },
   { key: 'mail', path: '/admin/settings/mail', label: 'Mail' },
@@ -53,7 +52,7 @@ export function staffPage(request: AdminRequest, section: Section, title: string
     <a class="brand" href="${hrefFor('/admin', company)}">Tally</a>
     <nav class="site-nav" aria-label="Administration">
       <ul>
-        ${SECTIONS.filter((s) => !s.area || request.areas.includes(s.area)).map((s) => html`<li><a href="${hrefFor(s.path, company)}"${s.key === section ? html` aria-current="page"` : ''}>${s.label}</a></li>`)}
+        ${SECTIONS.map((s) => html`<li><a href="${hrefFor(s.path, company)}"${s.key === section ? html` aria-current="page"` : ''}>${s.label}</a></li>`)}
       </ul>
     </nav>
     <div class="header-tools">

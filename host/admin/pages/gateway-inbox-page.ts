@@ -6,6 +6,7 @@ import { attempt, problemsNotice } from '../../web/form-outcome';
 import { html, SafeHtml } from '../../web/html';
 import { formBasics, notice, redirectTo, sendHtml, staffPage } from '../layout';
 import { statusPage } from './status-page';
+import { mayChange, viewOnlyNote } from '../area-gate';
 
 const PATH = '/admin/payments/inbox';
 const PAGE_SIZE = 25;
@@ -102,7 +103,11 @@ ${dataTable(
 </section>
 <section class="panel" aria-labelledby="reprocess-title"><h2 id="reprocess-title">Process again</h2>
 <p class="hint">The gateway judges the notification again as received; a payment it already recorded is not recorded twice.</p>
-<form method="post" action="${PATH}/reprocess">${formBasics(request)}<input type="hidden" name="notification_id" value="${n.id}"><button type="submit">Process again</button></form>
+${
+  mayChange(request, 'billing')
+    ? html`<form method="post" action="${PATH}/reprocess">${formBasics(request)}<input type="hidden" name="notification_id" value="${n.id}"><button type="submit">Process again</button></form>`
+    : viewOnlyNote(request, 'billing')
+}
 </section>`;
   sendHtml(request.ctx, status, staffPage(request, 'inbox', `Notification #${n.id}`, content));
 }

@@ -4,6 +4,7 @@ import { attempt, problemsNotice } from '../../web/form-outcome';
 import { html, SafeHtml } from '../../web/html';
 import { formBasics, notice, redirectTo, sendHtml, staffPage } from '../layout';
 import { statusPage } from './status-page';
+import { mayChange, viewOnlyPage } from '../area-gate';
 import { findPackage, PACKAGE_STATUS_LABELS, PackageGroup, PackageRecord, PERIODS } from './package-records';
 
 const PATH = '/admin/packages';
@@ -112,6 +113,9 @@ async function render(request: AdminRequest, status: number, found: PackageRecor
   const rows = [...typed.pricing.filter((r) => r.id), ...typed.pricing.filter((r) => !r.id)];
   while (rows.filter((r) => !r.id).length < NEW_ROWS) rows.push({});
   const title = found ? `Package: ${found.name}` : 'Add a package';
+  // The form is the catalog area's: a member without it is told so, and the list shows the package.
+  if (!mayChange(request, 'catalog'))
+    return sendHtml(request.ctx, status, viewOnlyPage(request, 'catalog', 'packages', title, { href: hrefFor(PATH, request.company), label: 'Back to the packages' }));
   const content = html`${top ?? ''}
 <section class="panel">
 <form method="post" action="${found ? `${PATH}/edit` : `${PATH}/add`}">

@@ -8,6 +8,7 @@ import { AdminRequest } from '../admin-request';
 import { formBasics, notice, redirectTo, sendHtml, staffPage } from '../layout';
 import { PACKAGE_STATUS_LABELS, PackageGroup, PackageRecord, pricingText } from './package-records';
 import { statusPage } from './status-page';
+import { mayChange, viewOnlyNote } from '../area-gate';
 
 const PATH = '/admin/packages';
 const PAGE_SIZE = 25;
@@ -54,41 +55,49 @@ async function render(request: AdminRequest, status: number, top?: SafeHtml, typ
     callAs(request, 'package_groups', 'getAll', {}),
   ])) as [PackageRecord[], number, PackageGroup[]];
   const groupName = new Map(groups.map((g) => [g.id, g.name]));
+  // Without the catalog area the page is the same list, with no form or link that would be refused.
+  const manage = mayChange(request, 'catalog');
   const content = html`${top ?? ''}
-<p><a class="button" href="${hrefFor(`${PATH}/add`, company)}">Add a package</a></p>
+${manage ? html`<p><a class="button" href="${hrefFor(`${PATH}/add`, company)}">Add a package</a></p>` : viewOnlyNote(request, 'catalog')}
 ${filterLinks('Package filter', PATH, company, FILTERS, filter)}
 ${dataTable(
   'Packages',
   [{ label: 'Package' }, { label: 'Status' }, { label: 'Pricing' }, { label: 'Groups' }],
   packages.map((p) => [
-    html`<a href="${hrefFor(`${PATH}/edit`, company, { package_id: String(p.id) })}">${p.name}</a>`,
+    manage ? html`<a href="${hrefFor(`${PATH}/edit`, company, { package_id: String(p.id) })}">${p.name}</a>` : p.name,
     PACKAGE_STATUS_LABELS[p.status] ?? p.status,
     html`${p.pricing.map((r, i) => html`${i ? html`<br>` : ''}${pricingText(r)}`)}`,
     p.groups.map((id) => groupName.get(id) ?? '').join(', '),
   ]),
-  html`No ${filter === 'all' ? '' : `${filter} `}packages yet. <a href="${hrefFor(`${PATH}/add`, company)}">Add a package</a> with its pricing to sell it as a service.`,
+  manage
+    ? html`No ${filter === 'all' ? '' : `${filter} `}packages yet. <a href="${hrefFor(`${PATH}/add`, company)}">Add a package</a> with its pricing to sell it as a service.`
+    : `No ${filter === 'all' ? '' : `${filter} `}packages yet.`,
 )}
 ${pager(PATH, company, page, total, PAGE_SIZE, { status: filter })}
 <section class="panel" aria-labelledby="groups-title"><h2 id="groups-title">Package groups</h2>
 ${dataTable(
   'Package groups',
-  [{ label: 'Group' }, { label: 'Type' }, { label: 'Description' }, { label: 'Action' }],
+  [{ label: 'Group' }, { label: 'Type' }, { label: 'Description' }, ...(manage ? [{ label: 'Action' }] : [])],
   groups.map((g) => [
     g.name,
     g.type,
     g.description ?? '',
-    html`<form method="post" action="${PATH}/groups/delete" class="inline-form">${formBasics(request)}<input type="hidden" name="package_group_id" value="${g.id}"><button type="submit" class="small danger" data-confirm="Delete the group ${g.name}? Its packages stay.">Delete<span class="visually-hidden"> group ${g.name}</span></button></form>`,
+    ...(manage ? [html`<form method="post" action="${PATH}/groups/delete" class="inline-form">${formBasics(request)}<input type="hidden" name="package_group_id" value="${g.id}"><button type="submit" class="small danger" data-confirm="Delete the group ${g.name}? Its packages stay.">Delete<span class="visually-hidden"> group ${g.name}</span></button></form>`] : []),
   ]),
-  'No package groups yet. Groups gather packages offered together; add one below.',
+  manage ? 'No package groups yet. Groups gather packages offered together; add one below.' : 'No package groups yet.',
 )}
-<h3 id="group-add-title">Add a group</h3>
+${
+  manage
+    ? html`<h3 id="group-add-title">Add a group</h3>
 <form method="post" action="${PATH}/groups/add" class="grid-form" aria-labelledby="group-add-title">
   ${formBasics(request)}
   <div class="field"><label for="group-name">Name</label><input type="text" id="group-name" name="name" value="${typedGroup}" required maxlength="255"></div>
   <div class="field"><label for="group-description">Description <span class="hint">(optional)</span></label><input type="text" id="group-description" name="description" maxlength="255"></div>
   <div class="field"><label for="group-type">Type</label><select id="group-type" name="type"><option value="standard">Standard</option><option value="addon">Add-on</option></select></div>
   <div><button type="submit">Add group</button></div>
-</form>
+</form>`
+    : ''
+}
 </section>`;
   sendHtml(ctx, status, staffPage(request, 'packages', 'Packages', content));
 }

@@ -6,6 +6,7 @@ import { html, SafeHtml } from '../../web/html';
 import { formBasics, notice, redirectTo, sendHtml, staffPage } from '../layout';
 import { moneyText } from '../money-text';
 import { statusPage } from './status-page';
+import { mayChange, viewOnlyNote, viewOnlyPage } from '../area-gate';
 import { clientName, findClient } from './client-records';
 import { findService, pricingOptions, SERVICE_STATUS_LABELS, ServiceRecord } from './service-records';
 import { PackageRecord, pricingText } from './package-records';
@@ -87,6 +88,8 @@ export const showChangeQuote: PageHandler = async (request) => {
   const service = await findService(request, request.ctx.query.service_id);
   if (!service) return noSuchService(request);
   const pricingId = wholeNumberOr(request.ctx.query.pricing_id, 0);
+  if (!mayChange(request, 'services'))
+    return sendHtml(request.ctx, 200, viewOnlyPage(request, 'services', 'clients', `Change the package of service ${service.id}`, { href: hrefFor('/admin/services/view', request.company, { service_id: String(service.id) }), label: 'Back to the service' }));
   const quote = await attempt(() => callAs(request, 'services', 'getChangeQuote', { service_id: service.id, pricing_id: pricingId }) as Promise<Quote>);
   if (!quote.ok) return render(request, 400, service, problemsNotice(quote.messages));
   const q = quote.value;
@@ -122,6 +125,8 @@ function noSuchService(request: AdminRequest) {
 }
 
 async function renderAdd(request: AdminRequest, status: number, clientId: number, name: string, top?: SafeHtml, pricingId: number | null = null) {
+  if (!mayChange(request, 'services'))
+    return sendHtml(request.ctx, status, viewOnlyPage(request, 'services', 'clients', `Add a service for ${name}`, { href: hrefFor('/admin/clients/view', request.company, { client_id: String(clientId), tab: 'services' }), label: `Back to ${name}` }));
   const options = await pricingOptions(request, pricingId);
   const content = html`${top ?? ''}
 <section class="panel">
@@ -171,7 +176,9 @@ async function render(request: AdminRequest, status: number, service: ServiceRec
   ${service.suspension_reason ? html`<li><span class="hint">Suspended because</span><span class="value">${service.suspension_reason}</span></li>` : ''}
 </ul>
 ${
-  live
+  live && !mayChange(request, 'services')
+    ? viewOnlyNote(request, 'services')
+    : live
     ? html`<section class="panel" aria-labelledby="actions-title"><h2 id="actions-title">Actions</h2>
 ${
   service.status === 'active'

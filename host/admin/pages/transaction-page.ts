@@ -6,6 +6,7 @@ import { html, SafeHtml } from '../../web/html';
 import { formBasics, notice, redirectTo, sendHtml, staffPage } from '../layout';
 import { moneyText } from '../money-text';
 import { statusPage } from './status-page';
+import { mayChange, viewOnlyNote } from '../area-gate';
 import { clientName, findClient } from './client-records';
 import { InvoiceSummary } from './invoice-records';
 import { findTransaction, TRANSACTION_TYPES, TransactionRecord } from './transaction-records';
@@ -66,8 +67,10 @@ async function render(request: AdminRequest, status: number, transaction: Transa
   const money = (amount: string) => moneyText(amount, transaction.currency);
   const hidden = html`<input type="hidden" name="transaction_id" value="${transaction.id}">`;
   const credit = Number(transaction.credit ?? 0) > 0;
-  const refundable = ['approved', 'refunded'].includes(transaction.status) && Number(transaction.amount) > Number(transaction.refunded);
-  const content = html`${top ?? ''}
+  // Apply, unapply and refund are the billing area's: a member without it sees the payment and is told so.
+  const manage = mayChange(request, 'billing');
+  const refundable = manage && ['approved', 'refunded'].includes(transaction.status) && Number(transaction.amount) > Number(transaction.refunded);
+  const content = html`${top ?? ''}${viewOnlyNote(request, 'billing')}
 <p>${transaction.status.charAt(0).toUpperCase()}${transaction.status.slice(1)} payment of ${money(transaction.amount)} (${TRANSACTION_TYPES[transaction.type as keyof typeof TRANSACTION_TYPES] ?? transaction.type}) from ${
     client ? html`<a href="${hrefFor('/admin/clients/view', company, { client_id: String(client.id), tab: 'transactions' })}">${clientName(client)}</a>` : 'an unknown client'
   }, ${transaction.date_added} UTC${transaction.gateway ? html`, through ${transaction.gateway}${transaction.transaction_id ? html` (<span class="mono">${transaction.transaction_id}</span>)` : ''}` : ''}.</p>
@@ -80,17 +83,23 @@ ${transaction.message ? html`<p><strong>Gateway message:</strong> ${transaction.
 <section class="panel" aria-labelledby="applied-title"><h2 id="applied-title">Applied to invoices</h2>
 ${dataTable(
   `Invoices paid by transaction ${transaction.id}`,
-  [{ label: 'Invoice' }, { label: 'Applied (UTC)' }, { label: 'Amount', numeric: true }, { label: 'Action' }],
+  [{ label: 'Invoice' }, { label: 'Applied (UTC)' }, { label: 'Amount', numeric: true }, ...(manage ? [{ label: 'Action' }] : [])],
   (transaction.applied ?? []).map((a) => [
     html`<a href="${hrefFor('/admin/invoices/view', company, { invoice_id: String(a.invoice_id) })}">Invoice #${a.invoice_id}</a>`,
     a.date_added,
     money(a.amount),
-    html`<form method="post" action="/admin/payments/unapply" class="inline-form">${formBasics(request)}${hidden}<input type="hidden" name="invoice_id" value="${a.invoice_id}"><button type="submit" class="small danger" data-confirm="Take this payment off the invoice? The invoice reopens.">Unapply<span class="visually-hidden"> from invoice #${a.invoice_id}</span></button></form>`,
+    ...(manage
+      ? [
+          html`<form method="post" action="/admin/payments/unapply" class="inline-form">${formBasics(request)}${hidden}<input type="hidden" name="invoice_id" value="${a.invoice_id}"><button type="submit" class="small danger" data-confirm="Take this payment off the invoice? The invoice reopens.">Unapply<span class="visually-hidden"> from invoice #${a.invoice_id}</span></button></form>`,
+        ]
+      : []),
   ]),
   'This payment is not applied to any invoice: what it paid is the client’s credit.',
 )}
 ${
-  credit && open.length
+  !manage
+    ? ''
+    : credit && open.length
     ? html`<h3 id="apply-title">Apply the credit to an open invoice</h3>
 <form method="post" action="/admin/payments/apply" class="grid-form" aria-labelledby="apply-title">${formBasics(request)}${hidden}
   <div class="field"><label for="apply-invoice">Invoice</label><select id="apply-invoice" name="invoice_id">${open.map((i) => html`<option value="${i.id}">${i.id_code}: ${moneyText(i.due, i.currency)} due</option>`)}</select></div>
