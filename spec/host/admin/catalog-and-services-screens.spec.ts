@@ -14,7 +14,8 @@ const idIn = (location: string | null, name: string) => Number(new URL(location!
  * forms: a package with pricing in two currencies and a group, a service from its pricing,
  * suspended, unsuspended, moved to another package with the proration shown before it is
  * confirmed, canceled at term end and now. A second company's records cannot be reached by
- * changing ids; members without the catalog or services area get 403 and no link.
+ * changing ids; a member without the catalog or services area sees every page with no action
+ * offered, and their forged posts are refused with 403.
  */
 describe('package and service screens (admin area over HTTP)', function () {
   this.timeout(120_000);
@@ -273,7 +274,7 @@ describe('package and service screens (admin area over HTTP)', function () {
     expect((await call(2, 'packages', 'get', { package_id: otherPackageId })).name).to.equal('Their plan');
   });
 
-  it('gates the screens by staff area: no catalog, no packages screen or link; no services, no service actions', async () => {
+  it('shows every screen to every member; without the catalog or services area no action is offered, and a forged post is 403 and changes nothing', async () => {
     await addStaff(server.installation, 'helper', 'helper password 1');
     await addStaff(server.installation, 'reader', 'reader password 1');
     await staff.get('/admin/settings/staff');
@@ -290,29 +291,74 @@ describe('package and service screens (admin area over HTTP)', function () {
       const res = await staff.post('/admin/settings/staff/assign', { company_id: '1', staff_id: String(await staffId(username)), staff_group_id: String(groups.find((g) => g.name === group)!.id) });
       expect(res.status, res.text).to.equal(303);
     }
+    const bigPricing = (await call(1, 'packages', 'get', { package_id: bigPackageId })).pricing[0].id;
+    // A live service and a group, so the pages have actions to offer (the spec's own service is canceled by now).
+    const liveId = await call(1, 'services', 'add', { vars: { client_id: clientId, pricing_id: bigPricing, status: 'active' } });
+    const groupId = await call(1, 'package_groups', 'add', { vars: { name: 'Kept group' } });
+    const catalogOnly = 'Your staff group can view packages, package groups, pricing and coupons but not change them.';
+    const servicesOnly = 'Your staff group can view clients&#39; services but not change them.';
+    // What a member with every area is offered, so the absences below are the gate's and not an empty page's.
+    expect((await staff.get('/admin/packages')).text)
+      .to.contain('action="/admin/packages/groups/delete"')
+      .and.contain('action="/admin/packages/groups/add"');
+    expect((await staff.get(`/admin/services/view?service_id=${liveId}`)).text).to.contain('action="/admin/services/action"');
+
     const helper = new AdminClient(server.url);
     await helper.signIn('helper', 'helper password 1');
-    const dashboard = await helper.get('/admin');
-    expect(dashboard.text).not.to.contain('>Packages</a>').and.not.to.contain('>Payments</a>');
-    const refused = await helper.get('/admin/packages');
-    expect(refused.status).to.equal(403);
-    expect(refused.text).to.contain(REFUSED).and.not.to.contain('Basic');
-    await helper.get(`/admin/clients/view?client_id=${clientId}&tab=services`);
-    expect((await helper.post('/admin/packages/add', { company_id: '1', name: 'Sneaky', 'pricing[0][term]': '1', 'pricing[0][currency]': 'USD', 'pricing[0][price]': '1' })).status).to.equal(403);
+    expect((await helper.get('/admin')).text)
+      .to.contain('>Packages</a>')
+      .and.contain('>Payments</a>');
+    const list = await helper.get('/admin/packages');
+    expect(list.status).to.equal(200);
+    expect(list.text).to.contain(catalogOnly).and.contain('Kept group').and.not.to.contain('method="post" action="/admin/packages').and.not.to.contain('/admin/packages/add');
+    const edit = await helper.get(`/admin/packages/edit?package_id=${bigPackageId}`);
+    expect(edit.status).to.equal(200);
+    expect(edit.text).to.contain(catalogOnly).and.not.to.contain('action="/admin/packages/edit"').and.not.to.contain(REFUSED);
+    const packageBefore = await call(1, 'packages', 'get', { package_id: bigPackageId });
+    for (const [path, fields] of [
+      ['/admin/packages/add', { name: 'Sneaky', 'pricing[0][term]': '1', 'pricing[0][currency]': 'USD', 'pricing[0][price]': '1' }],
+      ['/admin/packages/edit', { package_id: String(bigPackageId), name: 'Renamed', status: 'inactive' }],
+      ['/admin/packages/delete', { package_id: String(bigPackageId) }],
+      ['/admin/packages/groups/delete', { package_group_id: String(groupId) }],
+    ] as const) {
+      const forged = await helper.post(path, { company_id: '1', ...fields });
+      expect(forged.status, path).to.equal(403);
+      expect(forged.text, path).to.contain(REFUSED).and.contain('nothing was changed');
+    }
     expect((await call(1, 'packages', 'getAll', {})).map((p: any) => p.name)).not.to.include('Sneaky');
-    // Support may change services: the tab offers them.
+    expect(await call(1, 'packages', 'get', { package_id: bigPackageId })).to.deep.equal(packageBefore);
+    expect((await call(1, 'package_groups', 'getAll', {})).map((g: any) => g.id)).to.include(groupId);
+    // Support may change services: the tab and the service offer them.
     expect((await helper.get(`/admin/clients/view?client_id=${clientId}&tab=services`)).text).to.contain('Add a service');
+    expect((await helper.get(`/admin/services/view?service_id=${liveId}`)).text).to.contain('action="/admin/services/action"');
 
     const reader = new AdminClient(server.url);
     await reader.signIn('reader', 'reader password 1');
     const tab = await reader.get(`/admin/clients/view?client_id=${clientId}&tab=services`);
     expect(tab.status).to.equal(200);
-    expect(tab.text).not.to.contain('Add a service').and.not.to.contain('/admin/services/view');
-    expect((await reader.get(`/admin/services/view?service_id=${serviceId}`)).status).to.equal(403);
-    const bigPricing = (await call(1, 'packages', 'get', { package_id: bigPackageId })).pricing[0].id;
+    expect(tab.text).to.contain(servicesOnly).and.contain(`/admin/services/view?company=1&amp;service_id=${liveId}`).and.not.to.contain('Add a service');
+    const view = await reader.get(`/admin/services/view?service_id=${liveId}`);
+    expect(view.status).to.equal(200);
+    expect(view.text).to.contain(servicesOnly).and.contain('Active service of').and.not.to.contain('method="post" action="/admin/services').and.not.to.contain('/admin/services/change');
+    for (const path of [`/admin/services/add?client_id=${clientId}`, `/admin/services/change?service_id=${liveId}&pricing_id=${bigPricing}`]) {
+      const page = await reader.get(path);
+      expect(page.status, path).to.equal(200);
+      expect(page.text, path).to.contain(servicesOnly).and.not.to.contain('method="post" action="/admin/services');
+    }
+    const serviceBefore = await service(liveId);
     const servicesBefore = (await call(1, 'services', 'getList', { client_id: clientId, status: 'all' })).length;
-    const forged = await reader.post('/admin/services/add', { company_id: '1', client_id: String(clientId), pricing_id: String(bigPricing), status: 'active' });
-    expect(forged.status).to.equal(403);
+    for (const [path, fields] of [
+      ['/admin/services/add', { client_id: String(clientId), pricing_id: String(bigPricing), status: 'active' }],
+      ['/admin/services/action', { service_id: String(liveId), action: 'suspend', reason: 'forged' }],
+      ['/admin/services/action', { service_id: String(liveId), action: 'cancel_now' }],
+      ['/admin/services/change', { service_id: String(liveId), pricing_id: String(bigPricing) }],
+      ['/admin/services/restricted', { client_id: String(clientId), 'package_ids[]': String(bigPackageId) }],
+    ] as const) {
+      const forged = await reader.post(path, { company_id: '1', ...fields });
+      expect(forged.status, path).to.equal(403);
+      expect(forged.text, path).to.contain(REFUSED).and.contain('nothing was changed');
+    }
+    expect(await service(liveId)).to.deep.equal(serviceBefore);
     expect((await call(1, 'services', 'getList', { client_id: clientId, status: 'all' })).length).to.equal(servicesBefore);
   });
 

@@ -30,7 +30,8 @@ exports.models = { payments: Payments };
  * body hostile text; processing it again records nothing twice), the transactions list and its
  * filters, a transaction applied to an open invoice and taken off it, refunded through its
  * gateway (and refused by it, changing nothing). Another company's transactions and
- * notifications cannot be reached by ids; members without the billing area get 403 and no link.
+ * notifications cannot be reached by ids; a member without the billing area sees every page with
+ * no action offered, and their forged posts are refused with 403.
  */
 describe('payment screens and the gateway inbox (admin area over HTTP)', function () {
   this.timeout(120_000);
@@ -180,7 +181,7 @@ describe('payment screens and the gateway inbox (admin area over HTTP)', functio
     expect((await call(2, 'gateway_notifications', 'get', { notification_id: theirNotificationId })).attempts).to.equal(1);
   });
 
-  it('gates the payment screens by the billing area: a support member gets 403, no link, and changes nothing', async () => {
+  it('shows the payment screens to a member without the billing area, with no action offered, and refuses their forged posts with 403, changing nothing', async () => {
     await addStaff(server.installation, 'helper', 'helper password 1');
     await staff.get('/admin/settings/staff');
     await staff.post('/admin/settings/staff/groups/presets', { company_id: '1' });
@@ -188,15 +189,45 @@ describe('payment screens and the gateway inbox (admin area over HTTP)', functio
     const user = await call(1, 'users', 'getByUsername', { username: 'helper' });
     const helperId = (await call(1, 'staff', 'getByUserId', { user_id: user.id })).id;
     expect((await staff.post('/admin/settings/staff/assign', { company_id: '1', staff_id: String(helperId), staff_group_id: String(support.id) })).status).to.equal(303);
+    // The billing member's page offers what the support member's must not: the spec would pass on nothing otherwise.
+    expect((await staff.get(`/admin/payments/view?transaction_id=${transactionId}`)).text)
+      .to.contain('action="/admin/payments/apply"')
+      .and.contain('action="/admin/payments/refund"');
     const helper = new AdminClient(server.url);
     await helper.signIn('helper', 'helper password 1');
     expect((await helper.get('/admin')).text)
-      .not.to.contain('/admin/payments?')
-      .and.not.to.contain('Gateway inbox');
-    for (const path of ['/admin/payments', `/admin/payments/view?transaction_id=${transactionId}`, '/admin/payments/inbox', `/admin/payments/inbox/view?notification_id=${notificationId}`]) {
-      expect((await helper.get(path)).status, path).to.equal(403);
+      .to.contain('>Payments</a>')
+      .and.contain('>Gateway inbox</a>');
+    const viewOnly = 'Your staff group can view invoices, payments and payment accounts but not change them.';
+    const pages: Array<[string, string]> = [
+      ['/admin/payments', `transaction_id=${transactionId}`],
+      [`/admin/payments/view?transaction_id=${transactionId}`, viewOnly],
+      ['/admin/payments/inbox', `notification_id=${notificationId}`],
+      [`/admin/payments/inbox/view?notification_id=${notificationId}`, viewOnly],
+    ];
+    for (const [path, shown] of pages) {
+      const page = await helper.get(path);
+      expect(page.status, path).to.equal(200);
+      expect(page.text, path).to.contain(shown).and.not.to.contain('method="post" action="/admin/payments');
     }
-    expect((await helper.post('/admin/payments/refund', { company_id: '1', transaction_id: String(transactionId) })).status).to.equal(403);
+    const before = {
+      transaction: await transaction(transactionId),
+      invoice: await call(1, 'invoices', 'get', { invoice_id: invoiceId }),
+      notification: await call(1, 'gateway_notifications', 'get', { notification_id: notificationId }),
+    };
+    for (const [path, fields] of [
+      ['/admin/payments/refund', { transaction_id: String(transactionId) }],
+      ['/admin/payments/apply', { transaction_id: String(transactionId), invoice_id: String(invoiceId) }],
+      ['/admin/payments/unapply', { transaction_id: String(transactionId), invoice_id: String(invoiceId) }],
+      ['/admin/payments/inbox/reprocess', { notification_id: String(notificationId) }],
+    ] as const) {
+      const forged = await helper.post(path, { company_id: '1', ...fields });
+      expect(forged.status, path).to.equal(403);
+      expect(forged.text, path).to.contain('The requested resource is not accessible.').and.contain('nothing was changed');
+    }
+    expect(await transaction(transactionId)).to.deep.equal(before.transaction);
+    expect(await call(1, 'invoices', 'get', { invoice_id: invoiceId })).to.deep.equal(before.invoice);
+    expect(await call(1, 'gateway_notifications', 'get', { notification_id: notificationId })).to.deep.equal(before.notification);
     expect((await transaction(transactionId)).refunded).to.equal('10.0000');
     // The model refuses it too, whoever carries the call: gateway refunds are the billing area's.
     const direct = await server.installation.answer({
