@@ -73,8 +73,24 @@ describe('staff groups and what they let a staff member change (admin area over 
   it("lets a read-only member read every page, and refuses their forged POSTs (valid session and token) with the contract's 403, writing nothing", async () => {
     const reader = new AdminClient(server.url);
     expect((await reader.signIn('reader', 'reader password 1')).status).to.equal(303);
-    for (const path of ['/admin', '/admin/settings/staff', '/admin/settings/webhooks', '/admin/settings/api', '/admin/settings/system', '/admin/audit']) {
-      expect((await reader.get(path)).status, path).to.equal(200);
+    const sections = ['Dashboard', 'Clients', 'Invoices', 'Payments', 'Gateway inbox', 'Packages', 'API access', 'Webhooks', 'Mail', 'Extensions', 'Staff', 'System', 'Audit log'];
+    for (const path of [
+      '/admin',
+      '/admin/clients',
+      '/admin/invoices',
+      '/admin/packages',
+      '/admin/payments',
+      '/admin/payments/inbox',
+      '/admin/settings/staff',
+      '/admin/settings/webhooks',
+      '/admin/settings/api',
+      '/admin/settings/system',
+      '/admin/audit',
+    ]) {
+      const page = await reader.get(path);
+      expect(page.status, path).to.equal(200);
+      // The navigation is every member's: reading needs no area.
+      for (const label of sections) expect(page.text, `${path}: ${label}`).to.match(new RegExp(`<li><a href="[^"]+"(?: aria-current="page")?>${label}</a></li>`));
     }
     const fullAccess = await groupNamed('Full access');
     const keysBefore = (await server.installation.db.selectFrom('api_keys').select('id').execute()).length;
@@ -87,6 +103,7 @@ describe('staff groups and what they let a staff member change (admin area over 
       ['/admin/settings/api/create', { label: 'stolen' }],
       ['/admin/settings/system/maintenance', { maintenance: 'on' }],
       ['/admin/settings/system/companies', { name: 'Sneaky Ltd' }],
+      ['/admin/packages/groups/add', { name: 'Sneaky group' }],
     ];
     for (const [path, fields] of forged) {
       const res = await reader.post(path, { company_id: '1', ...fields });
@@ -103,6 +120,7 @@ describe('staff groups and what they let a staff member change (admin area over 
     expect((await server.installation.db.selectFrom('api_keys').select('id').execute()).length).to.equal(keysBefore);
     expect(await server.installation.settings.system('maintenance_mode')).to.equal('false');
     expect((await server.installation.db.selectFrom('companies').select('name').execute()).map((c) => c.name)).not.to.include('Sneaky Ltd');
+    expect(await server.installation.call('package_groups', 'getAll', {}, { companyId: 1, user: 'spec' })).to.deep.equal([]);
   });
 
   it('holds a billing member to their areas: clients yes, settings and staff no (the call path, whoever carries the call)', async () => {
