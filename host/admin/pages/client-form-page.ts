@@ -60,7 +60,9 @@ function varsOf(request: AdminRequest): Record<string, string> {
 async function render(request: AdminRequest, status: number, client: ClientRecord | null, values: Record<string, unknown>, top?: SafeHtml) {
   const text = (name: string) => (values[name] === null || values[name] === undefined ? '' : String(values[name]));
   const title = client ? `Edit ${clientName(client)}` : 'Add a client';
-  const back = client ? { href: hrefFor('/admin/clients/view', request.company, { client_id: String(client.id) }), label: `Back to ${clientName(client)}` } : { href: hrefFor('/admin/clients', request.company), label: 'Back to the clients' };
+  const back = client
+    ? { href: hrefFor('/admin/clients/view', request.company, { client_id: String(client.id) }), label: `Back to ${clientName(client)}` }
+    : { href: hrefFor('/admin/clients', request.company), label: 'Back to the clients' };
   if (!mayChange(request, 'clients')) return sendHtml(request.ctx, status, viewOnlyPage(request, 'clients', 'clients', title, back));
   const content = html`${top ?? ''}
 <section class="panel">

@@ -133,7 +133,9 @@ ${figure(`Overdue (${overdue.filter((i) => i.currency === currency).length})`, l
       `Contacts of ${name(client)}`,
       [{ label: 'Name' }, { label: 'Type' }, { label: 'Email' }, { label: 'Company' }],
       contacts.map((c) => [`${c.first_name} ${c.last_name}`, c.contact_type, c.email, c.company ?? '']),
-      mayChange(request, 'clients') ? html`No contacts yet: <a href="${hrefFor('/admin/clients/edit', request.company, { client_id: String(client.id) })}">edit the client</a> to give it its primary contact.` : 'No contacts yet.',
+      mayChange(request, 'clients')
+        ? html`No contacts yet: <a href="${hrefFor('/admin/clients/edit', request.company, { client_id: String(client.id) })}">edit the client</a> to give it its primary contact.`
+        : 'No contacts yet.',
     );
   },
   async services(request, client) {

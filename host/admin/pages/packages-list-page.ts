@@ -82,7 +82,11 @@ ${dataTable(
     g.name,
     g.type,
     g.description ?? '',
-    ...(manage ? [html`<form method="post" action="${PATH}/groups/delete" class="inline-form">${formBasics(request)}<input type="hidden" name="package_group_id" value="${g.id}"><button type="submit" class="small danger" data-confirm="Delete the group ${g.name}? Its packages stay.">Delete<span class="visually-hidden"> group ${g.name}</span></button></form>`] : []),
+    ...(manage
+      ? [
+          html`<form method="post" action="${PATH}/groups/delete" class="inline-form">${formBasics(request)}<input type="hidden" name="package_group_id" value="${g.id}"><button type="submit" class="small danger" data-confirm="Delete the group ${g.name}? Its packages stay.">Delete<span class="visually-hidden"> group ${g.name}</span></button></form>`,
+        ]
+      : []),
   ]),
   manage ? 'No package groups yet. Groups gather packages offered together; add one below.' : 'No package groups yet.',
 )}

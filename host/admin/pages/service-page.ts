@@ -89,7 +89,14 @@ export const showChangeQuote: PageHandler = async (request) => {
   if (!service) return noSuchService(request);
   const pricingId = wholeNumberOr(request.ctx.query.pricing_id, 0);
   if (!mayChange(request, 'services'))
-    return sendHtml(request.ctx, 200, viewOnlyPage(request, 'services', 'clients', `Change the package of service ${service.id}`, { href: hrefFor('/admin/services/view', request.company, { service_id: String(service.id) }), label: 'Back to the service' }));
+    return sendHtml(
+      request.ctx,
+      200,
+      viewOnlyPage(request, 'services', 'clients', `Change the package of service ${service.id}`, {
+        href: hrefFor('/admin/services/view', request.company, { service_id: String(service.id) }),
+        label: 'Back to the service',
+      }),
+    );
   const quote = await attempt(() => callAs(request, 'services', 'getChangeQuote', { service_id: service.id, pricing_id: pricingId }) as Promise<Quote>);
   if (!quote.ok) return render(request, 400, service, problemsNotice(quote.messages));
   const q = quote.value;
@@ -126,7 +133,14 @@ function noSuchService(request: AdminRequest) {
 
 async function renderAdd(request: AdminRequest, status: number, clientId: number, name: string, top?: SafeHtml, pricingId: number | null = null) {
   if (!mayChange(request, 'services'))
-    return sendHtml(request.ctx, status, viewOnlyPage(request, 'services', 'clients', `Add a service for ${name}`, { href: hrefFor('/admin/clients/view', request.company, { client_id: String(clientId), tab: 'services' }), label: `Back to ${name}` }));
+    return sendHtml(
+      request.ctx,
+      status,
+      viewOnlyPage(request, 'services', 'clients', `Add a service for ${name}`, {
+        href: hrefFor('/admin/clients/view', request.company, { client_id: String(clientId), tab: 'services' }),
+        label: `Back to ${name}`,
+      }),
+    );
   const options = await pricingOptions(request, pricingId);
   const content = html`${top ?? ''}
 <section class="panel">
@@ -179,7 +193,7 @@ ${
   live && !mayChange(request, 'services')
     ? viewOnlyNote(request, 'services')
     : live
-    ? html`<section class="panel" aria-labelledby="actions-title"><h2 id="actions-title">Actions</h2>
+      ? html`<section class="panel" aria-labelledby="actions-title"><h2 id="actions-title">Actions</h2>
 ${
   service.status === 'active'
     ? html`<form method="post" action="/admin/services/action" class="grid-form">${formBasics(request)}${id}<input type="hidden" name="action" value="suspend">
@@ -196,7 +210,7 @@ ${service.status === 'suspended' ? button('unsuspend', 'Unsuspend') : ''}
   <div><button type="submit">See what it costs</button></div>
 </form>
 </section>`
-    : ''
+      : ''
 }`;
   sendHtml(request.ctx, status, staffPage(request, 'clients', `Service ${service.id}: ${service.name}`, content));
 }

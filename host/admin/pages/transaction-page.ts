@@ -100,15 +100,15 @@ ${
   !manage
     ? ''
     : credit && open.length
-    ? html`<h3 id="apply-title">Apply the credit to an open invoice</h3>
+      ? html`<h3 id="apply-title">Apply the credit to an open invoice</h3>
 <form method="post" action="/admin/payments/apply" class="grid-form" aria-labelledby="apply-title">${formBasics(request)}${hidden}
   <div class="field"><label for="apply-invoice">Invoice</label><select id="apply-invoice" name="invoice_id">${open.map((i) => html`<option value="${i.id}">${i.id_code}: ${moneyText(i.due, i.currency)} due</option>`)}</select></div>
   <div class="field"><label for="apply-amount">Amount <span class="hint">(optional: as much as both allow)</span></label><input type="text" inputmode="decimal" id="apply-amount" name="amount" maxlength="20"></div>
   <div><button type="submit">Apply</button></div>
 </form>`
-    : credit
-      ? html`<p class="hint">The client has no open invoice in ${transaction.currency} to apply the credit to.</p>`
-      : ''
+      : credit
+        ? html`<p class="hint">The client has no open invoice in ${transaction.currency} to apply the credit to.</p>`
+        : ''
 }
 </section>
 ${
