@@ -25,6 +25,9 @@ const AREA_OF_MODEL: Readonly<Record<string, StaffArea>> = {
   transactions: 'billing',
   accounts: 'billing',
   invoice_notices: 'billing',
+  // Refunds through a gateway and re-processing its notifications move money: billing, not settings.
+  gateway_payments: 'billing',
+  gateway_notifications: 'billing',
   services: 'services',
   packages: 'catalog',
   package_groups: 'catalog',

@@ -16,6 +16,7 @@ import { deliveryList, InvoiceRules } from '../billing/invoice-rules';
 import { InvoiceQueries } from './invoices/invoice-queries';
 import { InvoicePdfs } from './invoices/invoice-pdfs';
 import { InvoiceDeliveries } from './invoices/invoice-deliveries';
+import { AutodebitAttempts } from './invoices/autodebit-attempts';
 import { queueEmailDelivery } from '../delivery/invoice-email';
 import { insertInvoice, writeDelivery, writeLinesAndTaxes } from './invoices/invoice-store';
 import { readLines } from '../billing/lines';
@@ -39,7 +40,7 @@ import { applyRecurringPart, checkRecurringPart, editRecurringPart, recurs } fro
  * from the company's sequence (invoice_format, invoice_start settings); money is exact (decimal.js)
  * and answered as decimal strings with four places, totals rounded to the currency's precision.
  */
-@model('invoices', { facets: [InvoiceQueries, RecurringInvoices, InvoiceHelpers, InvoicePdfs, InvoiceDeliveries] })
+@model('invoices', { facets: [InvoiceQueries, RecurringInvoices, InvoiceHelpers, InvoicePdfs, InvoiceDeliveries, AutodebitAttempts] })
 export class Invoices {
   constructor(
     private readonly ctx: CallContext,

@@ -101,3 +101,15 @@ export const PRICING_INFO = record({
 export const PACKAGE_PRICING_INFO = record({ ...Object.fromEntries((PACKAGE_PRICING.fields ?? []).map((f) => [f.name, f])), package_id: int(), package_name: string() });
 
 export const LABELS = mapOf(string());
+
+/** services/getChangeQuote: what services/edit with vars[pricing_id] would invoice and credit now. */
+export const CHANGE_QUOTE = record({
+  pricing_id: int(),
+  package_id: int(),
+  package_name: string(),
+  currency: string({ description: "The new pricing's currency, the one an invoice is in." }),
+  invoice: money({ description: 'What would be invoiced now (0: nothing).' }),
+  credit: money({ description: "What would go to the client's credit now (0: nothing)." }),
+  credit_currency: string({ description: "The service's currency, the one the credit is in." }),
+  date_renews: timestamp({ nullable: true, description: 'The renew date after the change.' }),
+});

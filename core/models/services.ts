@@ -16,7 +16,7 @@ import { BillingSettings } from '../billing/billing-settings';
 import { shiftDays } from '../billing/run-clock';
 import { pageOffset, truthy } from '../billing/values';
 import { ordered, readFilters, readOrder } from '../billing/ordering';
-import { changePricing } from './services/package-change';
+import { changePricing, quoteChange } from './services/package-change';
 import { nextRenewDate, Period, PERIODS } from '../billing/renew-dates';
 import { addService } from './services/service-add';
 import { takeCoupon } from '../billing/coupon-use';
@@ -29,6 +29,7 @@ import { isFieldKey, readServiceVars } from './services/service-vars';
 import { bool as yes, int as count, money, nothing, orFalse, timestamp } from '../kernel/shape';
 import {
   CANCEL_VARS,
+  CHANGE_QUOTE,
   LABELS,
   MODULE_VARS,
   PACKAGE_PRICING_INFO,
@@ -247,6 +248,29 @@ export class Services {
   @callable({ returns: orFalse(PACKAGE_PRICING_INFO), verb: 'GET', params: [int('pricing_id')], description: "A package pricing row with its package's id and name, or false." })
   getPackagePricing(pricingId: number) {
     return packagePricing(this.ctx.db, this.ctx.companyId, pricingId);
+  }
+
+  @callable({
+    returns: CHANGE_QUOTE,
+    verb: 'GET',
+    params: [int('service_id'), int('pricing_id')],
+    description:
+      "What services/edit with vars[pricing_id] would do now, changing nothing: the prorated amount it would invoice (in the new pricing's currency) and the unused time it would credit (in the service's), and the renew date after it.",
+  })
+  async getChangeQuote(serviceId: number, pricingId: number) {
+    const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
+    const quote = await quoteChange(this.ctx, service, pricingId, this.now());
+    if (!quote) throw TallyError.invalid({ pricing_id: { exists: 'Invalid pricing ID.' } });
+    return {
+      pricing_id: pricingId,
+      package_id: quote.next.package_id,
+      package_name: quote.next.name,
+      currency: quote.next.currency,
+      invoice: toStored(quote.net.gt(0) ? quote.net : stored(0)),
+      credit: toStored(quote.refund.gt(0) ? quote.refund : stored(0)),
+      credit_currency: quote.currency,
+      date_renews: quote.dateRenews,
+    };
   }
 
   @callable({ returns: LABELS, verb: 'GET', description: 'The lifecycle actions on a service and their names.' })

@@ -1,7 +1,7 @@
 import type { Call } from '../call-record';
 import { Db } from '../db/schema';
 import { TallyError } from '../kernel/tally-error';
-import { areaOfModel, parsePermissions } from '../identity/staff-areas';
+import { areaOfModel, parsePermissions, STAFF_AREAS, StaffArea } from '../identity/staff-areas';
 
 /**
  * The staff group's permissions, as the call path's authorise hook: a call made for a staff member
@@ -23,14 +23,23 @@ export function staffPermissions(db: Db): (call: Call) => void | Promise<void> {
   };
 }
 
-async function mayChange(db: Db, staffId: number, area: string): Promise<void> {
+async function mayChange(db: Db, staffId: number, area: StaffArea): Promise<void> {
+  if (!(await staffAreas(db, staffId)).includes(area)) throw new TallyError('forbidden');
+}
+
+/**
+ * The areas a staff member may change: every area without a group, their group's otherwise, none
+ * when they are no longer active or their group is gone. The administrative area also takes a
+ * screen's form posts, and offers its forms, only to a member whose areas include the screen's.
+ */
+export async function staffAreas(db: Db, staffId: number): Promise<readonly StaffArea[]> {
   const row = await db
     .selectFrom('staff')
     .leftJoin('staff_groups', 'staff_groups.id', 'staff.staff_group_id')
     .select(['staff.status', 'staff.staff_group_id', 'staff_groups.permissions'])
     .where('staff.id', '=', staffId)
     .executeTakeFirst();
-  if (!row || row.status !== 'active') throw new TallyError('forbidden');
-  if (row.staff_group_id === null) return;
-  if (row.permissions === null || !(parsePermissions(row.permissions) as string[]).includes(area)) throw new TallyError('forbidden');
+  if (!row || row.status !== 'active') return [];
+  if (row.staff_group_id === null) return STAFF_AREAS;
+  return row.permissions === null ? [] : parsePermissions(row.permissions);
 }

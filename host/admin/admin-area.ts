@@ -17,6 +17,7 @@ import { DEFAULT_SESSION_LIMITS, SessionLimits, SessionStore, StaffSession } fro
 import { DEFAULT_LOCKOUT, LockoutPolicy, SignInLockout } from '../web/sign-in-lockout';
 import { signInHandler } from './staff-sign-in';
 import { assembled } from '../assembled';
+import { staffAreas } from '../../core/trust/staff-permissions';
 import { requestIdFor } from '../api/request-id';
 
 export interface AdminAreaOptions {
@@ -63,7 +64,7 @@ export function adminArea(installation: Installation, logger: Logger, options: A
     const view = await companyInView(installation, safe ? ctx.query.company : form.company_id, session.companyId);
     if (!view) return sendHtml(ctx, 404, statusPage('No such company', 'The company asked for does not exist.'));
     try {
-      await handler({ ctx, installation, session, form, ...view });
+      await handler({ ctx, installation, session, form, ...view, areas: await staffAreas(installation.db, session.staffId) });
     } catch (error) {
       // The call path refused a write the member's staff group does not allow (staff-permissions.ts).
       if (!(error instanceof TallyError && error.code === 'forbidden')) throw error;

@@ -1,5 +1,6 @@
 import Koa from 'koa';
 import { Installation } from '../../core/installation';
+import { StaffArea } from '../../core/identity/staff-areas';
 import { StaffSession } from './session-store';
 
 export interface Company {
@@ -19,6 +20,8 @@ export interface AdminRequest {
   readonly companies: readonly Company[];
   /** The company the page shows and acts on: ?company= on GET, company_id in forms. */
   readonly company: Company;
+  /** The areas the member's staff group may change (core/trust/staff-permissions.ts): a screen's form posts, and the forms its pages offer, need theirs (area-gate.ts). */
+  readonly areas: readonly StaffArea[];
 }
 
 export type PageHandler = (request: AdminRequest) => Promise<void>;

@@ -2,12 +2,16 @@ import { AdminRequest, hrefFor } from './admin-request';
 import { CSRF_FIELD } from '../web/csrf';
 import { html, SafeHtml } from '../web/html';
 
-export type Section = 'dashboard' | 'clients' | 'invoices' | 'api' | 'webhooks' | 'mail' | 'extensions' | 'staff' | 'system' | 'audit';
+export type Section = 'dashboard' | 'clients' | 'invoices' | 'packages' | 'payments' | 'inbox' | 'api' | 'webhooks' | 'mail' | 'extensions' | 'staff' | 'system' | 'audit';
 
+/** The navigation, the same for every staff member: everyone reads every section; what they may change is each page's (area-gate.ts). */
 const SECTIONS: ReadonlyArray<{ key: Section; path: string; label: string }> = [
   { key: 'dashboard', path: '/admin', label: 'Dashboard' },
   { key: 'clients', path: '/admin/clients', label: 'Clients' },
   { key: 'invoices', path: '/admin/invoices', label: 'Invoices' },
+  { key: 'payments', path: '/admin/payments', label: 'Payments' },
+  { key: 'inbox', path: '/admin/payments/inbox', label: 'Gateway inbox' },
+  { key: 'packages', path: '/admin/packages', label: 'Packages' },
   { key: 'api', path: '/admin/settings/api', label: 'API access' },
   { key: 'webhooks', path: '/admin/settings/webhooks', label: 'Webhooks' },
   { key: 'mail', path: '/admin/settings/mail', label: 'Mail' },

@@ -7,6 +7,7 @@ import { packageChange } from '../../billing/proration';
 import { nextRenewDate, Period } from '../../billing/renew-dates';
 import { periodOf, requireService, serviceCurrency, ServiceRow } from '../../billing/service-store';
 import { ServiceTransitions } from '../../billing/transitions';
+import { TallyError } from '../../kernel/tally-error';
 
 /**
  * Moves an active service to another pricing (an upgrade or downgrade, of package or term). Within
@@ -16,43 +17,14 @@ import { ServiceTransitions } from '../../billing/transitions';
  * The module is told first; when it refuses, nothing changes.
  */
 export async function changePricing(ctx: CallContext, calls: ModelCalls, service: ServiceRow, newPricingId: number, now: string): Promise<number | null> {
-  const next = await ctx.db
-    .selectFrom('pricings')
-    .innerJoin('packages', 'packages.id', 'pricings.package_id')
-    .select(['pricings.term', 'pricings.period', 'pricings.price', 'pricings.currency', 'packages.id as package_id', 'packages.name', 'packages.module_settings', 'packages.taxable'])
-    .where('pricings.id', '=', newPricingId)
-    .executeTakeFirstOrThrow();
+  const quote = await quoteChange(ctx, service, newPricingId, now);
+  if (!quote) throw TallyError.invalid({ pricing_id: { exists: 'Invalid pricing ID.' } });
+  const { next, dateRenews, refund, net } = quote;
   if (next.package_id !== service.package_id) await new ServiceTransitions(ctx, calls, now).changePackage(service, next.module_settings);
 
-  const samePeriod = next.term === service.term && next.period === service.period;
-  const renews = service.date_renews;
-  const oldPrice = stored(service.override_price ?? service.price).times(service.qty);
-  const newPrice = stored(next.price).times(service.qty);
-  let credit = new Money(0);
-  let charge = new Money(0);
-  let dateRenews = renews;
-  if (renews && renews > now && service.period !== 'onetime') {
-    // The period began at the last renewal (or the start, before any): a renew date clamped to a
-    // short month (31 January + 1 month = 28 February) is 28 days from it, not 31 from 28 January.
-    const began = service.date_last_renewed ?? service.date_added;
-    const share = packageChange(oldPrice, samePeriod ? newPrice : new Money(0), now, renews, service.term, periodOf(service), ctx.timezone, began);
-    credit = share.credit;
-    charge = samePeriod ? share.charge : newPrice;
-  } else if (!samePeriod) charge = newPrice;
-  if (!samePeriod) dateRenews = nextRenewDate(now, next.term, next.period as Period, ctx.timezone);
-
   await ctx.db.updateTable('services').set({ pricing_id: newPricingId, override_price: null, override_currency: null, date_renews: dateRenews }).where('id', '=', service.id).execute();
-  // Netting adds amounts of one currency only: a move to a pricing in another currency credits the
-  // unused time in the old currency and invoices the new price in its own (¥5000 less $50 was
-  // credited as ¥4950, leaving the $50 unbilled). Each is rounded to its currency's precision, as an
-  // invoice rounds its total, half away from zero both ways: unrounded, a downgrade credited
-  // $0.0017 that the upgrade's invoice had rounded to $0.00, so changing back and forth paid the client.
-  const currency = serviceCurrency(service);
-  const sameCurrency = currency === next.currency;
-  const net = roundTo(sameCurrency ? charge.minus(credit) : charge, await precisionOf(ctx, next.currency));
-  const refund = sameCurrency ? net.negated() : roundTo(credit, await precisionOf(ctx, currency));
   if (refund.gt(0)) {
-    await calls.call(ctx, 'transactions', 'add', { vars: { client_id: service.client_id, amount: toStored(refund), currency, type: 'other' } });
+    await calls.call(ctx, 'transactions', 'add', { vars: { client_id: service.client_id, amount: toStored(refund), currency: quote.currency, type: 'other' } });
   }
   if (net.gt(0)) {
     const changed = await requireService(ctx.db, ctx.companyId, service.id);
@@ -80,6 +52,50 @@ export async function changePricing(ctx: CallContext, calls: ModelCalls, service
     return invoiceId;
   }
   return null;
+}
+
+/**
+ * What moving the service to the pricing would invoice and credit now, without changing anything:
+ * services/getChangeQuote shows it to staff before they confirm, and changePricing does exactly
+ * what it says. Null when the company has no such pricing.
+ */
+export async function quoteChange(ctx: CallContext, service: ServiceRow, newPricingId: number, now: string) {
+  const next = await ctx.db
+    .selectFrom('pricings')
+    .innerJoin('packages', 'packages.id', 'pricings.package_id')
+    .select(['pricings.term', 'pricings.period', 'pricings.price', 'pricings.currency', 'packages.id as package_id', 'packages.name', 'packages.module_settings', 'packages.taxable'])
+    .where('pricings.id', '=', newPricingId)
+    .where('pricings.company_id', '=', ctx.companyId)
+    .executeTakeFirst();
+  if (!next) return null;
+
+  const samePeriod = next.term === service.term && next.period === service.period;
+  const renews = service.date_renews;
+  const oldPrice = stored(service.override_price ?? service.price).times(service.qty);
+  const newPrice = stored(next.price).times(service.qty);
+  let credit = new Money(0);
+  let charge = new Money(0);
+  let dateRenews = renews;
+  if (renews && renews > now && service.period !== 'onetime') {
+    // The period began at the last renewal (or the start, before any): a renew date clamped to a
+    // short month (31 January + 1 month = 28 February) is 28 days from it, not 31 from 28 January.
+    const began = service.date_last_renewed ?? service.date_added;
+    const share = packageChange(oldPrice, samePeriod ? newPrice : new Money(0), now, renews, service.term, periodOf(service), ctx.timezone, began);
+    credit = share.credit;
+    charge = samePeriod ? share.charge : newPrice;
+  } else if (!samePeriod) charge = newPrice;
+  if (!samePeriod) dateRenews = nextRenewDate(now, next.term, next.period as Period, ctx.timezone);
+
+  // Netting adds amounts of one currency only: a move to a pricing in another currency credits the
+  // unused time in the old currency and invoices the new price in its own (¥5000 less $50 was
+  // credited as ¥4950, leaving the $50 unbilled). Each is rounded to its currency's precision, as an
+  // invoice rounds its total, half away from zero both ways: unrounded, a downgrade credited
+  // $0.0017 that the upgrade's invoice had rounded to $0.00, so changing back and forth paid the client.
+  const currency = serviceCurrency(service);
+  const sameCurrency = currency === next.currency;
+  const net = roundTo(sameCurrency ? charge.minus(credit) : charge, await precisionOf(ctx, next.currency));
+  const refund = sameCurrency ? net.negated() : roundTo(credit, await precisionOf(ctx, currency));
+  return { next, dateRenews, net, refund, currency };
 }
 
 /** Digits after the point of a company's currency; the stored four when the currency is gone. */

@@ -15,6 +15,10 @@ import { clientCredit, presentTransaction, readTransaction, SETTLED_STATUSES, tr
 import { int as count, listOf, mapOf, money, orFalse, string as text } from '../../kernel/shape';
 import { APPLIED, CREDITS, TRANSACTION, TRANSACTION_SUMMARIES, TYPE } from '../transactions.fields';
 import { PAGE_SIZE } from '../../kernel/paging';
+import { parseTimestamp } from '../../kernel/timestamps';
+
+/** A real day written YYYY-MM-DD (2026-02-30 is not one). */
+const isCalendarDay = (text: string) => /^\d{4}-\d{2}-\d{2}$/.test(text) && parseTimestamp(`${text} 00:00:00 UTC`, 'UTC') !== null;
 
 const ORDER: Record<string, string> = { date_added: 'date_added', amount: 'amount', currency: 'currency', status: 'status', type: 'type', id: 'id', client_id: 'client_id' };
 const STATUS_NAMES = { approved: 'Approved', declined: 'Declined', void: 'Void', error: 'Error', pending: 'Pending', refunded: 'Refunded', returned: 'Returned' };
@@ -55,7 +59,7 @@ export class TransactionQueries {
 
   @callable({
     description:
-      'One page (25) of transactions, of one client or all, by status; order_by[field]=ASC|DESC over date_added, amount, currency, status, type, id, client_id; filters[currency], filters[type].',
+      'One page (25) of transactions, of one client or all, by status; order_by[field]=ASC|DESC over date_added, amount, currency, status, type, id, client_id; filters[currency], filters[type], filters[date_from] and filters[date_to] (YYYY-MM-DD, UTC days, both included).',
     verb: 'GET',
     params: [
       int('client_id', { default: null }),
@@ -218,9 +222,16 @@ export class TransactionQueries {
     let query = transactionQuery(this.ctx.db, this.ctx.companyId);
     if (clientId !== null) query = query.where('client_id', '=', clientId);
     if (status !== 'all') query = query.where('status', '=', status);
-    const known = readFilters(filters, ['currency', 'type']);
+    const known = readFilters(filters, ['currency', 'type', 'date_from', 'date_to']);
     if (known.currency !== undefined) query = query.where('currency', '=', known.currency);
     if (known.type !== undefined) query = query.where('type', '=', known.type);
+    // Days as UTC dates, both ends included: a transaction's date_added is a UTC timestamp.
+    for (const end of ['date_from', 'date_to'] as const) {
+      const day = known[end];
+      if (day === undefined) continue;
+      if (!isCalendarDay(day)) throw TallyError.invalid({ [`filters[${end}]`]: { format: 'Give the day as YYYY-MM-DD.' } });
+      query = end === 'date_from' ? query.where('date_added', '>=', `${day} 00:00:00`) : query.where('date_added', '<=', `${day} 23:59:59`);
+    }
     return query;
   }
 

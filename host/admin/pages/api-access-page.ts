@@ -3,6 +3,7 @@ import { field } from '../../web/form-body';
 import { attempt, problemsNotice } from '../../web/form-outcome';
 import { html, SafeHtml } from '../../web/html';
 import { formBasics, notice, redirectTo, sendHtml, staffPage } from '../layout';
+import { mayChange, viewOnlyNote } from '../area-gate';
 import { changeLimits, limitsCell } from './credential-limits';
 
 interface Credential {
@@ -67,14 +68,16 @@ const list = (request: AdminRequest) => callAs(request, 'api_keys', 'getList', {
 async function render(request: AdminRequest, status: number, view: { top?: SafeHtml; created?: Created; draft?: Draft }) {
   const draft = view.draft ?? {};
   const credentials = await list(request);
-  const content = html`${view.top ?? ''}
+  const content = html`${view.top ?? ''}${viewOnlyNote(request, 'settings')}
 ${view.created ? createdPanel(view.created) : ''}
 <section class="panel" aria-labelledby="credentials-title">
   <h2 id="credentials-title">Credentials of ${request.company.name}</h2>
   <p class="hint">A company credential acts as ${request.company.name} only, with everything the API offers unless narrowed below. An installation credential also reaches every other company, adds companies, changes system settings and staff identities. Keys are stored only as a hash: they are shown once, when created.</p>
   ${credentials.length ? credentialTable(request, credentials) : html`<p>This company has no API credentials yet.</p>`}
 </section>
-<section class="panel" aria-labelledby="create-title">
+${
+  mayChange(request, 'settings')
+    ? html`<section class="panel" aria-labelledby="create-title">
   <h2 id="create-title">Create a credential</h2>
   <form method="post" action="${PATH}/create" class="inline-form">
     ${formBasics(request)}
@@ -98,7 +101,9 @@ ${view.created ? createdPanel(view.created) : ''}
     <div class="field"><label><input type="checkbox" name="installation" value="1"${draft.installation ? html` checked` : ''}> Installation credential (every company)</label></div>
     <div><button type="submit">Create credential</button></div>
   </form>
-</section>`;
+</section>`
+    : ''
+}`;
   sendHtml(request.ctx, status, staffPage(request, 'api', 'API access', content));
 }
 
@@ -114,8 +119,12 @@ function credentialTable(request: AdminRequest, credentials: readonly Credential
     <td>${c.notes ?? ''}</td>
     <td>${c.date_added}</td>
     <td>${c.last_used ? `${c.last_used}${c.last_used_ip ? ` from ${c.last_used_ip}` : ''}` : 'never'}</td>
-    <td><form method="post" action="${PATH}/revoke">${formBasics(request)}<input type="hidden" name="id" value="${c.id}">
-      <button type="submit" class="danger small" aria-label="Revoke ${c.user}" data-confirm="Revoke ${c.user}? Programs using it will be refused at once.">Revoke</button></form></td>
+    <td>${
+      mayChange(request, 'settings')
+        ? html`<form method="post" action="${PATH}/revoke">${formBasics(request)}<input type="hidden" name="id" value="${c.id}">
+      <button type="submit" class="danger small" aria-label="Revoke ${c.user}" data-confirm="Revoke ${c.user}? Programs using it will be refused at once.">Revoke</button></form>`
+        : ''
+    }</td>
   </tr>`,
   )}
   </tbody>

@@ -4,6 +4,7 @@ import { attempt, problemsNotice } from '../../web/form-outcome';
 import { html, SafeHtml } from '../../web/html';
 import { formBasics, sendHtml, redirectTo, staffPage } from '../layout';
 import { statusPage } from './status-page';
+import { mayChange, viewOnlyPage } from '../area-gate';
 import { CLIENT_STATUS_LABELS, clientName, ClientRecord, findClient } from './client-records';
 
 const FIELDS: ReadonlyArray<{ name: keyof ClientRecord; label: string; type?: string; required?: boolean; autocomplete?: string; max: number }> = [
@@ -59,6 +60,10 @@ function varsOf(request: AdminRequest): Record<string, string> {
 async function render(request: AdminRequest, status: number, client: ClientRecord | null, values: Record<string, unknown>, top?: SafeHtml) {
   const text = (name: string) => (values[name] === null || values[name] === undefined ? '' : String(values[name]));
   const title = client ? `Edit ${clientName(client)}` : 'Add a client';
+  const back = client
+    ? { href: hrefFor('/admin/clients/view', request.company, { client_id: String(client.id) }), label: `Back to ${clientName(client)}` }
+    : { href: hrefFor('/admin/clients', request.company), label: 'Back to the clients' };
+  if (!mayChange(request, 'clients')) return sendHtml(request.ctx, status, viewOnlyPage(request, 'clients', 'clients', title, back));
   const content = html`${top ?? ''}
 <section class="panel">
 <form method="post" action="${client ? '/admin/clients/edit' : '/admin/clients/add'}">

@@ -8,9 +8,11 @@ import { html, SafeHtml } from '../../web/html';
 import { formBasics, notice, redirectTo, sendHtml, staffPage } from '../layout';
 import { moneyText } from '../money-text';
 import { statusPage } from './status-page';
+import { mayChange, viewOnlyNote } from '../area-gate';
 import { CLIENT_STATUS_LABELS, clientName, ClientRecord, findClient } from './client-records';
 import { InvoiceSummary, invoiceRows, INVOICE_COLUMNS } from './invoice-records';
 import { MailLogEntry, mailLogTable } from './mail-log-records';
+import { SERVICE_STATUS_LABELS } from './service-records';
 
 const TABS = ['summary', 'contacts', 'services', 'invoices', 'transactions', 'notes', 'mail'] as const;
 type Tab = (typeof TABS)[number];
@@ -82,7 +84,13 @@ async function render(request: AdminRequest, status: number, client: ClientRecor
   const body = await TAB_CONTENT[tab](request, client);
   const content = html`${top ?? ''}
 <p>Client ${client.id_code} · ${CLIENT_STATUS_LABELS[client.status] ?? client.status}${client.company ? ` · ${client.company}` : ''}${client.email ? ` · ${client.email}` : ''}</p>
-<p class="actions"><a class="button" href="${hrefFor('/admin/invoices/add', request.company, { client_id: String(client.id) })}">Create an invoice</a> <a href="${hrefFor('/admin/clients/edit', request.company, { client_id: String(client.id) })}">Edit client</a></p>
+${
+  mayChange(request, 'billing') || mayChange(request, 'clients')
+    ? html`<p class="actions">${mayChange(request, 'billing') ? html`<a class="button" href="${hrefFor('/admin/invoices/add', request.company, { client_id: String(client.id) })}">Create an invoice</a>` : ''} ${
+        mayChange(request, 'clients') ? html`<a href="${hrefFor('/admin/clients/edit', request.company, { client_id: String(client.id) })}">Edit client</a>` : ''
+      }</p>`
+    : viewOnlyNote(request, 'clients')
+}
 ${tabLinks(
   `Sections of ${name}`,
   TABS.filter((t) => t !== 'services' || hasCallable(request.installation, 'services', 'getList')).map((t) => ({ key: t, label: TAB_LABELS[t], href: profileHref(request, client, t) })),
@@ -107,7 +115,9 @@ const TAB_CONTENT: Record<Tab, (request: AdminRequest, client: ClientRecord) => 
     ])) as [InvoiceSummary[], InvoiceSummary[], Array<{ currency: string; credit: string }>];
     const currencies = [...new Set([...open.map((i) => i.currency), ...credits.map((c) => c.currency)])].sort();
     if (!currencies.length)
-      return html`<p class="empty">${name(client)} owes nothing and has no credit. <a href="${hrefFor('/admin/invoices/add', request.company, { client_id: String(client.id) })}">Create an invoice</a> to bill them.</p>`;
+      return html`<p class="empty">${name(client)} owes nothing and has no credit.${
+        mayChange(request, 'billing') ? html` <a href="${hrefFor('/admin/invoices/add', request.company, { client_id: String(client.id) })}">Create an invoice</a> to bill them.` : ''
+      }</p>`;
     const sum = (rows: ReadonlyArray<{ currency: string }>, pick: (row: never) => string, currency: string) =>
       rows.filter((r) => r.currency === currency).reduce((total, r) => total.plus(pick(r as never)), new Decimal(0));
     return html`${currencies.map((currency) => {
@@ -130,17 +140,28 @@ ${figure(`Overdue (${overdue.filter((i) => i.currency === currency).length})`, l
       `Contacts of ${name(client)}`,
       [{ label: 'Name' }, { label: 'Type' }, { label: 'Email' }, { label: 'Company' }],
       contacts.map((c) => [`${c.first_name} ${c.last_name}`, c.contact_type, c.email, c.company ?? '']),
-      html`No contacts yet: <a href="${hrefFor('/admin/clients/edit', request.company, { client_id: String(client.id) })}">edit the client</a> to give it its primary contact.`,
+      mayChange(request, 'clients')
+        ? html`No contacts yet: <a href="${hrefFor('/admin/clients/edit', request.company, { client_id: String(client.id) })}">edit the client</a> to give it its primary contact.`
+        : 'No contacts yet.',
     );
   },
   async services(request, client) {
     const services = (await callAs(request, 'services', 'getList', { client_id: client.id, status: 'all' })) as Service[];
-    return dataTable(
-      `Services of ${name(client)}`,
-      [{ label: 'Service' }, { label: 'Status' }, { label: 'Renews' }, { label: 'Added' }],
-      services.map((s) => [s.name ?? s.package?.names?.[0]?.name ?? `Service ${s.id}`, s.status, s.date_renews ?? '—', s.date_added]),
-      `${name(client)} has no services yet. Services are added with services/add over the API until their screen lands.`,
-    );
+    // Adding a service is the services area's (area-gate.ts): without it the tab says so and offers no actions.
+    const manage = mayChange(request, 'services');
+    const serviceName = (s: Service) => s.name ?? s.package?.names?.[0]?.name ?? `Service ${s.id}`;
+    return html`${manage ? html`<p><a class="button" href="${hrefFor('/admin/services/add', request.company, { client_id: String(client.id) })}">Add a service</a></p>` : viewOnlyNote(request, 'services')}
+${dataTable(
+  `Services of ${name(client)}`,
+  [{ label: 'Service' }, { label: 'Status' }, { label: 'Renews' }, { label: 'Added' }],
+  services.map((s) => [
+    html`<a href="${hrefFor('/admin/services/view', request.company, { service_id: String(s.id) })}">${serviceName(s)}</a>`,
+    SERVICE_STATUS_LABELS[s.status] ?? s.status,
+    s.date_renews ?? '—',
+    s.date_added,
+  ]),
+  manage ? `${name(client)} has no services yet. Add one from a package's pricing.` : `${name(client)} has no services yet.`,
+)}`;
   },
   async invoices(request, client) {
     const invoices = (await callAs(request, 'invoices', 'getList', { client_id: client.id, status: 'all', order_by: { date_billed: 'DESC' } })) as InvoiceSummary[];
@@ -148,7 +169,7 @@ ${figure(`Overdue (${overdue.filter((i) => i.currency === currency).length})`, l
       `Invoices of ${name(client)}`,
       INVOICE_COLUMNS.filter((c) => c.label !== 'Client'),
       invoiceRows(request, invoices, null),
-      html`No invoices yet. <a href="${hrefFor('/admin/invoices/add', request.company, { client_id: String(client.id) })}">Create an invoice</a>.`,
+      mayChange(request, 'billing') ? html`No invoices yet. <a href="${hrefFor('/admin/invoices/add', request.company, { client_id: String(client.id) })}">Create an invoice</a>.` : 'No invoices yet.',
     )}
 <p><a href="${hrefFor('/admin/invoices', request.company, { client_id: String(client.id), status: 'all' })}">Every invoice of ${name(client)}</a></p>`;
   },
@@ -167,14 +188,18 @@ ${figure(`Overdue (${overdue.filter((i) => i.currency === currency).length})`, l
       `Notes on ${name(client)}`,
       [{ label: 'Added (UTC)' }, { label: 'Title' }, { label: 'Note' }],
       notes.map((n) => [n.date_added, n.title, n.description ?? '']),
-      'No notes yet. Add the first one below.',
+      mayChange(request, 'clients') ? 'No notes yet. Add the first one below.' : 'No notes yet.',
     )}
-<form method="post" action="/admin/clients/notes/add" class="stacked">
+${
+  mayChange(request, 'clients')
+    ? html`<form method="post" action="/admin/clients/notes/add" class="stacked">
   ${formBasics(request)}<input type="hidden" name="client_id" value="${client.id}">
   <div class="field"><label for="note-title">Title</label><input type="text" id="note-title" name="title" required maxlength="255"></div>
   <div class="field"><label for="note-description">Note <span class="hint">(optional)</span></label><textarea id="note-description" name="description" rows="3"></textarea></div>
   <div><button type="submit">Add note</button></div>
-</form>`;
+</form>`
+    : viewOnlyNote(request, 'clients')
+}`;
   },
 };
 

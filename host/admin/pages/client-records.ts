@@ -34,3 +34,13 @@ export async function findClient(request: AdminRequest, id: unknown): Promise<Cl
   const client = await callAs(request, 'clients', 'get', { client_id: Number(text), get_settings: false });
   return client ? (client as ClientRecord) : null;
 }
+
+/** The names of the company's clients by id, for lists that name each row's client (one clients/get each). */
+export async function clientNames(request: AdminRequest, ids: Iterable<number>): Promise<Map<number, string>> {
+  const names = new Map<number, string>();
+  for (const id of new Set(ids)) {
+    const found = (await callAs(request, 'clients', 'get', { client_id: id, get_settings: false })) as ClientRecord | false;
+    names.set(id, found ? clientName(found) : '');
+  }
+  return names;
+}

@@ -3,6 +3,7 @@ import { dataTable } from '../components/data-table';
 import { filterLinks, pager, wholeNumberOr } from '../components/list-controls';
 import { html } from '../../web/html';
 import { sendHtml, staffPage } from '../layout';
+import { mayChange, viewOnlyNote } from '../area-gate';
 import { CLIENT_STATUS_LABELS, clientName, ClientRecord } from './client-records';
 
 const PATH = '/admin/clients';
@@ -37,10 +38,12 @@ export const showClients: PageHandler = async (request) => {
     c.email ?? '',
     CLIENT_STATUS_LABELS[c.status] ?? c.status,
   ]);
+  // Adding a client is the clients area's: a member without it gets the list and the note instead of the links.
+  const manage = mayChange(request, 'clients');
   const empty = query
-    ? html`No client matches “${query}”. Search by number, name, company or email, or <a href="${hrefFor(`${PATH}/add`, company)}">add a client</a>.`
-    : html`No ${status === 'all' ? '' : `${CLIENT_STATUS_LABELS[status].toLowerCase()} `}clients yet. <a href="${hrefFor(`${PATH}/add`, company)}">Add a client</a> to start billing them.`;
-  const content = html`<p><a class="button" href="${hrefFor(`${PATH}/add`, company)}">Add a client</a></p>
+    ? html`No client matches “${query}”. Search by number, name, company or email${manage ? html`, or <a href="${hrefFor(`${PATH}/add`, company)}">add a client</a>` : ''}.`
+    : html`No ${status === 'all' ? '' : `${CLIENT_STATUS_LABELS[status].toLowerCase()} `}clients yet.${manage ? html` <a href="${hrefFor(`${PATH}/add`, company)}">Add a client</a> to start billing them.` : ''}`;
+  const content = html`${manage ? html`<p><a class="button" href="${hrefFor(`${PATH}/add`, company)}">Add a client</a></p>` : viewOnlyNote(request, 'clients')}
 <form method="get" action="${PATH}" class="inline-form" role="search">
   <input type="hidden" name="company" value="${company.id}">
   <div class="field"><label for="client-search">Search clients</label><input type="search" id="client-search" name="q" value="${query}" maxlength="200" placeholder="Number, name, company or email"></div>

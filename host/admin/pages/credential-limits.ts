@@ -3,6 +3,7 @@ import { field } from '../../web/form-body';
 import { attempt, problemsNotice } from '../../web/form-outcome';
 import { html, SafeHtml } from '../../web/html';
 import { formBasics, redirectTo } from '../layout';
+import { mayChange } from '../area-gate';
 
 /** What the limits form shows of a credential. */
 export interface Limited {
@@ -30,6 +31,7 @@ export function limitsText(c: Limited): string {
 /** The limits in words, and a folded form that changes them (an empty field removes that limit). */
 export function limitsCell(request: AdminRequest, c: Limited): SafeHtml {
   const id = (name: string) => `${name}-${c.id}`;
+  if (!mayChange(request, 'settings')) return html`${limitsText(c)}`;
   return html`${limitsText(c)}
 <details><summary>Change limits<span class="visually-hidden"> of ${c.user}</span></summary>
   <form method="post" action="${PATH}/limits">${formBasics(request)}<input type="hidden" name="id" value="${c.id}">

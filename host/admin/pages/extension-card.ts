@@ -2,6 +2,7 @@ import { AdminRequest } from '../admin-request';
 import { ListedExtension } from '../extension-listing';
 import { html, SafeHtml } from '../../web/html';
 import { formBasics, notice } from '../layout';
+import { mayChange } from '../area-gate';
 
 const ACTIONS = '/admin/settings/extensions';
 
@@ -14,6 +15,8 @@ export function extensionCard(request: AdminRequest, e: ListedExtension): SafeHt
     html`<form method="post" action="${ACTIONS}/${action}">${hidden(action)}<button type="submit" class="small ${style}" aria-label="${label} ${e.name}"${confirm ? html` data-confirm="${confirm}"` : ''}>${label}</button></form>`;
   const installed = e.id !== null;
   const hasSettings = Object.keys(e.declared).length > 0;
+  // Installing, switching and configuring are the settings area's: without it the card only describes.
+  const manage = mayChange(request, 'settings');
   return html`<li class="card extension">
 <article aria-labelledby="${titleId}">
   <h3 id="${titleId}">${e.name} <span class="status ${e.status}">${e.status}</span></h3>
@@ -22,10 +25,10 @@ export function extensionCard(request: AdminRequest, e: ListedExtension): SafeHt
   ${asksFor(e)}
   ${e.error ? notice('error', html`<strong>Load error:</strong> ${e.error}`) : ''}
   ${e.upgradable ? upgradeNotice(e) : ''}
-  ${!installed && e.loaded && !hasSettings ? html`<div class="actions">${button('install', 'Install')}</div>` : ''}
-  ${!installed && e.loaded && hasSettings ? settingsForm(request, e, 'install', hidden('install'), 'Install') : ''}
+  ${manage && !installed && e.loaded && !hasSettings ? html`<div class="actions">${button('install', 'Install')}</div>` : ''}
+  ${manage && !installed && e.loaded && hasSettings ? settingsForm(request, e, 'install', hidden('install'), 'Install') : ''}
   ${
-    installed
+    manage && installed
       ? html`<div class="actions">
     ${e.upgradable ? button('upgrade', 'Upgrade') : ''}
     ${e.status === 'enabled' ? button('disable', 'Disable', 'secondary') : button('enable', 'Enable')}
@@ -33,7 +36,7 @@ export function extensionCard(request: AdminRequest, e: ListedExtension): SafeHt
   </div>`
       : ''
   }
-  ${installed && hasSettings ? settingsForm(request, e, 'settings', hidden('settings'), 'Save settings') : ''}
+  ${manage && installed && hasSettings ? settingsForm(request, e, 'settings', hidden('settings'), 'Save settings') : ''}
 </article>
 </li>`;
 }

@@ -3,6 +3,7 @@ import { field } from '../../web/form-body';
 import { attempt, problemsNotice } from '../../web/form-outcome';
 import { html, SafeHtml } from '../../web/html';
 import { formBasics, notice, redirectTo } from '../layout';
+import { mayChange } from '../area-gate';
 
 const PATH = '/admin/settings/extensions';
 
@@ -24,6 +25,7 @@ export async function extensionTasksPanel(request: AdminRequest): Promise<SafeHt
   if (!hasCallable(request.installation, 'extension_tasks', 'getList')) return html``;
   const tasks = (await callAs(request, 'extension_tasks', 'getList')) as ListedTask[];
   const button = (t: ListedTask) => {
+    if (!mayChange(request, 'settings')) return '';
     const action = t.enabled ? 'disable' : 'enable';
     return html`<form method="post" action="${PATH}/task-${action}">${formBasics(request)}<input type="hidden" name="task" value="${t.task}"><button type="submit" class="small${t.enabled ? ' secondary' : ''}" aria-label="${t.enabled ? 'Disable' : 'Enable'} ${t.task}">${t.enabled ? 'Disable' : 'Enable'}</button></form>`;
   };

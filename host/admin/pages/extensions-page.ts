@@ -5,6 +5,7 @@ import { field } from '../../web/form-body';
 import { attempt, problemsNotice } from '../../web/form-outcome';
 import { html, SafeHtml } from '../../web/html';
 import { notice, redirectTo, sendHtml, staffPage } from '../layout';
+import { viewOnlyNote } from '../area-gate';
 import { extensionCard } from './extension-card';
 import { extensionTaskAction, extensionTasksPanel, taskNotice } from './extension-tasks-panel';
 
@@ -52,7 +53,7 @@ async function render(request: AdminRequest, status: number, top?: SafeHtml) {
     content = html`${top ?? ''}<section class="panel"><p>This installation has no extension managers, so there is nothing to show.</p></section>`;
   } else {
     const sections = await Promise.all(EXTENSION_TYPES.map(async (type) => ({ type, extensions: await listExtensions(request, type) })));
-    content = html`${top ?? ''}
+    content = html`${top ?? ''}${viewOnlyNote(request, 'settings')}
 <p class="hint">Extensions are found in the installation's extensions directory and installed per company. Changes here apply to ${request.company.name}.</p>
 ${sections.map(
   ({ type, extensions }) => html`<section class="panel" aria-labelledby="${type}-title">

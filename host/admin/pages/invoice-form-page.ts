@@ -3,6 +3,7 @@ import { field } from '../../web/form-body';
 import { attempt, problemsNotice } from '../../web/form-outcome';
 import { html, SafeHtml } from '../../web/html';
 import { formBasics, redirectTo, sendHtml, staffPage } from '../layout';
+import { mayChange, viewOnlyPage } from '../area-gate';
 import { clientName, ClientRecord, findClient } from './client-records';
 
 /** Lines the form offers; blank ones are left out. */
@@ -43,6 +44,8 @@ export const addInvoice: PageHandler = async (request) => {
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
 async function render(request: AdminRequest, status: number, clientIdGiven: unknown, values: Record<string, unknown>, top?: SafeHtml) {
+  if (!mayChange(request, 'billing'))
+    return sendHtml(request.ctx, status, viewOnlyPage(request, 'billing', 'invoices', 'Create an invoice', { href: hrefFor('/admin/invoices', request.company), label: 'Back to the invoices' }));
   const client = await findClient(request, typeof clientIdGiven === 'string' ? clientIdGiven : '');
   const [currencies, clients, preferred] = (await Promise.all([
     callAs(request, 'currencies', 'getAll', { company_id: request.company.id }),

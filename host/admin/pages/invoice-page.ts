@@ -6,6 +6,7 @@ import { html, SafeHtml } from '../../web/html';
 import { formBasics, notice, redirectTo, sendHtml, staffPage } from '../layout';
 import { moneyText } from '../money-text';
 import { statusPage } from './status-page';
+import { mayChange, viewOnlyNote } from '../area-gate';
 import { clientName, ClientRecord } from './client-records';
 import { invoiceState, InvoiceSummary } from './invoice-records';
 import { deliveryPanel } from './invoice-delivery-panel';
@@ -106,8 +107,10 @@ async function render(request: AdminRequest, status: number, invoice: Invoice, t
   const money = (amount: string) => moneyText(amount, invoice.currency);
   const state = invoiceState(invoice);
   const payable = invoice.status === 'active' && !invoice.date_closed;
+  // Recording a payment and voiding are the billing area's: a member without it is told so instead.
+  const manage = mayChange(request, 'billing');
   const clientLink = client ? html`<a href="${hrefFor('/admin/clients/view', request.company, { client_id: String(client.id) })}">${clientName(client)}</a>` : 'an unknown client';
-  const content = html`${top ?? ''}
+  const content = html`${top ?? ''}${viewOnlyNote(request, 'billing')}
 <p>${state} invoice for ${clientLink}. Billed ${invoice.date_billed.slice(0, 10)}, due ${invoice.date_due.slice(0, 10)}${invoice.date_closed ? `, paid in full ${invoice.date_closed.slice(0, 10)}` : ''}.</p>
 <p><a href="${hrefFor('/admin/invoices/pdf', request.company, { invoice_id: String(invoice.id) })}">PDF<span class="visually-hidden"> of invoice ${invoice.id_code}</span></a></p>
 <section class="panel" aria-labelledby="lines-title"><h2 id="lines-title">Lines</h2>
@@ -131,10 +134,10 @@ ${dataTable(
   `Payments applied to invoice ${invoice.id_code}`,
   [{ label: 'Date (UTC)' }, { label: 'Transaction' }, { label: 'Amount applied', numeric: true }],
   applied.map((a) => [a.date, `#${a.transaction_id}`, money(a.amount)]),
-  payable ? 'No payment yet. Record one below when the client pays.' : 'No payment was applied to this invoice.',
+  payable && manage ? 'No payment yet. Record one below when the client pays.' : payable ? 'No payment yet.' : 'No payment was applied to this invoice.',
 )}
 ${
-  payable
+  payable && manage
     ? html`<h3 id="pay-title">Record a payment</h3>
 <form method="post" action="/admin/invoices/pay" class="grid-form" aria-labelledby="pay-title">
   ${formBasics(request)}<input type="hidden" name="invoice_id" value="${invoice.id}">
@@ -148,7 +151,7 @@ ${
 </section>
 ${delivery}
 ${
-  invoice.status !== 'void'
+  invoice.status !== 'void' && manage
     ? html`<section class="panel" aria-labelledby="void-title"><h2 id="void-title">Void this invoice</h2>
 <p class="hint">A void invoice keeps its number and is no longer due; payments applied to it go back to the client's credit.</p>
 <form method="post" action="/admin/invoices/void">${formBasics(request)}<input type="hidden" name="invoice_id" value="${invoice.id}"><button type="submit" class="danger" data-confirm="Void invoice ${invoice.id_code}? It will no longer be due.">Void invoice</button></form>

@@ -3,7 +3,8 @@ import { dataTable } from '../components/data-table';
 import { filterLinks, pager, wholeNumberOr } from '../components/list-controls';
 import { html } from '../../web/html';
 import { sendHtml, staffPage } from '../layout';
-import { clientName, ClientRecord, findClient } from './client-records';
+import { mayChange, viewOnlyNote } from '../area-gate';
+import { clientName, clientNames, findClient } from './client-records';
 import { INVOICE_COLUMNS, invoiceRows, InvoiceSummary } from './invoice-records';
 
 const PATH = '/admin/invoices';
@@ -30,17 +31,18 @@ export const showInvoices: PageHandler = async (request) => {
     callAs(request, 'invoices', 'getList', { ...byClient, status, page, order_by: status === 'open' || status === 'past_due' ? { date_due: 'ASC' } : { date_billed: 'DESC' } }),
     callAs(request, 'invoices', 'getListCount', { ...byClient, status }),
   ])) as [InvoiceSummary[], number];
-  const names = new Map<number, string>();
-  for (const id of new Set(invoices.map((i) => i.client_id))) {
-    const found = (await callAs(request, 'clients', 'get', { client_id: id, get_settings: false })) as ClientRecord | false;
-    names.set(id, found ? clientName(found) : '');
-  }
+  const names = await clientNames(
+    request,
+    invoices.map((i) => i.client_id),
+  );
   const label = FILTERS.find((f) => f.value === status)!.label.toLowerCase();
   const extra: Record<string, string> = client ? { client_id: String(client.id) } : {};
-  const content = html`<p><a class="button" href="${hrefFor(`${PATH}/add`, company, extra)}">Create an invoice</a></p>
+  // Creating an invoice is the billing area's: a member without it gets the list and the note instead of the links.
+  const manage = mayChange(request, 'billing');
+  const content = html`${manage ? html`<p><a class="button" href="${hrefFor(`${PATH}/add`, company, extra)}">Create an invoice</a></p>` : viewOnlyNote(request, 'billing')}
 ${client ? html`<p>Invoices of <a href="${hrefFor('/admin/clients/view', company, { client_id: String(client.id) })}">${clientName(client)}</a>. <a href="${hrefFor(PATH, company, { status })}">Every client's</a>.</p>` : ''}
 ${filterLinks('Invoice filter', PATH, company, FILTERS, status, extra)}
-${dataTable(`${FILTERS.find((f) => f.value === status)!.label} invoices`, INVOICE_COLUMNS, invoiceRows(request, invoices, names), html`No ${status === 'all' ? '' : `${label} `}invoices. <a href="${hrefFor(`${PATH}/add`, company, extra)}">Create an invoice</a>, or choose another filter.`)}
+${dataTable(`${FILTERS.find((f) => f.value === status)!.label} invoices`, INVOICE_COLUMNS, invoiceRows(request, invoices, names), html`No ${status === 'all' ? '' : `${label} `}invoices. ${manage ? html`<a href="${hrefFor(`${PATH}/add`, company, extra)}">Create an invoice</a>, or choose` : 'Choose'} another filter.`)}
 ${pager(PATH, company, page, total, PAGE_SIZE, { ...extra, status })}`;
   sendHtml(ctx, 200, staffPage(request, 'invoices', 'Invoices', content));
 };

@@ -4,6 +4,7 @@ import { attempt, problemsNotice } from '../../web/form-outcome';
 import { html, SafeHtml } from '../../web/html';
 import { formBasics, notice, redirectTo, sendHtml, staffPage } from '../layout';
 import { mailTabs } from './mail-tabs';
+import { mayChange, viewOnlyNote } from '../area-gate';
 
 /** mail_settings/get as the page shows it (the password never: only whether one is set). */
 export interface MailSettingsView {
@@ -79,13 +80,17 @@ async function render(request: AdminRequest, status: number, top: SafeHtml | und
   const input = (name: keyof MailSettingsView, label: string, type = 'text', hint = '') =>
     html`<div class="field"><label for="${name}">${label}${hint ? html` <span class="hint">${hint}</span>` : ''}</label><input type="${type}" id="${name}" name="${name}" value="${value(name)}" maxlength="255"></div>`;
   const tls = value('tls');
+  // Saving and sending a test change settings: a member whose group may not is told so instead of offered the forms.
+  const manage = mayChange(request, 'settings');
   const content = html`${top ?? ''}
-${mailTabs(request, 'settings')}
+${mailTabs(request, 'settings')}${viewOnlyNote(request, 'settings')}
 ${mailWaitingNotice(request, settings)}
 <section class="panel" aria-labelledby="server-title">
   <h2 id="server-title">Mail server</h2>
   <p class="hint">Invoices marked for email delivery, payment reminders and other messages of ${request.company.name} are sent through this server only.</p>
-  <form method="post" action="${PATH}" class="inline-form">
+  ${
+    manage
+      ? html`<form method="post" action="${PATH}" class="inline-form">
     ${formBasics(request)}
     ${input('host', 'SMTP host', 'text', '(empty: no server; messages wait)')}
     ${input('port', 'Port', 'number')}
@@ -97,17 +102,27 @@ ${mailWaitingNotice(request, settings)}
     ${input('from_address', 'Sender address', 'email')}
     ${input('reply_to', 'Reply-to address', 'email', '(optional)')}
     <div><button type="submit">Save mail settings</button></div>
-  </form>
+  </form>`
+      : html`<p>Server: ${value('host') || 'none'}${value('host') ? `:${value('port')}` : ''}; sender: ${value('from_name')} ${value('from_address') ? `<${value('from_address')}>` : ''}.</p>`
+  }
 </section>
-<section class="panel" aria-labelledby="test-title">
+${
+  manage || test
+    ? html`<section class="panel" aria-labelledby="test-title">
   <h2 id="test-title">Send a test message</h2>
-  <form method="post" action="${PATH}/test" class="inline-form">
+  ${
+    manage
+      ? html`<form method="post" action="${PATH}/test" class="inline-form">
     ${formBasics(request)}
     <div class="field"><label for="to">To</label><input type="email" id="to" name="to" required maxlength="254"></div>
     <div><button type="submit" class="secondary">Send a test message</button></div>
-  </form>
+  </form>`
+      : ''
+  }
   ${test ? testResult(request, test) : ''}
-</section>`;
+</section>`
+    : ''
+}`;
   sendHtml(request.ctx, status, staffPage(request, 'mail', 'Mail', content));
 }
 

@@ -5,6 +5,7 @@ import { field } from '../../web/form-body';
 import { attempt, problemsNotice } from '../../web/form-outcome';
 import { html, SafeHtml } from '../../web/html';
 import { formBasics, notice, redirectTo, sendHtml, staffPage } from '../layout';
+import { mayChange, viewOnlyNote } from '../area-gate';
 
 interface Member {
   readonly id: number;
@@ -88,16 +89,18 @@ const areasText = (areas: readonly StaffArea[]) => (areas.length === STAFF_AREAS
 
 async function render(request: AdminRequest, status: number, top?: SafeHtml) {
   const [members, groups] = (await Promise.all([callAs(request, 'staff', 'getAll'), callAs(request, 'staff_groups', 'getAll')])) as [Member[], Group[]];
+  // Groups and who is in them are the staff area's: without it the page lists them as text and offers no form.
+  const manage = mayChange(request, 'staff');
   const memberRows = members.map((m) => [
     html`${[m.first_name, m.last_name].filter(Boolean).join(' ') || m.username}`,
     m.username,
     m.email,
     m.status === 'active' ? 'Active' : 'Disabled',
-    assignForm(request, m, groups),
+    manage ? assignForm(request, m, groups) : (groups.find((g) => g.id === m.staff_group_id)?.name ?? 'No group (full access)'),
     areasText(m.permissions),
   ]);
-  const groupRows = groups.map((g) => [g.name, areasText(g.permissions), String(g.members), groupActions(request, g)]);
-  const content = html`${top ?? ''}
+  const groupRows = groups.map((g) => [g.name, areasText(g.permissions), String(g.members), ...(manage ? [groupActions(request, g)] : [])]);
+  const content = html`${top ?? ''}${viewOnlyNote(request, 'staff')}
 <section class="panel" aria-labelledby="members-title">
   <h2 id="members-title">Staff members</h2>
   <p class="hint">Every staff member sees every page. Their group decides what they may change; a member without a group has full access. Staff are created, disabled and given new passwords on the server with <code>npx tally staff</code>.</p>
@@ -112,13 +115,15 @@ async function render(request: AdminRequest, status: number, top?: SafeHtml) {
   <h2 id="groups-title">Staff groups</h2>
   ${dataTable(
     `Staff groups of ${request.company.name}`,
-    [{ label: 'Group' }, { label: 'May change' }, { label: 'Members', numeric: true }, { label: 'Actions' }],
+    [{ label: 'Group' }, { label: 'May change' }, { label: 'Members', numeric: true }, ...(manage ? [{ label: 'Actions' }] : [])],
     groupRows,
-    'No staff groups yet: add the usual four below, or a group of your own.',
+    manage ? 'No staff groups yet: add the usual four below, or a group of your own.' : 'No staff groups yet.',
   )}
-  <form method="post" action="${PATH}/groups/presets">${formBasics(request)}<button type="submit" class="secondary">Add the usual groups (Full access, Billing, Support, Read-only)</button></form>
+  ${manage ? html`<form method="post" action="${PATH}/groups/presets">${formBasics(request)}<button type="submit" class="secondary">Add the usual groups (Full access, Billing, Support, Read-only)</button></form>` : ''}
 </section>
-<section class="panel" aria-labelledby="add-group-title">
+${
+  manage
+    ? html`<section class="panel" aria-labelledby="add-group-title">
   <h2 id="add-group-title">Add a staff group</h2>
   <form method="post" action="${PATH}/groups/add" class="stacked">
     ${formBasics(request)}
@@ -126,7 +131,9 @@ async function render(request: AdminRequest, status: number, top?: SafeHtml) {
     ${areaChecks('new', [])}
     <div><button type="submit">Add group</button></div>
   </form>
-</section>`;
+</section>`
+    : ''
+}`;
   sendHtml(request.ctx, status, staffPage(request, 'staff', 'Staff', content));
 }
 

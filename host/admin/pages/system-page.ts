@@ -3,6 +3,7 @@ import { field } from '../../web/form-body';
 import { attempt, problemsNotice } from '../../web/form-outcome';
 import { html, SafeHtml } from '../../web/html';
 import { formBasics, notice, redirectTo, sendHtml, staffPage } from '../layout';
+import { mayChange, viewOnlyNote } from '../area-gate';
 
 const PATH = '/admin/settings/system';
 const DONE: Record<string, string> = {
@@ -47,27 +48,37 @@ async function render(request: AdminRequest, status: number, view: { top?: SafeH
     callAs(request, 'companies', 'getAll') as Promise<Company[]>,
   ]);
   const on = maintenance === 'true';
-  const content = html`${view.top ?? ''}
+  // The forms change settings: a member whose group may not is told so instead of offered them.
+  const manage = mayChange(request, 'settings');
+  const content = html`${view.top ?? ''}${viewOnlyNote(request, 'settings')}
 <section class="panel" aria-labelledby="maintenance-title">
   <h2 id="maintenance-title">Maintenance mode</h2>
   <p>Maintenance mode is <span class="status ${on ? 'warn' : 'off'}">${on ? 'on' : 'off'}</span>. ${on ? 'The API answers 503 to every call; this area keeps working.' : 'The API is serving calls.'}</p>
-  <form method="post" action="${PATH}/maintenance">
+  ${
+    manage
+      ? html`<form method="post" action="${PATH}/maintenance">
     ${formBasics(request)}
     <input type="hidden" name="maintenance" value="${on ? 'off' : 'on'}">
     <button type="submit" class="${on ? '' : 'danger'}"${on ? '' : html` data-confirm="Turn maintenance mode on? Every API call will be refused with 503 until it is turned off."`}>Turn maintenance mode ${on ? 'off' : 'on'}</button>
-  </form>
+  </form>`
+      : ''
+  }
 </section>
 <section class="panel" aria-labelledby="timezone-title">
   <h2 id="timezone-title">Time zone of ${request.company.name}</h2>
   <p class="hint">Timestamps given without a zone in API calls are read in this zone.</p>
-  <form method="post" action="${PATH}/timezone" class="inline-form">
+  ${
+    manage
+      ? html`<form method="post" action="${PATH}/timezone" class="inline-form">
     ${formBasics(request)}
     <div class="field">
       <label for="timezone">Time zone</label>
       <select id="timezone" name="timezone">${zones(String(timezone)).map((z) => html`<option${z === timezone ? html` selected` : ''}>${z}</option>`)}</select>
     </div>
     <div><button type="submit">Save time zone</button></div>
-  </form>
+  </form>`
+      : html`<p>${String(timezone)}</p>`
+  }
 </section>
 <section class="panel" aria-labelledby="companies-title">
   <h2 id="companies-title">Companies</h2>
@@ -75,13 +86,17 @@ async function render(request: AdminRequest, status: number, view: { top?: SafeH
     <thead><tr><th scope="col" class="num">ID</th><th scope="col">Name</th><th scope="col">Hostname</th><th scope="col">Added (UTC)</th></tr></thead>
     <tbody>${companies.map((c) => html`<tr><td class="num">${c.id}</td><td><a href="${hrefFor(PATH, c)}">${c.name}</a></td><td>${c.hostname ?? ''}</td><td>${c.date_added}</td></tr>`)}</tbody>
   </table></div>
-  <h3 id="add-company-title">Add a company</h3>
+  ${
+    manage
+      ? html`<h3 id="add-company-title">Add a company</h3>
   <form method="post" action="${PATH}/companies" class="inline-form" aria-labelledby="add-company-title">
     ${formBasics(request)}
     <div class="field"><label for="company-name">Name</label><input type="text" id="company-name" name="name" maxlength="255" required value="${view.name ?? ''}"></div>
     <div class="field"><label for="company-hostname">Hostname <span class="hint">(optional)</span></label><input type="text" id="company-hostname" name="hostname" maxlength="255" value="${view.hostname ?? ''}"></div>
     <div><button type="submit">Add company</button></div>
-  </form>
+  </form>`
+      : ''
+  }
 </section>`;
   sendHtml(request.ctx, status, staffPage(request, 'system', 'System', content));
 }

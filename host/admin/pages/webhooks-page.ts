@@ -3,6 +3,7 @@ import { field } from '../../web/form-body';
 import { attempt, problemsNotice } from '../../web/form-outcome';
 import { html, SafeHtml } from '../../web/html';
 import { formBasics, notice, redirectTo, sendHtml, staffPage } from '../layout';
+import { mayChange, viewOnlyNote } from '../area-gate';
 
 interface Endpoint {
   readonly id: number;
@@ -81,10 +82,12 @@ export const webhookAction: PageHandler = async (request) => {
 async function render(request: AdminRequest, status: number, view: { top?: SafeHtml; secret?: { title: string; secret: string; overlap?: boolean } }) {
   const endpoints = (await callAs(request, 'webhooks', 'getList')) as Endpoint[];
   const panels = await Promise.all(endpoints.map((endpoint) => endpointPanel(request, endpoint)));
-  const content = html`${view.top ?? ''}
+  const content = html`${view.top ?? ''}${viewOnlyNote(request, 'settings')}
 ${view.secret ? secretPanel(view.secret) : ''}
 ${panels.length ? panels : html`<section class="panel"><p>${request.company.name} has no webhook endpoints yet.</p></section>`}
-<section class="panel" aria-labelledby="add-title">
+${
+  mayChange(request, 'settings')
+    ? html`<section class="panel" aria-labelledby="add-title">
   <h2 id="add-title">Add an endpoint</h2>
   <p class="hint">Deliveries are signed as Standard Webhooks 1.0 and retried for about three days. The URL must be https:// and reach a public address unless the installation allows otherwise.</p>
   <form method="post" action="${PATH}/add" class="inline-form">
@@ -94,7 +97,9 @@ ${panels.length ? panels : html`<section class="panel"><p>${request.company.name
     <div class="field"><label for="description">Description <span class="hint">(optional)</span></label><input type="text" id="description" name="description" maxlength="255"></div>
     <div><button type="submit">Add endpoint</button></div>
   </form>
-</section>`;
+</section>`
+    : ''
+}`;
   sendHtml(request.ctx, status, staffPage(request, 'webhooks', 'Webhooks', content));
 }
 
@@ -105,7 +110,9 @@ async function endpointPanel(request: AdminRequest, endpoint: Endpoint): Promise
   const h = endpoint.health;
   const state = endpoint.status === 'enabled' ? 'Enabled' : endpoint.disabled_reason === 'gone' ? 'Disabled: the receiver answered 410 Gone' : 'Disabled';
   const action = (name: string, label: string, danger = false) =>
-    html`<form method="post" action="${PATH}/action">${formBasics(request)}<input type="hidden" name="webhook_id" value="${endpoint.id}"><input type="hidden" name="action" value="${name}"><button type="submit" class="small${danger ? ' danger' : ' secondary'}"${danger ? html` data-confirm="Delete this endpoint and its delivery log?"` : ''}>${label}</button></form>`;
+    !mayChange(request, 'settings')
+      ? ''
+      : html`<form method="post" action="${PATH}/action">${formBasics(request)}<input type="hidden" name="webhook_id" value="${endpoint.id}"><input type="hidden" name="action" value="${name}"><button type="submit" class="small${danger ? ' danger' : ' secondary'}"${danger ? html` data-confirm="Delete this endpoint and its delivery log?"` : ''}>${label}</button></form>`;
   return html`<section class="panel" aria-labelledby="endpoint-${endpoint.id}">
   <h2 id="endpoint-${endpoint.id}" class="mono">${endpoint.url}</h2>
   <p>${state}. ${endpoint.description ?? ''} Event types: ${endpoint.event_types.length ? endpoint.event_types.join(', ') : 'every type'}.${endpoint.rotating_until ? ` The previous secret signs too until ${endpoint.rotating_until} UTC.` : ''}</p>

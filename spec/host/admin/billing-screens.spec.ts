@@ -181,14 +181,13 @@ describe('client and invoice screens (admin area over HTTP)', function () {
     expect(await count('transactions')).to.equal(before);
   });
 
-  it("refuses a read-only staff member's forged posts with a valid session and token, changing nothing", async () => {
+  it('shows a read-only staff member every client and invoice page with no action offered, and refuses their forged posts with a valid session and token, changing nothing', async () => {
     await addStaff(server.installation, 'viewer', 'viewer password 1');
     const groupId = await server.installation.call('staff_groups', 'add', { vars: { name: 'Read-only' } }, { companyId: 1, user: 'spec' });
     const viewer = (await server.installation.call('staff', 'getAll', {}, { companyId: 1, user: 'spec' })) as Array<{ id: number; username: string }>;
     await server.installation.call('staff_groups', 'assign', { staff_id: viewer.find((s) => s.username === 'viewer')!.id, staff_group_id: groupId }, { companyId: 1, user: 'spec' });
     const reader = new AdminClient(server.url);
     await reader.signIn('viewer', 'viewer password 1');
-    expect((await reader.get(`/admin/clients/view?client_id=${clientId}`)).status).to.equal(200);
     const open = await staff.post('/admin/invoices/add', {
       company_id: '1',
       client_id: String(clientId),
@@ -200,6 +199,30 @@ describe('client and invoice screens (admin area over HTTP)', function () {
       status: 'active',
     });
     const openId = String(idIn(open.location, 'invoice_id'));
+    // Every page is theirs to read, with the one-line note where a member with the area gets actions (checked first, so an absence is the gate's).
+    const clientsNote = 'Your staff group can view clients and contacts but not change them.';
+    const billingNote = 'Your staff group can view invoices, payments and payment accounts but not change them.';
+    const pages: Array<[string, string, string[]]> = [
+      ['/admin/clients', clientsNote, ['/admin/clients/add']],
+      [`/admin/clients/view?client_id=${clientId}`, clientsNote, ['/admin/invoices/add', '/admin/clients/edit']],
+      [`/admin/clients/view?client_id=${clientId}&tab=notes`, clientsNote, ['action="/admin/clients/notes/add"']],
+      ['/admin/invoices', billingNote, ['/admin/invoices/add']],
+      [`/admin/invoices/view?invoice_id=${openId}`, billingNote, ['action="/admin/invoices/pay"', 'action="/admin/invoices/void"']],
+      ['/admin/clients/add', clientsNote, ['action="/admin/clients/add"']],
+      [`/admin/clients/edit?client_id=${clientId}`, clientsNote, ['action="/admin/clients/edit"']],
+      ['/admin/invoices/add', billingNote, ['action="/admin/invoices/add"']],
+    ];
+    for (const [path, note, actions] of pages) {
+      const full = await staff.get(path);
+      for (const action of actions) expect(full.text, `${path} for the owner`).to.contain(action);
+      expect(full.text, path).not.to.contain(note);
+      const page = await reader.get(path);
+      expect(page.status, path).to.equal(200);
+      expect(page.text, path).to.contain(note);
+      for (const action of actions) expect(page.text, path).not.to.contain(action);
+    }
+    const clientBefore = await server.installation.call('clients', 'get', { client_id: clientId }, { companyId: 1, user: 'spec' });
+    const invoiceBefore = await server.installation.call('invoices', 'get', { invoice_id: Number(openId) }, { companyId: 1, user: 'spec' });
     const counts = async () => Promise.all([count('clients'), count('invoices'), count('transactions'), count('client_notes')]);
     const before = await counts();
     const forged: Array<[string, Record<string, string>]> = [
@@ -213,9 +236,11 @@ describe('client and invoice screens (admin area over HTTP)', function () {
     for (const [path, fields] of forged) {
       const res = await reader.post(path, { company_id: '1', ...fields });
       expect(res.status, path).to.equal(403);
-      expect(res.text, path).to.contain('The requested resource is not accessible.');
+      expect(res.text, path).to.contain('The requested resource is not accessible.').and.contain('nothing was changed');
     }
     expect(await counts()).to.deep.equal(before);
+    expect(await server.installation.call('clients', 'get', { client_id: clientId }, { companyId: 1, user: 'spec' })).to.deep.equal(clientBefore);
+    expect(await server.installation.call('invoices', 'get', { invoice_id: Number(openId) }, { companyId: 1, user: 'spec' })).to.deep.equal(invoiceBefore);
     const view = await staff.get(`/admin/invoices/view?invoice_id=${openId}`);
     expect(view.text).to.contain('Open invoice for').and.contain('Grace Hopper');
   });

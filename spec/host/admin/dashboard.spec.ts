@@ -75,12 +75,12 @@ describe('admin dashboard over HTTP', () => {
     const before = (await staff.get('/admin?company=1')).text;
     expect(before)
       .to.contain('Billing run')
-      .and.match(/Create renewal invoices<\/td><td>never run/);
+      .and.match(/Create renewal invoices<\/td><td data-label="Status">never run/);
     await runBilling(server.installation, { now: '2027-05-01 10:00:00', companyId: 1 });
     const after = (await staff.get('/admin?company=1')).text;
-    expect(after).to.match(/Create renewal invoices<\/td><td>done<\/td><td>2027-05-01 10:00:00<\/td>/);
-    expect(after).to.match(/Cancel scheduled cancellations<\/td><td>done/);
+    expect(after).to.match(/Create renewal invoices<\/td><td data-label="Status">done<\/td><td data-label="Started">2027-05-01 10:00:00<\/td>/);
+    expect(after).to.match(/Cancel scheduled cancellations<\/td><td data-label="Status">done/);
     const other = (await server.installation.call('companies', 'add', { vars: { name: 'Other Co' } }, { companyId: 1, user: 'spec' })) as number;
-    expect((await staff.get(`/admin?company=${other}`)).text).to.match(/Create renewal invoices<\/td><td>never run/);
+    expect((await staff.get(`/admin?company=${other}`)).text).to.match(/Create renewal invoices<\/td><td data-label="Status">never run/);
   });
 });

@@ -279,6 +279,9 @@ describe('OpenAPI: declared fields of vars and answers', () => {
     await call('services', 'getAll');
     await call('services', 'getPricingInfo', { service_id: serviceId });
     await call('services', 'getPackagePricing', { pricing_id: pricingId });
+    await call('services', 'getChangeQuote', { service_id: serviceId, pricing_id: pricingId });
+    await call('invoices', 'getAutodebitAttempts', { status: 'all' });
+    await call('invoices', 'getAutodebitAttemptCount', { status: 'all' });
     await call('services', 'getRenewalPrice', { service_id: serviceId });
     await call('services', 'getNextRenewDate', { last_renew_date: '2027-01-31 00:00:00', term: 1, period: 'month' });
     await call('services', 'getNextInvoiceDate', { service_id: serviceId });

@@ -70,7 +70,19 @@ export class AdminClient {
 }
 
 /** Pages that show one record: without its id they answer 404 (the access-control walk asks for them without). */
-export const RECORD_GETS = ['/admin/clients/view', '/admin/clients/edit', '/admin/invoices/view', '/admin/invoices/pdf', '/admin/mail/templates/edit'];
+export const RECORD_GETS = [
+  '/admin/clients/view',
+  '/admin/clients/edit',
+  '/admin/invoices/view',
+  '/admin/invoices/pdf',
+  '/admin/packages/edit',
+  '/admin/services/add',
+  '/admin/services/view',
+  '/admin/services/change',
+  '/admin/payments/view',
+  '/admin/payments/inbox/view',
+  '/admin/mail/templates/edit',
+];
 /** Every page and form of the area behind the session, as the access-control specs walk them. */
 export const STAFF_GETS = [
   '/admin',
@@ -79,6 +91,10 @@ export const STAFF_GETS = [
   '/admin/clients/add',
   '/admin/invoices',
   '/admin/invoices/add',
+  '/admin/packages',
+  '/admin/packages/add',
+  '/admin/payments',
+  '/admin/payments/inbox',
   ...RECORD_GETS,
   '/admin/settings/api',
   '/admin/settings/webhooks',
@@ -125,5 +141,17 @@ export const STAFF_POSTS = [
   '/admin/invoices/add',
   '/admin/invoices/pay',
   '/admin/invoices/void',
-  '/admin/invoices/delivery',
+  '/admin/packages/add',
+  '/admin/packages/edit',
+  '/admin/packages/groups/add',
+  '/admin/packages/groups/delete',
+  '/admin/packages/delete',
+  '/admin/services/add',
+  '/admin/services/restricted',
+  '/admin/services/action',
+  '/admin/services/change',
+  '/admin/payments/apply',
+  '/admin/payments/unapply',
+  '/admin/payments/refund',
+  '/admin/payments/inbox/reprocess',
 ];

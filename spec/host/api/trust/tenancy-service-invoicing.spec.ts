@@ -16,7 +16,7 @@ const seen = (res: TestResponse) => ({ status: res.status, body: res.json });
 
 /**
  * What the billing-reference session added to services and invoices (createRenewalFromService,
- * appendServices, getAllWithService, getPricingInfo, getPackagePricing, getAll, getSearchCount,
+ * appendServices, getAllWithService, getPricingInfo, getPackagePricing, getChangeQuote, getAll, getSearchCount,
  * the queues' lists and counts; group and client billing settings), against company 2's
  * credential, read-only credentials and malformed input. Company 1's records answer company 2
  * exactly as ids that do not exist (no existence oracle), and nothing of company 1's changes.
@@ -68,6 +68,8 @@ describe('tenancy: service invoicing, queues and billing settings', () => {
     const pairs: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
       ['services/getPricingInfo', { service_id: mine.service }, { service_id: MISSING }],
       ['services/getPackagePricing', { pricing_id: mine.pricing }, { pricing_id: MISSING }],
+      ['services/getChangeQuote', { service_id: mine.service, pricing_id: theirs.pricing }, { service_id: MISSING, pricing_id: theirs.pricing }],
+      ['services/getChangeQuote', { service_id: theirs.service, pricing_id: mine.pricing }, { service_id: theirs.service, pricing_id: MISSING }],
       ['invoices/getAllWithService', { service_id: mine.service }, { service_id: MISSING }],
       ['services/getAll', { filters: { client_id: mine.client } }, { filters: { client_id: MISSING } }],
       ['services/getAll', { filters: { package_id: mine.package } }, { filters: { package_id: MISSING } }],
