@@ -141,6 +141,7 @@ export const STAFF_POSTS = [
   '/admin/invoices/add',
   '/admin/invoices/pay',
   '/admin/invoices/void',
+  '/admin/invoices/delivery',
   '/admin/packages/add',
   '/admin/packages/edit',
   '/admin/packages/groups/add',
