@@ -1,23 +1,14 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { Browser, launchChromium, SCREENSHOTS as SPEC_OUTPUT, SIDEWAYS_OVERFLOW } from '../../support/chromium';
+import { Browser, launchChromium, SCREENSHOTS as SPEC_OUTPUT } from '../../support/chromium';
 import { SmtpSink } from '../../support/smtp-sink';
 import { startTestServer, TestServer } from '../../support/test-server';
 import { addClient, addInvoice, ok } from '../api/billing/fixtures';
 import { addStaff, STAFF } from './support/admin-client';
+import { pageReview } from './support/page-review';
 
 const SCREENSHOTS = path.join(SPEC_OUTPUT, 'admin-mail');
-const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: string[] }>;
-}
-
 /**
  * Mail templates and the mail log in headless Chromium: edit a template, see the error of one that
  * does not parse beside the form, preview, reset; the company's log and a client's, resend. Each
@@ -46,7 +37,6 @@ describe('mail templates and mail log screens in headless Chromium', function ()
     page.setDefaultTimeout(15_000);
     page.on('console', (message) => message.type() === 'error' && !message.text().startsWith('Failed to load resource') && problems.push(message.text()));
     page.on('pageerror', (error) => problems.push(error.message));
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
     await page.goto(`${server.url}/admin/sign-in`);
     await page.getByLabel('Username').fill(STAFF.username);
     await page.getByLabel('Password').fill(STAFF.password);
@@ -60,20 +50,7 @@ describe('mail templates and mail log screens in headless Chromium', function ()
   });
   afterEach(() => expect(problems, 'console errors').to.deep.equal([]));
 
-  const axe = async (name: string) => {
-    await page.evaluate(AXE);
-    const violations = (await page.evaluate(() => (window as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe.run().then((r) => r.violations))) as AxeViolation[];
-    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${name}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    expect(serious, name).to.deep.equal([]);
-  };
-  const review = async (name: string) => {
-    await axe(name);
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-1280.png`), fullPage: true });
-    await page.setViewportSize({ width: 390, height: 844 });
-    expect(await page.evaluate(SIDEWAYS_OVERFLOW), `${name} at 390 px`).to.be.at.most(0);
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-390.png`), fullPage: true });
-    await page.setViewportSize({ width: 1280, height: 860 });
-  };
+  const review = (name: string) => pageReview(page, SCREENSHOTS).review(name);
   const mailTab = (name: string) => page.getByRole('navigation', { name: 'Mail pages' }).getByRole('link', { name }).click();
 
   it('reaches the templates from Mail, edits one, shows the parse error beside the form, previews and resets', async () => {
