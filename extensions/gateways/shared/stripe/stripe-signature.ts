@@ -26,7 +26,7 @@ export function checkSignature(header: string | undefined, rawBody: string, secr
 }
 
 /** UTF-8 bytes of a string (the sandbox has no TextEncoder). */
-function utf8(text: string): Uint8Array {
+export function utf8(text: string): Uint8Array {
   const binary = unescape(encodeURIComponent(text));
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
