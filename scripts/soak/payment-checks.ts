@@ -21,11 +21,7 @@ export async function reprocessUnfinished(db: Db, reprocess: (notificationId: nu
  */
 export async function recordedOnce(db: Db, payments: readonly GenuinePayment[]): Promise<string[]> {
   const failures: string[] = [];
-  const rows = await db
-    .selectFrom('transactions')
-    .select(['id', 'gateway', 'reference', 'amount', 'status'])
-    .where('gateway', 'in', ['stripe_checkout', 'paypal_checkout'])
-    .execute();
+  const rows = await db.selectFrom('transactions').select(['id', 'gateway', 'reference', 'amount', 'status']).where('gateway', 'in', ['stripe_checkout', 'paypal_checkout']).execute();
   const byReference = new Map<string, typeof rows>();
   for (const row of rows) byReference.set(`${row.gateway} ${row.reference}`, [...(byReference.get(`${row.gateway} ${row.reference}`) ?? []), row]);
   for (const payment of payments) {

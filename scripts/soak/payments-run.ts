@@ -15,6 +15,7 @@ async function main(): Promise<number> {
   console.log(`Genuine payments: ${report.payments.length} (${byGateway('stripe_checkout')} Stripe Checkout, ${byGateway('paypal_checkout')} PayPal)`);
   console.log(`Notification deliveries by answer: ${[...report.deliveries].map(([status, n]) => `${status || 'no answer'}: ${n}`).join(', ')}`);
   for (const fault of report.faults) console.log(`Fault: ${fault}`);
+  console.log(`API writes retried under a new Idempotency-Key (the first left running by the killed process): ${report.abandonedKeys}`);
   console.log(`Notifications kept as failed or unfinished and processed again (gateway_notifications/reprocess): ${report.reprocessed}`);
   if (report.failures.length) {
     console.log(`\nCHECKS FAILED (${report.failures.length}):`);

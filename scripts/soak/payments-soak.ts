@@ -28,6 +28,8 @@ export interface PaymentsSoakReport {
   readonly faults: string[];
   /** Notifications the callback kept as failed (or never finished), processed again as staff would. */
   readonly reprocessed: number;
+  /** API writes retried under a new Idempotency-Key, their first key left running by the killed process. */
+  abandonedKeys: number;
   readonly failures: string[];
 }
 
@@ -55,7 +57,8 @@ export async function soakPayments(options: PaymentsSoakOptions): Promise<Paymen
     const caller = { companyId: 1, user: 'soak' };
     const credential = (await installation.call('api_keys', 'add', {}, caller)) as { user: string; key: string };
     const clients: number[] = [];
-    for (let i = 0; i < CLIENTS; i++) clients.push((await installation.call('clients', 'add', { vars: { first_name: 'Soak', last_name: `Payer${i}`, email: `payer${i}@example.com` } }, caller)) as number);
+    for (let i = 0; i < CLIENTS; i++)
+      clients.push((await installation.call('clients', 'add', { vars: { first_name: 'Soak', last_name: `Payer${i}`, email: `payer${i}@example.com` } }, caller)) as number);
     await installation.close();
 
     const env = { TALLY_EXTENSIONS_DIR: EXTENSIONS, TALLY_GATEWAY_TEST_HOSTS: `api.stripe.com=${stripe.url},api-m.sandbox.paypal.com=${paypal.url}`, DATABASE_TIMEOUT_MS: '3000' };
@@ -66,7 +69,7 @@ export async function soakPayments(options: PaymentsSoakOptions): Promise<Paymen
     await api.ok('POST', 'gateway_manager/add', 'soak-stripe', { 'vars[dir]': 'stripe_checkout', 'vars[settings][secret_key]': 'sk_test_soak', 'vars[settings][webhook_secret]': STRIPE_SECRET });
     const paypalSettings = { client_id: app.clientId, client_secret: app.secret, webhook_id: webhookId, environment: 'sandbox' };
     await api.ok('POST', 'gateway_manager/add', 'soak-paypal', { 'vars[dir]': 'paypal_checkout', ...Object.fromEntries(Object.entries(paypalSettings).map(([k, v]) => [`vars[settings][${k}]`, v])) });
-    const report: PaymentsSoakReport = { payments: [], deliveries: new Map(), faults: [], reprocessed: 0, failures: [] };
+    const report: PaymentsSoakReport = { payments: [], deliveries: new Map(), faults: [], reprocessed: 0, abandonedKeys: 0, failures: [] };
     const deadline = Date.now() + options.seconds * 1000;
     let next = 0;
 
@@ -134,6 +137,7 @@ export async function soakPayments(options: PaymentsSoakOptions): Promise<Paymen
     })();
 
     await Promise.all([faults, ...Array.from({ length: options.concurrency }, payer)]);
+    report.abandonedKeys = api.abandonedKeys;
     log(`${report.payments.length} payments made; checking`);
     const { db } = connect(url);
     try {
@@ -164,21 +168,39 @@ class Api {
     return this.hosts[Math.floor(Math.random() * this.hosts.length)].base;
   }
 
-  /** Retries until 200 (a killed process, a restarting database answer nothing or 503) and answers `response`; a 4xx is a bug and throws. */
+  /** Writes whose Idempotency-Key was left running by a killed process and retried under a new key. */
+  abandonedKeys = 0;
+
+  /**
+   * Retries until 200 (a killed process, a restarting database answer nothing or 503) and answers
+   * `response`; a 4xx is a bug and throws. A key claimed by a process killed mid-call answers 409
+   * until it is abandoned (5 minutes): after 10 s of that, the write is retried under a new key, as
+   * a client that cannot wait would. The first attempt either committed, leaving an invoice or an
+   * order nobody pays (which must still balance), or did not.
+   */
   async ok(verb: string, method: string, key: string, form: Record<string, string | number>): Promise<any> {
     const body = new URLSearchParams(Object.entries(form).map(([k, v]) => [k, String(v)])).toString();
     let last = 'no answer';
-    for (let attempt = 0; attempt < 200; attempt++) {
+    let sent = key;
+    let runningSince: number | null = null;
+    for (let attempt = 0; attempt < 400; attempt++) {
       const response = await fetch(`${this.base()}/api/${method}.json`, {
         method: verb,
-        headers: { ...this.headers, 'content-type': 'application/x-www-form-urlencoded', 'Idempotency-Key': key },
+        headers: { ...this.headers, 'content-type': 'application/x-www-form-urlencoded', 'Idempotency-Key': sent },
         body,
         signal: AbortSignal.timeout(15_000),
       }).catch(() => null);
       const text = response ? await response.text().catch(() => '') : '';
       if (response?.status === 200) return JSON.parse(text).response;
       last = response ? `${response.status} ${text.slice(0, 200)}` : 'no answer';
-      if (response && response.status >= 400 && response.status < 500 && response.status !== 409 && response.status !== 429) throw new Error(`${method} answered ${response.status}: ${text}`);
+      if (response?.status === 409) {
+        runningSince ??= Date.now();
+        if (Date.now() - runningSince > 10_000) {
+          this.abandonedKeys++;
+          sent = `${key}-again-${attempt}`;
+          runningSince = null;
+        }
+      } else if (response && response.status >= 400 && response.status < 500 && response.status !== 429) throw new Error(`${method} answered ${last}`);
       await sleep(250);
     }
     throw new Error(`${method} never answered 200 (last: ${last})`);

@@ -16,7 +16,11 @@ describe('paypal_checkout: orders approved at PayPal, verified notifications, re
 
   before(async () => {
     standIn = await startPayPalStandIn();
-    server = await startTestServer({ extensionsDir: SHIPPED_EXTENSIONS, mail: { pollMs: 20, retryDelaysMs: [100] }, extensionLimits: { testHosts: new Map([['api-m.sandbox.paypal.com', standIn.url]]) } });
+    server = await startTestServer({
+      extensionsDir: SHIPPED_EXTENSIONS,
+      mail: { pollMs: 20, retryDelaysMs: [100] },
+      extensionLimits: { testHosts: new Map([['api-m.sandbox.paypal.com', standIn.url]]) },
+    });
     sink = await SmtpSink.start();
     await server.request('PUT', '/api/mail_settings/set.json', { body: `vars[host]=127.0.0.1&vars[port]=${sink.port}&vars[tls]=none&vars[from_address]=billing@example.com` });
     app = standIn.app();

@@ -82,7 +82,13 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
   let declineNext = false;
   let refusal: string | null = null;
   let base = '';
-  const id = (prefix = '') => prefix + crypto.randomBytes(9).toString('hex').toUpperCase().slice(0, 17 - prefix.length);
+  const id = (prefix = '') =>
+    prefix +
+    crypto
+      .randomBytes(9)
+      .toString('hex')
+      .toUpperCase()
+      .slice(0, 17 - prefix.length);
   const now = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
   const error = (status: number, name: string, issue: string, description: string): [number, unknown] => [
     status,
@@ -92,7 +98,8 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
 
   function createOrder(app: string, body: any): [number, unknown] {
     const unit = body?.purchase_units?.[0];
-    if (body?.intent !== 'CAPTURE' || !unit?.amount?.value || !unit?.amount?.currency_code) return error(400, 'INVALID_REQUEST', 'MISSING_REQUIRED_PARAMETER', 'intent and purchase_units[0].amount are required.');
+    if (body?.intent !== 'CAPTURE' || !unit?.amount?.value || !unit?.amount?.currency_code)
+      return error(400, 'INVALID_REQUEST', 'MISSING_REQUIRED_PARAMETER', 'intent and purchase_units[0].amount are required.');
     const orderId = id();
     const payer = body.payment_source?.paypal;
     const order = {
@@ -156,7 +163,8 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
     const amount = body?.amount?.value === undefined ? left : cents(body.amount.value);
     if (body?.amount?.currency_code !== undefined && body.amount.currency_code !== capture.amount.currency_code)
       return error(422, 'UNPROCESSABLE_ENTITY', 'REFUND_CURRENCY_MISMATCH', 'Refund must be in the same currency as the capture.');
-    if (amount <= 0 || amount > left) return error(422, 'UNPROCESSABLE_ENTITY', 'REFUND_AMOUNT_EXCEEDED', 'The refund amount must be less than or equal to the capture amount that has not yet been refunded.');
+    if (amount <= 0 || amount > left)
+      return error(422, 'UNPROCESSABLE_ENTITY', 'REFUND_AMOUNT_EXCEEDED', 'The refund amount must be less than or equal to the capture amount that has not yet been refunded.');
     const currency = capture.amount.currency_code;
     const total = cents(before) + amount;
     const refund = {
@@ -183,10 +191,7 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
       return error(400, 'VALIDATION_ERROR', 'MISSING_REQUIRED_PARAMETER', 'The transmission fields, webhook_id and webhook_event are required.');
     const transmission = sent.get(body.transmission_id);
     const genuine =
-      transmission !== undefined &&
-      webhooks.get(body.webhook_id)?.app === app &&
-      fields.every((f) => transmission.fields[f] === body[f]) &&
-      JSON.stringify(body.webhook_event) === transmission.event;
+      transmission !== undefined && webhooks.get(body.webhook_id)?.app === app && fields.every((f) => transmission.fields[f] === body[f]) && JSON.stringify(body.webhook_event) === transmission.event;
     return [200, { verification_status: genuine ? 'SUCCESS' : 'FAILURE' }];
   }
 
@@ -234,7 +239,9 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
       if (body === undefined) return reply(...error(400, 'INVALID_REQUEST', 'MALFORMED_REQUEST_JSON', 'The request JSON is not well formed.'));
       const authorization = String(req.headers.authorization ?? '');
       if (isToken) {
-        const [clientId, secret] = Buffer.from(authorization.replace(/^Basic /, ''), 'base64').toString('utf8').split(':');
+        const [clientId, secret] = Buffer.from(authorization.replace(/^Basic /, ''), 'base64')
+          .toString('utf8')
+          .split(':');
         if (!authorization.startsWith('Basic ') || apps.get(clientId) !== secret || body.grant_type !== 'client_credentials')
           return reply(401, { error: 'invalid_client', error_description: 'Client Authentication failed' });
         const token = `A21AA${crypto.randomBytes(24).toString('hex')}`;
@@ -242,7 +249,8 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
         return reply(200, { scope: 'https://uri.paypal.com/services/payments/payment', access_token: token, token_type: 'Bearer', app_id: `APP-${clientId}`, expires_in: 32400, nonce: id() });
       }
       const app = tokens.get(authorization.replace(/^Bearer /, ''));
-      if (!authorization.startsWith('Bearer ') || !app) return reply(401, { name: 'AUTHENTICATION_FAILURE', message: 'Authentication failed due to invalid authentication credentials or a missing Authorization header.' });
+      if (!authorization.startsWith('Bearer ') || !app)
+        return reply(401, { name: 'AUTHENTICATION_FAILURE', message: 'Authentication failed due to invalid authentication credentials or a missing Authorization header.' });
       const requestId = req.headers['paypal-request-id'];
       reply(...route(req.method ?? '', path, app, body, typeof requestId === 'string' ? requestId : undefined));
     });

@@ -1,18 +1,10 @@
 import { callable, ExtensionContext, object, shape, TallyError } from '../../../../host/extensions/kit';
 import { clientIdOf } from '../../shared/client-id';
+import { OFFSITE_BUILD_VARS, returnUrlOf } from '../../shared/offsite-build';
 import { REFUND_VARS, REFUNDED } from '../../shared/stripe/stripe-refund';
 import { GATEWAY, isPayPalId, issueOf, paypalCall, paypalRefusal, paypalRequest } from './paypal-api';
 import { clientOf, customId, invoiceItems, invoicesOfOrder, paypalValue, statusOf } from './paypal-orders';
 import { verifiedEvent } from './paypal-webhook';
-
-const BUILD_VARS = shape.inputs({
-  client_id: shape.int({ required: true, example: 1 }),
-  amount: shape.money({ required: true, example: '10.00' }),
-  currency: shape.string({ required: true, format: 'currency', example: 'USD' }),
-  return_url: shape.string({ required: true, description: 'Where PayPal sends the payer back (https://...); PayPal adds token=<order id>.', example: 'https://billing.example.com/paid' }),
-  contact: shape.record({ first_name: shape.string(), last_name: shape.string(), email: shape.string() }, { description: 'The payer, to prefill the PayPal page.' }),
-  invoices: shape.listOf(shape.record({ invoice_id: shape.int(), amount: shape.money() }), { description: 'The invoices it pays, each with its amount (optional for a single invoice).' }),
-});
 
 /** The capture notifications and the payment status each reports. */
 const CAPTURE_EVENTS: Record<string, 'approved' | 'pending' | 'declined'> = {
@@ -36,7 +28,7 @@ export class Payments {
   @callable({
     verb: 'POST',
     params: [object('vars')],
-    vars: BUILD_VARS,
+    vars: OFFSITE_BUILD_VARS,
     returns: shape.record({ type: shape.string({ enum: ['redirect'] }), url: shape.string(), order_id: shape.string() }),
     description:
       'Create a PayPal order (intent CAPTURE) for vars[client_id] paying vars[amount] vars[currency], its items the invoices vars[invoices][i][invoice_id] with [amount], returning to vars[return_url]. Answers { type: redirect, url (where the payer approves it), order_id }.',
@@ -44,8 +36,7 @@ export class Payments {
   async buildProcess(vars: Record<string, any>) {
     const currency = String(vars.currency).toUpperCase();
     const value = paypalValue(vars.amount, currency);
-    const back = String(vars.return_url);
-    if (!/^https:\/\/[^\s]+$/.test(back) || back.length > 2000) throw TallyError.invalid({ return_url: { format: 'The return URL must be an https:// URL.' } });
+    const back = returnUrlOf(vars);
     const clientId = clientIdOf(vars);
     const items = invoiceItems(vars.invoices, value, currency);
     const email = typeof vars.contact?.email === 'string' && /^[^\s@]{1,64}@[^\s@]{1,190}$/.test(vars.contact.email) ? vars.contact.email : undefined;

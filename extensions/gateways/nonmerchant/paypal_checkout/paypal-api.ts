@@ -19,8 +19,7 @@ async function apiBase(ctx: ExtensionContext): Promise<string> {
   const environment = String((await ctx.settings()).environment ?? '')
     .trim()
     .toLowerCase();
-  if (environment !== 'live' && environment !== 'sandbox')
-    throw TallyError.invalid({ environment: { format: `The gateway "${GATEWAY}" setting environment must be live or sandbox.` } });
+  if (environment !== 'live' && environment !== 'sandbox') throw TallyError.invalid({ environment: { format: `The gateway "${GATEWAY}" setting environment must be live or sandbox.` } });
   return API[environment];
 }
 
