@@ -216,6 +216,49 @@ describe('paypal_checkout: orders approved at PayPal, verified notifications, re
     expect(again.json.response).to.include({ verdict: 'refused', transaction_id: null });
   });
 
+  it('keeps a notification that arrives while PayPal cannot verify it as failed, and records it once when processed again', async () => {
+    const invoiceId = await invoice();
+    const { capture } = await approveAndReturn((await build(invoiceId)).order_id);
+    standIn.outage(true);
+    let res;
+    try {
+      res = await standIn.notify(webhookId, 'PAYMENT.CAPTURE.COMPLETED', capture);
+    } finally {
+      standIn.outage(false);
+    }
+    expect(res.status, 'taken, and kept for staff').to.equal(200);
+    const [kept] = await inbox();
+    expect(kept).to.include({ verdict: 'failed', transaction_id: null });
+    expect(await transactionsOf(capture.id)).to.deep.equal([]);
+    const again = await server.request('POST', '/api/gateway_notifications/reprocess.json', { body: `notification_id=${kept.id}` });
+    expect(again.status, again.text).to.equal(200);
+    expect(again.json.response.verdict).to.equal('recorded');
+    expect(await transactionsOf(capture.id)).to.have.length(1);
+    expect((await get(`/api/invoices/get.json?invoice_id=${invoiceId}`)).date_closed).to.be.a('string');
+  });
+
+  it('answers a 400 naming what is wrong, and asks PayPal nothing, for an order it cannot make', async () => {
+    const first = await invoice();
+    const second = await invoice();
+    const asked = standIn.requests.length;
+    const base = `vars[client_id]=${clientId}&vars[currency]=USD&vars[return_url]=https://billing.example.com/paid`;
+    const cases: Array<[string, string]> = [
+      [`${base}&vars[amount]=10.005&vars[invoices][0][invoice_id]=${first}`, 'amount'],
+      [`${base}&vars[amount]=50.00&vars[invoices][0][invoice_id]=${first}&vars[invoices][1][invoice_id]=${second}`, 'invoices'],
+      [`${base}&vars[amount]=50.00&vars[invoices][0][invoice_id]=${first}&vars[invoices][0][amount]=25.00&vars[invoices][1][invoice_id]=${second}&vars[invoices][1][amount]=20.00`, 'invoices'],
+      [`vars[client_id]=${clientId}&vars[currency]=USD&vars[amount]=25.00&vars[return_url]=http://billing.example.com/paid`, 'return_url'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await server.request('POST', '/api/paypal_checkout.payments/buildProcess.json', { body });
+      expect(res.status, body).to.equal(400);
+      expect(res.json.errors, body).to.have.property(field);
+    }
+    const token = await server.request('POST', '/api/paypal_checkout.payments/success.json', { body: 'vars[token]=../../v1/notifications' });
+    expect(token.status).to.equal(400);
+    expect(token.json.errors).to.have.nested.property('token.format');
+    expect(standIn.requests.length, 'PayPal was not asked').to.equal(asked);
+  });
+
   it("leaves a capture that no longer matches what is due unapplied, as the client's credit, and tells staff", async () => {
     const invoiceId = await invoice();
     const { order_id: orderId } = await build(invoiceId);

@@ -39,6 +39,8 @@ export interface PayPalStandIn {
   approve(orderId: string): void;
   /** The next capture is declined by the payer's bank (capture status DECLINED). */
   declineNextCapture(): void;
+  /** While on, every request is answered 503 SERVICE_UNAVAILABLE (PayPal down). */
+  outage(on: boolean): void;
   /** The next refund is refused with PayPal's 422 and this description. */
   refuseNextRefund(description: string): void;
   readonly orders: Map<string, Record<string, any>>;
@@ -80,6 +82,7 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
   const sent = new Map<string, { fields: Record<string, string>; event: string }>();
   const signingKey = crypto.randomBytes(32);
   let declineNext = false;
+  let down = false;
   let refusal: string | null = null;
   let base = '';
   const id = (prefix = '') =>
@@ -236,6 +239,7 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(answer));
       };
+      if (down) return reply(503, { name: 'SERVICE_UNAVAILABLE', message: 'Service Unavailable.', debug_id: id() });
       if (body === undefined) return reply(...error(400, 'INVALID_REQUEST', 'MALFORMED_REQUEST_JSON', 'The request JSON is not well formed.'));
       const authorization = String(req.headers.authorization ?? '');
       if (isToken) {
@@ -278,6 +282,7 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
       order.payer = { payer_id: id(), email_address: 'payer@example.com' };
     },
     declineNextCapture: () => void (declineNext = true),
+    outage: (on) => void (down = on),
     refuseNextRefund: (description) => void (refusal = description),
     orders,
     captures,
