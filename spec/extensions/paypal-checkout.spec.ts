@@ -124,6 +124,18 @@ describe('paypal_checkout: orders approved at PayPal, verified notifications, re
     expect(await transactionsOf(capture.id)).to.have.length(1);
   });
 
+  it('reuses its access token across calls, and gets a new one when PayPal no longer takes it', async () => {
+    const tokenRequests = () => standIn.requests.filter((r) => r.path === '/v1/oauth2/token').length;
+    await build(await invoice());
+    const before = tokenRequests();
+    await build(await invoice());
+    expect(tokenRequests(), 'the kept token').to.equal(before);
+    standIn.revokeTokens();
+    const built = await build(await invoice());
+    expect(built.url).to.match(/^https:\/\/www\.sandbox\.paypal\.com\/checkoutnow\?token=/);
+    expect(tokenRequests(), 'one new token').to.equal(before + 1);
+  });
+
   it('makes one transaction of the same notification delivered five times at once', async () => {
     const invoiceId = await invoice();
     const { capture } = await approveAndReturn((await build(invoiceId)).order_id);

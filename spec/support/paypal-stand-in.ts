@@ -39,6 +39,8 @@ export interface PayPalStandIn {
   approve(orderId: string): void;
   /** The next capture is declined by the payer's bank (capture status DECLINED). */
   declineNextCapture(): void;
+  /** Every access token given so far stops working (PayPal's 401), as when one is revoked. */
+  revokeTokens(): void;
   /** While on, every request is answered 503 SERVICE_UNAVAILABLE (PayPal down). */
   outage(on: boolean): void;
   /** The next refund is refused with PayPal's 422 and this description. */
@@ -283,6 +285,7 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
     },
     declineNextCapture: () => void (declineNext = true),
     outage: (on) => void (down = on),
+    revokeTokens: () => tokens.clear(),
     refuseNextRefund: (description) => void (refusal = description),
     orders,
     captures,

@@ -12,8 +12,12 @@ export interface PayPalAnswer {
   readonly body: Record<string, any> | null;
 }
 
-/** One access token per call: a call that verifies a notification and reads an order asks for it once. */
-const tokens = new WeakMap<ExtensionContext, Promise<string>>();
+/**
+ * Access tokens by API host and app credentials, until a minute before they expire: PayPal asks
+ * that a token be reused for its lifetime rather than one fetched per request. Keyed by the
+ * credentials themselves, so a company only ever uses a token of its own app.
+ */
+const tokens = new Map<string, { token: Promise<string>; until: number }>();
 
 async function apiBase(ctx: ExtensionContext): Promise<string> {
   const environment = String((await ctx.settings()).environment ?? '')
@@ -28,24 +32,31 @@ async function apiBase(ctx: ExtensionContext): Promise<string> {
  * the client ID and secret as HTTP Basic), as https://developer.paypal.com/api/rest/authentication/
  * documents. A refusal (a wrong secret) is a 400 naming the gateway.
  */
-function accessToken(ctx: ExtensionContext, base: string): Promise<string> {
-  let token = tokens.get(ctx);
-  if (!token) {
-    token = (async () => {
-      const settings = await ctx.settings();
-      const basic = toBase64(utf8(`${settings.client_id ?? ''}:${settings.client_secret ?? ''}`));
-      const response = await ctx.http.fetch(`${base}/v1/oauth2/token`, {
-        method: 'POST',
-        headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-        body: 'grant_type=client_credentials',
-      });
-      const answer = { status: response.status, body: jsonObject(response.body) };
-      if (answer.status !== 200 || typeof answer.body?.access_token !== 'string') throw paypalRefusal(answer);
-      return answer.body.access_token as string;
-    })();
-    tokens.set(ctx, token);
+async function accessToken(ctx: ExtensionContext, base: string): Promise<{ key: string; token: string }> {
+  const settings = await ctx.settings();
+  const basic = toBase64(utf8(`${settings.client_id ?? ''}:${settings.client_secret ?? ''}`));
+  const key = `${base} ${basic}`;
+  const kept = tokens.get(key);
+  if (kept && kept.until > Date.now()) return { key, token: await kept.token };
+  const entry = { until: Number.POSITIVE_INFINITY, token: Promise.resolve('') };
+  entry.token = (async () => {
+    const response = await ctx.http.fetch(`${base}/v1/oauth2/token`, {
+      method: 'POST',
+      headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+      body: 'grant_type=client_credentials',
+    });
+    const answer = { status: response.status, body: jsonObject(response.body) };
+    if (answer.status !== 200 || typeof answer.body?.access_token !== 'string') throw paypalRefusal(answer);
+    entry.until = Date.now() + Math.max(0, Number(answer.body.expires_in ?? 0) - 60) * 1000;
+    return answer.body.access_token as string;
+  })();
+  tokens.set(key, entry);
+  try {
+    return { key, token: await entry.token };
+  } catch (error) {
+    if (tokens.get(key) === entry) tokens.delete(key);
+    throw error;
   }
-  return token;
 }
 
 /**
@@ -55,12 +66,20 @@ function accessToken(ctx: ExtensionContext, base: string): Promise<string> {
  */
 export async function paypalRequest(ctx: ExtensionContext, method: 'GET' | 'POST', path: string, body: unknown = null, requestId?: string): Promise<PayPalAnswer> {
   const base = await apiBase(ctx);
-  const headers: Record<string, string> = { Authorization: `Bearer ${await accessToken(ctx, base)}`, Accept: 'application/json', Prefer: 'return=representation' };
-  if (requestId) headers['PayPal-Request-Id'] = requestId;
-  if (method === 'POST') headers['Content-Type'] = 'application/json';
   const sent = method === 'POST' ? (typeof body === 'string' ? body : JSON.stringify(body ?? {})) : null;
-  const response = await ctx.http.fetch(`${base}${path}`, { method, headers, body: sent });
-  return { status: response.status, body: jsonObject(response.body) };
+  for (let attempt = 0; ; attempt++) {
+    const { key, token } = await accessToken(ctx, base);
+    const headers: Record<string, string> = { Authorization: `Bearer ${token}`, Accept: 'application/json', Prefer: 'return=representation' };
+    if (requestId) headers['PayPal-Request-Id'] = requestId;
+    if (method === 'POST') headers['Content-Type'] = 'application/json';
+    const response = await ctx.http.fetch(`${base}${path}`, { method, headers, body: sent });
+    // A kept token PayPal no longer takes (revoked, or the app's secret changed): forget it and ask once more with a new one.
+    if (response.status === 401 && attempt === 0) {
+      tokens.delete(key);
+      continue;
+    }
+    return { status: response.status, body: jsonObject(response.body) };
+  }
 }
 
 /** paypalRequest for a call that either succeeds or changes nothing: anything but a 2xx with a JSON object is a 400 naming the gateway. */
