@@ -1,5 +1,5 @@
 import { ExtensionContext, TallyError, toBase64 } from '../../../../host/extensions/kit';
-import { utf8 } from '../../shared/stripe/stripe-signature';
+import { utf8 } from '../../shared/utf8';
 
 export const GATEWAY = 'paypal_checkout';
 
