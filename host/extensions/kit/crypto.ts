@@ -40,8 +40,8 @@ export default { randomBytes, randomInt, randomUUID, webcrypto };
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
-/** Base64 by hand: a bare V8 isolate has no btoa or Buffer. */
-function toBase64(bytes: Uint8Array): string {
+/** Base64 by hand: a bare V8 isolate has no btoa or Buffer (a gateway's HTTP Basic credentials use it too). */
+export function toBase64(bytes: Uint8Array): string {
   let out = '';
   for (let i = 0; i < bytes.length; i += 3) {
     const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);

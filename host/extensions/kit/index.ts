@@ -13,6 +13,8 @@ export { PAGE_SIZE, pageOffset } from '../../../core/kernel/paging';
 export { idType } from '../../../core/db/migrations/id-column';
 export { ExtensionContext, ExtensionLog } from './context';
 export type { HttpRequestOptions, HttpResponse } from './http';
+/** Base64 of bytes (a bare isolate has no btoa or Buffer): HTTP Basic credentials, for one. */
+export { toBase64 } from './crypto';
 export type { Kysely } from 'kysely';
 
 /** An event a handler of `exports.events` receives: the change has committed; `payload` is the record as the API answers it. */

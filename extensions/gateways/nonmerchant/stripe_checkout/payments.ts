@@ -1,19 +1,11 @@
 import { callable, ExtensionContext, object, shape, TallyError } from '../../../../host/extensions/kit';
+import { OFFSITE_BUILD_VARS, returnUrlOf } from '../../shared/offsite-build';
 import { stripeCall } from '../../shared/stripe/stripe-api';
 import { fromMinorUnits } from '../../shared/stripe/stripe-amounts';
 import { minorUnitsOf, REFUND_DECLARATION, refundPayment } from '../../shared/stripe/stripe-refund';
 import { invoicesMetadata, invoicesOf, openedBy, verifiedEvent } from '../../shared/stripe/stripe-event';
 
 const GATEWAY = 'stripe_checkout';
-
-const BUILD_VARS = shape.inputs({
-  client_id: shape.int({ required: true, example: 1 }),
-  amount: shape.money({ required: true, example: '10.00' }),
-  currency: shape.string({ required: true, format: 'currency', example: 'USD' }),
-  return_url: shape.string({ required: true, description: 'Where Stripe sends the payer back (https://...).', example: 'https://billing.example.com/paid' }),
-  contact: shape.record({ first_name: shape.string(), last_name: shape.string(), email: shape.string() }, { description: 'The payer, to prefill the payment page.' }),
-  invoices: shape.listOf(shape.record({ invoice_id: shape.int(), amount: shape.money() }), { description: 'The invoices it pays, each with an optional amount.' }),
-});
 
 /** The events of a Checkout Session that say something about its payment, and the status each means. */
 const SESSION_EVENTS: Record<string, 'approved' | 'declined' | null> = {
@@ -34,7 +26,7 @@ export class Payments {
   @callable({
     verb: 'POST',
     params: [object('vars')],
-    vars: BUILD_VARS,
+    vars: OFFSITE_BUILD_VARS,
     returns: shape.record({ type: shape.string({ enum: ['redirect'] }), url: shape.string(), session_id: shape.string() }),
     description:
       'Open a Stripe Checkout Session for vars[client_id] paying vars[amount] vars[currency] (for vars[invoices][i][invoice_id] with optional [amount]), returning to vars[return_url]. Answers { type: redirect, url (send the payer there), session_id }.',
@@ -42,10 +34,9 @@ export class Payments {
   async buildProcess(vars: Record<string, any>) {
     const currency = String(vars.currency).toUpperCase();
     const minor = minorUnitsOf(vars.amount, currency);
-    if (!/^https:\/\/[^\s]+$/.test(String(vars.return_url)) || String(vars.return_url).length > 2000) throw TallyError.invalid({ return_url: { format: 'The return URL must be an https:// URL.' } });
+    const back = returnUrlOf(vars);
     const named = invoicesMetadata(vars.invoices);
     if (named.length > 500) throw TallyError.invalid({ invoices: { length: 'Too many invoices for one payment.' } });
-    const back = String(vars.return_url);
     const session = await stripeCall(this.ctx, GATEWAY, '/v1/checkout/sessions', {
       mode: 'payment',
       success_url: `${back}${back.includes('?') ? '&' : '?'}session_id={CHECKOUT_SESSION_ID}`,

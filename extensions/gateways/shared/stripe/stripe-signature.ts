@@ -1,5 +1,6 @@
 import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha256';
+import { utf8 } from '../utf8';
 
 /** Stripe's default: a notification signed more than 5 minutes before it was received is a replay. */
 export const TOLERANCE_SECONDS = 300;
@@ -23,14 +24,6 @@ export function checkSignature(header: string | undefined, rawBody: string, secr
   if (Math.abs(receivedAtSeconds - Number(timestamp)) > TOLERANCE_SECONDS)
     return { ok: false, reason: `Signed at ${timestamp}, outside the ${TOLERANCE_SECONDS} s tolerance of when it was received (a replay).` };
   return { ok: true };
-}
-
-/** UTF-8 bytes of a string (the sandbox has no TextEncoder). */
-function utf8(text: string): Uint8Array {
-  const binary = unescape(encodeURIComponent(text));
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
 }
 
 function hex(bytes: Uint8Array): string {

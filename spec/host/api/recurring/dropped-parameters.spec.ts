@@ -79,9 +79,9 @@ describe('reference parameters: honoured or refused, never dropped', function ()
 
   it('gateway_manager/getAvailable($type, $company_id) binds type as the type, not the company', async () => {
     const dirs = async (params: Record<string, string>) => (await ok(server, 'GET', 'gateway_manager/getAvailable', params)).map((g: { dir: string }) => g.dir);
-    // test_card is installed; offline and stripe_checkout (both non-merchant) and stripe_cards (merchant) are not.
-    expect(await dirs({})).to.deep.equal(['offline', 'stripe_cards', 'stripe_checkout']);
-    expect(await dirs({ type: 'nonmerchant', company_id: '1' })).to.deep.equal(['offline', 'stripe_checkout']);
+    // test_card is installed; offline, paypal_checkout and stripe_checkout (non-merchant) and stripe_cards (merchant) are not.
+    expect(await dirs({})).to.deep.equal(['offline', 'paypal_checkout', 'stripe_cards', 'stripe_checkout']);
+    expect(await dirs({ type: 'nonmerchant', company_id: '1' })).to.deep.equal(['offline', 'paypal_checkout', 'stripe_checkout']);
     expect(await dirs({ type: 'merchant' })).to.deep.equal(['stripe_cards']);
     expect((await call(server, 'GET', 'gateway_manager/getAvailable', { type: 'crypto' })).json.errors).to.have.property('type');
   });
@@ -89,11 +89,11 @@ describe('reference parameters: honoured or refused, never dropped', function ()
   it('gateway_manager/getAll type and currency filter the list, and a bad type is refused', async () => {
     await install(server, 'gateway_manager', 'vars[dir]=offline');
     const dirs = async (params: Record<string, string>) => (await ok(server, 'GET', 'gateway_manager/getAll', { company_id: '1', ...params })).map((g: { dir: string }) => g.dir).sort();
-    // Every discovered gateway, installed or not (Tally's list): the Stripe gateways take JPY, test_card does not.
-    expect(await dirs({})).to.deep.equal(['offline', 'stripe_cards', 'stripe_checkout', 'test_card']);
+    // Every discovered gateway, installed or not (Tally's list): the Stripe and PayPal gateways take JPY, test_card does not.
+    expect(await dirs({})).to.deep.equal(['offline', 'paypal_checkout', 'stripe_cards', 'stripe_checkout', 'test_card']);
     expect(await dirs({ type: 'merchant' })).to.deep.equal(['stripe_cards', 'test_card']);
-    expect(await dirs({ type: 'nonmerchant' })).to.deep.equal(['offline', 'stripe_checkout']);
-    expect(await dirs({ currency: 'JPY' })).to.deep.equal(['offline', 'stripe_cards', 'stripe_checkout']);
+    expect(await dirs({ type: 'nonmerchant' })).to.deep.equal(['offline', 'paypal_checkout', 'stripe_checkout']);
+    expect(await dirs({ currency: 'JPY' })).to.deep.equal(['offline', 'paypal_checkout', 'stripe_cards', 'stripe_checkout']);
     expect(await dirs({ type: 'merchant', currency: 'JPY' })).to.deep.equal(['stripe_cards']);
     expect((await call(server, 'GET', 'gateway_manager/getAll', { company_id: '1', type: 'crypto' })).json.errors).to.have.property('type');
     expect((await call(server, 'GET', 'gateway_manager/getAll', { company_id: '1', currency: 'dollars' })).json.errors).to.have.property('currency');
