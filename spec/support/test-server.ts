@@ -70,11 +70,13 @@ export interface TestServerOptions {
   events?: DeliveryWorkerOptions;
   /** Runs the mail worker (the mail outbox) with these options; none runs without it. */
   mail?: MailWorkerOptions;
+  /** Serves this database (a private PostgreSQL a spec stops and starts, say) instead of a fresh one, which it leaves in place. */
+  databaseUrl?: string;
 }
 
 /** A real Tally server on an ephemeral port over a fresh database, for one spec file or test. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const database = await createTestDatabase();
+  const database = options.databaseUrl ? { url: options.databaseUrl, drop: async () => undefined } : await createTestDatabase();
   const logger = createLogger(process.env.LOG_LEVEL ?? 'silent');
   const installation = await assembleInstallation({
     databaseUrl: database.url,
