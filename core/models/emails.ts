@@ -1,23 +1,22 @@
 import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
 import { model } from '../kernel/model';
+import { EmailAttachments } from './emails/email-attachments';
+import { EmailRecords } from './emails/email-records';
+import { EmailSignatures } from './emails/email-signatures';
+import { emailValues } from './emails/email-values';
+import { EMAIL } from './emails/email-fields';
+import { mailDb } from '../delivery/mail-tables';
+import { findGroupByAction, groupSample } from '../delivery/email-group-store';
+import { SendCustom } from './emails/send-custom';
 import { any, int, list, object, string } from '../kernel/parameter';
-import { bool, int as count, listOf, orFalse, record, string as text } from '../kernel/shape';
+import { int as count, listOf, orFalse, record, string as text } from '../kernel/shape';
 import { TallyError } from '../kernel/tally-error';
-import { DEFAULT_TEMPLATES, defaultTemplate } from '../delivery/default-templates';
+import { DEFAULT_TEMPLATES } from '../delivery/default-templates';
 import { DEFAULT_LANG, findTemplate, invalidAction, renderParts, resetTemplate, saveTemplate, Template } from '../delivery/template-store';
 import { queueTemplateMessage } from '../delivery/queue-template-message';
 
-const TEMPLATE = record({
-  action: text({ description: 'The email group action: invoice_delivery_unpaid, invoice_notice_first, ...' }),
-  lang: text(),
-  type: text({ description: 'client or staff.' }),
-  subject: text(),
-  html: text(),
-  text: text(),
-  customized: bool({ description: "The company's own version (reset brings the default back)." }),
-  tags: listOf(text(), { description: 'The tags the template is given ({invoice.id_code}, ...).' }),
-});
+const TEMPLATE = EMAIL;
 const RENDERED = record({ subject: text(), html: text(), text: text() });
 const GROUP = record({ action: text(), type: text(), tags: listOf(text()) });
 
@@ -28,7 +27,7 @@ const LANG = { default: DEFAULT_LANG, example: DEFAULT_LANG };
  * language): read, edit (checked at save: a template that does not parse or names a tag it is not
  * given is a 400 naming the line), preview with sample tags, reset to the default, and send.
  */
-@model('emails')
+@model('emails', { facets: [EmailRecords, EmailSignatures, EmailAttachments, SendCustom] })
 export class Emails {
   constructor(private readonly ctx: CallContext) {}
 
@@ -56,7 +55,7 @@ export class Emails {
 
   @callable({
     description:
-      "Change the company's version of a template: vars[subject], vars[html], vars[text] (what is not given keeps its value). `{tag}` prints a tag, `{% if %}`/`{% for %}` are Liquid tags. Returns the template.",
+      "Change the company's version of a template: vars[subject], vars[html], vars[text], and the reference's vars[from], vars[from_name], vars[email_signature_id], vars[include_attachments], vars[status] (what is not given keeps its value). `{tag}` prints a tag, `{% if %}`/`{% for %}` are Liquid tags. Returns the template.",
     verb: 'PUT',
     params: [string('action', { example: 'invoice_delivery_unpaid' }), object('vars'), string('lang', LANG)],
     returns: TEMPLATE,
@@ -69,7 +68,11 @@ export class Emails {
       if (typeof given !== 'string') throw TallyError.invalid({ [`vars[${name}]`]: { format: 'Please give the text of the template.' } });
       return given;
     };
+    const { options } = await emailValues(this.ctx.db, this.ctx.companyId, vars, false);
     await saveTemplate(this.ctx.db, this.ctx.companyId, action, lang, { subject: part('subject'), html: part('html'), text: part('text') });
+    if (Object.keys(options).length) {
+      await mailDb(this.ctx.db).updateTable('mail_templates').set(options).where('company_id', '=', this.ctx.companyId).where('action', '=', action).where('lang', '=', lang).execute();
+    }
     return this.template(action, lang);
   }
 
@@ -81,7 +84,8 @@ export class Emails {
   })
   async preview(action: string, lang: string) {
     const template = await this.template(action, lang);
-    return renderParts(template, { company: { name: 'Example Hosting', hostname: 'example.com' }, ...defaultTemplate(action)!.sample });
+    const group = (await findGroupByAction(this.ctx.db, this.ctx.companyId, action))!;
+    return renderParts(template, { company: { name: 'Example Hosting', hostname: 'example.com' }, ...groupSample(group) });
   }
 
   @callable({
