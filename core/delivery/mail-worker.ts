@@ -172,7 +172,22 @@ export class MailWorker {
       .updateTable('mail_messages')
       .set({ lease_owner: this.owner, lease_until: now + 120_000 })
       .where('id', 'in', due)
-      .returning(['id', 'company_id', 'invoice_id', 'invoice_notice_id', 'message_id', 'to_addresses', 'subject', 'html', 'text', 'attempts', 'from_name', 'from_address', 'cc_addresses', 'bcc_addresses'])
+      .returning([
+        'id',
+        'company_id',
+        'invoice_id',
+        'invoice_notice_id',
+        'message_id',
+        'to_addresses',
+        'subject',
+        'html',
+        'text',
+        'attempts',
+        'from_name',
+        'from_address',
+        'cc_addresses',
+        'bcc_addresses',
+      ])
       .execute();
     return rows.map((r) => ({
       ...r,

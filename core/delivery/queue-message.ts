@@ -57,11 +57,16 @@ function check(message: NewMessage): void {
   if (message.to.length > MAX_RECIPIENTS) refuse('to', 'length', `A message may have at most ${MAX_RECIPIENTS} recipients.`);
   const copies = [...(message.cc ?? []), ...(message.bcc ?? [])];
   if (message.to.length + copies.length > MAX_RECIPIENTS) refuse('to', 'length', `A message may have at most ${MAX_RECIPIENTS} recipients.`);
-  for (const [field, addresses] of [['to', message.to], ['cc', message.cc ?? []], ['bcc', message.bcc ?? []]] as const) {
+  for (const [field, addresses] of [
+    ['to', message.to],
+    ['cc', message.cc ?? []],
+    ['bcc', message.bcc ?? []],
+  ] as const) {
     for (const address of addresses) if (!isMailAddress(address)) refuse(field, 'format', `${JSON.stringify(address.slice(0, 100))} is not a valid email address.`);
   }
   if (message.fromAddress && !isMailAddress(message.fromAddress)) refuse('from', 'format', 'Please give a valid from address.');
-  if (message.fromName && (!isHeaderText(message.fromName) || message.fromName.length > 255)) refuse('from_name', 'header', 'The from name may not hold line breaks or control characters, and at most 255 characters.');
+  if (message.fromName && (!isHeaderText(message.fromName) || message.fromName.length > 255))
+    refuse('from_name', 'header', 'The from name may not hold line breaks or control characters, and at most 255 characters.');
   if (!isHeaderText(message.subject)) refuse('subject', 'header', 'The subject may not hold line breaks or control characters.');
   if (message.subject.length > MAX_SUBJECT) refuse('subject', 'length', `The subject may be at most ${MAX_SUBJECT} characters long.`);
   let size = Buffer.byteLength(message.html) + Buffer.byteLength(message.text);

@@ -1,6 +1,7 @@
 import { Tx } from '../db/schema';
 import { mailDb } from './mail-tables';
 import { Attachment, queueMessage } from './queue-message';
+import { findSignature } from './signature-store';
 import { companyLanguage, findTemplate, invalidAction, renderParts, Template, TemplateParts } from './template-store';
 
 export interface TemplateMessage {
@@ -19,7 +20,10 @@ export interface TemplateMessage {
 /** A client's language: its own `language` setting, its group's, else the company's. */
 async function clientLanguage(db: Tx, companyId: number, clientId: number): Promise<string> {
   const client = await db.selectFrom('clients').select('client_group_id').where('id', '=', clientId).where('company_id', '=', companyId).executeTakeFirst();
-  for (const [owner, ownerId] of [['client', clientId], ['client_group', client?.client_group_id ?? null]] as const) {
+  for (const [owner, ownerId] of [
+    ['client', clientId],
+    ['client_group', client?.client_group_id ?? null],
+  ] as const) {
     if (ownerId === null) continue;
     const row = await db.selectFrom('owner_settings').select('value').where('owner', '=', owner).where('owner_id', '=', ownerId).where('key', '=', 'language').executeTakeFirst();
     if (row?.value) return row.value;
@@ -27,12 +31,17 @@ async function clientLanguage(db: Tx, companyId: number, clientId: number): Prom
   return companyLanguage(db, companyId);
 }
 
+/** `tags` with the company's base tags ({company.name}, {company.hostname}) added, as every message is rendered with them. */
+export async function withCompanyTags(db: Tx, companyId: number, tags: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const company = await db.selectFrom('companies').select(['name', 'hostname']).where('id', '=', companyId).executeTakeFirst();
+  return { company: { name: company?.name ?? '', hostname: company?.hostname ?? '' }, ...tags };
+}
+
 /** The template rendered with `tags` (the company's base tags added), its signature appended as the reference appends it. */
 export async function buildMessage(db: Tx, companyId: number, template: Template, tags: Record<string, unknown>): Promise<TemplateParts> {
-  const company = await db.selectFrom('companies').select(['name', 'hostname']).where('id', '=', companyId).executeTakeFirst();
-  const rendered = renderParts(template, { company: { name: company?.name ?? '', hostname: company?.hostname ?? '' }, ...tags });
+  const rendered = renderParts(template, await withCompanyTags(db, companyId, tags));
   if (template.email_signature_id === null) return rendered;
-  const signature = await mailDb(db).selectFrom('email_signatures').select(['text', 'html']).where('id', '=', template.email_signature_id).where('company_id', '=', companyId).executeTakeFirst();
+  const signature = await findSignature(db, companyId, template.email_signature_id);
   if (!signature) return rendered;
   return { subject: rendered.subject, text: rendered.text + signature.text, html: rendered.html + signature.html };
 }
@@ -40,7 +49,13 @@ export async function buildMessage(db: Tx, companyId: number, template: Template
 /** The files an email sends with every message, when it includes attachments. */
 async function emailAttachments(db: Tx, companyId: number, template: Template): Promise<Attachment[]> {
   if (template.id === null || template.include_attachments !== 1) return [];
-  const rows = await mailDb(db).selectFrom('email_attachments').select(['filename', 'content_type', 'content']).where('email_id', '=', template.id).where('company_id', '=', companyId).orderBy('id').execute();
+  const rows = await mailDb(db)
+    .selectFrom('email_attachments')
+    .select(['filename', 'content_type', 'content'])
+    .where('email_id', '=', template.id)
+    .where('company_id', '=', companyId)
+    .orderBy('id')
+    .execute();
   return rows.map((r) => ({ filename: r.filename, contentType: r.content_type, content: Buffer.from(r.content, 'base64') }));
 }
 

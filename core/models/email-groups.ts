@@ -2,22 +2,14 @@ import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
 import { model } from '../kernel/model';
 import { bool, int, object, string } from '../kernel/parameter';
-import { int as count, listOf, nothing, orFalse, record, string as text } from '../kernel/shape';
+import { int as count, listOf, nothing, orFalse } from '../kernel/shape';
 import { TallyError } from '../kernel/tally-error';
 import { EmailGroup, findGroup, groupQuery, presentGroup } from '../delivery/email-group-store';
 import { mailDb } from '../delivery/mail-tables';
 import { DEFAULT_LANG, findTemplate } from '../delivery/template-store';
-import { EMAIL } from './emails/email-fields';
+import { EMAIL, EMAIL_GROUP } from './emails.fields';
 
-const GROUP = record({
-  id: count(),
-  action: text(),
-  type: text({ enum: ['client', 'staff', 'shared'] }),
-  notice_type: text({ nullable: true, description: 'bcc, to, or null.' }),
-  plugin_dir: text({ nullable: true }),
-  tags: text({ description: 'Comma-separated: {contact.first_name},{invoice.id_code}.' }),
-  company_id: count({ nullable: true, description: "null for a core group (every company's); else the company that added it." }),
-});
+const GROUP = EMAIL_GROUP;
 
 const TYPES = ['client', 'staff', 'shared'];
 const invalidGroup = () => TallyError.invalid({ group_id: { exists: 'Invalid email group ID.' } });
@@ -32,7 +24,8 @@ export class EmailGroups {
   constructor(private readonly ctx: CallContext) {}
 
   @callable({
-    description: 'Add a group of the company: vars[action] (unique, at most 64 characters), vars[type] (client, staff or shared), optional vars[notice_type] (bcc or to), vars[plugin_dir], vars[tags] ("{name},{order.id}"). Returns its id.',
+    description:
+      'Add a group of the company: vars[action] (unique, at most 64 characters), vars[type] (client, staff or shared), optional vars[notice_type] (bcc or to), vars[plugin_dir], vars[tags] ("{name},{order.id}"). Returns its id.',
     verb: 'POST',
     params: [object('vars')],
     returns: count(),
@@ -41,13 +34,25 @@ export class EmailGroups {
     const values = await this.checked(vars, null);
     const row = await mailDb(this.ctx.db)
       .insertInto('email_groups')
-      .values({ company_id: this.ctx.companyId, action: values.action!, type: values.type ?? 'client', notice_type: values.notice_type ?? null, plugin_dir: values.plugin_dir ?? null, tags: values.tags ?? null })
+      .values({
+        company_id: this.ctx.companyId,
+        action: values.action!,
+        type: values.type ?? 'client',
+        notice_type: values.notice_type ?? null,
+        plugin_dir: values.plugin_dir ?? null,
+        tags: values.tags ?? null,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return Number(row.id);
   }
 
-  @callable({ description: "Change one of the company's groups (the fields of add, each optional). Core groups cannot be changed.", verb: 'PUT', params: [int('id'), object('vars')], returns: nothing() })
+  @callable({
+    description: "Change one of the company's groups (the fields of add, each optional). Core groups cannot be changed.",
+    verb: 'PUT',
+    params: [int('id'), object('vars')],
+    returns: nothing(),
+  })
   async edit(id: number, vars: Record<string, unknown>) {
     const group = await this.own(id);
     const values = await this.checked(vars, group);
@@ -69,7 +74,7 @@ export class EmailGroups {
     return null;
   }
 
-  @callable({ description: 'The group of an action (the core ones and the company\'s own); false when there is none.', verb: 'GET', params: [string('action')], returns: orFalse(GROUP) })
+  @callable({ description: "The group of an action (the core ones and the company's own); false when there is none.", verb: 'GET', params: [string('action')], returns: orFalse(GROUP) })
   async getByAction(action: string) {
     const row = await groupQuery(this.ctx.db, this.ctx.companyId).where('action', '=', action).orderBy('company_id').executeTakeFirst();
     return row ? presentGroup(row) : false;
@@ -117,7 +122,15 @@ export class EmailGroups {
     const emails = [];
     for (const group of groups) {
       const template = await findTemplate(this.ctx.db, this.ctx.companyId, group.action, lang ?? DEFAULT_LANG);
-      if (template) emails.push({ ...template, email_group_action: group.action, email_group_type: group.type, email_group_notice_type: group.notice_type, plugin_dir: group.plugin_dir, email_group_tags: group.tags });
+      if (template)
+        emails.push({
+          ...template,
+          email_group_action: group.action,
+          email_group_type: group.type,
+          email_group_notice_type: group.notice_type,
+          plugin_dir: group.plugin_dir,
+          email_group_tags: group.tags,
+        });
     }
     return emails;
   }

@@ -5,7 +5,7 @@ import { EmailAttachments } from './emails/email-attachments';
 import { EmailRecords } from './emails/email-records';
 import { EmailSignatures } from './emails/email-signatures';
 import { emailValues } from './emails/email-values';
-import { EMAIL } from './emails/email-fields';
+import { EMAIL } from './emails.fields';
 import { mailDb } from '../delivery/mail-tables';
 import { findGroupByAction, groupSample } from '../delivery/email-group-store';
 import { SendCustom } from './emails/send-custom';

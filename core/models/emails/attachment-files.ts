@@ -16,7 +16,11 @@ export function readFiles(files: unknown, field: string): Attachment[] {
     const given = (file && typeof file === 'object' ? file : {}) as Record<string, unknown>;
     const content = typeof given.content === 'string' ? given.content.replace(/\s/g, '') : null;
     if (content === null || !BASE64.test(content) || content.length % 4 !== 0) throw TallyError.invalid({ [`${field}[${i}][content]`]: { format: "Give the file's bytes in base64." } });
-    const attachment = { filename: String(given.name ?? ''), contentType: given.type === undefined || given.type === '' ? 'application/octet-stream' : String(given.type), content: Buffer.from(content, 'base64') };
+    const attachment = {
+      filename: String(given.name ?? ''),
+      contentType: given.type === undefined || given.type === '' ? 'application/octet-stream' : String(given.type),
+      content: Buffer.from(content, 'base64'),
+    };
     checkAttachment(attachment, `${field}[${i}]`);
     return attachment;
   });

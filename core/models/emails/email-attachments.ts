@@ -7,7 +7,7 @@ import { TallyError } from '../../kernel/tally-error';
 import { mailDb } from '../../delivery/mail-tables';
 import { MAX_MESSAGE_BYTES } from '../../delivery/queue-message';
 import { readFiles } from './attachment-files';
-import { ATTACHMENT } from './email-fields';
+import { ATTACHMENT } from '../emails.fields';
 
 const invalidAttachment = () => TallyError.invalid({ email_attachment_id: { exists: 'Invalid email attachment ID.' } });
 /**
@@ -28,7 +28,11 @@ export class EmailAttachments {
     await this.email(emailId);
     const attachments = readFiles(files, 'files');
     const mail = mailDb(this.ctx.db);
-    const held = await mail.selectFrom('email_attachments').select((eb) => eb.fn.sum<number | string>('size').as('total')).where('email_id', '=', emailId).executeTakeFirst();
+    const held = await mail
+      .selectFrom('email_attachments')
+      .select((eb) => eb.fn.sum<number | string>('size').as('total'))
+      .where('email_id', '=', emailId)
+      .executeTakeFirst();
     const total = Number(held?.total ?? 0) + attachments.reduce((sum, a) => sum + a.content.length, 0);
     if (total > MAX_MESSAGE_BYTES) throw TallyError.invalid({ files: { size: `An email's attachments may be at most ${MAX_MESSAGE_BYTES / 1024 / 1024} MiB together.` } });
     const ids: number[] = [];
@@ -67,10 +71,7 @@ export class EmailAttachments {
   }
 
   private attachments() {
-    return mailDb(this.ctx.db)
-      .selectFrom('email_attachments')
-      .select(['id', 'email_id', 'filename as name', 'content_type as type', 'size', 'content'])
-      .where('company_id', '=', this.ctx.companyId);
+    return mailDb(this.ctx.db).selectFrom('email_attachments').select(['id', 'email_id', 'filename as name', 'content_type as type', 'size', 'content']).where('company_id', '=', this.ctx.companyId);
   }
 
   private async email(emailId: number): Promise<void> {

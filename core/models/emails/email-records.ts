@@ -11,10 +11,10 @@ import { mailDb } from '../../delivery/mail-tables';
 import { buildMessage } from '../../delivery/queue-template-message';
 import { findSignature } from '../../delivery/signature-store';
 import { checkParts, DEFAULT_LANG, findTemplate, presentTemplate, Template } from '../../delivery/template-store';
-import { EMAIL, EMAIL_FIELDS, SIGNATURE } from './email-fields';
+import { EMAIL, EMAIL_FIELDS, EMAIL_GROUP, SIGNATURE } from '../emails.fields';
 import { emailValues } from './email-values';
 
-const GROUP = record({ id: EMAIL_FIELDS.email_group_id, action: text(), type: text(), notice_type: text({ nullable: true }), plugin_dir: text({ nullable: true }), tags: text(), company_id: EMAIL_FIELDS.email_signature_id });
+const GROUP = EMAIL_GROUP;
 const EMAIL_WITH_SIGNATURE = record({ ...EMAIL_FIELDS, signature: orFalse(SIGNATURE) });
 const invalidEmail = () => TallyError.invalid({ email_id: { exists: 'Invalid email ID.' } });
 const LANG = /^[a-z]{2}_[a-z]{2}$/;
@@ -55,12 +55,19 @@ export class EmailRecords {
     returns: EMAIL_FIELDS.email_group_id,
   })
   async add(vars: Record<string, unknown>) {
-    if (vars.company_id !== undefined && Number(vars.company_id) !== this.ctx.companyId) throw TallyError.invalid({ company_id: { exists: 'Invalid company ID; a credential adds emails to its own company.' } });
+    if (vars.company_id !== undefined && Number(vars.company_id) !== this.ctx.companyId)
+      throw TallyError.invalid({ company_id: { exists: 'Invalid company ID; a credential adds emails to its own company.' } });
     const group = typeof vars.email_group_id === 'string' || typeof vars.email_group_id === 'number' ? await findGroup(this.ctx.db, this.ctx.companyId, Number(vars.email_group_id)) : null;
     if (!group) throw TallyError.invalid({ email_group_id: { exists: 'Invalid email group ID.' } });
     const lang = vars.lang === undefined || vars.lang === '' ? DEFAULT_LANG : String(vars.lang);
     if (!LANG.test(lang)) throw TallyError.invalid({ lang: { format: 'Please give a language such as en_us.' } });
-    const taken = await mailDb(this.ctx.db).selectFrom('mail_templates').select('id').where('company_id', '=', this.ctx.companyId).where('action', '=', group.action).where('lang', '=', lang).executeTakeFirst();
+    const taken = await mailDb(this.ctx.db)
+      .selectFrom('mail_templates')
+      .select('id')
+      .where('company_id', '=', this.ctx.companyId)
+      .where('action', '=', group.action)
+      .where('lang', '=', lang)
+      .executeTakeFirst();
     if (taken) throw TallyError.invalid({ company_id: { unique: 'An email already exists for this group and language.' } });
     const values = await emailValues(this.ctx.db, this.ctx.companyId, vars, true);
     checkParts({ subject: values.subject!, text: values.text!, html: values.html! }, groupSample(group));
@@ -80,7 +87,12 @@ export class EmailRecords {
     return null;
   }
 
-  @callable({ description: "Delete the company's emails of a group in every language. Another company_id deletes nothing.", verb: 'DELETE', params: [int('email_group_id'), int('company_id')], returns: nothing() })
+  @callable({
+    description: "Delete the company's emails of a group in every language. Another company_id deletes nothing.",
+    verb: 'DELETE',
+    params: [int('email_group_id'), int('company_id')],
+    returns: nothing(),
+  })
   async deleteAll(groupId: number, companyId: number) {
     const group = await findGroup(this.ctx.db, this.ctx.companyId, groupId);
     if (!group || companyId !== this.ctx.companyId) return null;
@@ -92,7 +104,7 @@ export class EmailRecords {
   }
 
   @callable({
-    description: "Give every email of the company with a from address of its own the domain `domain` (billing@old.example → billing@domain). Another company_id changes nothing.",
+    description: 'Give every email of the company with a from address of its own the domain `domain` (billing@old.example → billing@domain). Another company_id changes nothing.',
     verb: 'PUT',
     params: [string('domain'), int('company_id')],
     returns: nothing(),
@@ -103,7 +115,11 @@ export class EmailRecords {
     const rows = await mailDb(this.ctx.db).selectFrom('mail_templates').select(['id', 'from_address']).where('company_id', '=', companyId).where('from_address', 'is not', null).execute();
     for (const row of rows) {
       const local = row.from_address!.slice(0, row.from_address!.lastIndexOf('@'));
-      await mailDb(this.ctx.db).updateTable('mail_templates').set({ from_address: `${local}@${domain}` }).where('id', '=', row.id).execute();
+      await mailDb(this.ctx.db)
+        .updateTable('mail_templates')
+        .set({ from_address: `${local}@${domain}` })
+        .where('id', '=', row.id)
+        .execute();
     }
     return null;
   }
@@ -113,7 +129,7 @@ export class EmailRecords {
     return { active: 'Active', inactive: 'Inactive' };
   }
 
-  @callable({ description: 'An email group (a core one or the company\'s own); false when there is none.', verb: 'GET', params: [int('email_group_id')], returns: orFalse(GROUP) })
+  @callable({ description: "An email group (a core one or the company's own); false when there is none.", verb: 'GET', params: [int('email_group_id')], returns: orFalse(GROUP) })
   async getGroup(groupId: number) {
     return (await findGroup(this.ctx.db, this.ctx.companyId, groupId)) ?? false;
   }
@@ -137,7 +153,7 @@ export class EmailRecords {
 
   @callable({
     description:
-      "The email of `action` rendered with tags[...] in lang (its signature appended), without sending it: what emails/send would write. false when the company has no such email; another company_id is false too. A tag the template uses and tags lacks is a 400.",
+      'The email of `action` rendered with tags[...] in lang (its signature appended), without sending it: what emails/send would write. false when the company has no such email; another company_id is false too. A tag the template uses and tags lacks is a 400.',
     verb: 'POST',
     params: [string('action'), int('company_id'), string('lang', { default: null }), any('tags', { default: null })],
     returns: orFalse(EMAIL),

@@ -8,7 +8,7 @@ import { PAGE_SIZE, pageOffset } from '../../kernel/paging';
 import { ordered, readOrder } from '../../billing/ordering';
 import { mailDb } from '../../delivery/mail-tables';
 import { findSignature, signatureQuery } from '../../delivery/signature-store';
-import { SIGNATURE } from './email-fields';
+import { SIGNATURE } from '../emails.fields';
 
 const invalidSignature = () => TallyError.invalid({ email_signature_id: { exists: 'Invalid email signature ID.' } });
 const SIGNATURE_ORDER: Record<string, string> = { id: 'id', name: 'name' };
@@ -25,7 +25,8 @@ function signatureValues(vars: Record<string, unknown>, adding: boolean) {
       else if (adding) values.html = '';
       continue;
     }
-    if (typeof given !== 'string' || given.length > (name === 'name' ? 255 : MAX_SIGNATURE)) errors[name] = { length: `The ${name} must be text of at most ${name === 'name' ? 255 : MAX_SIGNATURE} characters.` };
+    if (typeof given !== 'string' || given.length > (name === 'name' ? 255 : MAX_SIGNATURE))
+      errors[name] = { length: `The ${name} must be text of at most ${name === 'name' ? 255 : MAX_SIGNATURE} characters.` };
     else if (name !== 'html' && given.trim() === '') errors[name] = { empty: `Please enter the signature's ${name === 'name' ? 'name' : 'text'}.` };
     else values[name] = given;
   }
@@ -48,7 +49,8 @@ export class EmailSignatures {
     returns: count(),
   })
   async addSignature(vars: Record<string, unknown>) {
-    if (vars.company_id !== undefined && Number(vars.company_id) !== this.ctx.companyId) throw TallyError.invalid({ company_id: { exists: 'Invalid company ID; a credential adds signatures to its own company.' } });
+    if (vars.company_id !== undefined && Number(vars.company_id) !== this.ctx.companyId)
+      throw TallyError.invalid({ company_id: { exists: 'Invalid company ID; a credential adds signatures to its own company.' } });
     const values = signatureValues(vars, true);
     const row = await mailDb(this.ctx.db)
       .insertInto('email_signatures')
@@ -58,7 +60,12 @@ export class EmailSignatures {
     return Number(row.id);
   }
 
-  @callable({ description: "Change one of the company's signatures: vars[name], vars[text], vars[html] (what is not given keeps its value).", verb: 'PUT', params: [int('email_signature_id'), object('vars')], returns: nothing() })
+  @callable({
+    description: "Change one of the company's signatures: vars[name], vars[text], vars[html] (what is not given keeps its value).",
+    verb: 'PUT',
+    params: [int('email_signature_id'), object('vars')],
+    returns: nothing(),
+  })
   async editSignature(id: number, vars: Record<string, unknown>) {
     if (!(await findSignature(this.ctx.db, this.ctx.companyId, id))) throw invalidSignature();
     const values = signatureValues(vars, false);
@@ -96,7 +103,7 @@ export class EmailSignatures {
     return (await signatureQuery(this.ctx.db, this.ctx.companyId).where('company_id', '=', companyId).execute()).length;
   }
 
-  @callable({ description: "Every signature of a company. Another company_id lists nothing.", verb: 'GET', params: [int('company_id')], returns: listOf(SIGNATURE) })
+  @callable({ description: 'Every signature of a company. Another company_id lists nothing.', verb: 'GET', params: [int('company_id')], returns: listOf(SIGNATURE) })
   async getAllSignatures(companyId: number) {
     return this.present(await signatureQuery(this.ctx.db, this.ctx.companyId).where('company_id', '=', companyId).orderBy('id').execute());
   }

@@ -6,6 +6,7 @@ import { int as count } from '../../kernel/shape';
 import { TallyError } from '../../kernel/tally-error';
 import { billingRecipients } from '../../delivery/client-recipients';
 import { queueMessage } from '../../delivery/queue-message';
+import { withCompanyTags } from '../../delivery/queue-template-message';
 import { renderParts } from '../../delivery/template-store';
 import { readFiles } from './attachment-files';
 
@@ -63,8 +64,7 @@ export class SendCustom {
     const html = part('html');
     const text = part('text');
     if (html === null || text === null || (html === '' && text === '')) throw TallyError.invalid({ body: { empty: 'Give body[html], body[text] or both.' } });
-    const company = await this.ctx.db.selectFrom('companies').select(['name', 'hostname']).where('id', '=', this.ctx.companyId).executeTakeFirst();
-    const rendered = renderParts({ subject, html, text }, { company: { name: company?.name ?? '', hostname: company?.hostname ?? '' }, ...((tags as Record<string, unknown>) ?? {}) });
+    const rendered = renderParts({ subject, html, text }, await withCompanyTags(this.ctx.db, this.ctx.companyId, (tags as Record<string, unknown>) ?? {}));
     return queueMessage(this.ctx.db, {
       companyId: this.ctx.companyId,
       clientId,

@@ -12,7 +12,7 @@ import { lockInvoice } from '../../billing/invoice-lock';
 import { ordered, readFilters, readOrder } from '../../billing/ordering';
 import { pageOffset } from '../../billing/values';
 import { queueEmailDelivery } from '../../delivery/invoice-email';
-import { deliveryQuery, presentDelivery } from './invoice-delivery-store';
+import { deliveryQuery, deliveryRecord, presentDelivery } from './invoice-delivery-store';
 import { DELIVERY, DELIVERY_ADD, DELIVERY_LIST } from '../invoice-deliveries.fields';
 
 const invalidDelivery = () => TallyError.invalid({ invoice_delivery_id: { exists: 'Invalid invoice delivery ID.' } });
@@ -97,8 +97,7 @@ export class InvoiceDeliveries {
   async getDelivery(invoiceId: number, sent: boolean) {
     let query = deliveryQuery(this.ctx.db, this.ctx.companyId).where('invoice_delivery.invoice_id', '=', invoiceId);
     if (sent) query = query.where('invoice_delivery.date_sent', 'is not', null);
-    const rows = await query.orderBy('invoice_delivery.id').execute();
-    return rows.map(({ id, invoice_id, method, date_sent }) => ({ id, invoice_id, method, date_sent }));
+    return (await query.orderBy('invoice_delivery.id').execute()).map(deliveryRecord);
   }
 
   @callable({
@@ -119,8 +118,7 @@ export class InvoiceDeliveries {
     }
     if (method !== null && method !== '') query = query.where('invoice_delivery.method', '=', method);
     if (status !== 'all') query = query.where('invoice_delivery.date_sent', status === 'sent' ? 'is not' : 'is', null);
-    const rows = await query.orderBy('invoice_delivery.id').execute();
-    return rows.map(({ id, invoice_id, method, date_sent }) => ({ id, invoice_id, method, date_sent }));
+    return (await query.orderBy('invoice_delivery.id').execute()).map(deliveryRecord);
   }
 
   @callable({

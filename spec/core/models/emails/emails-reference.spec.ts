@@ -106,7 +106,12 @@ describe('emails and email_groups as the reference models them (HTTP, a real SMT
     });
     expect(await refused(server, 'POST', 'emails/add', { 'vars[email_group_id]': groupId, 'vars[subject]': 'again' })).to.have.nested.property('company_id.unique');
     expect(await refused(server, 'DELETE', 'emails/deleteSignature', { email_signature_id: signatureId })).to.have.nested.property('email_signature_id.in_use');
-    const [attachmentId] = await ok(server, 'POST', 'emails/addAttachments', { email_id: emailId, 'files[0][name]': 'terms.txt', 'files[0][type]': 'text/plain', 'files[0][content]': Buffer.from('Terms of sale').toString('base64') });
+    const [attachmentId] = await ok(server, 'POST', 'emails/addAttachments', {
+      email_id: emailId,
+      'files[0][name]': 'terms.txt',
+      'files[0][type]': 'text/plain',
+      'files[0][content]': Buffer.from('Terms of sale').toString('base64'),
+    });
     expect(await ok(server, 'GET', 'emails/getAttachments', { email_id: emailId })).to.deep.equal([{ id: attachmentId, email_id: emailId, name: 'terms.txt', type: 'text/plain', size: 13 }]);
     expect((await ok(server, 'GET', 'emails/getAttachment', { email_attachment_id: attachmentId })).content).to.equal(Buffer.from('Terms of sale').toString('base64'));
 
@@ -201,7 +206,9 @@ describe('emails and email_groups as the reference models them (HTTP, a real SMT
     expect(await refused(server, 'POST', 'emails/sendCustom', { ...base, from: 'news@example.com\r\nBcc: eve@example.org' })).to.have.nested.property('from.format');
     expect(await refused(server, 'POST', 'emails/sendCustom', { ...base, subject: 'Hi\r\nBcc: eve@example.org' })).to.have.nested.property('subject.header');
     expect(await refused(server, 'POST', 'emails/sendCustom', { ...base, 'cc[0]': 'a@example.com\nBcc: eve@example.org' })).to.have.nested.property('cc.format');
-    expect(await refused(server, 'POST', 'emails/sendCustom', { ...base, 'attachments[0][name]': 'a\r\n.txt', 'attachments[0][content]': 'QQ==' })).to.have.property('attachments[0]').that.has.property('filename');
+    expect(await refused(server, 'POST', 'emails/sendCustom', { ...base, 'attachments[0][name]': 'a\r\n.txt', 'attachments[0][content]': 'QQ==' }))
+      .to.have.property('attachments[0]')
+      .that.has.property('filename');
     expect(await refused(server, 'POST', 'emails/sendCustom', { ...base, 'options[log]': 'false' })).to.have.nested.property('options.supported');
     expect(await ok(server, 'GET', 'clients/getMailLogListCount', { client_id: clientId })).to.equal(1);
     expect(sink.received).to.have.length(1);
@@ -241,7 +248,9 @@ describe('emails and email_groups as the reference models them (HTTP, a real SMT
     expect(await refused(server, 'POST', 'emails/addAttachments', { email_id: emailId, 'files[0][name]': 'y.txt', 'files[0][content]': 'eQ==' }, key)).to.have.nested.property('email_id.exists');
     // A signature of company 1 named in the other company's email is refused.
     expect(await refused(server, 'PUT', 'emails/edit', { action: 'account_welcome', 'vars[email_signature_id]': signatureId }, key)).to.have.nested.property('email_signature_id.exists');
-    expect(await refused(server, 'POST', 'emails/sendCustom', { from: 'a@example.org', from_name: 'A', to: '', subject: 'Hi', 'body[text]': 'x', 'options[to_client_id]': clientId }, key)).to.have.property('options[to_client_id]').that.has.property('exists');
+    expect(await refused(server, 'POST', 'emails/sendCustom', { from: 'a@example.org', from_name: 'A', to: '', subject: 'Hi', 'body[text]': 'x', 'options[to_client_id]': clientId }, key))
+      .to.have.property('options[to_client_id]')
+      .that.has.property('exists');
 
     // Company 1's records are untouched.
     expect(await ok(server, 'GET', 'emails/get', { id: emailId })).to.deep.include({ subject: 'Offer' });
@@ -259,7 +268,7 @@ describe('emails and email_groups as the reference models them (HTTP, a real SMT
     expect(await ok(server, 'GET', 'emails/getAttachments', { email_id: emailId })).to.have.length(4);
   });
 
-  it('invoices/getAllDelivery lists the delivery records of the given invoices, by method and status, never another company\'s', async () => {
+  it("invoices/getAllDelivery lists the delivery records of the given invoices, by method and status, never another company's", async () => {
     const clientId = await addClient(server, 'Ada');
     const first = await addInvoice(server, clientId);
     const second = await ok(server, 'POST', 'invoices/add', {

@@ -1,4 +1,4 @@
-import { bool, int, listOf, record, string } from '../../kernel/shape';
+import { bool, int, listOf, record, string } from '../kernel/shape';
 
 /** The reference's email record as Tally keeps it (a company's template of a group in one language). */
 export const EMAIL_FIELDS = {
@@ -29,4 +29,15 @@ export const ATTACHMENT = record({
   name: string({ description: 'The file name the message gives it.' }),
   type: string({ description: 'Its content type.' }),
   size: int({ description: 'Bytes.' }),
+});
+
+/** The reference's email group record. */
+export const EMAIL_GROUP = record({
+  id: int(),
+  action: string(),
+  type: string({ enum: ['client', 'staff', 'shared'] }),
+  notice_type: string({ nullable: true, description: 'bcc, to, or null.' }),
+  plugin_dir: string({ nullable: true }),
+  tags: string({ description: 'Comma-separated: {contact.first_name},{invoice.id_code}.' }),
+  company_id: int({ nullable: true, description: "null for a core group (every company's); else the company that added it." }),
 });
