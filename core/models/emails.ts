@@ -10,7 +10,7 @@ import { mailDb } from '../delivery/mail-tables';
 import { findGroupByAction, groupSample } from '../delivery/email-group-store';
 import { SendCustom } from './emails/send-custom';
 import { any, int, list, object, string } from '../kernel/parameter';
-import { int as count, listOf, orFalse, record, string as text } from '../kernel/shape';
+import { int as count, listOf, orFalse, orNull, record, string as text } from '../kernel/shape';
 import { TallyError } from '../kernel/tally-error';
 import { DEFAULT_TEMPLATES } from '../delivery/default-templates';
 import { DEFAULT_LANG, findTemplate, invalidAction, renderParts, resetTemplate, saveTemplate, Template } from '../delivery/template-store';
@@ -102,7 +102,7 @@ export class Emails {
 
   @callable({
     description:
-      "Send the template of `action` to the addresses `to[]` with `tags` (tags[contact][first_name]=Ada): written to the mail outbox and sent after commit. client_id puts it in that client's mail log. A tag the template uses and tags lacks is a 400. Returns the mail log id.",
+      "Send the template of `action` to the addresses `to[]` with `tags` (tags[contact][first_name]=Ada): written to the mail outbox and sent after commit. client_id puts it in that client's mail log. A tag the template uses and tags lacks is a 400. Returns the mail log id (null when the company set the email inactive: nothing is sent).",
     verb: 'POST',
     params: [
       string('action', { example: 'account_welcome' }),
@@ -112,7 +112,7 @@ export class Emails {
       string('lang', LANG),
       any('options', { default: null }),
     ],
-    returns: count({ description: 'The mail log id.' }),
+    returns: orNull(count({ description: 'The mail log id; null for an inactive email.' })),
   })
   async send(action: string, to: unknown[], tags: Record<string, unknown>, clientId: number | null, lang: string, _options: unknown) {
     if (to.some((address) => typeof address !== 'string')) throw TallyError.invalid({ to: { format: 'Give addresses as to[]=ada@example.com.' } });
