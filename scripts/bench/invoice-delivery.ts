@@ -62,7 +62,8 @@ export async function measureInvoiceDelivery(postgresUrl: string | null): Promis
 
       // users/get.json on 4 connections while `work` runs: its p99 is how responsive the API stays.
       const whileReading = async <T>(work: () => Promise<T>): Promise<[T, autocannon.Result]> => {
-        const reads = autocannon({ url: `${base}/api/users/get.json?user_id=${fixture.userId}`, headers, connections: 4, duration: 3600 }) as unknown as autocannon.Instance & PromiseLike<autocannon.Result>;
+        const reads = autocannon({ url: `${base}/api/users/get.json?user_id=${fixture.userId}`, headers, connections: 4, duration: 3600 }) as unknown as autocannon.Instance &
+          PromiseLike<autocannon.Result>;
         const result = await work();
         reads.stop();
         return [result, await reads];
