@@ -47,12 +47,20 @@ export function sampleFor(names: readonly string[]): Record<string, unknown> {
   const sample: Record<string, unknown> = {};
   for (const name of names) {
     const parts = name.split('.');
+    // A name such as __proto__.x would otherwise reach Object.prototype (groups refuse them when added; this holds regardless).
+    if (parts.some((part) => UNSAFE_NAMES.has(part))) continue;
     let node = sample;
-    for (const part of parts.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
+    for (const part of parts.slice(0, -1)) {
+      if (!Object.hasOwn(node, part) || typeof node[part] !== 'object') node[part] = {};
+      node = node[part] as Record<string, unknown>;
+    }
     node[parts[parts.length - 1]] = `[${name}]`;
   }
   return sample;
 }
+
+/** Names that are not tags but the machinery of every object. */
+export const UNSAFE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 
 type GroupRow = { id: number; company_id: number | null; action: string; type: string; notice_type: string | null; plugin_dir: string | null; tags: string | null };
 

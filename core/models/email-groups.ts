@@ -4,7 +4,7 @@ import { model } from '../kernel/model';
 import { bool, int, object, string } from '../kernel/parameter';
 import { int as count, listOf, nothing, orFalse } from '../kernel/shape';
 import { TallyError } from '../kernel/tally-error';
-import { EmailGroup, findGroup, groupQuery, presentGroup } from '../delivery/email-group-store';
+import { EmailGroup, findGroup, groupQuery, ownTagNames, presentGroup, UNSAFE_NAMES } from '../delivery/email-group-store';
 import { mailDb } from '../delivery/mail-tables';
 import { DEFAULT_LANG, findTemplate } from '../delivery/template-store';
 import { EMAIL, EMAIL_GROUP } from './emails.fields';
@@ -169,6 +169,7 @@ export class EmailGroups {
     const pluginDir = textOf('plugin_dir', 64);
     const tags = textOf('tags', 4000);
     if (tags && !tags.split(',').every((tag) => /^\s*\{?\s*[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*\s*\}?\s*$/i.test(tag))) errors.tags = { format: 'Give tags as {name},{order.id}.' };
+    else if (tags && ownTagNames(tags).some((name) => name.split('.').some((part) => UNSAFE_NAMES.has(part)))) errors.tags = { format: 'A tag may not be named __proto__, constructor or prototype.' };
     if (Object.keys(errors).length) throw TallyError.invalid(errors);
     const values: { action?: string; type?: string; notice_type?: string | null; plugin_dir?: string | null; tags?: string | null } = {};
     if (action) values.action = action;

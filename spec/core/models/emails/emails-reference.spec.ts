@@ -85,6 +85,9 @@ describe('emails and email_groups as the reference models them (HTTP, a real SMT
     const groupId = await ok(server, 'POST', 'email_groups/add', { 'vars[action]': 'order_shipped', 'vars[type]': 'client', 'vars[tags]': '{contact.first_name},{order.number}' });
     expect(await refused(server, 'POST', 'email_groups/add', { 'vars[action]': 'invoice_delivery_unpaid', 'vars[type]': 'client' })).to.have.nested.property('action.unique');
     expect(await refused(server, 'POST', 'email_groups/add', { 'vars[action]': 'x', 'vars[type]': 'robots' })).to.have.nested.property('type.format');
+    // A tag named like an object's machinery is refused: its sample would otherwise reach Object.prototype.
+    expect(await refused(server, 'POST', 'email_groups/add', { 'vars[action]': 'y', 'vars[type]': 'client', 'vars[tags]': '{__proto__.polluted}' })).to.have.nested.property('tags.format');
+    expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
     expect(await refused(server, 'PUT', 'email_groups/edit', { id: unpaid.id, 'vars[type]': 'staff' })).to.have.nested.property('group_id.core');
 
     const signatureId = await ok(server, 'POST', 'emails/addSignature', { 'vars[name]': 'Shipping', 'vars[text]': '\n-- \nThe shipping desk', 'vars[html]': '<p>The shipping desk</p>' });
