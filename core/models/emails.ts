@@ -7,12 +7,11 @@ import { EmailSignatures } from './emails/email-signatures';
 import { emailValues } from './emails/email-values';
 import { EMAIL } from './emails.fields';
 import { mailDb } from '../delivery/mail-tables';
-import { findGroupByAction, groupSample } from '../delivery/email-group-store';
+import { findGroupByAction, groupQuery, groupSample, ownTagNames, presentGroup } from '../delivery/email-group-store';
 import { SendCustom } from './emails/send-custom';
 import { any, int, list, object, string } from '../kernel/parameter';
 import { int as count, listOf, orFalse, orNull, record, string as text } from '../kernel/shape';
 import { TallyError } from '../kernel/tally-error';
-import { DEFAULT_TEMPLATES } from '../delivery/default-templates';
 import { DEFAULT_LANG, findTemplate, invalidAction, renderParts, resetTemplate, saveTemplate, Template } from '../delivery/template-store';
 import { queueTemplateMessage } from '../delivery/queue-template-message';
 
@@ -31,10 +30,18 @@ const LANG = { default: DEFAULT_LANG, example: DEFAULT_LANG };
 export class Emails {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ description: 'Every template of the company (its own versions, else the defaults).', verb: 'GET', params: [string('lang', LANG)], returns: listOf(TEMPLATE) })
+  @callable({
+    description: "Every template of the company: the core groups' (its own versions, else the defaults), then its own groups' that have an email.",
+    verb: 'GET',
+    params: [string('lang', LANG)],
+    returns: listOf(TEMPLATE),
+  })
   async getList(lang: string) {
     const templates: Template[] = [];
-    for (const t of DEFAULT_TEMPLATES) templates.push((await findTemplate(this.ctx.db, this.ctx.companyId, t.action, lang))!);
+    for (const group of await this.groups()) {
+      const template = await findTemplate(this.ctx.db, this.ctx.companyId, group.action, lang);
+      if (template) templates.push(template);
+    }
     return templates;
   }
 
@@ -48,9 +55,13 @@ export class Emails {
     return (await findTemplate(this.ctx.db, this.ctx.companyId, action, lang)) ?? false;
   }
 
-  @callable({ description: 'The email groups: each action, whether it goes to clients or staff, and its tags.', verb: 'GET', returns: listOf(GROUP) })
+  @callable({ description: "The email groups (the core ones, then the company's own): each action, whether it goes to clients or staff, and its tags.", verb: 'GET', returns: listOf(GROUP) })
   async getGroups() {
-    return Promise.all(DEFAULT_TEMPLATES.map(async (t) => ({ action: t.action, type: t.type, tags: (await findTemplate(this.ctx.db, this.ctx.companyId, t.action))!.tags })));
+    return (await this.groups()).map((group) => ({ action: group.action, type: group.type, tags: ownTagNames(group.tags) }));
+  }
+
+  private async groups() {
+    return (await groupQuery(this.ctx.db, this.ctx.companyId).orderBy('id').execute()).map(presentGroup);
   }
 
   @callable({

@@ -122,6 +122,13 @@ describe('emails and email_groups as the reference models them (HTTP, a real SMT
     expect(email).to.deep.include({ id: emailId, email_group_id: groupId, action: 'order_shipped', from: 'shipping@example.com', status: 'active' });
     expect(email.signature).to.deep.include({ id: signatureId, name: 'Shipping' });
     expect((await ok(server, 'GET', 'emails/getByGroupId', { group_id: groupId, lang: 'en_us' })).id).to.equal(emailId);
+    // Tally's own listings show the company's group beside the core ones.
+    expect((await ok(server, 'GET', 'emails/getGroups')).find((g: any) => g.action === 'order_shipped')).to.deep.equal({
+      action: 'order_shipped',
+      type: 'client',
+      tags: ['contact.first_name', 'order.number'],
+    });
+    expect((await ok(server, 'GET', 'emails/getList')).map((t: any) => t.action)).to.include('order_shipped');
 
     // buildEmail renders without sending; the signature follows the body.
     const built = await ok(server, 'POST', 'emails/buildEmail', { action: 'order_shipped', company_id: 1, lang: 'en_us', 'tags[contact][first_name]': 'Ada', 'tags[order][number]': 'A-7' });
