@@ -122,6 +122,9 @@ export const SETTINGS: Record<string, SettingDefinition> = {
   // The client area's colour (#rrggbb): its header and buttons carry white text, so it must be dark enough to read on.
   client_area_colour: { scope: 'company', default: '', check: areaColour },
   pay_link_days: { scope: 'company', default: '30', check: (v) => (/^\d{1,3}$/.test(v) && Number(v) >= 1 && Number(v) <= 365 ? null : 'Please give a whole number of days from 1 to 365.') },
+  // The language mail goes out in (docs/delivery.md): a client's own `language` setting, else this; a template
+  // without a version in it is sent in this language, else as the default.
+  language: { scope: 'company', overridable: true, default: 'en_us', check: (v) => (/^[a-z]{2}_[a-z]{2}$/.test(v) ? null : 'Please give a language such as en_us.') },
   // How long the mail log keeps the bodies of messages sent or failed (subjects, recipients and status stay).
   mail_retention_days: { scope: 'system', default: '90', check: (v) => (/^\d{1,4}$/.test(v) && Number(v) >= 1 && Number(v) <= 3650 ? null : 'Please give a whole number of days from 1 to 3650.') },
 };

@@ -11,6 +11,11 @@ export interface ServerAnswer {
 export interface OutgoingMail {
   readonly messageId: string;
   readonly to: readonly string[];
+  readonly cc?: readonly string[];
+  readonly bcc?: readonly string[];
+  /** The message's own sender (an email's from, sendCustom's), else the company's. */
+  readonly fromName?: string | null;
+  readonly fromAddress?: string | null;
   readonly subject: string;
   readonly html: string | null;
   readonly text: string | null;
@@ -57,9 +62,11 @@ export class MailTransport {
     try {
       const info = await transport.sendMail({
         messageId: mail.messageId,
-        from: { name: config.fromName, address: config.fromAddress },
+        from: { name: mail.fromName || config.fromName, address: mail.fromAddress || config.fromAddress },
         replyTo: config.replyTo || undefined,
         to: [...mail.to],
+        cc: mail.cc?.length ? [...mail.cc] : undefined,
+        bcc: mail.bcc?.length ? [...mail.bcc] : undefined,
         subject: mail.subject,
         text: mail.text ?? undefined,
         html: mail.html ?? undefined,

@@ -42,6 +42,15 @@ interface Claimed {
   html: string | null;
   text: string | null;
   attempts: number;
+  from_name: string | null;
+  from_address: string | null;
+  cc_addresses: string | null;
+  bcc_addresses: string | null;
+}
+
+/** Cc and Bcc are kept one address a line, null when there are none. */
+function addressLines(value: string | null): string[] {
+  return value ? value.split('\n') : [];
 }
 
 /**
@@ -163,7 +172,22 @@ export class MailWorker {
       .updateTable('mail_messages')
       .set({ lease_owner: this.owner, lease_until: now + 120_000 })
       .where('id', 'in', due)
-      .returning(['id', 'company_id', 'invoice_id', 'invoice_notice_id', 'message_id', 'to_addresses', 'subject', 'html', 'text', 'attempts'])
+      .returning([
+        'id',
+        'company_id',
+        'invoice_id',
+        'invoice_notice_id',
+        'message_id',
+        'to_addresses',
+        'subject',
+        'html',
+        'text',
+        'attempts',
+        'from_name',
+        'from_address',
+        'cc_addresses',
+        'bcc_addresses',
+      ])
       .execute();
     return rows.map((r) => ({
       ...r,
@@ -188,6 +212,10 @@ export class MailWorker {
         : await this.transport.send(message.company_id, config, {
             messageId: message.message_id,
             to: message.to_addresses.split('\n'),
+            cc: addressLines(message.cc_addresses),
+            bcc: addressLines(message.bcc_addresses),
+            fromName: message.from_name,
+            fromAddress: message.from_address,
             subject: message.subject,
             html: message.html,
             text: message.text,

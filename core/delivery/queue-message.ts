@@ -29,6 +29,11 @@ export interface NewMessage {
   readonly invoiceNoticeId?: number | null;
   readonly action: string;
   readonly to: readonly string[];
+  readonly cc?: readonly string[];
+  readonly bcc?: readonly string[];
+  /** A sender of the message's own (checked here); else the company's mail settings'. */
+  readonly fromName?: string | null;
+  readonly fromAddress?: string | null;
   readonly subject: string;
   readonly html: string;
   readonly text: string;
@@ -39,18 +44,34 @@ function refuse(field: string, rule: string, message: string): never {
   throw TallyError.invalid({ [field]: { [rule]: message } });
 }
 
+/** A 400 (under `field`) for a file name that could inject headers, a bad content type, or a file over the cap. */
+export function checkAttachment(attachment: Attachment, field = 'attachments'): void {
+  if (!isHeaderText(attachment.filename) || attachment.filename.trim() === '' || attachment.filename.length > 255 || /[/\\]/.test(attachment.filename))
+    refuse(field, 'filename', 'An attachment needs a file name of at most 255 characters, without line breaks or slashes.');
+  if (!CONTENT_TYPE.test(attachment.contentType)) refuse(field, 'content_type', 'An attachment needs a content type such as application/pdf.');
+  if (attachment.content.length > MAX_ATTACHMENT_BYTES) refuse(field, 'size', `An attachment may be at most ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MiB.`);
+}
+
 function check(message: NewMessage): void {
   if (!message.to.length) refuse('to', 'empty', 'The message has no recipient with an email address.');
   if (message.to.length > MAX_RECIPIENTS) refuse('to', 'length', `A message may have at most ${MAX_RECIPIENTS} recipients.`);
-  for (const address of message.to) if (!isMailAddress(address)) refuse('to', 'format', `${JSON.stringify(address.slice(0, 100))} is not a valid email address.`);
+  const copies = [...(message.cc ?? []), ...(message.bcc ?? [])];
+  if (message.to.length + copies.length > MAX_RECIPIENTS) refuse('to', 'length', `A message may have at most ${MAX_RECIPIENTS} recipients.`);
+  for (const [field, addresses] of [
+    ['to', message.to],
+    ['cc', message.cc ?? []],
+    ['bcc', message.bcc ?? []],
+  ] as const) {
+    for (const address of addresses) if (!isMailAddress(address)) refuse(field, 'format', `${JSON.stringify(address.slice(0, 100))} is not a valid email address.`);
+  }
+  if (message.fromAddress && !isMailAddress(message.fromAddress)) refuse('from', 'format', 'Please give a valid from address.');
+  if (message.fromName && (!isHeaderText(message.fromName) || message.fromName.length > 255))
+    refuse('from_name', 'header', 'The from name may not hold line breaks or control characters, and at most 255 characters.');
   if (!isHeaderText(message.subject)) refuse('subject', 'header', 'The subject may not hold line breaks or control characters.');
   if (message.subject.length > MAX_SUBJECT) refuse('subject', 'length', `The subject may be at most ${MAX_SUBJECT} characters long.`);
   let size = Buffer.byteLength(message.html) + Buffer.byteLength(message.text);
   for (const attachment of message.attachments ?? []) {
-    if (!isHeaderText(attachment.filename) || attachment.filename.trim() === '' || attachment.filename.length > 255 || /[/\\]/.test(attachment.filename))
-      refuse('attachments', 'filename', 'An attachment needs a file name of at most 255 characters, without line breaks or slashes.');
-    if (!CONTENT_TYPE.test(attachment.contentType)) refuse('attachments', 'content_type', 'An attachment needs a content type such as application/pdf.');
-    if (attachment.content.length > MAX_ATTACHMENT_BYTES) refuse('attachments', 'size', `An attachment may be at most ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MiB.`);
+    checkAttachment(attachment);
     size += attachment.content.length;
   }
   if (size > MAX_MESSAGE_BYTES) refuse('attachments', 'size', `A message may be at most ${MAX_MESSAGE_BYTES / 1024 / 1024} MiB with its attachments.`);
@@ -79,6 +100,10 @@ export async function queueMessage(db: Tx, message: NewMessage): Promise<number>
       action: message.action,
       message_id: `<${randomUUID()}@${domain}>`,
       to_addresses: message.to.join('\n'),
+      cc_addresses: message.cc?.length ? message.cc.join('\n') : null,
+      bcc_addresses: message.bcc?.length ? message.bcc.join('\n') : null,
+      from_name: message.fromName || null,
+      from_address: message.fromAddress || null,
       subject: message.subject,
       html: message.html,
       text: message.text,

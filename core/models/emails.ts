@@ -1,23 +1,21 @@
 import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
 import { model } from '../kernel/model';
+import { EmailAttachments } from './emails/email-attachments';
+import { EmailRecords } from './emails/email-records';
+import { EmailSignatures } from './emails/email-signatures';
+import { emailValues } from './emails/email-values';
+import { EMAIL } from './emails.fields';
+import { mailDb } from '../delivery/mail-tables';
+import { findGroupByAction, groupQuery, groupSample, ownTagNames, presentGroup } from '../delivery/email-group-store';
+import { SendCustom } from './emails/send-custom';
 import { any, int, list, object, string } from '../kernel/parameter';
-import { bool, int as count, listOf, orFalse, record, string as text } from '../kernel/shape';
+import { int as count, listOf, orFalse, orNull, record, string as text } from '../kernel/shape';
 import { TallyError } from '../kernel/tally-error';
-import { DEFAULT_TEMPLATES, defaultTemplate } from '../delivery/default-templates';
 import { DEFAULT_LANG, findTemplate, invalidAction, renderParts, resetTemplate, saveTemplate, Template } from '../delivery/template-store';
 import { queueTemplateMessage } from '../delivery/queue-template-message';
 
-const TEMPLATE = record({
-  action: text({ description: 'The email group action: invoice_delivery_unpaid, invoice_notice_first, ...' }),
-  lang: text(),
-  type: text({ description: 'client or staff.' }),
-  subject: text(),
-  html: text(),
-  text: text(),
-  customized: bool({ description: "The company's own version (reset brings the default back)." }),
-  tags: listOf(text(), { description: 'The tags the template is given ({invoice.id_code}, ...).' }),
-});
+const TEMPLATE = EMAIL;
 const RENDERED = record({ subject: text(), html: text(), text: text() });
 const GROUP = record({ action: text(), type: text(), tags: listOf(text()) });
 
@@ -28,14 +26,22 @@ const LANG = { default: DEFAULT_LANG, example: DEFAULT_LANG };
  * language): read, edit (checked at save: a template that does not parse or names a tag it is not
  * given is a 400 naming the line), preview with sample tags, reset to the default, and send.
  */
-@model('emails')
+@model('emails', { facets: [EmailRecords, EmailSignatures, EmailAttachments, SendCustom] })
 export class Emails {
   constructor(private readonly ctx: CallContext) {}
 
-  @callable({ description: 'Every template of the company (its own versions, else the defaults).', verb: 'GET', params: [string('lang', LANG)], returns: listOf(TEMPLATE) })
+  @callable({
+    description: "Every template of the company: the core groups' (its own versions, else the defaults), then its own groups' that have an email.",
+    verb: 'GET',
+    params: [string('lang', LANG)],
+    returns: listOf(TEMPLATE),
+  })
   async getList(lang: string) {
     const templates: Template[] = [];
-    for (const t of DEFAULT_TEMPLATES) templates.push((await findTemplate(this.ctx.db, this.ctx.companyId, t.action, lang))!);
+    for (const group of await this.groups()) {
+      const template = await findTemplate(this.ctx.db, this.ctx.companyId, group.action, lang);
+      if (template) templates.push(template);
+    }
     return templates;
   }
 
@@ -49,14 +55,18 @@ export class Emails {
     return (await findTemplate(this.ctx.db, this.ctx.companyId, action, lang)) ?? false;
   }
 
-  @callable({ description: 'The email groups: each action, whether it goes to clients or staff, and its tags.', verb: 'GET', returns: listOf(GROUP) })
+  @callable({ description: "The email groups (the core ones, then the company's own): each action, whether it goes to clients or staff, and its tags.", verb: 'GET', returns: listOf(GROUP) })
   async getGroups() {
-    return Promise.all(DEFAULT_TEMPLATES.map(async (t) => ({ action: t.action, type: t.type, tags: (await findTemplate(this.ctx.db, this.ctx.companyId, t.action))!.tags })));
+    return (await this.groups()).map((group) => ({ action: group.action, type: group.type, tags: ownTagNames(group.tags) }));
+  }
+
+  private async groups() {
+    return (await groupQuery(this.ctx.db, this.ctx.companyId).orderBy('id').execute()).map(presentGroup);
   }
 
   @callable({
     description:
-      "Change the company's version of a template: vars[subject], vars[html], vars[text] (what is not given keeps its value). `{tag}` prints a tag, `{% if %}`/`{% for %}` are Liquid tags. Returns the template.",
+      "Change the company's version of a template: vars[subject], vars[html], vars[text], and the reference's vars[from], vars[from_name], vars[email_signature_id], vars[include_attachments], vars[status] (what is not given keeps its value). `{tag}` prints a tag, `{% if %}`/`{% for %}` are Liquid tags. Returns the template.",
     verb: 'PUT',
     params: [string('action', { example: 'invoice_delivery_unpaid' }), object('vars'), string('lang', LANG)],
     returns: TEMPLATE,
@@ -69,7 +79,11 @@ export class Emails {
       if (typeof given !== 'string') throw TallyError.invalid({ [`vars[${name}]`]: { format: 'Please give the text of the template.' } });
       return given;
     };
+    const { options } = await emailValues(this.ctx.db, this.ctx.companyId, vars, false);
     await saveTemplate(this.ctx.db, this.ctx.companyId, action, lang, { subject: part('subject'), html: part('html'), text: part('text') });
+    if (Object.keys(options).length) {
+      await mailDb(this.ctx.db).updateTable('mail_templates').set(options).where('company_id', '=', this.ctx.companyId).where('action', '=', action).where('lang', '=', lang).execute();
+    }
     return this.template(action, lang);
   }
 
@@ -81,7 +95,8 @@ export class Emails {
   })
   async preview(action: string, lang: string) {
     const template = await this.template(action, lang);
-    return renderParts(template, { company: { name: 'Example Hosting', hostname: 'example.com' }, ...defaultTemplate(action)!.sample });
+    const group = (await findGroupByAction(this.ctx.db, this.ctx.companyId, action))!;
+    return renderParts(template, { company: { name: 'Example Hosting', hostname: 'example.com' }, ...groupSample(group) });
   }
 
   @callable({
@@ -98,7 +113,7 @@ export class Emails {
 
   @callable({
     description:
-      "Send the template of `action` to the addresses `to[]` with `tags` (tags[contact][first_name]=Ada): written to the mail outbox and sent after commit. client_id puts it in that client's mail log. A tag the template uses and tags lacks is a 400. Returns the mail log id.",
+      "Send the template of `action` to the addresses `to[]` with `tags` (tags[contact][first_name]=Ada): written to the mail outbox and sent after commit. client_id puts it in that client's mail log. A tag the template uses and tags lacks is a 400. Returns the mail log id (null when the company set the email inactive: nothing is sent).",
     verb: 'POST',
     params: [
       string('action', { example: 'account_welcome' }),
@@ -108,7 +123,7 @@ export class Emails {
       string('lang', LANG),
       any('options', { default: null }),
     ],
-    returns: count({ description: 'The mail log id.' }),
+    returns: orNull(count({ description: 'The mail log id; null for an inactive email.' })),
   })
   async send(action: string, to: unknown[], tags: Record<string, unknown>, clientId: number | null, lang: string, _options: unknown) {
     if (to.some((address) => typeof address !== 'string')) throw TallyError.invalid({ to: { format: 'Give addresses as to[]=ada@example.com.' } });

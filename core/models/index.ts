@@ -27,6 +27,7 @@ import { Users } from './users';
 import { Events } from './events';
 import { Webhooks } from './webhooks';
 import { Emails } from './emails';
+import { EmailGroups } from './email-groups';
 import { MailSettings } from './mail-settings';
 import { GatewayNotifications } from './gateway-notifications';
 import { GatewayPayments } from './gateway-payments';
@@ -54,6 +55,7 @@ export const coreModels = [
   Webhooks,
   MailSettings,
   Emails,
+  EmailGroups,
   GatewayNotifications,
   GatewayPayments,
   Staff,

@@ -1,11 +1,10 @@
-import { AddressInfo } from 'node:net';
 import nodemailer from 'nodemailer';
-import { SMTPServer } from 'smtp-server';
 import { Installation } from '../../core/installation';
 import { MailWorker } from '../../core/delivery/mail-worker';
 import { mailDb } from '../../core/delivery/mail-tables';
 import { queueTemplateMessage } from '../../core/delivery/queue-template-message';
 import { createScratchDatabase } from '../support/scratch-database';
+import { Sink } from './smtp-sink';
 
 const TAGS = { contact: { first_name: 'Ada' }, username: 'ada', login_url: 'https://billing.example.com/client/login' };
 /** A file the size of a short invoice PDF, so each message carries an attachment as invoice deliveries will. */
@@ -95,39 +94,5 @@ async function bareRate(count: number): Promise<Rate> {
   } finally {
     transport.close();
     await sink.close();
-  }
-}
-
-/** An SMTP server that accepts and counts. */
-class Sink {
-  count = 0;
-  private constructor(
-    private readonly server: SMTPServer,
-    readonly port: number,
-  ) {}
-
-  static async start(): Promise<Sink> {
-    let sink: Sink | undefined;
-    const server = new SMTPServer({
-      authOptional: true,
-      // No reverse DNS lookup of each connecting client: a local server for measuring, not for the world.
-      disableReverseLookup: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, _session, callback) {
-        stream.resume();
-        stream.on('end', () => {
-          sink!.count++;
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    sink = new Sink(server, (server.server.address() as AddressInfo).port);
-    return sink;
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
   }
 }

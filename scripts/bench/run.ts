@@ -11,6 +11,7 @@ import { measureTrustCost } from './trust-cost';
 import { measureEventDelivery } from './event-delivery';
 import { measureInvoicePdf } from './invoice-pdf';
 import { measureMailDelivery } from './mail-delivery';
+import { measureInvoiceDelivery } from './invoice-delivery';
 import { measureGatewayNotifications } from './gateway-notifications';
 
 interface Target {
@@ -40,7 +41,9 @@ const TARGETS: Target[] = [
  * `invoices/add`) measures that scenario alone against its baseline, on every target;
  * BENCH_ONLY=events measures webhook delivery alone (scripts/bench/event-delivery.ts); BENCH_ONLY=pdf
  * PDF invoice renders alone (scripts/bench/invoice-pdf.ts); BENCH_ONLY=mail mail delivery through
- * the mail outbox alone (scripts/bench/mail-delivery.ts); BENCH_ONLY=payments gateway notifications
+ * the mail outbox alone (scripts/bench/mail-delivery.ts); BENCH_ONLY=delivery invoices added with
+ * delivery[]=email and mailed with their PDFs by 2 processes on PostgreSQL, the API's p99 measured
+ * meanwhile (scripts/bench/invoice-delivery.ts, BENCH_DELIVERIES); BENCH_ONLY=payments gateway notifications
  * alone (scripts/bench/gateway-notifications.ts).
  */
 async function main(): Promise<void> {
@@ -51,6 +54,7 @@ async function main(): Promise<void> {
   if (only === 'events') return measureEventDelivery(postgres ? postgresUrl : null);
   if (only === 'pdf') return measureInvoicePdf();
   if (only === 'mail') return measureMailDelivery(postgres ? postgresUrl : null);
+  if (only === 'delivery') return measureInvoiceDelivery(postgres ? postgresUrl : null);
   if (only === 'payments') return measureGatewayNotifications(postgres ? postgresUrl : null);
   if (only && only !== 'billing') {
     const chosen = scenarios.filter((s) => s.name.startsWith(only));
@@ -62,6 +66,7 @@ async function main(): Promise<void> {
   if (only !== 'billing') await measureEventDelivery(postgres ? postgresUrl : null);
   if (only !== 'billing') await measureInvoicePdf();
   if (only !== 'billing') await measureMailDelivery(postgres ? postgresUrl : null);
+  if (only !== 'billing') await measureInvoiceDelivery(postgres ? postgresUrl : null);
   if (only !== 'billing') await measureGatewayNotifications(postgres ? postgresUrl : null);
   // The billing run is measured on its own (wall time of the whole run), not against a baseline.
   console.log('');

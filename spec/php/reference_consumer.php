@@ -715,6 +715,48 @@ expect_call('currencies/getExchangeRateProcessors', $api->get('currencies', 'get
 expect_call('currencies/updateRates (no processor installed)', $api->post('currencies', 'updateRates'), 400, fn ($v, $e) => isset($e->exchange_rates_processor->unavailable));
 expect_call('other company: services/searchServiceFields', $other->get('services', 'searchServiceFields', ['module_id' => $module, 'key' => 'domain', 'value' => "grace-{$run}.example.com"]), 200, fn ($v) => $v === []);
 
+// ---- emails and email groups (the reference's Emails and EmailGroups) ------------------------
+$isArrayOf = fn (int $n) => fn ($v) => is_array($v) && count($v) === $n;
+$unpaidGroup = expect_call('email_groups/getByAction', $api->get('email_groups', 'getByAction', ['action' => 'invoice_delivery_unpaid']), 200, fn ($v) => is_object($v) && $v->type === 'client' && str_contains($v->tags, '{invoice.id_code}'))->id ?? 0;
+expect_call('email_groups/getAll', $api->get('email_groups', 'getAll', ['type' => 'staff', 'core' => 'true']), 200, fn ($v) => is_array($v) && count($v) >= 2);
+expect_call('email_groups/getAllByNoticeType', $api->get('email_groups', 'getAllByNoticeType', ['notice_type' => 'to', 'type' => 'staff']), 200, fn ($v) => is_array($v) && count($v) >= 2);
+$group = expect_call('email_groups/add', $api->post('email_groups', 'add', ['vars' => ['action' => "newsletter_{$run}", 'type' => 'client', 'notice_type' => 'bcc', 'tags' => '{contact.first_name},{issue.title}']]), 200, $isInt);
+expect_call('email_groups/edit', $api->put('email_groups', 'edit', ['id' => $group, 'vars' => ['tags' => '{contact.first_name},{issue.title},{issue.url}']]));
+expect_call('email_groups/add (duplicate action)', $api->post('email_groups', 'add', ['vars' => ['action' => "newsletter_{$run}", 'type' => 'client']]), 400, fn ($v, $e) => isset($e->action->unique));
+expect_call('emails/getGroup', $api->get('emails', 'getGroup', ['email_group_id' => $group]), 200, fn ($v) => is_object($v) && $v->action === "newsletter_{$run}" && str_contains($v->tags, '{issue.url}'));
+expect_call('emails/getGroupList', $api->get('emails', 'getGroupList', ['sortby' => 'action', 'order' => 'desc']), 200, $isList);
+expect_call('emails/getStatusTypes', $api->get('emails', 'getStatusTypes'), 200, fn ($v) => isset($v->active, $v->inactive));
+$signature = expect_call('emails/addSignature', $api->post('emails', 'addSignature', ['vars' => ['company_id' => $company, 'name' => 'Editors', 'text' => "\n-- The editors", 'html' => '<p>The editors</p>']]), 200, $isInt);
+expect_call('emails/editSignature', $api->put('emails', 'editSignature', ['email_signature_id' => $signature, 'vars' => ['name' => 'Editorial']]));
+expect_call('emails/getSignature', $api->get('emails', 'getSignature', ['email_signature_id' => $signature]), 200, fn ($v) => is_object($v) && $v->name === 'Editorial' && $v->company_id === $company);
+expect_call('emails/getSignatureList', $api->get('emails', 'getSignatureList', ['company_id' => $company, 'page' => 1, 'order_by' => ['name' => 'ASC']]), 200, $isArrayOf(1));
+expect_call('emails/getSignatureListCount', $api->get('emails', 'getSignatureListCount', ['company_id' => $company]), 200, fn ($v) => $v === 1);
+expect_call('emails/getAllSignatures', $api->get('emails', 'getAllSignatures', ['company_id' => $company]), 200, $isArrayOf(1));
+$email = expect_call('emails/add', $api->post('emails', 'add', ['vars' => ['email_group_id' => $group, 'company_id' => $company, 'lang' => 'en_us', 'from' => 'editors@example.com', 'from_name' => 'The editors', 'subject' => 'Issue: {issue.title}', 'text' => 'Hello {contact.first_name}, read {issue.url}', 'html' => '<p>Hello {contact.first_name}</p>', 'email_signature_id' => $signature, 'include_attachments' => 1, 'status' => 'active']]), 200, $isInt);
+expect_call('emails/get', $api->get('emails', 'get', ['id' => $email]), 200, fn ($v) => is_object($v) && $v->email_group_id === $group && $v->from === 'editors@example.com' && is_object($v->signature) && $v->signature->id === $signature);
+expect_call('emails/getByGroupId', $api->get('emails', 'getByGroupId', ['group_id' => $group, 'lang' => 'en_us']), 200, fn ($v) => is_object($v) && $v->id === $email);
+expect_call('email_groups/getAllEmails', $api->get('email_groups', 'getAllEmails', ['company_id' => $company, 'type' => 'client', 'core' => 'true', 'lang' => 'en_us']), 200, fn ($v) => is_array($v) && in_array("newsletter_{$run}", array_map(fn ($e) => $e->email_group_action, $v), true));
+$attachments = expect_call('emails/addAttachments', $api->post('emails', 'addAttachments', ['email_id' => $email, 'files' => [['name' => 'issue.txt', 'type' => 'text/plain', 'content' => base64_encode('Issue one')]]]), 200, $isArrayOf(1));
+expect_call('emails/getAttachments', $api->get('emails', 'getAttachments', ['email_id' => $email]), 200, fn ($v) => is_array($v) && $v[0]->name === 'issue.txt' && $v[0]->size === 9);
+expect_call('emails/getAttachment', $api->get('emails', 'getAttachment', ['email_attachment_id' => $attachments[0] ?? 0]), 200, fn ($v) => is_object($v) && base64_decode($v->content) === 'Issue one');
+expect_call('emails/buildEmail', $api->post('emails', 'buildEmail', ['action' => "newsletter_{$run}", 'company_id' => $company, 'lang' => 'en_us', 'tags' => ['contact' => ['first_name' => 'Ada'], 'issue' => ['title' => 'One', 'url' => 'https://example.com/1']]]), 200, fn ($v) => is_object($v) && $v->subject === 'Issue: One' && str_ends_with($v->text, "\n-- The editors"));
+expect_call('emails/sendCustom', $api->post('emails', 'sendCustom', ['from' => 'editors@example.com', 'from_name' => 'The editors', 'to' => 'reader@example.com', 'subject' => 'Hello {name}', 'body' => ['text' => 'Hi {name}'], 'tags' => ['name' => 'Ada'], 'cc' => null, 'bcc' => null, 'attachments' => null, 'options' => ['to_client_id' => $owner]]), 200, $isInt);
+expect_call('emails/sendCustom (header injection)', $api->post('emails', 'sendCustom', ['from' => 'editors@example.com', 'from_name' => "Eve\r\nBcc: all@example.org", 'to' => 'reader@example.com', 'subject' => 'x', 'body' => ['text' => 'x']]), 400, fn ($v, $e) => isset($e->from_name));
+expect_call('emails/updateFromDomain', $api->put('emails', 'updateFromDomain', ['domain' => 'news.example.org', 'company_id' => $company]));
+expect_call('emails/get (new domain)', $api->get('emails', 'get', ['id' => $email]), 200, fn ($v) => is_object($v) && $v->from === 'editors@news.example.org');
+expect_call('other company: emails/get', $other->get('emails', 'get', ['id' => $email]), 200, $isFalse);
+expect_call('other company: emails/getSignature', $other->get('emails', 'getSignature', ['email_signature_id' => $signature]), 200, $isFalse);
+expect_call('other company: email_groups/delete', $other->delete('email_groups', 'delete', ['id' => $group]), 400);
+expect_call('other company: emails/sendCustom to our client', $other->post('emails', 'sendCustom', ['from' => 'a@example.org', 'from_name' => 'A', 'to' => '', 'subject' => 'x', 'body' => ['text' => 'x'], 'options' => ['to_client_id' => $owner]]), 400);
+expect_call('emails/deleteAttachment', $api->delete('emails', 'deleteAttachment', ['email_attachment_id' => $attachments[0] ?? 0]));
+expect_call('emails/deleteSignature (in use: refused)', $api->delete('emails', 'deleteSignature', ['email_signature_id' => $signature]), 400, fn ($v, $e) => isset($e->email_signature_id->in_use));
+expect_call('emails/delete', $api->delete('emails', 'delete', ['id' => $email]));
+expect_call('emails/deleteAll', $api->delete('emails', 'deleteAll', ['email_group_id' => $group, 'company_id' => $company]));
+expect_call('emails/deleteSignature', $api->delete('emails', 'deleteSignature', ['email_signature_id' => $signature]));
+expect_call('email_groups/delete', $api->delete('email_groups', 'delete', ['id' => $group]));
+expect_call('emails/getGroup (deleted)', $api->get('emails', 'getGroup', ['email_group_id' => $group]), 200, $isFalse);
+expect_call('invoices/getAllDelivery', $api->get('invoices', 'getAllDelivery', ['invoice_ids' => [$invoice], 'delivery_method' => null, 'status' => 'all']), 200, $isList);
+
 // ---- another company's credential sees none of it --------------------------------------------
 expect_call('other company: clients/get', $other->get('clients', 'get', ['client_id' => $client]), 200, $isFalse);
 expect_call('other company: invoices/get', $other->get('invoices', 'get', ['invoice_id' => $invoice]), 200, $isFalse);

@@ -97,14 +97,14 @@ export class ClientMailLog {
 
   @callable({
     description:
-      'Send a logged message again, as a new message (a new mail log entry and Message-ID) with the same recipients, subject, bodies and attachments. A 400 when its bodies are no longer kept. Returns the new mail log id.',
+      'Send a logged message again, as a new message (a new mail log entry and Message-ID) with the same sender, recipients (Cc and Bcc too), subject, bodies and attachments. A 400 when its bodies are no longer kept. Returns the new mail log id.',
     verb: 'POST',
     params: [int('log_id')],
     returns: count({ description: 'The new mail log id.' }),
   })
   async resendMailLogEntry(logId: number) {
     const db = mailDb(this.ctx.db);
-    const row = await this.entries().select(['html', 'text', 'invoice_id']).where('id', '=', logId).executeTakeFirst();
+    const row = await this.entries().select(['html', 'text', 'invoice_id', 'from_name', 'from_address', 'cc_addresses', 'bcc_addresses']).where('id', '=', logId).executeTakeFirst();
     if (!row) throw invalidEntry();
     if (row.html === null && row.text === null) throw TallyError.invalid({ log_id: { retention: 'The body of this message is no longer kept (mail_retention_days); it cannot be sent again.' } });
     const attachments = await db.selectFrom('mail_attachments').select(['filename', 'content_type', 'content']).where('message_id', '=', logId).orderBy('id').execute();
@@ -113,6 +113,10 @@ export class ClientMailLog {
       clientId: row.client_id === null ? null : Number(row.client_id),
       action: row.action,
       to: row.to_addresses.split('\n'),
+      cc: row.cc_addresses ? row.cc_addresses.split('\n') : [],
+      bcc: row.bcc_addresses ? row.bcc_addresses.split('\n') : [],
+      fromName: row.from_name,
+      fromAddress: row.from_address,
       subject: row.subject,
       html: row.html ?? '',
       text: row.text ?? '',

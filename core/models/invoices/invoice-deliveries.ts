@@ -1,7 +1,7 @@
 import { CallContext } from '../../kernel/call-context';
 import { callable } from '../../kernel/callable';
 import { facet } from '../../kernel/model';
-import { bool, int, object } from '../../kernel/parameter';
+import { any, bool, int, object, string } from '../../kernel/parameter';
 import { TallyError } from '../../kernel/tally-error';
 import { formatUtc } from '../../kernel/timestamps';
 import { int as count, listOf, nothing } from '../../kernel/shape';
@@ -12,7 +12,7 @@ import { lockInvoice } from '../../billing/invoice-lock';
 import { ordered, readFilters, readOrder } from '../../billing/ordering';
 import { pageOffset } from '../../billing/values';
 import { queueEmailDelivery } from '../../delivery/invoice-email';
-import { deliveryQuery, presentDelivery } from './invoice-delivery-store';
+import { deliveryQuery, deliveryRecord, presentDelivery } from './invoice-delivery-store';
 import { DELIVERY, DELIVERY_ADD, DELIVERY_LIST } from '../invoice-deliveries.fields';
 
 const invalidDelivery = () => TallyError.invalid({ invoice_delivery_id: { exists: 'Invalid invoice delivery ID.' } });
@@ -97,8 +97,28 @@ export class InvoiceDeliveries {
   async getDelivery(invoiceId: number, sent: boolean) {
     let query = deliveryQuery(this.ctx.db, this.ctx.companyId).where('invoice_delivery.invoice_id', '=', invoiceId);
     if (sent) query = query.where('invoice_delivery.date_sent', 'is not', null);
-    const rows = await query.orderBy('invoice_delivery.id').execute();
-    return rows.map(({ id, invoice_id, method, date_sent }) => ({ id, invoice_id, method, date_sent }));
+    return (await query.orderBy('invoice_delivery.id').execute()).map(deliveryRecord);
+  }
+
+  @callable({
+    description:
+      "Every delivery record of the invoices invoice_ids[] (all the company's invoices when not given), oldest first; delivery_method (email, paper, ...) narrows it, status is all, unsent or sent. Another company's invoices have none.",
+    verb: 'GET',
+    params: [any('invoice_ids', { default: null }), string('delivery_method', { default: null }), string('status', { default: 'all' })],
+    returns: listOf(DELIVERY),
+  })
+  async getAllDelivery(invoiceIds: unknown, method: string | null, status: string) {
+    if (!['all', 'unsent', 'sent'].includes(status)) throw TallyError.invalid({ status: { format: 'Give all, unsent or sent.' } });
+    let query = deliveryQuery(this.ctx.db, this.ctx.companyId);
+    if (invoiceIds !== null && invoiceIds !== '') {
+      const ids = Array.isArray(invoiceIds) ? invoiceIds : typeof invoiceIds === 'object' ? Object.values(invoiceIds as object) : [invoiceIds];
+      if (!ids.every((id) => /^[1-9]\d{0,14}$/.test(String(id)))) throw TallyError.invalid({ invoice_ids: { format: 'Give invoice ids as invoice_ids[]=1.' } });
+      // The reference ignores a list that is empty; so does this.
+      if (ids.length) query = query.where('invoice_delivery.invoice_id', 'in', ids.map(Number));
+    }
+    if (method !== null && method !== '') query = query.where('invoice_delivery.method', '=', method);
+    if (status !== 'all') query = query.where('invoice_delivery.date_sent', status === 'sent' ? 'is not' : 'is', null);
+    return (await query.orderBy('invoice_delivery.id').execute()).map(deliveryRecord);
   }
 
   @callable({

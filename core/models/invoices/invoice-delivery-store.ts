@@ -14,6 +14,11 @@ export function deliveryQuery(db: Tx, companyId: number) {
 
 type DeliveryRow = Awaited<ReturnType<ReturnType<typeof deliveryQuery>['executeTakeFirstOrThrow']>>;
 
+/** A delivery record as the reference keeps it (getDelivery, getAllDelivery). */
+export function deliveryRecord(row: DeliveryRow) {
+  return { id: row.id, invoice_id: row.invoice_id, method: row.method, date_sent: row.date_sent };
+}
+
 /** A delivery as getDeliveryList answers it: the record, and its invoice's client, number and status. */
 export function presentDelivery(row: DeliveryRow) {
   return {
