@@ -6,6 +6,8 @@ import { CSRF_FIELD, fromThisSite, tokensMatch } from '../web/csrf';
 import { readForm } from '../web/form-body';
 import { redirectTo, sendHtml } from '../web/page-response';
 import { setSecurityHeaders } from '../web/security-headers';
+import { sendAsset } from '../admin/assets/serve-assets';
+import { CARD_FORM_SCRIPT, CARD_FORM_SCRIPT_PATH } from './card-form-script';
 import { DEFAULT_LOCKOUT, LockoutPolicy, SignInLockout } from '../web/sign-in-lockout';
 import { clearClientCookie, CLIENT_SESSION_COOKIE, readClientCookie } from './client-cookies';
 import { clientStatusPage } from './client-layout';
@@ -89,6 +91,7 @@ export function clientArea(installation: Installation, logger: Logger, options: 
         if (await serveBrandAsset(ctx, installation.db)) return;
         return sendHtml(ctx, 404, clientStatusPage('Not found', 'There is no such page.', null, null));
       }
+      if (ctx.path === CARD_FORM_SCRIPT_PATH) return sendAsset(ctx, CARD_FORM_SCRIPT);
       if (ctx.path === '/client/sign-in') return await signIn(ctx, host);
       if (isPayLink(ctx.path)) return await payLink(ctx, installation, host);
       const cookie = readClientCookie(ctx, CLIENT_SESSION_COOKIE);

@@ -153,6 +153,7 @@ function describe(c: Candidate, error: string | null, models: string[]): Extensi
     depends: m?.depends ?? [],
     currencies: m?.currencies ?? [],
     settings: m?.settings ?? {},
+    cardForm: m?.cardForm ?? null,
     capabilities: { uses: m?.uses ?? [], hosts: m?.hosts ?? [], tables: m?.tables ?? [], events: m?.events ?? [], tasks: m?.tasks ?? [] },
     models,
     loaded: error === null,
