@@ -52,7 +52,7 @@ export class Accounts {
     if (token !== null && is.present(vars.number)) errors.number = { token: 'Give the card number or its token, not both.' };
     // A gateway whose card form tokenises in the browser never takes a number: one posted here (a forged or stale form) goes no further.
     if (token === null && gateway && tokenisesInBrowser(this.catalog, gateway)) {
-      errors.number = { tokenised: `The gateway "${gateway}" takes cards only through its own card form: give vars[token], the card as its form tokenised it, never the number.` };
+      errors.number = { tokenised: `The gateway "${gateway}" never takes a card number: cards are entered in its own card form, which answers the token to give as vars[token].` };
     }
     const currency = await accountCurrency(this.ctx, vars, errors);
     if (!gateway) errors.gateway = { exists: `The merchant gateway "${String(vars.gateway ?? 'test_card')}" is not installed and enabled, or cannot store cards.` };

@@ -17,12 +17,15 @@ import { ClientSession, ClientSessionLimits, ClientSessionStore, DEFAULT_CLIENT_
 import { clientSignInHandler } from './client-sign-in';
 import { clientDb } from './client-tables';
 import { isPayLink, payLink } from './pages/pay-link-page';
+import { forgotPassword, FORGOT_PATH, isResetPath, resetPassword } from './pages/password-reset-pages';
+import { DEFAULT_RESET_POLICY, PasswordResets, ResetPolicy } from './password-resets';
 import { bounceCrossSiteReturn } from './cross-site-return';
 import { companyForHost, hostServes, isBrandAsset, readBrand, serveBrandAsset } from './client-brand';
 
 export interface ClientAreaOptions {
   sessionLimits?: ClientSessionLimits;
   lockout?: LockoutPolicy;
+  resets?: ResetPolicy;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
@@ -39,6 +42,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
  */
 export function clientArea(installation: Installation, logger: Logger, options: ClientAreaOptions = {}): Koa.Middleware {
   const sessions = new ClientSessionStore(clientDb(installation.db), options.sessionLimits ?? DEFAULT_CLIENT_SESSION_LIMITS);
+  const resets = new PasswordResets(installation.db, options.resets ?? DEFAULT_RESET_POLICY);
   const signIn = clientSignInHandler(installation, sessions, new SignInLockout(installation.db, options.lockout ?? DEFAULT_LOCKOUT));
 
   const withSession = async (ctx: Koa.Context, session: ClientSession) => {
@@ -93,6 +97,8 @@ export function clientArea(installation: Installation, logger: Logger, options: 
       }
       if (ctx.path === CARD_FORM_SCRIPT_PATH) return sendAsset(ctx, CARD_FORM_SCRIPT);
       if (ctx.path === '/client/sign-in') return await signIn(ctx, host);
+      if (ctx.path === FORGOT_PATH) return await forgotPassword(ctx, installation, host, resets);
+      if (isResetPath(ctx.path)) return await resetPassword(ctx, installation, host, resets);
       if (isPayLink(ctx.path)) return await payLink(ctx, installation, host);
       const cookie = readClientCookie(ctx, CLIENT_SESSION_COOKIE);
       const session = await sessions.find(cookie);

@@ -37,7 +37,8 @@ export function clientSignInHandler(installation: Installation, sessions: Client
     if (ctx.method === 'GET' || ctx.method === 'HEAD') {
       const existing = await sessions.find(readClientCookie(ctx, CLIENT_SESSION_COOKIE));
       if (existing && hostServes(host, existing.companyId)) return redirectTo(ctx, '/client');
-      return show(ctx, 200, { message: ctx.query.signed_out !== undefined ? 'You have signed out.' : undefined });
+      const message = ctx.query.signed_out !== undefined ? 'You have signed out.' : ctx.query.reset !== undefined ? 'Your password was changed. Sign in with the new one.' : undefined;
+      return show(ctx, 200, { message });
     }
     if (ctx.method !== 'POST') {
       ctx.set('Allow', 'GET, POST');

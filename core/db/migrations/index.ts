@@ -19,6 +19,7 @@ import * as staffGroups from './018_staff_groups';
 import * as clientArea from './019_client_area';
 import * as recurringInvoices from './022_recurring_invoices';
 import * as invoiceDeliveryIds from './026_invoice_delivery_ids';
+import * as clientPasswordResets from './028_client_password_resets';
 
 /** Every migration, in order. Listed in code so a compiled build needs no migrations folder scan. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '019_client_area': clientArea,
   '022_recurring_invoices': recurringInvoices,
   '026_invoice_delivery_ids': invoiceDeliveryIds,
+  '028_client_password_resets': clientPasswordResets,
 };

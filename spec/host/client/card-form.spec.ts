@@ -82,7 +82,7 @@ describe("client area: a merchant gateway's card form tokenises in the browser, 
     const count = (await cardsOf(a.clientId)).length;
     const forged = await pageA.post('/client/accounts/add', { number: '5555 5555 5555 4444', exp_month: '12', exp_year: '2031', security_code: '123' });
     expect(forged.status).to.equal(400);
-    expect(forged.text).to.contain('takes cards only through its own card form');
+    expect(forged.text).to.contain('never takes a card number');
     expect(standIn.requests.length).to.equal(before);
     expect((await cardsOf(a.clientId)).length).to.equal(count);
     // Over the API too: accounts/addCc naming the gateway with a number is the same 400.
