@@ -83,7 +83,13 @@ export class PasswordResets {
         await tx.deleteFrom('client_password_resets').where('user_id', '=', login.userId).where('used_at', 'is', null).execute();
         await tx
           .insertInto('client_password_resets')
-          .values({ token_hash: hashToken(token), user_id: login.userId, company_id: login.company_id, created_at: formatUtc(new Date(now)), expires_at: formatUtc(new Date(now + this.policy.validMs)) })
+          .values({
+            token_hash: hashToken(token),
+            user_id: login.userId,
+            company_id: login.company_id,
+            created_at: formatUtc(new Date(now)),
+            expires_at: formatUtc(new Date(now + this.policy.validMs)),
+          })
           .execute();
         await queueTemplateMessage(tx, {
           companyId: login.company_id,
@@ -139,8 +145,14 @@ export class PasswordResets {
       .limit(limit)
       .execute();
     if (recent.length >= limit) return Math.max(1000, Date.parse(`${recent[limit - 1].requested_at.replace(' ', 'T')}Z`) + this.policy.windowMs - now);
-    await this.db.insertInto('client_password_reset_requests').values({ subject: subject.slice(0, 320), requested_at: formatUtc(new Date(now)) }).execute();
-    await this.db.deleteFrom('client_password_reset_requests').where('requested_at', '<', formatUtc(new Date(now - 86_400_000))).execute();
+    await this.db
+      .insertInto('client_password_reset_requests')
+      .values({ subject: subject.slice(0, 320), requested_at: formatUtc(new Date(now)) })
+      .execute();
+    await this.db
+      .deleteFrom('client_password_reset_requests')
+      .where('requested_at', '<', formatUtc(new Date(now - 86_400_000)))
+      .execute();
     return 0;
   }
 }

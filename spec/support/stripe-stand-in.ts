@@ -78,7 +78,16 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       if (form.type !== 'card' || !test) return [402, { error: { type: 'card_error', code: 'incorrect_number', message: 'Your card number is incorrect.' } }];
       const id = `pm_browser_${++next}`;
       methods.set(id, { customer: null, test });
-      return [200, { id, object: 'payment_method', type: 'card', customer: null, card: { brand: test.brand, last4: test.last4, exp_month: Number(form['card[exp_month]']), exp_year: Number(form['card[exp_year]']) } }];
+      return [
+        200,
+        {
+          id,
+          object: 'payment_method',
+          type: 'card',
+          customer: null,
+          card: { brand: test.brand, last4: test.last4, exp_month: Number(form['card[exp_month]']), exp_year: Number(form['card[exp_year]']) },
+        },
+      ];
     }
     if (method === 'POST' && (match = /^\/v1\/payment_methods\/([^/]+)\/attach$/.exec(url)) && methods.has(match[1])) {
       // A PaymentMethod made in a browser is attached once, to one Customer; Stripe refuses it for another.

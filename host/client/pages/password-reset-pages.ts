@@ -29,7 +29,11 @@ function formPage(ctx: Koa.Context, status: number, title: string, body: (token:
 }
 
 const refused = (ctx: Koa.Context) =>
-  sendHtml(ctx, 403, clientStatusPage('Form expired', 'This form has expired or did not come from this site. Go back, reload the page and try again.', null, { href: FORGOT_PATH, label: 'Start again' }));
+  sendHtml(
+    ctx,
+    403,
+    clientStatusPage('Form expired', 'This form has expired or did not come from this site. Go back, reload the page and try again.', null, { href: FORGOT_PATH, label: 'Start again' }),
+  );
 
 /** The address a mailed link starts with: the company's own hostname, else the installation's public_url; null when neither is set (no link is mailed). */
 async function linkBase(installation: Installation, companyId: number): Promise<string | null> {

@@ -90,7 +90,10 @@ describe("client area in headless Chromium: a card added through the processor's
     page = await wide!.context.newPage();
     page.on('console', (message) => message.type() === 'error' && !message.text().startsWith('Failed to load resource') && problems.push(message.text()));
     // The stand-in's 402 for a card it refuses is the answer the spec asks for, not a fault.
-    page.on('response', (response) => response.request().resourceType() !== 'document' && response.status() >= 400 && response.status() !== 402 && problems.push(`${response.status()} ${response.url()}`));
+    page.on(
+      'response',
+      (response) => response.request().resourceType() !== 'document' && response.status() >= 400 && response.status() !== 402 && problems.push(`${response.status()} ${response.url()}`),
+    );
     page.on('pageerror', (error) => problems.push(error.message));
     page.on('request', (request) => request.method() === 'POST' && request.url().endsWith('/client/accounts/add') && posted.push(request.postData() ?? ''));
     fs.mkdirSync(SCREENSHOTS, { recursive: true });

@@ -51,9 +51,17 @@ describe("client area: a merchant gateway's card form tokenises in the browser, 
 
   it('draws the processor card form with its publishable key, no card field of its own, and a policy naming exactly its origins', async () => {
     await install(server, 'gateway_manager', STRIPE_CARDS);
-    expect(await ok(server, 'GET', 'gateway_payments/getCardForm')).to.deep.include({ gateway: 'stripe_cards', library: 'stripe-js', script: 'https://js.stripe.com/v3/', publishable_key: 'pk_test_cards' });
+    expect(await ok(server, 'GET', 'gateway_payments/getCardForm')).to.deep.include({
+      gateway: 'stripe_cards',
+      library: 'stripe-js',
+      script: 'https://js.stripe.com/v3/',
+      publishable_key: 'pk_test_cards',
+    });
     const page = await pageA.get('/client/accounts');
-    expect(page.text).to.contain('data-publishable-key="pk_test_cards"').and.contain('<script src="https://js.stripe.com/v3/"></script>').and.contain('<script src="/client/assets/card-form.js"></script>');
+    expect(page.text)
+      .to.contain('data-publishable-key="pk_test_cards"')
+      .and.contain('<script src="https://js.stripe.com/v3/"></script>')
+      .and.contain('<script src="/client/assets/card-form.js"></script>');
     expect(page.text).not.to.match(/name="(number|security_code|exp_month|exp_year)"/);
     expect(page.text).not.to.contain('sk_test_cards').and.not.to.contain('whsec_cards');
     expect(policyOf(page.headers)).to.equal(
