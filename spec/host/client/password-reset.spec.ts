@@ -134,6 +134,18 @@ describe('client area: password reset by mail (a real SMTP server)', () => {
     expect(await canSignIn(b.username, b.password)).to.equal(true);
   });
 
+  it('lifts the sign-in lock-out of the login it resets', async () => {
+    const pavel = await seedClient(server, 'pavel');
+    const guesser = new AdminClient(server.url);
+    await guesser.get('/client/sign-in');
+    for (let i = 0; i < 5; i++) await guesser.post('/client/sign-in', { username: pavel.username, password: `wrong ${i}` });
+    expect((await guesser.post('/client/sign-in', { username: pavel.username, password: pavel.password })).status).to.equal(429);
+    await ask('pavel@example.com');
+    const { token } = await linkOf('pavel@example.com', 1);
+    expect((await choose(token, 'pavel new password 2')).status).to.equal(303);
+    expect(await canSignIn(pavel.username, 'pavel new password 2')).to.equal(true);
+  });
+
   it('refuses both forms without their CSRF token', async () => {
     const visitor = new AdminClient(server.url);
     await visitor.get('/client/forgot-password');
