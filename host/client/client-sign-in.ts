@@ -12,7 +12,8 @@ import { clientSignInPage } from './pages/sign-in-page';
 import { HostCompany, hostServes, readBrand } from './client-brand';
 import { ClientCompany } from './client-request';
 
-async function hostCompany(installation: Installation, companyId: number): Promise<ClientCompany | null> {
+/** A company's name and brand, for the pages seen before signing in. */
+export async function hostCompany(installation: Installation, companyId: number): Promise<ClientCompany | null> {
   const row = await installation.db.selectFrom('companies').select(['id', 'name']).where('id', '=', companyId).executeTakeFirst();
   return row ? { id: row.id, name: row.name, brand: await readBrand(installation.db, row.id) } : null;
 }

@@ -9,7 +9,9 @@ import { notice, redirectTo, sendHtml } from '../../web/page-response';
 import { SignInLockout } from '../../web/sign-in-lockout';
 import { HostCompany, hostServes } from '../client-brand';
 import { CLIENT_SIGN_IN_COOKIE, readClientCookie, setClientSignInCookie } from '../client-cookies';
-import { clientDocument, clientStatusPage } from '../client-layout';
+import { brandMark, clientDocument, clientStatusPage } from '../client-layout';
+import { ClientCompany } from '../client-request';
+import { hostCompany } from '../client-sign-in';
 import { clientDb } from '../client-tables';
 import { PasswordResets } from '../password-resets';
 
@@ -21,11 +23,22 @@ export const isResetPath = (path: string) => path.startsWith(RESET_PREFIX);
 export const REQUESTED =
   'If an account uses that email address, we have sent it a link to choose a new password. The link works once, within one hour. Nothing arrived? Check the address and your spam folder.';
 
-/** A page of its own, without the client navigation (nobody is signed in), with its own double-submit CSRF token as the sign-in form. */
-function formPage(ctx: Koa.Context, status: number, title: string, body: (token: string) => SafeHtml): void {
+/**
+ * A page of its own, without the client navigation (nobody is signed in), in the company's brand
+ * when it is known, with its own double-submit CSRF token as the sign-in form.
+ */
+function formPage(ctx: Koa.Context, status: number, title: string, company: ClientCompany | null, body: (token: string) => SafeHtml): void {
   const token = readClientCookie(ctx, CLIENT_SIGN_IN_COOKIE) ?? newToken();
   setClientSignInCookie(ctx, token);
-  sendHtml(ctx, status, clientDocument(title, null, html`<main id="main" class="sign-in"><div class="panel"><h1>${title}</h1>${body(token)}</div></main>`));
+  sendHtml(
+    ctx,
+    status,
+    clientDocument(
+      title,
+      company,
+      html`<main id="main" class="sign-in"><div class="panel">${company ? html`<p class="brand">${brandMark(company)}${company.name}</p>` : ''}<h1>${title}</h1>${body(token)}</div></main>`,
+    ),
+  );
 }
 
 const refused = (ctx: Koa.Context) =>
@@ -49,11 +62,14 @@ async function linkBase(installation: Installation, companyId: number): Promise<
  * is the same whether or not the address is known; one network asking too often is told to wait.
  */
 export async function forgotPassword(ctx: Koa.Context, installation: Installation, host: HostCompany, resets: PasswordResets): Promise<void> {
+  // Under a company's own hostname the page is that company's.
+  const company = host.kind === 'one' ? await hostCompany(installation, host.companyId) : null;
   const show = (status: number, message?: SafeHtml) =>
     formPage(
       ctx,
       status,
       'Reset your password',
+      company,
       (token) => html`${message ?? ''}<p>Give the email address of your account, and we will send you a link to choose a new password.</p>
 <form method="post" action="${FORGOT_PATH}" class="stacked">
 <input type="hidden" name="${CSRF_FIELD}" value="${token}">
@@ -103,11 +119,13 @@ export async function resetPassword(ctx: Koa.Context, installation: Installation
   const token = ctx.path.slice(RESET_PREFIX.length);
   const found = await resets.find(token);
   if (!found || !hostServes(host, found.companyId)) return invalidLink(ctx);
+  const company = await hostCompany(installation, found.companyId);
   const show = (status: number, message?: SafeHtml) =>
     formPage(
       ctx,
       status,
       'Choose a new password',
+      company,
       (csrf) => html`${message ?? ''}<form method="post" action="${ctx.path}" class="stacked">
 <input type="hidden" name="${CSRF_FIELD}" value="${csrf}">
 <div class="field"><label for="new-password">New password</label><input type="password" id="new-password" name="new_password" autocomplete="new-password" required minlength="6" maxlength="1024"></div>

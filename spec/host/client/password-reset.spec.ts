@@ -82,6 +82,8 @@ describe('client area: password reset by mail (a real SMTP server)', () => {
   it("sets the new password once: the old one and the client's sessions end, a reused link is refused", async () => {
     const { token } = await linkOf('rosa@example.com', 1);
     const session = await signedIn(server, a.username, a.password);
+    const form = await new AdminClient(server.url).get(`/client/reset-password/${token}`);
+    expect(form.text).to.contain('<p class="brand">Default company</p>').and.contain('Choose a new password');
     const mismatch = await choose(token, 'new secret 1', 'new secret 2');
     expect(mismatch.status).to.equal(400);
     expect(mismatch.text).to.contain('The passwords do not match.');
