@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { rawRequest } from '../../support/raw-http';
 import { SmtpSink } from '../../support/smtp-sink';
 import { TestServer } from '../../support/test-server';
-import { call, ok } from '../api/billing/fixtures';
+import { call, newCompany, ok } from '../api/billing/fixtures';
 import { AdminClient } from '../admin/support/admin-client';
 import { REQUESTED } from '../../../host/client/pages/password-reset-pages';
 import { clientAreaServer, SeededClient, seedClient, seedContact, signedIn } from './support/client-fixture';
@@ -160,6 +160,35 @@ describe('client area: password reset by mail (a real SMTP server)', () => {
     expect(await canSignIn(b.username, 'csrf less 1')).to.equal(false);
     // The same form with its token is taken: the refusal was the token's doing.
     expect((await visitor.post(`/client/reset-password/${token}`, { new_password: 'csrf ok 1', confirm_password: 'csrf ok 1' })).status).to.equal(303);
+  });
+
+  it("under a company's hostname mails that company's link, which no other company's hostname takes", async () => {
+    const two = await newCompany(server, 'Second & Co');
+    await ok(server, 'PUT', 'mail_settings/set', { vars: { host: '127.0.0.1', port: sink.port, tls: 'none', from_name: 'Two', from_address: 'billing@two.test' } }, two.auth);
+    await ok(server, 'PUT', 'companies/edit', { company_id: two.id, vars: { hostname: 'billing.two.test' } }, two.auth);
+    await ok(server, 'PUT', 'companies/edit', { company_id: 1, vars: { hostname: 'billing.one.test' } });
+    const password = 'zed two password 1';
+    await ok(
+      server,
+      'POST',
+      'clients/create',
+      { vars: { username: 'zed.two', new_password: password, confirm_password: password, first_name: 'Zed', last_name: 'Two', email: 'zed@two.test', send_registration_email: 'false' } },
+      two.auth,
+    );
+    const under = (host: string) => ({ host });
+    const form = await rawRequest(server.url, { method: 'GET', path: '/client/forgot-password', headers: under('billing.two.test') });
+    const cookie = String(form.headers['set-cookie']![0]).split(';')[0];
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)![1];
+    const body = new URLSearchParams({ _csrf: csrf, email: 'zed@two.test' }).toString();
+    await rawRequest(server.url, { method: 'POST', path: '/client/forgot-password', headers: { ...under('billing.two.test'), cookie, 'content-type': 'application/x-www-form-urlencoded' }, body });
+    const mail = await sink.until(() => mailsTo('zed@two.test')[0]);
+    const [url, token] = /https:\/\/billing\.two\.test\/client\/reset-password\/([0-9a-f]{64})/.exec(String(mail.mail.text))!;
+    expect(url).to.equal(`https://billing.two.test/client/reset-password/${token}`);
+    const path = `/client/reset-password/${token}`;
+    expect((await rawRequest(server.url, { method: 'GET', path, headers: under('billing.one.test') })).status).to.equal(404);
+    const own = await rawRequest(server.url, { method: 'GET', path, headers: under('billing.two.test') });
+    expect(own.status).to.equal(200);
+    expect(own.text).to.contain('Second &amp; Co');
   });
 
   it('mails one address at most three times an hour, answering the same, and makes a network that asks too often wait', async () => {
