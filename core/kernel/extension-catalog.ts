@@ -10,6 +10,25 @@ export interface SettingDeclaration {
   readonly required?: boolean;
 }
 
+/**
+ * A merchant gateway's card form that runs in the payer's browser (the manifest's `card_form`):
+ * the processor's script draws the card fields in its own frame and answers a token, so the
+ * client area posts only that token to Tally (accounts/addCc vars[token]). `library` names the
+ * client area's driver for the script's API; the origins are all the page's policy lets in.
+ */
+export interface CardFormDeclaration {
+  /** The client area's driver for the processor's script: `stripe-js` (Stripe(publishable key).elements(), createPaymentMethod). */
+  readonly library: 'stripe-js';
+  /** The script's https:// URL, loaded as it is served (Stripe.js must come from js.stripe.com). */
+  readonly script: string;
+  /** The gateway's setting that holds the publishable key the script is given (never a secret one). */
+  readonly publishableKeySetting: string;
+  /** https:// origins the page may load scripts from, frame, and connect to: exactly these, nothing else. */
+  readonly scriptOrigins: readonly string[];
+  readonly frameOrigins: readonly string[];
+  readonly connectOrigins: readonly string[];
+}
+
 /** What an extension may reach beyond its own code; shown to the installer before installing. */
 export interface ExtensionCapabilities {
   /** Core (or other extensions') methods it calls as the calling company: `clients.get`. */
@@ -56,6 +75,8 @@ export interface ExtensionInfo {
   readonly settings: Readonly<Record<string, SettingDeclaration>>;
   /** Modules: the fields of a module row (module_manager/addRow), declared in the manifest's `row_fields`. */
   readonly rowFields: Readonly<Record<string, SettingDeclaration>>;
+  /** Merchant gateways: the card form the processor's script draws in the payer's browser, when it has one. */
+  readonly cardForm?: CardFormDeclaration | null;
   /** What it asks for (its manifest's capabilities): methods it calls, hosts it sends HTTP to, tables it owns. */
   readonly capabilities: ExtensionCapabilities;
   /** API names of its models, `<name>.<model>`. */

@@ -15,6 +15,8 @@ import { requireClientId } from '../billing/client-store';
 import { accountCurrency, contactOf, findAccount, forgetAccount, gatewayOffering, keepAccount, listAccounts, renameAccount, requireAccount } from '../billing/account-ops';
 import { autodebitAccountOf, CC_TYPES, invalidAccount, setAutodebitAccount } from '../billing/account-store';
 import { askGateway, storedAccount } from '../billing/gateway-answers';
+import { ExtensionCatalog } from '../kernel/extension-catalog';
+import { tokenisesInBrowser } from '../payments/card-form';
 
 /**
  * Payment accounts of clients. A card is handed once to a merchant gateway that stores it
@@ -28,6 +30,7 @@ export class Accounts {
   constructor(
     private readonly ctx: CallContext,
     private readonly calls: ModelCalls,
+    private readonly catalog: ExtensionCatalog,
   ) {}
 
   @callable({
@@ -48,6 +51,10 @@ export class Accounts {
     if (token === null && !/^\d{6}$/.test(expiration)) errors.expiration = { format: 'The expiration must be given as yyyymm.' };
     if (token === null && !is.present(vars.number)) errors.number = { empty: 'Please enter the card number, or the token of a card tokenised by the gateway.' };
     if (token !== null && is.present(vars.number)) errors.number = { token: 'Give the card number or its token, not both.' };
+    // A gateway whose card form tokenises in the browser never takes a number: one posted here (a forged or stale form) goes no further.
+    if (token === null && gateway && tokenisesInBrowser(this.catalog, gateway)) {
+      errors.number = { tokenised: `The gateway "${gateway}" never takes a card number: cards are entered in its own card form, which answers the token to give as vars[token].` };
+    }
     const currency = await accountCurrency(this.ctx, vars, errors);
     if (!gateway) errors.gateway = { exists: `The merchant gateway "${String(vars.gateway ?? 'test_card')}" is not installed and enabled, or cannot store cards.` };
     if (Object.keys(errors).length) throw TallyError.invalid(errors);

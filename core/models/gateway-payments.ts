@@ -5,12 +5,14 @@ import { ModelCalls } from '../kernel/model-calls';
 import { int, list, string } from '../kernel/parameter';
 import { refundThroughGateway } from '../payments/refund-through-gateway';
 import { payInvoiceNow } from '../payments/pay-invoice-now';
-import { int as count, listOf, record, string as text } from '../kernel/shape';
+import { int as count, listOf, orNull, record, string as text } from '../kernel/shape';
 import { is } from '../kernel/input-rules';
 import { TallyError } from '../kernel/tally-error';
 import { offsiteGateways, startOffsitePayment } from '../payments/offsite-checkout';
 import { settleAuthorisation } from '../payments/settle-authorisation';
 import { TRANSACTION } from './transactions.fields';
+import { ExtensionCatalog } from '../kernel/extension-catalog';
+import { cardFormOf } from '../payments/card-form';
 
 /**
  * Money moved through a gateway now (docs/payments.md): an invoice charged to a stored account, a
@@ -22,7 +24,29 @@ export class GatewayPayments {
   constructor(
     private readonly ctx: CallContext,
     private readonly calls: ModelCalls,
+    private readonly catalog: ExtensionCatalog,
   ) {}
+
+  @callable({
+    description:
+      "The card form a client's browser draws for the company's enabled merchant gateway that tokenises cards there (its manifest's card_form, e.g. stripe_cards with Stripe.js), so the card number never reaches Tally: { gateway, library, script, publishable_key, script_origins, frame_origins, connect_origins }, or null when no gateway offers one (or its publishable key is not set). The token it answers is given to accounts/addCc as vars[token].",
+    verb: 'GET',
+    params: [],
+    returns: orNull(
+      record({
+        gateway: text(),
+        library: text(),
+        script: text(),
+        publishable_key: text(),
+        script_origins: listOf(text()),
+        frame_origins: listOf(text()),
+        connect_origins: listOf(text()),
+      }),
+    ),
+  })
+  getCardForm() {
+    return cardFormOf(this.ctx, this.calls, this.catalog);
+  }
 
   @callable({
     description:

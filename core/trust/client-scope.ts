@@ -47,7 +47,7 @@ const ownAccount =
   (p, reach, owns) =>
     owns.account(p[name], reach);
 /** What a client may give when it adds a card: the card (handed to the gateway, never kept), the name on it, whether autodebit uses it. */
-const CARD_FIELDS: ReadonlySet<string> = new Set(['client_id', 'number', 'expiration', 'security_code', 'first_name', 'last_name', 'gateway', 'autodebit']);
+const CARD_FIELDS: ReadonlySet<string> = new Set(['client_id', 'number', 'expiration', 'security_code', 'token', 'first_name', 'last_name', 'gateway', 'autodebit']);
 /** The company settings a client area page reads: what it offers, never a secret or staff's own. */
 const CLIENT_READABLE_SETTINGS: ReadonlySet<unknown> = new Set(['clients_cancel_services']);
 const all =
@@ -80,6 +80,7 @@ const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   ['gateway_payments/startOffsite', { areas: ['client_invoices'], payLink: true, check: ownInvoices }],
   ['accounts/getDebitAccount', { areas: ['client_invoices', 'client_accounts'], check: ownClient('client_id') }],
   ['accounts/addCc', { areas: ['client_accounts'], check: (p, reach) => onlyKeys(p.vars, CARD_FIELDS) && sameId((p.vars as Params).client_id, reach.clientId) }],
+  ['gateway_payments/getCardForm', { areas: ['client_accounts'], check: () => true }],
   ['accounts/deleteCc', { areas: ['client_accounts'], check: ownAccount('account_id') }],
   ['accounts/deleteAch', { areas: ['client_accounts'], check: ownAccount('account_id') }],
   [

@@ -6,6 +6,8 @@ import { CSRF_FIELD, fromThisSite, tokensMatch } from '../web/csrf';
 import { readForm } from '../web/form-body';
 import { redirectTo, sendHtml } from '../web/page-response';
 import { setSecurityHeaders } from '../web/security-headers';
+import { sendAsset } from '../admin/assets/serve-assets';
+import { CARD_FORM_SCRIPT, CARD_FORM_SCRIPT_PATH } from './card-form-script';
 import { DEFAULT_LOCKOUT, LockoutPolicy, SignInLockout } from '../web/sign-in-lockout';
 import { clearClientCookie, CLIENT_SESSION_COOKIE, readClientCookie } from './client-cookies';
 import { clientStatusPage } from './client-layout';
@@ -15,12 +17,15 @@ import { ClientSession, ClientSessionLimits, ClientSessionStore, DEFAULT_CLIENT_
 import { clientSignInHandler } from './client-sign-in';
 import { clientDb } from './client-tables';
 import { isPayLink, payLink } from './pages/pay-link-page';
+import { forgotPassword, FORGOT_PATH, isResetPath, resetPassword } from './pages/password-reset-pages';
+import { DEFAULT_RESET_POLICY, PasswordResets, ResetPolicy } from './password-resets';
 import { bounceCrossSiteReturn } from './cross-site-return';
 import { companyForHost, hostServes, isBrandAsset, readBrand, serveBrandAsset } from './client-brand';
 
 export interface ClientAreaOptions {
   sessionLimits?: ClientSessionLimits;
   lockout?: LockoutPolicy;
+  resets?: ResetPolicy;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
@@ -37,6 +42,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
  */
 export function clientArea(installation: Installation, logger: Logger, options: ClientAreaOptions = {}): Koa.Middleware {
   const sessions = new ClientSessionStore(clientDb(installation.db), options.sessionLimits ?? DEFAULT_CLIENT_SESSION_LIMITS);
+  const resets = new PasswordResets(installation.db, options.resets ?? DEFAULT_RESET_POLICY);
   const signIn = clientSignInHandler(installation, sessions, new SignInLockout(installation.db, options.lockout ?? DEFAULT_LOCKOUT));
 
   const withSession = async (ctx: Koa.Context, session: ClientSession) => {
@@ -89,7 +95,10 @@ export function clientArea(installation: Installation, logger: Logger, options: 
         if (await serveBrandAsset(ctx, installation.db)) return;
         return sendHtml(ctx, 404, clientStatusPage('Not found', 'There is no such page.', null, null));
       }
+      if (ctx.path === CARD_FORM_SCRIPT_PATH) return sendAsset(ctx, CARD_FORM_SCRIPT);
       if (ctx.path === '/client/sign-in') return await signIn(ctx, host);
+      if (ctx.path === FORGOT_PATH) return await forgotPassword(ctx, installation, host, resets);
+      if (isResetPath(ctx.path)) return await resetPassword(ctx, installation, host, resets);
       if (isPayLink(ctx.path)) return await payLink(ctx, installation, host);
       const cookie = readClientCookie(ctx, CLIENT_SESSION_COOKIE);
       const session = await sessions.find(cookie);

@@ -12,7 +12,8 @@ import { clientSignInPage } from './pages/sign-in-page';
 import { HostCompany, hostServes, readBrand } from './client-brand';
 import { ClientCompany } from './client-request';
 
-async function hostCompany(installation: Installation, companyId: number): Promise<ClientCompany | null> {
+/** A company's name and brand, for the pages seen before signing in. */
+export async function hostCompany(installation: Installation, companyId: number): Promise<ClientCompany | null> {
   const row = await installation.db.selectFrom('companies').select(['id', 'name']).where('id', '=', companyId).executeTakeFirst();
   return row ? { id: row.id, name: row.name, brand: await readBrand(installation.db, row.id) } : null;
 }
@@ -37,7 +38,8 @@ export function clientSignInHandler(installation: Installation, sessions: Client
     if (ctx.method === 'GET' || ctx.method === 'HEAD') {
       const existing = await sessions.find(readClientCookie(ctx, CLIENT_SESSION_COOKIE));
       if (existing && hostServes(host, existing.companyId)) return redirectTo(ctx, '/client');
-      return show(ctx, 200, { message: ctx.query.signed_out !== undefined ? 'You have signed out.' : undefined });
+      const message = ctx.query.signed_out !== undefined ? 'You have signed out.' : ctx.query.reset !== undefined ? 'Your password was changed. Sign in with the new one.' : undefined;
+      return show(ctx, 200, { message });
     }
     if (ctx.method !== 'POST') {
       ctx.set('Allow', 'GET, POST');

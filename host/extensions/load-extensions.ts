@@ -154,6 +154,7 @@ function describe(c: Candidate, error: string | null, models: string[]): Extensi
     currencies: m?.currencies ?? [],
     settings: m?.settings ?? {},
     rowFields: m?.rowFields ?? {},
+    cardForm: m?.cardForm ?? null,
     capabilities: { uses: m?.uses ?? [], hosts: m?.hosts ?? [], tables: m?.tables ?? [], events: m?.events ?? [], tasks: m?.tasks ?? [] },
     models,
     loaded: error === null,

@@ -1,4 +1,5 @@
-import { SettingDeclaration } from '../../core/kernel/extension-catalog';
+import { CardFormDeclaration, SettingDeclaration } from '../../core/kernel/extension-catalog';
+import { checkCardForm } from './card-form-manifest';
 import { HOST_ENTRY } from './capabilities/declared-hosts';
 import { ExtensionTask } from '../../core/kernel/extension-catalog';
 import { checkEvents, checkTasks } from './subscriptions';
@@ -22,6 +23,8 @@ export interface Manifest {
   /** Event types its handlers receive, and the tasks it schedules (subscriptions.ts). */
   readonly events: readonly string[];
   readonly tasks: readonly ExtensionTask[];
+  /** A merchant gateway's card form drawn by the processor's script in the browser (card-form-manifest.ts). */
+  readonly cardForm: CardFormDeclaration | null;
 }
 
 export type ManifestCheck = { ok: true; manifest: Manifest } | { ok: false; problems: string[] };
@@ -81,8 +84,9 @@ export function checkManifest(raw: unknown, isGateway: boolean): ManifestCheck {
   );
   const events = checkEvents(m.events, problems);
   const tasks = checkTasks(m.tasks, problems);
+  const cardForm = checkCardForm(m.card_form, isGateway, settings, problems);
   if (problems.length) return { ok: false, problems };
-  return { ok: true, manifest: { name: name!, version: version!, description, authors, depends, currencies, settings, rowFields, signupUrl, uses, hosts, tables, events, tasks } };
+  return { ok: true, manifest: { name: name!, version: version!, description, authors, depends, currencies, settings, rowFields, signupUrl, uses, hosts, tables, events, tasks, cardForm } };
 }
 
 function listOf<T>(value: unknown, key: string, problems: string[], item: (v: unknown, i: number) => T | undefined): T[] {

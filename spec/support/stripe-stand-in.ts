@@ -26,6 +26,13 @@ const TEST_METHODS: Record<string, { brand: string; last4: string; decline?: { c
   },
 };
 
+/** Stripe's test card numbers (https://docs.stripe.com/testing#cards) a browser's card form may tokenise, by the test PaymentMethod each stands for. */
+const TEST_NUMBERS: Record<string, string> = {
+  '4242424242424242': 'pm_card_visa',
+  '5555555555554444': 'pm_card_mastercard',
+  '4000000000000002': 'pm_card_visa_chargeDeclined',
+};
+
 export interface StripeStandIn {
   /** http://127.0.0.1:<port>, for TALLY_GATEWAY_TEST_HOSTS (extensionLimits.testHosts). */
   readonly url: string;
@@ -65,6 +72,32 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   /** Customers, PaymentMethods and PaymentIntents (the merchant flow), as Stripe's API reference documents them; null for any other request. */
   function cards(method: string, url: string, form: Record<string, string>): [number, unknown] | null {
     let match: RegExpExecArray | null;
+    if (method === 'POST' && url === '/v1/payment_methods') {
+      // What Stripe.js does in the payer's browser with the publishable key: a card's fields become a PaymentMethod, attached to no one yet.
+      const test = TEST_METHODS[TEST_NUMBERS[String(form['card[number]'] ?? '').replace(/\s/g, '')] ?? ''];
+      if (form.type !== 'card' || !test) return [402, { error: { type: 'card_error', code: 'incorrect_number', message: 'Your card number is incorrect.' } }];
+      const id = `pm_browser_${++next}`;
+      methods.set(id, { customer: null, test });
+      return [
+        200,
+        {
+          id,
+          object: 'payment_method',
+          type: 'card',
+          customer: null,
+          card: { brand: test.brand, last4: test.last4, exp_month: Number(form['card[exp_month]']), exp_year: Number(form['card[exp_year]']) },
+        },
+      ];
+    }
+    if (method === 'POST' && (match = /^\/v1\/payment_methods\/([^/]+)\/attach$/.exec(url)) && methods.has(match[1])) {
+      // A PaymentMethod made in a browser is attached once, to one Customer; Stripe refuses it for another.
+      const found = methods.get(match[1])!;
+      if (!customers.has(form.customer)) return missing('customer', form.customer);
+      if (found.customer !== null)
+        return [400, { error: { type: 'invalid_request_error', code: 'payment_method_unexpected_state', message: 'The payment method you provided has already been attached to a customer.' } }];
+      found.customer = form.customer;
+      return [200, { id: match[1], object: 'payment_method', type: 'card', customer: form.customer, card: { brand: found.test.brand, last4: found.test.last4, exp_month: 12, exp_year: 2034 } }];
+    }
     if (method === 'POST' && url === '/v1/customers') {
       const id = `cus_test_${++next}`;
       customers.add(id);
@@ -144,7 +177,9 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(answer));
       };
-      if (!String(req.headers.authorization ?? '').startsWith('Bearer sk_')) return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided.' } });
+      // Stripe.js sends its publishable key in the form (key=pk_...), a request a browser makes without a preflight.
+      const publishable = req.method === 'POST' && req.url === '/v1/payment_methods' && /^pk_/.test(form.key ?? '');
+      if (!publishable && !String(req.headers.authorization ?? '').startsWith('Bearer sk_')) return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided.' } });
       const refused = refusals.get(req.url ?? '');
       if (refused !== undefined) {
         refusals.delete(req.url ?? '');

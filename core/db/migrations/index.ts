@@ -20,6 +20,7 @@ import * as clientArea from './019_client_area';
 import * as recurringInvoices from './022_recurring_invoices';
 import * as moduleRows from './025_module_rows';
 import * as invoiceDeliveryIds from './026_invoice_delivery_ids';
+import * as clientPasswordResets from './028_client_password_resets';
 import * as emailGroups from './029_email_groups';
 
 /** Every migration, in order. Listed in code so a compiled build needs no migrations folder scan. */
@@ -45,5 +46,6 @@ export const migrations: Record<string, Migration> = {
   '022_recurring_invoices': recurringInvoices,
   '025_module_rows': moduleRows,
   '026_invoice_delivery_ids': invoiceDeliveryIds,
+  '028_client_password_resets': clientPasswordResets,
   '029_email_groups': emailGroups,
 };

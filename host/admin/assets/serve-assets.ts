@@ -3,13 +3,13 @@ import { createHash } from 'node:crypto';
 import { SCRIPT } from './script';
 import { STYLESHEET } from './stylesheet';
 
-interface Asset {
+export interface Asset {
   readonly type: string;
   readonly body: string;
   readonly etag: string;
 }
 
-const asset = (type: string, body: string): Asset => ({ type, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` });
+export const asset = (type: string, body: string): Asset => ({ type, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` });
 
 /** The area's assets, held in memory: reachable without a session, as the sign-in page needs them. */
 const ASSETS: ReadonlyMap<string, Asset> = new Map([
@@ -20,7 +20,11 @@ const ASSETS: ReadonlyMap<string, Asset> = new Map([
 export const isAssetPath = (path: string) => ASSETS.has(path);
 
 export function serveAsset(ctx: Koa.Context): void {
-  const found = ASSETS.get(ctx.path)!;
+  sendAsset(ctx, ASSETS.get(ctx.path)!);
+}
+
+/** Sends an asset held in memory, revalidated by its ETag (the client area's script is sent the same way). */
+export function sendAsset(ctx: Koa.Context, found: Asset): void {
   ctx.set('Cache-Control', 'no-cache');
   ctx.set('ETag', found.etag);
   if (ctx.get('if-none-match') === found.etag) {

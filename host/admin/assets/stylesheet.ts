@@ -48,6 +48,8 @@ form.stacked, fieldset.stacked { display: grid; gap: .75rem; max-width: 32rem; }
 .field { display: grid; gap: .25rem; }
 .panel > .field + .field { margin-top: .75rem; }
 fieldset { border: 1px solid var(--line); border-radius: .375rem; margin: 1rem 0 0; padding: .75rem 1rem 1rem; }
+.card-element { border: 1px solid var(--muted); border-radius: .375rem; padding: .5rem; min-height: 2.75rem; background: var(--panel); }
+.card-element iframe { border: 0; width: 100%; min-height: 2.5rem; display: block; }
 legend { font-weight: 600; padding: 0 .25rem; }
 .field label { font-weight: 600; }
 .hint { color: var(--muted); font-size: .875rem; margin: 0; }

@@ -7,6 +7,9 @@ import { clientPage, csrfField } from '../client-layout';
 import { AccountRecord } from './invoice-view';
 import { notFound } from './not-found';
 import { storedAccounts } from './pay-options';
+import { CardForm } from '../../../core/payments/card-form';
+import { allowThirdParty } from '../../web/security-headers';
+import { CARD_FORM_SCRIPT_PATH } from '../card-form-script';
 
 const as = (request: ClientRequest) => (model: string, method: string, params: Record<string, unknown>) => call(request, model, method, params);
 
@@ -21,6 +24,8 @@ const SAVED: Record<string, string> = {
 /** GET /client/accounts: the client's stored cards and bank accounts, which one autodebit charges, and a form to add a card. */
 export async function showAccounts(request: ClientRequest, status = 200, problems?: string[]): Promise<void> {
   const accounts = await storedAccounts(as(request), request.session.clientId);
+  const cardForm = await cardFormOf(request);
+  if (cardForm) allowThirdParty(request.ctx, { script: cardForm.script_origins, frame: cardForm.frame_origins, connect: cardForm.connect_origins });
   const saved = SAVED[String(request.ctx.query.saved ?? '')];
   const row = (a: AccountRecord) => html`<tr>
 <td data-label="Account">${a.type_name} ending ${a.last4}</td>
@@ -51,15 +56,39 @@ ${
 <section aria-labelledby="add-card-title">
 <h2 id="add-card-title">Add a card</h2>
 ${problems ? problemsNotice(problems) : ''}
-<p>The card is handed to our payment gateway, which keeps it: we keep only its last four digits and expiry.</p>
-${addCardForm(request)}
+${cardForm ? tokenisingCardForm(request, cardForm) : testCardForm(request)}
 </section>`,
     ),
   );
 }
 
-function addCardForm(request: ClientRequest): SafeHtml {
-  return html`<form method="post" action="/client/accounts/add" class="stacked panel" autocomplete="on">
+/** The company's gateway's card form drawn by the processor's script, when it has one (gateway_payments/getCardForm). */
+const cardFormOf = (request: ClientRequest) => call(request, 'gateway_payments', 'getCardForm', {}) as Promise<CardForm | null>;
+
+/**
+ * The processor's card form: its script draws the card fields in its own frame inside
+ * #card-element, and the area's driver (card-form-script.ts) posts only the token it answers.
+ * Without script nothing can be added, and the page says so.
+ */
+function tokenisingCardForm(request: ClientRequest, form: CardForm): SafeHtml {
+  return html`<p>Your card is entered in our payment provider's secure field and goes straight to it: this site never sees the number or the security code, only its last four digits and expiry.</p>
+<form method="post" action="/client/accounts/add" class="stacked panel" id="card-form" data-card-library="${form.library}" data-publishable-key="${form.publishable_key}">
+${csrfField(request)}
+<input type="hidden" name="token" value="">
+<div class="field"><span class="label" id="card-element-label">Card</span><div id="card-element" class="card-element" role="group" aria-labelledby="card-element-label"></div></div>
+<p class="notice error" id="card-problem" role="alert" hidden></p>
+<noscript><p>Adding a card needs JavaScript: the card is entered in our payment provider's own field.</p></noscript>
+<div class="field"><input type="checkbox" id="card-autodebit" name="autodebit" value="true"> <label for="card-autodebit">Use this card for automatic payments</label></div>
+<div><button type="submit">Add card</button></div>
+</form>
+<script src="${form.script}"></script>
+<script src="${CARD_FORM_SCRIPT_PATH}"></script>`;
+}
+
+/** The test gateway's form (test_card has no processor page): the number passes through this site to the gateway, never kept. */
+function testCardForm(request: ClientRequest): SafeHtml {
+  return html`<p class="notice warn" role="note"><strong>Test gateway.</strong> This form is for test cards: the card number passes through this site on its way to the test gateway (never stored). A live gateway takes cards in its own secure field instead.</p>
+<form method="post" action="/client/accounts/add" class="stacked panel" autocomplete="on">
 ${csrfField(request)}
 <div class="field"><label for="card-number">Card number</label><input id="card-number" name="number" inputmode="numeric" autocomplete="cc-number" required maxlength="23"></div>
 <div class="field"><label for="card-month">Expiry month (MM)</label><input id="card-month" name="exp_month" inputmode="numeric" autocomplete="cc-exp-month" required maxlength="2" pattern="[0-9]{1,2}"></div>
@@ -77,11 +106,21 @@ ${csrfField(request)}
 export async function addAccount(request: ClientRequest): Promise<void> {
   const month = field(request.form, 'exp_month').padStart(2, '0');
   const year = field(request.form, 'exp_year');
+  const token = field(request.form, 'token');
+  // The gateway is the company's card form's when it has one, never the form's to choose: a number posted to it is refused by accounts/addCc.
+  const cardForm = await cardFormOf(request);
+  const card =
+    token !== ''
+      ? { token }
+      : {
+          number: field(request.form, 'number').replace(/[\s-]/g, ''),
+          expiration: /^\d{4}$/.test(year) && /^\d{2}$/.test(month) ? `${year}${month}` : '',
+          security_code: field(request.form, 'security_code'),
+        };
   const vars: Record<string, unknown> = {
     client_id: request.session.clientId,
-    number: field(request.form, 'number').replace(/[\s-]/g, ''),
-    expiration: /^\d{4}$/.test(year) && /^\d{2}$/.test(month) ? `${year}${month}` : '',
-    security_code: field(request.form, 'security_code'),
+    ...card,
+    ...(cardForm ? { gateway: cardForm.gateway } : {}),
     ...(field(request.form, 'autodebit') === 'true' ? { autodebit: 'true' } : {}),
   };
   const outcome = await attempt(() => call(request, 'accounts', 'addCc', { vars }));

@@ -10,11 +10,14 @@ import { callAsClient, ClientCompany } from '../client-request';
 import { brandMark, clientDocument, clientStatusPage } from '../client-layout';
 import { HostCompany, hostServes, readBrand } from '../client-brand';
 import { formatMoney } from '../client-money';
+import { RenderedPdf, sendPdf } from '../../web/pdf-response';
 import { offsiteForm, offsiteGateways, redirectOffsite, returnUrl, storedAccounts } from './pay-options';
 import { CLIENT_SIGN_IN_COOKIE, readClientCookie, setClientSignInCookie } from '../client-cookies';
 import { ChargeOutcome, invoiceDetails, InvoiceRecord, outcomeText, payable, payForm } from './invoice-view';
 
-const PAY_LINK = /^\/client\/pay\/(\d{1,15})\/(\d{1,15})\/(\d{1,15})\/([0-9a-f]{40})\/?$/;
+/** The link, and after it `/invoice.pdf` for that invoice's PDF (the same token: the PDF of that one invoice, nothing else). */
+const PAY_LINK = /^\/client\/pay\/(\d{1,15})\/(\d{1,15})\/(\d{1,15})\/([0-9a-f]{40})(\/|\/invoice\.pdf)?$/;
+const PDF_SUFFIX = '/invoice.pdf';
 
 export const isPayLink = (path: string) => path.startsWith('/client/pay/');
 
@@ -40,6 +43,17 @@ export async function payLink(ctx: Koa.Context, installation: Installation, host
   const company = found && { id: found.id, name: found.name, brand: await readBrand(installation.db, found.id) };
   const invoice = (await as('invoices', 'get', { invoice_id: invoiceId })) as InvoiceRecord | false;
   if (!company || !invoice) return invalid(ctx);
+  const link = `/client/pay/${companyId}/${clientId}/${invoiceId}/${match[4]}`;
+  if (match[5] === PDF_SUFFIX) {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      ctx.req.resume();
+      ctx.set('Allow', 'GET, HEAD');
+      return sendHtml(ctx, 405, clientStatusPage('Method not allowed', 'This address takes GET only.', company, null));
+    }
+    // invoices/getPdf as the pay link caller: the client scope lets it reach this invoice's PDF alone.
+    const rendered = (await as('invoices', 'getPdf', { invoice_id: invoiceId })) as RenderedPdf | false;
+    return rendered ? sendPdf(ctx, rendered) : invalid(ctx);
+  }
   const money = (amount: string) => formatMoney((m, f, p) => as(m, f, p), amount, invoice.currency);
 
   let message: SafeHtml | undefined;
@@ -104,6 +118,7 @@ export async function payLink(ctx: Koa.Context, installation: Installation, host
 <h1>Invoice ${shown.id_code}</h1>
 ${message ?? ''}
 ${await invoiceDetails(shown, money)}
+<p><a href="${link}${PDF_SUFFIX}">Download invoice ${shown.id_code} (PDF)</a></p>
 ${pay}
 </main>`,
     ),

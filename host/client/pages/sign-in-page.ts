@@ -36,6 +36,7 @@ ${view.error ? notice('error', view.error) : ''}
   </div>
   <div><button type="submit">Sign in</button></div>
 </form>
+<p><a href="/client/forgot-password">Forgot your password?</a></p>
 </div>
 </main>`,
   );

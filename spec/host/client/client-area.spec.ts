@@ -3,6 +3,7 @@ import { TallyError } from '../../../core/kernel/tally-error';
 import { TestServer } from '../../support/test-server';
 import { getInvoice, ok } from '../api/billing/fixtures';
 import { AdminClient } from '../admin/support/admin-client';
+import { readPdf } from '../../support/pdf-text';
 import { clientAreaServer, SeededClient, seedClient, seedContact, signedIn } from './support/client-fixture';
 
 describe('client area over HTTP: sign-in, invoices, paying, and what one client cannot reach of another', () => {
@@ -310,6 +311,31 @@ describe('client area over HTTP: sign-in, invoices, paying, and what one client 
       expect(after.text).to.contain('this link no longer takes payments').and.not.contain('Pay this invoice');
       expect((await visitor.post(link, { account_id: String(frank.accountId) })).status).to.equal(400);
       expect(await paidOf(frank.openInvoiceId)).to.equal('60.0000');
+    });
+
+    it("offers its invoice's PDF, and no other invoice's, client's or company's under the same token", async () => {
+      const gina = await seedClient(server, 'gina');
+      const hash = await ok(server, 'GET', 'invoices/createPayHash', { client_id: gina.clientId, invoice_id: gina.openInvoiceId });
+      const link = `/client/pay/1/${gina.clientId}/${gina.openInvoiceId}/${hash}`;
+      const page = await new AdminClient(server.url).get(link);
+      expect(page.text).to.contain(`href="${link}/invoice.pdf"`);
+      const pdf = await fetch(`${server.url}${link}/invoice.pdf`);
+      expect(pdf.status).to.equal(200);
+      expect(pdf.headers.get('content-type')).to.equal('application/pdf');
+      const text = (await readPdf(Buffer.from(await pdf.arrayBuffer()))).pages.flat().join(' ');
+      expect(text).to.contain('Hosting for gina');
+      for (const other of [
+        `/client/pay/1/${gina.clientId}/${gina.paidInvoiceId}/${hash}/invoice.pdf`,
+        `/client/pay/1/${a.clientId}/${a.openInvoiceId}/${hash}/invoice.pdf`,
+        `/client/pay/2/${gina.clientId}/${gina.openInvoiceId}/${hash}/invoice.pdf`,
+        `/client/pay/1/${gina.clientId}/${gina.openInvoiceId}/${'0'.repeat(40)}/invoice.pdf`,
+        `${link}/other.pdf`,
+      ]) {
+        const res = await fetch(`${server.url}${other}`);
+        expect(res.status, other).to.equal(404);
+        expect(res.headers.get('content-type'), other).to.match(/^text\/html/);
+      }
+      expect((await fetch(`${server.url}${link}/invoice.pdf`, { method: 'POST' })).status).to.equal(405);
     });
   });
 

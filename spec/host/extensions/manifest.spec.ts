@@ -95,4 +95,35 @@ describe('extension manifests (config.json)', () => {
   it('refuses what is not an object', () => {
     for (const raw of [null, [], 'text', 3]) expect(checkManifest(raw, false).ok).to.equal(false);
   });
+
+  it("takes a merchant gateway's card_form only with an https script on its origins and a declared, non-secret key setting", () => {
+    const gateway = {
+      ...good,
+      currencies: ['USD'],
+      settings: { publishable_key: { required: false }, secret_key: { secret: true } },
+      card_form: {
+        library: 'stripe-js',
+        script: 'https://js.stripe.com/v3/',
+        publishable_key_setting: 'publishable_key',
+        script_origins: ['https://js.stripe.com'],
+        frame_origins: ['https://js.stripe.com'],
+        connect_origins: ['https://api.stripe.com'],
+      },
+    };
+    const checked = checkManifest(gateway, true);
+    expect(checked.ok).to.equal(true);
+    if (checked.ok) expect(checked.manifest.cardForm).to.deep.include({ library: 'stripe-js', publishableKeySetting: 'publishable_key', scriptOrigins: ['https://js.stripe.com'] });
+    const refused = (cardForm: Record<string, unknown>, isGateway = true) => {
+      const result = checkManifest({ ...gateway, card_form: { ...gateway.card_form, ...cardForm } }, isGateway);
+      return result.ok ? [] : result.problems;
+    };
+    expect(refused({ publishable_key_setting: 'secret_key' })).to.have.length(1);
+    expect(refused({ publishable_key_setting: 'missing' })).to.have.length(1);
+    expect(refused({ script: 'http://js.stripe.com/v3/' })).to.have.length(1);
+    expect(refused({ script: 'https://evil.example.com/v3/' })).to.have.length(1);
+    expect(refused({ frame_origins: ["https://js.stripe.com; script-src 'unsafe-inline'"] })).to.have.length(1);
+    expect(refused({ connect_origins: ['*'] })).to.have.length(1);
+    expect(refused({ library: 'other' })).to.have.length(1);
+    expect(refused({}, false)).to.include('"card_form" is only for merchant gateways.');
+  });
 });

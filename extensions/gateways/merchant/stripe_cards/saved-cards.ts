@@ -29,6 +29,9 @@ export async function clientOfCustomer(ctx: ExtensionContext, customer: unknown)
  */
 export async function saveCard(ctx: ExtensionContext, clientId: number, token: unknown) {
   const paymentMethod = stripeId(token, 'pm', 'token');
+  // A card already saved (another client's, read off a page or a log) is never attached again: a new card form tokenises it anew.
+  const taken = await ctx.db.selectFrom(TABLE).select('id').where('payment_method', '=', paymentMethod).executeTakeFirst();
+  if (taken) throw TallyError.invalid({ token: { exists: 'This card token was already used: enter the card again to save it.' } });
   const earlier = await ctx.db.selectFrom(TABLE).select('customer').where('client_id', '=', clientId).executeTakeFirst();
   const customer = earlier?.customer ?? (await stripeCall(ctx, GATEWAY, '/v1/customers', { metadata: { tally_company_id: ctx.companyId, client_id: clientId } })).id;
   if (typeof customer !== 'string') throw TallyError.invalid({ gateway: { refused: `The gateway "${GATEWAY}" answered a Customer without an id.` } });
