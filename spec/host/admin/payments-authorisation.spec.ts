@@ -10,12 +10,18 @@ import { AdminClient, addStaff } from './support/admin-client';
  */
 const SPEC_CARD = `
 class Tokens {
+  constructor(ctx) {
+    this.ctx = ctx;
+  }
+  refuseExpired(vars) {
+    if (vars.transaction_id.startsWith('auth_refused')) throw this.ctx.invalid({ gateway: { refused: 'The gateway "spec_card" refused: the authorisation has expired.' } });
+  }
   capture(vars) {
-    if (vars.transaction_id.startsWith('auth_refused')) throw new Error('the processor refused: the authorisation has expired');
+    this.refuseExpired(vars);
     return { status: 'approved', amount: vars.amount ?? vars.transaction_id.split('_')[1], currency: vars.currency };
   }
   void(vars) {
-    if (vars.transaction_id.startsWith('auth_refused')) throw new Error('the processor refused: the authorisation has expired');
+    this.refuseExpired(vars);
     return { status: 'void', amount: vars.transaction_id.split('_')[1], currency: vars.currency };
   }
 }
@@ -108,7 +114,10 @@ describe('capture and void of an authorisation on the transaction page (admin ar
     ] as const) {
       const refused = await staff.post(path, { company_id: '1', transaction_id: String(id), ...fields });
       expect(refused.status, path).to.equal(400);
-      expect(refused.text, path).to.contain('That could not be saved').and.contain('action="/admin/payments/capture"');
+      expect(refused.text, path)
+        .to.contain('That could not be saved')
+        .and.contain('The gateway &quot;spec_card&quot; refused: the authorisation has expired.')
+        .and.contain('action="/admin/payments/capture"');
     }
     expect(await transaction(id)).to.deep.equal(before);
   });
