@@ -34,7 +34,7 @@ exports.models = { tokens: Tokens };
  * only authorised is captured (wholly or in part) or voided as gateway_payments does it; the
  * processor's refusal is shown and changes nothing. Another company's authorisation cannot be
  * reached by its id, a member without the billing area is refused with 403, and a post without
- * the form's token is refused, all changing nothing.
+ * the form's token is refused, all changing nothing; what was done is in the audit log.
  */
 describe('capture and void of an authorisation on the transaction page (admin area over HTTP)', function () {
   this.timeout(120_000);
@@ -162,5 +162,23 @@ describe('capture and void of an authorisation on the transaction page (admin ar
       expect(forged.text, path).to.contain('nothing was changed');
     }
     expect(await transaction(id)).to.include({ status: 'pending', amount: '40.0000' });
+  });
+
+  it("puts capture and void in the audit log under the staff member's name, and a member's refusal under theirs", async () => {
+    const rows = (await server.installation.db
+      .selectFrom('audit_log' as never)
+      .select(['actor', 'model', 'method', 'status'] as never[])
+      .execute()) as Array<{ actor: string; model: string; method: string; status: number }>;
+    const seen = rows.map((r) => `${r.actor} ${r.model}/${r.method} ${r.status}`);
+    for (const line of [
+      'staff:morgan admin/payments/capture 303',
+      'staff:morgan gateway_payments/capture 200',
+      'staff:morgan admin/payments/void 303',
+      'staff:morgan gateway_payments/void 200',
+      'staff:helper admin/payments/capture 403',
+      'staff:helper admin/payments/void 403',
+    ]) {
+      expect(seen).to.include(line);
+    }
   });
 });
