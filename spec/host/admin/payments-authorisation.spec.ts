@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { ExtensionsDir, manifest } from '../extensions/fixtures';
 import { startTestServer, TestServer } from '../../support/test-server';
 import { AdminClient, addStaff } from './support/admin-client';
+import { auditLines } from './support/audit-lines';
 
 /**
  * A merchant gateway standing in for a processor that authorises cards: its ids are
@@ -165,11 +166,7 @@ describe('capture and void of an authorisation on the transaction page (admin ar
   });
 
   it("puts capture and void in the audit log under the staff member's name, and a member's refusal under theirs", async () => {
-    const rows = (await server.installation.db
-      .selectFrom('audit_log' as never)
-      .select(['actor', 'model', 'method', 'status'] as never[])
-      .execute()) as Array<{ actor: string; model: string; method: string; status: number }>;
-    const seen = rows.map((r) => `${r.actor} ${r.model}/${r.method} ${r.status}`);
+    const seen = await auditLines(server.installation);
     for (const line of [
       'staff:morgan admin/payments/capture 303',
       'staff:morgan gateway_payments/capture 200',
