@@ -177,5 +177,8 @@ describe('capture and void of an authorisation on the transaction page (admin ar
     ]) {
       expect(seen).to.include(line);
     }
+    // The member's posts are refused in front of the model (area-gate.ts): no gateway call was even attempted.
+    expect(seen).not.to.include('staff:helper gateway_payments/capture 403');
+    expect(seen).not.to.include('staff:helper gateway_payments/void 403');
   });
 });
