@@ -20,7 +20,7 @@ import { addPackageGroup, deletePackageGroup, showPackages } from './pages/packa
 import { addPackage, deletePackage, editPackage, showAddPackage, showEditPackage } from './pages/package-form-page';
 import { addService, changeServicePackage, serviceAction, setRestrictedPackages, showAddService, showChangeQuote, showService } from './pages/service-page';
 import { showPayments } from './pages/payments-list-page';
-import { applyTransaction, refundTransaction, showTransaction, unapplyTransaction } from './pages/transaction-page';
+import { applyTransaction, captureTransaction, refundTransaction, showTransaction, unapplyTransaction, voidTransaction } from './pages/transaction-page';
 import { reprocessNotification, showInbox, showNotification } from './pages/gateway-inbox-page';
 import { addCompany, setMaintenance, setTimezone, showSystem } from './pages/system-page';
 
@@ -67,6 +67,8 @@ export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['POST /admin/payments/apply', gatedBy('billing', applyTransaction)],
   ['POST /admin/payments/unapply', gatedBy('billing', unapplyTransaction)],
   ['POST /admin/payments/refund', gatedBy('billing', refundTransaction)],
+  ['POST /admin/payments/capture', gatedBy('billing', captureTransaction)],
+  ['POST /admin/payments/void', gatedBy('billing', voidTransaction)],
   ['GET /admin/payments/inbox', gatedBy('billing', showInbox)],
   ['GET /admin/payments/inbox/view', gatedBy('billing', showNotification)],
   ['POST /admin/payments/inbox/reprocess', gatedBy('billing', reprocessNotification)],

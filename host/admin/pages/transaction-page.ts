@@ -16,9 +16,11 @@ const DONE: Record<string, string> = {
   applied: 'The payment has been applied to the invoice.',
   unapplied: "The payment has been taken off the invoice; the amount is the client's credit again and the invoice is open.",
   refunded: 'The gateway refunded the payment, and the transaction shows the refund.',
+  captured: 'The gateway captured the payment: the transaction is approved for what was captured.',
+  voided: 'The gateway released the hold on the card: the transaction is void.',
 };
 
-/** A transaction: what it paid where and its credit; apply it to an open invoice, take it off one, refund it through its gateway. */
+/** A transaction: what it paid where and its credit; apply it to an open invoice, take it off one, refund it, capture or void an authorisation through its gateway. */
 export const showTransaction: PageHandler = async (request) => {
   const transaction = await findTransaction(request, request.ctx.query.transaction_id);
   if (!transaction) return noSuchTransaction(request);
@@ -50,6 +52,21 @@ export const refundTransaction: PageHandler = async (request) => {
   await act(request, transaction, 'refunded', () => callAs(request, 'gateway_payments', 'refund', { transaction_id: transaction.id, ...(amount ? { amount } : {}) }));
 };
 
+/** Capture: gateway_payments/capture of a payment a merchant gateway only authorised, wholly or in part; the processor's refusal is shown and nothing changes. */
+export const captureTransaction: PageHandler = async (request) => {
+  const transaction = await findTransaction(request, field(request.form, 'transaction_id'));
+  if (!transaction) return noSuchTransaction(request);
+  const amount = field(request.form, 'amount');
+  await act(request, transaction, 'captured', () => callAs(request, 'gateway_payments', 'capture', { transaction_id: transaction.id, ...(amount ? { amount } : {}) }));
+};
+
+/** Void: gateway_payments/void of an authorisation, releasing the hold; the processor's refusal is shown and nothing changes. */
+export const voidTransaction: PageHandler = async (request) => {
+  const transaction = await findTransaction(request, field(request.form, 'transaction_id'));
+  if (!transaction) return noSuchTransaction(request);
+  await act(request, transaction, 'voided', () => callAs(request, 'gateway_payments', 'void', { transaction_id: transaction.id }));
+};
+
 async function act(request: AdminRequest, transaction: TransactionRecord, done: string, work: () => Promise<unknown>) {
   const outcome = await attempt(work);
   if (!outcome.ok) return render(request, 400, transaction, problemsNotice(outcome.messages));
@@ -67,8 +84,10 @@ async function render(request: AdminRequest, status: number, transaction: Transa
   const money = (amount: string) => moneyText(amount, transaction.currency);
   const hidden = html`<input type="hidden" name="transaction_id" value="${transaction.id}">`;
   const credit = Number(transaction.credit ?? 0) > 0;
-  // Apply, unapply and refund are the billing area's: a member without it sees the payment and is told so.
+  // Apply, unapply, refund, capture and void are the billing area's: a member without it sees the payment and is told so.
   const manage = mayChange(request, 'billing');
+  // Only an authorisation (a pending payment a gateway took) can be captured or voided; the model says so if that gateway cannot.
+  const settleable = manage && transaction.status === 'pending' && Boolean(transaction.gateway);
   const refundable = manage && ['approved', 'refunded'].includes(transaction.status) && Number(transaction.amount) > Number(transaction.refunded);
   const content = html`${top ?? ''}${viewOnlyNote(request, 'billing')}
 <p>${transaction.status.charAt(0).toUpperCase()}${transaction.status.slice(1)} payment of ${money(transaction.amount)} (${TRANSACTION_TYPES[transaction.type as keyof typeof TRANSACTION_TYPES] ?? transaction.type}) from ${
@@ -123,6 +142,19 @@ ${
 </form>`
     : html`<p>This payment was not taken through a gateway, so there is no gateway to refund it through; a refund made elsewhere is recorded with <code>transactions/refund</code> over the API.</p>`
 }</section>`
+    : ''
+}
+${
+  settleable
+    ? html`<section class="panel" aria-labelledby="settle-title"><h2 id="settle-title">Authorisation</h2>
+<p class="hint">${transaction.gateway} only authorised this payment: capture takes the money (all of it or a part), void releases the hold on the card. Either is asked of ${transaction.gateway} first; only when it agrees does the transaction change.</p>
+<form method="post" action="/admin/payments/capture" class="grid-form" aria-label="Capture">${formBasics(request)}${hidden}
+  <div class="field"><label for="capture-amount">Amount <span class="hint">(optional: all that was authorised)</span></label><input type="text" inputmode="decimal" id="capture-amount" name="amount" maxlength="20"></div>
+  <div><button type="submit">Capture</button></div>
+</form>
+<form method="post" action="/admin/payments/void" class="inline-form" aria-label="Void">${formBasics(request)}${hidden}
+  <button type="submit" class="danger" data-confirm="Void this authorisation? The hold on the card is released and nothing can be captured afterwards.">Void</button>
+</form></section>`
     : ''
 }`;
   sendHtml(request.ctx, status, staffPage(request, 'payments', `Transaction #${transaction.id}`, content));

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { startTestServer, TestServer } from '../../support/test-server';
 import { AdminClient, addStaff } from './support/admin-client';
+import { auditLines } from './support/audit-lines';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 const ESCAPED = '&lt;img src=x onerror=alert(1)&gt;';
@@ -363,11 +364,7 @@ describe('package and service screens (admin area over HTTP)', function () {
   });
 
   it("puts the screens' actions in the audit log under the staff member's name", async () => {
-    const rows = (await server.installation.db
-      .selectFrom('audit_log' as never)
-      .select(['actor', 'model', 'method', 'status'] as never[])
-      .execute()) as Array<{ actor: string; model: string; method: string; status: number }>;
-    const seen = rows.map((r) => `${r.actor} ${r.model}/${r.method} ${r.status}`);
+    const seen = await auditLines(server.installation);
     for (const line of [
       'staff:morgan admin/packages/add 303',
       'staff:morgan packages/add 200',

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { startTestServer, TestServer } from '../../support/test-server';
 import { AdminClient, addStaff, STAFF } from './support/admin-client';
+import { auditLines } from './support/audit-lines';
 
 const REFUSED = 'The requested resource is not accessible.';
 
@@ -158,11 +159,7 @@ describe('staff groups and what they let a staff member change (admin area over 
   });
 
   it("puts every change and every refusal in the audit log under the staff member's name", async () => {
-    const rows = await server.installation.db
-      .selectFrom('audit_log' as never)
-      .select(['actor', 'model', 'method', 'status'] as never[])
-      .execute();
-    const seen = (rows as Array<{ actor: string; model: string; method: string; status: number }>).map((r) => `${r.actor} ${r.model}/${r.method} ${r.status}`);
+    const seen = await auditLines(server.installation);
     expect(seen).to.include(`staff:${STAFF.username} staff_groups/assign 200`);
     expect(seen).to.include(`staff:${STAFF.username} admin/settings/staff/assign 303`);
     // A page's form posted without the area is refused in front of the model (area-gate.ts), so no model call is made.

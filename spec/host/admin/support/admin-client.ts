@@ -154,5 +154,7 @@ export const STAFF_POSTS = [
   '/admin/payments/apply',
   '/admin/payments/unapply',
   '/admin/payments/refund',
+  '/admin/payments/capture',
+  '/admin/payments/void',
   '/admin/payments/inbox/reprocess',
 ];
