@@ -60,6 +60,8 @@ export interface TestServerOptions {
   /** Serve as behind a reverse proxy (X-Forwarded-* trusted). */
   trustProxy?: boolean;
   sqliteWaitMs?: number;
+  /** PostgreSQL's longest wait for a connection and longest statement (DATABASE_TIMEOUT_MS's default when not given). */
+  databaseTimeoutMs?: number;
   /** Abuse limits and browser rules; lock-out state is never cached unless stateCacheMs is given. */
   trust?: Partial<TrustPolicyValues>;
   /** Trusted proxies appending to X-Forwarded-For (with trustProxy). */
@@ -82,6 +84,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     databaseUrl: database.url,
     cacheTtlMs: options.cacheTtlMs ?? 0,
     sqliteWaitMs: options.sqliteWaitMs,
+    databaseTimeoutMs: options.databaseTimeoutMs,
     trust: new TrustPolicy({ stateCacheMs: 0, ...options.trust }),
     extensions: options.extensionsDir ? { dir: options.extensionsDir, logger, limits: options.extensionLimits, cacheTtlMs: options.cacheTtlMs ?? 0 } : undefined,
     hooks: options.hooks,
