@@ -11,16 +11,32 @@ import { readServiceVars } from './service-vars';
 import { ServiceTransitions } from '../../billing/transitions';
 import { mailServiceMoves } from '../../delivery/service-email';
 import { chooseModuleRow } from '../../billing/module-row-choice';
+import { readConfigOptions, writeServiceOptions } from '../../billing/config-options';
 
 /**
  * services/add: checks, the package's quantity limits, the first renew date (the pro rata day when
  * the package has one, else one term after the start; none for one-time pricing), the coupon's
- * use, the service fields, and — for a service added active with use_module — provisioning.
+ * use, the service fields, its package options (configoptions[<option_id>]=<value>, checked
+ * against the package's option groups), and — for a service added active with use_module — provisioning.
  */
 export async function addService(ctx: CallContext, calls: ModelCalls, vars: Record<string, unknown>, now: string, notify = false): Promise<number> {
   const read = await readServiceVars(ctx.db, ctx.companyId, ctx.timezone, vars, false);
   const moduleRow = await chooseModuleRow(ctx.db, ctx.companyId, read.pricing?.module ?? null, vars);
   Object.assign(read.errors, moduleRow.errors);
+  const options = read.pricing
+    ? await readConfigOptions(
+        ctx.db,
+        ctx.companyId,
+        {
+          packageId: read.pricing.package_id,
+          term: read.pricing.term,
+          period: read.pricing.period,
+          currency: (read.values.override_price ? read.values.override_currency : null) ?? read.pricing.currency,
+        },
+        vars.configoptions,
+      )
+    : { errors: {}, choices: [] };
+  Object.assign(read.errors, options.errors);
   if (Object.keys(read.errors).length) throw TallyError.invalid(read.errors);
   const pricing = read.pricing!;
   const values = read.values;
@@ -58,6 +74,7 @@ export async function addService(ctx: CallContext, calls: ModelCalls, vars: Reco
     .returning('id')
     .executeTakeFirstOrThrow();
   await writeFields(ctx.db, row.id, read.fields, ctx.systemKey);
+  await writeServiceOptions(ctx.db, row.id, options.choices);
   if (status === 'active') {
     const useModule = vars.use_module === undefined ? true : truthy(vars.use_module);
     await new ServiceTransitions(ctx, calls, now, mailServiceMoves(ctx.db)).activate(await requireService(ctx.db, ctx.companyId, row.id), useModule, notify);
