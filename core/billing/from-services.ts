@@ -10,7 +10,7 @@ import { Amount, stored, toStored } from '../kernel/money';
 import { TallyError } from '../kernel/tally-error';
 import { isPostgres } from '../db/is-postgres';
 import { CouponBook } from './coupon-discount';
-import { proratedAmount } from './proration';
+import { firstPeriodPrice } from './proration';
 import { localDate, nextRenewDate } from './renew-dates';
 import { periodOf, serviceCurrency, ServiceRow } from './service-store';
 import { emitServiceInvoices, madeFrom } from './service-invoice-events';
@@ -106,7 +106,7 @@ export function draftServiceInvoice(timezone: string, clientId: number, services
     const taxable = Number(service.taxable) === 1;
     const unit = stored(service.override_price ?? (options.renew ? (service.price_renews ?? service.price) : service.price)).times(options.renew ? options.termCycles : 1);
     const prorated = !options.renew && options.allowProRata && service.prorata_day && period.end && ['month', 'year'].includes(service.period);
-    const share = prorated ? (price: Amount) => proratedAmount(price, period.start, period.end!, service.term, periodOf(service), timezone) : undefined;
+    const share = prorated ? (price: Amount) => firstPeriodPrice(price, period.start, period.end!, service.prorata_day!, service.term, periodOf(service), timezone) : undefined;
     const amount = share ? share(unit) : unit;
     const dates = period.end ? ` (${localDate(period.start, timezone)} - ${localDate(period.end, timezone)})` : '';
     lines.push({ description: `${service.package_name}${dates}`, amount: toStored(amount), qty: Number(service.qty), tax: taxable, service_id: service.id });

@@ -11,11 +11,13 @@ import { readServiceVars } from './service-vars';
 import { ServiceTransitions } from '../../billing/transitions';
 import { mailServiceMoves } from '../../delivery/service-email';
 import { chooseModuleRow } from '../../billing/module-row-choice';
+import { isAfterProrataCutoff } from '../../billing/prorata-helpers';
 import { readConfigOptions, writeServiceOptions } from '../../billing/config-options';
 
 /**
  * services/add: checks, the package's quantity limits, the first renew date (the pro rata day when
- * the package has one, else one term after the start; none for one-time pricing), the coupon's
+ * the package has one — a term later past its cut-off day — else one term after the start; none for
+ * one-time pricing), the coupon's
  * use, the service fields, its package options (configoptions[<option_id>]=<value>, checked
  * against the package's option groups), and — for a service added active with use_module — provisioning.
  */
@@ -45,7 +47,10 @@ export async function addService(ctx: CallContext, calls: ModelCalls, vars: Reco
   if (values.status === 'suspended' || values.status === 'canceled') throw TallyError.invalid({ status: { format: 'A new service is pending, in_review or active.' } });
   const dateAdded = values.date_added ?? now;
   const period = pricing.period as Period;
-  const firstRenew = pricing.prorata_day && ['month', 'year'].includes(period) ? prorataDate(dateAdded, pricing.prorata_day, ctx.timezone) : null;
+  const prorata = pricing.prorata_day && ['month', 'year'].includes(period) ? prorataDate(dateAdded, pricing.prorata_day, ctx.timezone) : null;
+  // Past the package's pro rata cut-off day the first period runs on a full term after the pro rata
+  // date (billed as both: from-services.ts), as the reference's cut-off.
+  const firstRenew = prorata && isAfterProrataCutoff(dateAdded, pricing.prorata_cutoff, ctx.timezone) ? nextRenewDate(prorata, pricing.term, period, ctx.timezone) : prorata;
   const dateRenews = values.date_renews !== undefined ? values.date_renews : (firstRenew ?? nextRenewDate(dateAdded, pricing.term, period, ctx.timezone));
   const status = values.status ?? 'pending';
   const row = await ctx.db
