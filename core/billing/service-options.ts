@@ -109,10 +109,11 @@ export async function serviceOptionList(db: Tx, service: OptionBilled) {
 }
 
 /**
- * A service's options as `configoptions` would send them: what a pricing change checks against the
- * new pricing when the caller sent no configoptions of its own.
+ * A service's options as `configoptions` sends them (a quantity, a text, or the value chosen), keyed
+ * by option id — what a pricing change checks against the new pricing when the caller sent no
+ * configoptions of its own — or by option name, as the package's module is given them.
  */
-export async function configOptionsOf(db: Tx, serviceId: number): Promise<Record<string, string>> {
+export async function configOptionsOf(db: Tx, serviceId: number, key: 'option_id' | 'name' = 'option_id'): Promise<Record<string, string>> {
   const rows = await storedOptions(db, [serviceId]);
-  return Object.fromEntries(rows.map((r) => [String(r.option_id), r.type === 'quantity' ? String(r.qty) : TEXT_TYPES.includes(r.type) ? (r.value ?? '') : (r.offered_value ?? '')]));
+  return Object.fromEntries(rows.map((r) => [String(r[key]), r.type === 'quantity' ? String(r.qty) : TEXT_TYPES.includes(r.type) ? (r.value ?? '') : (r.offered_value ?? '')]));
 }

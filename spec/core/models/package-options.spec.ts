@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { startTestServer, TestServer } from '../../support/test-server';
 import { addClient, call, newCompany, ok } from '../../host/api/billing/fixtures';
 import { runAt } from '../../host/api/recurring/support';
+import { ExtensionsDir, manifest } from '../../host/extensions/fixtures';
 
 /**
  * Package options (the reference's PackageOptions and option groups) over HTTP: an option group
@@ -242,5 +243,44 @@ describe('package options', () => {
       expect(edit.status, path).to.equal(400);
     }
     expect((await ok(server, 'GET', 'package_options/get', { option_id: mine.memoryId })).label).to.equal('Memory');
+  });
+});
+
+/** A module is handed the service's options as the reference's modules are: configoptions by option name. */
+describe('package options: the module', () => {
+  const ECHO = `
+exports.models = { services: {
+  callable: { provision: { params: ['vars'] }, changePackage: { params: ['service_id', 'vars'] } },
+  provision(vars) { return { service_id: 1, memory_given: JSON.stringify(vars.configoptions ?? null) }; },
+  changePackage() { return null; },
+} };
+`;
+  const dir = new ExtensionsDir().add('modules/echo_options', manifest('Echo options'), ECHO);
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ extensionsDir: dir.root });
+  });
+  after(async () => {
+    await server.close();
+    dir.remove();
+  });
+
+  it('provisions with configoptions[<option name>] = the value, quantity or text the service took', async () => {
+    const moduleId = await ok(server, 'POST', 'module_manager/add', { vars: { dir: 'echo_options' } });
+    const groupId = await ok(server, 'POST', 'package_option_groups/add', { vars: { name: 'Options' } });
+    const price = [{ term: 1, period: 'month', price: '1.00', currency: 'USD' }];
+    const memory = await ok(server, 'POST', 'package_options/add', {
+      vars: { label: 'Memory', name: 'memory', type: 'radio', groups: [groupId], values: [{ name: '2 GB', value: '2048', pricing: price }] },
+    });
+    const ips = await ok(server, 'POST', 'package_options/add', { vars: { label: 'IPs', name: 'ips', type: 'quantity', groups: [groupId], values: [{ name: 'IP', min: 1, pricing: price }] } });
+    const host = await ok(server, 'POST', 'package_options/add', { vars: { label: 'Hostname', name: 'hostname', type: 'text', groups: [groupId], values: [{ name: 'Hostname', pricing: price }] } });
+    const packageId = await ok(server, 'POST', 'packages/add', { vars: { names: [{ lang: 'en_us', name: 'Echo' }], module_id: moduleId, option_groups: [groupId], pricing: price } });
+    const pricingId = (await ok(server, 'GET', 'packages/get', { package_id: packageId })).pricing[0].id;
+    const clientId = await addClient(server);
+    const serviceId = await ok(server, 'POST', 'services/add', {
+      vars: { pricing_id: pricingId, client_id: clientId, status: 'active', configoptions: { [memory]: '2048', [ips]: '3', [host]: 'vps1.example.com' } },
+    });
+    const fields = (await ok(server, 'GET', 'services/get', { service_id: serviceId })).fields;
+    expect(JSON.parse(fields.find((f: any) => f.key === 'memory_given').value)).to.deep.equal({ memory: '2048', ips: '3', hostname: 'vps1.example.com' });
   });
 });
