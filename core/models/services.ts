@@ -17,7 +17,7 @@ import { shiftDays } from '../billing/run-clock';
 import { pageOffset, truthy } from '../billing/values';
 import { ordered, readFilters, readOrder } from '../billing/ordering';
 import { changePricing, quoteChange } from './services/package-change';
-import { billedAs, readOptionEdit, replaceOptions } from './services/service-option-edit';
+import { billedAs, optionPricesAt, readOptionEdit, replaceOptions } from './services/service-option-edit';
 import { pricedOptions, serviceOptionList } from '../billing/service-options';
 import { optionsTermPrice } from '../billing/option-charges';
 import { nextRenewDate, Period, PERIODS } from '../billing/renew-dates';
@@ -270,7 +270,7 @@ export class Services {
   })
   async getChangeQuote(serviceId: number, pricingId: number) {
     const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
-    const quote = await quoteChange(this.ctx, service, pricingId, this.now());
+    const quote = await quoteChange(this.ctx, service, pricingId, this.now(), await optionPricesAt(this.ctx.db, this.ctx.companyId, service, pricingId));
     if (!quote) throw TallyError.invalid({ pricing_id: { exists: 'Invalid pricing ID.' } });
     return {
       pricing_id: pricingId,

@@ -13,6 +13,11 @@ export function billedAs(service: ServiceRow): BilledAs {
   return { packageId: service.package_id, term: service.term, period: service.period, currency: serviceCurrency(service) };
 }
 
+/** The term, period and currency a pricing row bills options in. */
+function billedAtPricing(pricing: Pricing): BilledAs {
+  return { packageId: pricing.package_id, term: pricing.term, period: pricing.period, currency: pricing.currency };
+}
+
 /**
  * What services/edit does to a service's options: `configoptions` given replaces them all (as the
  * reference's edit); a move to another pricing without it keeps the options the service has, each
@@ -24,8 +29,18 @@ export async function readOptionEdit(db: Tx, companyId: number, service: Service
   const moving = pricing !== undefined && pricing.id !== service.pricing_id;
   const raw = configoptions !== undefined ? configoptions : moving ? await configOptionsOf(db, service.id) : undefined;
   if (raw === undefined) return { errors: {}, choices: null };
-  const billed = moving ? { packageId: pricing.package_id, term: pricing.term, period: pricing.period, currency: pricing.currency } : billedAs(service);
+  const billed = moving ? billedAtPricing(pricing) : billedAs(service);
   return { ...(await readConfigOptions(db, companyId, billed, raw)), billed };
+}
+
+/**
+ * What the service's options cost a term now and at another pricing (kept as they are), for
+ * services/getChangeQuote: the quote prorates them as services/edit would.
+ */
+export async function optionPricesAt(db: Tx, companyId: number, service: ServiceRow, pricingId: number): Promise<{ before: Amount; after: Amount }> {
+  const next = await findPackagePricing(db, companyId, pricingId);
+  const before = await termPrice(db, service, billedAs(service));
+  return { before, after: next ? await termPrice(db, service, billedAtPricing(next)) : before };
 }
 
 /**
@@ -33,8 +48,12 @@ export async function readOptionEdit(db: Tx, companyId: number, service: Service
  * service's quantity), which the change prorates.
  */
 export async function replaceOptions(db: Tx, service: ServiceRow, choices: readonly OptionChoice[], billed: BilledAs): Promise<{ before: Amount; after: Amount }> {
-  const price = async (as: BilledAs) => optionsTermPrice((await pricedOptions(db, [{ id: service.id, ...as }])).get(service.id) ?? [], Number(service.qty));
-  const before = await price(billedAs(service));
+  const before = await termPrice(db, service, billedAs(service));
   await writeServiceOptions(db, service.id, choices);
-  return { before, after: await price(billed) };
+  return { before, after: await termPrice(db, service, billed) };
+}
+
+/** One term of the service's stored options for its quantity, priced as `as`. */
+async function termPrice(db: Tx, service: ServiceRow, as: BilledAs): Promise<Amount> {
+  return optionsTermPrice((await pricedOptions(db, [{ id: service.id, ...as }])).get(service.id) ?? [], Number(service.qty));
 }

@@ -178,6 +178,33 @@ describe('package options', () => {
     expect(credits.map((c: any) => c.credit)).to.deep.equal(['5.0000']);
   });
 
+  it("quotes and makes a move to another term with the service's options priced in it", async () => {
+    const groupId = await ok(server, 'POST', 'package_option_groups/add', { vars: { name: 'Terms' } });
+    const disk = await ok(server, 'POST', 'package_options/add', {
+      vars: {
+        label: 'Disk',
+        name: 'disk',
+        type: 'select',
+        groups: [groupId],
+        values: [{ name: '100 GB', value: '100', pricing: [usd('5.00'), { term: 1, period: 'year', price: '50.00', currency: 'USD' }] }],
+      },
+    });
+    const packageId = await ok(server, 'POST', 'packages/add', {
+      vars: { names: [{ lang: 'en_us', name: 'Terms' }], option_groups: [groupId], pricing: [usd('20.00'), { term: 1, period: 'year', price: '200.00', currency: 'USD' }] },
+    });
+    const pricing = (await ok(server, 'GET', 'packages/get', { package_id: packageId })).pricing;
+    const [monthly, yearly] = [pricing.find((p: any) => p.period === 'month').id, pricing.find((p: any) => p.period === 'year').id];
+    const clientId = await addClient(server);
+    const serviceId = await ok(server, 'POST', 'services/add', { vars: { pricing_id: monthly, client_id: clientId, status: 'active', configoptions: { [disk]: '100' } } });
+    // A new term: $200 + $50 for the year, less the unused month of $20 + $5 (all of it, changed the day it started).
+    const quote = await ok(server, 'GET', 'services/getChangeQuote', { service_id: serviceId, pricing_id: yearly });
+    expect(quote).to.include({ invoice: '225.0000', credit: '0.0000' });
+    await ok(server, 'PUT', 'services/edit', { service_id: serviceId, vars: { pricing_id: yearly } });
+    const invoices = await ok(server, 'GET', 'invoices/getList', { client_id: clientId, status: 'all' });
+    expect(invoices.map((i: any) => i.total)).to.deep.equal(['225.0000']);
+    expect((await ok(server, 'GET', 'services/getOptions', { service_id: serviceId }))[0].option_pricing_price).to.equal('50.0000');
+  });
+
   it('renews options with the billing run', async () => {
     const { ipsId, pricingId } = await catalogue();
     const clientId = await addClient(server);
