@@ -1,4 +1,5 @@
 import { Tx } from '../db/schema';
+import { idIn } from '../db/id-list';
 import { PricedOption } from './option-charges';
 import { TEXT_TYPES } from './option-catalogue';
 
@@ -14,28 +15,31 @@ export interface OptionBilled {
 /** The options services took, with their option's and value's names, in option order. */
 async function storedOptions(db: Tx, serviceIds: readonly number[]) {
   if (!serviceIds.length) return [];
-  return db
-    .selectFrom('service_options')
-    .innerJoin('package_options', 'package_options.id', 'service_options.option_id')
-    .innerJoin('package_option_values', 'package_option_values.id', 'service_options.value_id')
-    .select([
-      'service_options.id',
-      'service_options.service_id',
-      'service_options.option_id',
-      'service_options.value_id',
-      'service_options.value',
-      'service_options.qty',
-      'package_options.label',
-      'package_options.name',
-      'package_options.type',
-      'package_options.hidden',
-      'package_option_values.name as value_name',
-      'package_option_values.value as offered_value',
-    ])
-    .where('service_options.service_id', 'in', serviceIds)
-    .orderBy('service_options.service_id')
-    .orderBy('service_options.option_id')
-    .execute();
+  return (
+    db
+      .selectFrom('service_options')
+      .innerJoin('package_options', 'package_options.id', 'service_options.option_id')
+      .innerJoin('package_option_values', 'package_option_values.id', 'service_options.value_id')
+      .select([
+        'service_options.id',
+        'service_options.service_id',
+        'service_options.option_id',
+        'service_options.value_id',
+        'service_options.value',
+        'service_options.qty',
+        'package_options.label',
+        'package_options.name',
+        'package_options.type',
+        'package_options.hidden',
+        'package_option_values.name as value_name',
+        'package_option_values.value as offered_value',
+      ])
+      // One array parameter on PostgreSQL: the billing run's statement keeps one text whatever the batch.
+      .where(idIn(db, 'service_options.service_id', serviceIds))
+      .orderBy('service_options.service_id')
+      .orderBy('service_options.option_id')
+      .execute()
+  );
 }
 
 async function pricingOf(db: Tx, valueIds: readonly number[]) {
@@ -51,12 +55,13 @@ export async function pricedOptions(db: Tx, services: readonly OptionBilled[]): 
     db,
     services.map((s) => s.id),
   );
-  const prices = await pricingOf(db, [...new Set(rows.map((r) => r.value_id))]);
+  // Looked up by key: the billing run prices thousands of services' options at once.
+  const key = (valueId: number, as: { term: number; period: string; currency: string }) => `${valueId}|${as.term}|${as.period}|${as.currency}`;
+  const prices = new Map((await pricingOf(db, [...new Set(rows.map((r) => r.value_id))])).map((p) => [key(p.value_id, p), p]));
   const byId = new Map(services.map((s) => [s.id, s]));
   const priced = new Map<number, PricedOption[]>();
   for (const row of rows) {
-    const service = byId.get(row.service_id)!;
-    const price = prices.find((p) => p.value_id === row.value_id && p.term === service.term && p.period === service.period && p.currency === service.currency);
+    const price = prices.get(key(row.value_id, byId.get(row.service_id)!));
     if (!price) continue;
     const option = {
       label: row.label,
