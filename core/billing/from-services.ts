@@ -6,14 +6,16 @@ import { insertRows } from '../db/bulk-insert';
 import { Tx } from '../db/schema';
 import { CallContext } from '../kernel/call-context';
 import { ModelCalls } from '../kernel/model-calls';
-import { stored, toStored } from '../kernel/money';
+import { Amount, stored, toStored } from '../kernel/money';
 import { TallyError } from '../kernel/tally-error';
 import { isPostgres } from '../db/is-postgres';
 import { CouponBook } from './coupon-discount';
-import { proratedAmount } from './proration';
+import { firstPeriodPrice } from './proration';
 import { localDate, nextRenewDate } from './renew-dates';
 import { periodOf, serviceCurrency, ServiceRow } from './service-store';
 import { emitServiceInvoices, madeFrom } from './service-invoice-events';
+import { optionCharges, PricedOption } from './option-charges';
+import { pricedOptions } from './service-options';
 import type { Period } from './service-period';
 
 export interface FromServicesOptions {
@@ -55,11 +57,7 @@ export interface ServiceInvoiceDraft {
  * transaction (invoice included) is rolled back, and it answers `invoiced`.
  */
 export async function invoiceServices(ctx: CallContext, calls: ModelCalls, clientId: number, services: readonly ServiceRow[], options: FromServicesOptions): Promise<number> {
-  const coupons = await CouponBook.load(
-    ctx.db,
-    services.map((s) => s.coupon_id),
-  );
-  const draft = draftServiceInvoice(ctx.timezone, clientId, services, options, coupons);
+  const draft = draftServiceInvoice(ctx.timezone, clientId, services, options, await loadBooks(ctx.db, services));
   const invoiceId = (await calls.call(ctx, 'invoices', 'add', {
     vars: { client_id: clientId, date_billed: `${options.now} UTC`, date_due: `${dueDateOf(options)} UTC`, currency: options.currency, lines: draft.lines },
   })) as number;
@@ -69,14 +67,36 @@ export async function invoiceServices(ctx: CallContext, calls: ModelCalls, clien
   return invoiceId;
 }
 
+/** What billing services reads beforehand: their coupons, and their package options priced for each. */
+export interface ServiceBooks {
+  readonly coupons: CouponBook;
+  readonly options: ReadonlyMap<number, readonly PricedOption[]>;
+}
+
+export async function loadBooks(db: Tx, services: readonly ServiceRow[]): Promise<ServiceBooks> {
+  return {
+    coupons: await CouponBook.load(
+      db,
+      services.map((s) => s.coupon_id),
+    ),
+    options: await pricedOptions(
+      db,
+      services.map((s) => ({ id: s.id, term: s.term, period: s.period, currency: serviceCurrency(s) })),
+    ),
+  };
+}
+
 /**
- * What invoiceServices bills, worked out without the database (coupons read beforehand). A new
- * service is billed from its start to its first renew date (prorated to the package's pro rata
- * day when `allowProRata`), with its setup fee; a renewal from its renew date for `termCycles`
- * terms at the renewal price, and the renew date moves to the end of that. Coupons take their
- * discount as a line of their own; the package's taxable flag taxes the lines.
+ * What invoiceServices bills, worked out without the database (coupons and options read
+ * beforehand). A new service is billed from its start to its first renew date (prorated to the
+ * package's pro rata day when `allowProRata`), with its setup fee; a renewal from its renew date
+ * for `termCycles` terms at the renewal price, and the renew date moves to the end of that. Each
+ * package option the service took is a line of its own priced the same way (option-charges.ts),
+ * with its setup fee on the first invoice. Coupons take their discount (of the package's price) as
+ * a line of their own; the package's taxable flag taxes the lines.
  */
-export function draftServiceInvoice(timezone: string, clientId: number, services: readonly ServiceRow[], options: FromServicesOptions, coupons: CouponBook): ServiceInvoiceDraft {
+export function draftServiceInvoice(timezone: string, clientId: number, services: readonly ServiceRow[], options: FromServicesOptions, books: ServiceBooks): ServiceInvoiceDraft {
+  const { coupons } = books;
   const lines: Line[] = [];
   const periods: Period[] = [];
   for (const service of services) {
@@ -85,13 +105,17 @@ export function draftServiceInvoice(timezone: string, clientId: number, services
     const period = options.renew ? renewalPeriod(timezone, service, options.termCycles) : newPeriod(service);
     const taxable = Number(service.taxable) === 1;
     const unit = stored(service.override_price ?? (options.renew ? (service.price_renews ?? service.price) : service.price)).times(options.renew ? options.termCycles : 1);
-    let amount = unit;
-    if (!options.renew && options.allowProRata && service.prorata_day && period.end && ['month', 'year'].includes(service.period)) {
-      amount = proratedAmount(unit, period.start, period.end, service.term, periodOf(service), timezone);
-    }
+    const prorated = !options.renew && options.allowProRata && service.prorata_day && period.end && ['month', 'year'].includes(service.period);
+    const share = prorated ? (price: Amount) => firstPeriodPrice(price, period.start, period.end!, service.prorata_day!, service.term, periodOf(service), timezone) : undefined;
+    const amount = share ? share(unit) : unit;
     const dates = period.end ? ` (${localDate(period.start, timezone)} - ${localDate(period.end, timezone)})` : '';
     lines.push({ description: `${service.package_name}${dates}`, amount: toStored(amount), qty: Number(service.qty), tax: taxable, service_id: service.id });
     if (!options.renew && stored(service.setup_fee).gt(0)) lines.push({ description: `${service.package_name} setup fee`, amount: service.setup_fee, qty: 1, tax: taxable, service_id: service.id });
+    for (const charge of optionCharges(books.options.get(service.id) ?? [], { serviceQty: Number(service.qty), renew: options.renew, cycles: options.renew ? options.termCycles : 1, share })) {
+      const name = `${service.package_name} - ${charge.option.label}: ${charge.option.valueName}`;
+      lines.push({ description: `${name}${dates}`, amount: toStored(charge.unit), qty: charge.qty, tax: taxable, service_id: service.id });
+      if (charge.setup.gt(0)) lines.push({ description: `${name} setup fee`, amount: toStored(charge.setup), qty: 1, tax: taxable, service_id: service.id });
+    }
     if (service.coupon_id) {
       const off = coupons.discount(service.coupon_id, service.package_id, options.currency, amount.times(service.qty), options.now, options.renew);
       if (off) lines.push({ description: `Coupon ${off.code}: ${service.package_name}`, amount: toStored(off.amount.negated()), qty: 1, tax: taxable, service_id: service.id });

@@ -4,6 +4,7 @@ import { TallyError } from '../kernel/tally-error';
 import { readFields, ServiceRow } from './service-store';
 import { fieldValue, writeFields } from './service-fields';
 import { ModuleRowStore } from './module-row-store';
+import { configOptionsOf } from './service-options';
 
 /** The lifecycle hooks a module extension offers on its `<module>.services` model. */
 export type ModuleAction = 'provision' | 'suspend' | 'unsuspend' | 'cancel' | 'renew' | 'changePackage';
@@ -27,7 +28,13 @@ export class ModuleLifecycle {
   async provision(service: ServiceRow): Promise<void> {
     if (!service.module) return;
     const fields = (await readFields(this.ctx.db, [service.id], this.ctx.systemKey)).get(service.id) ?? [];
-    const vars = { ...JSON.parse(service.module_settings), ...Object.fromEntries(fields.map((f) => [f.key, f.value])), client_id: service.client_id, ...(await this.moduleRow(service)) };
+    const vars = {
+      ...JSON.parse(service.module_settings),
+      ...Object.fromEntries(fields.map((f) => [f.key, f.value])),
+      client_id: service.client_id,
+      ...(await this.moduleRow(service)),
+      ...(await this.configOptions(service)),
+    };
     const answer = await this.invoke(service.module, 'provision', { vars });
     if (answer && typeof answer === 'object') {
       const { service_id: moduleId, ...rest } = answer as Record<string, unknown>;
@@ -42,11 +49,20 @@ export class ModuleLifecycle {
     await this.invoke(service.module!, action, { service_id: moduleId });
   }
 
-  /** Tells the module the service moved to another package (with that package's module settings). */
+  /** Tells the module the service moved to another package (with that package's module settings and the service's options). */
   async changePackage(service: ServiceRow, newModuleSettings: string): Promise<void> {
     const moduleId = await this.moduleServiceId(service);
     if (moduleId === null) return;
-    await this.invoke(service.module!, 'changePackage', { service_id: moduleId, vars: JSON.parse(newModuleSettings) });
+    await this.invoke(service.module!, 'changePackage', { service_id: moduleId, vars: { ...JSON.parse(newModuleSettings), ...(await this.configOptions(service)) } });
+  }
+
+  /**
+   * The service's package options as the reference hands them to modules, `configoptions` keyed by
+   * option name (a quantity, a text or the value chosen); nothing when it has none.
+   */
+  private async configOptions(service: ServiceRow): Promise<{ configoptions?: Record<string, string> }> {
+    const options = await configOptionsOf(this.ctx.db, service.id, 'name');
+    return Object.keys(options).length ? { configoptions: options } : {};
   }
 
   /** The module row the service was added on, with every field in clear (the module connects with them): none when it names none. */

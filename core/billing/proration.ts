@@ -1,5 +1,5 @@
 import { Amount, Money } from '../kernel/money';
-import { localDaysBetween, nextRenewDate, Period, previousRenewDate } from './renew-dates';
+import { localDaysBetween, nextRenewDate, Period, previousRenewDate, prorataDate } from './renew-dates';
 
 /**
  * The start of the period of `term` × `period` that ends at `toUtc`. A renew date clamped to a
@@ -26,6 +26,18 @@ export function proratedAmount(price: Amount, fromUtc: string, toUtc: string, te
   const used = Math.max(0, Math.min(total, localDaysBetween(fromUtc, toUtc, zone)));
   if (total <= 0) return new Money(0);
   return price.times(used).dividedBy(total).toDecimalPlaces(4);
+}
+
+/**
+ * A new service's first period on a package with a pro rata day, from `startUtc` to its first renew
+ * date `endUtc`: the days to the pro rata date prorated. A service added past the package's pro rata
+ * cut-off day renews one term after the pro rata date instead (services/add), and is billed that
+ * prorated part plus the full term, as the reference bills it.
+ */
+export function firstPeriodPrice(price: Amount, startUtc: string, endUtc: string, prorataDay: number, term: number, period: Period, zone: string): Amount {
+  const prorata = prorataDate(startUtc, prorataDay, zone);
+  if (prorata && prorata < endUtc && nextRenewDate(prorata, term, period, zone) === endUtc) return proratedAmount(price, startUtc, prorata, term, period, zone).plus(price);
+  return proratedAmount(price, startUtc, endUtc, term, period, zone);
 }
 
 export interface PackageChange {

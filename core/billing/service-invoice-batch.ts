@@ -8,9 +8,8 @@ import { TallyError } from '../kernel/tally-error';
 import { formatUtc, parseTimestamp } from '../kernel/timestamps';
 import { activeTaxes, taxesFor, taxExemptClients } from './applicable-taxes';
 import { clientQuery } from './client-store';
-import { CouponBook } from './coupon-discount';
 import { ServiceRow } from './service-store';
-import { draftServiceInvoice, dueDateOf, FromServicesOptions, Line, moveRenewDates, Period, recordPeriods, ROWS_PER_INSERT, ServiceInvoiceDraft } from './from-services';
+import { draftServiceInvoice, dueDateOf, loadBooks, FromServicesOptions, Line, moveRenewDates, Period, recordPeriods, ROWS_PER_INSERT, ServiceInvoiceDraft } from './from-services';
 import { LineInput, readLines, rememberingReader } from './lines';
 import { numberingSettings, numberInvoices } from './numbering';
 import { closedDate } from './settlement';
@@ -55,15 +54,15 @@ interface Prepared {
  */
 export async function invoiceServiceBatch(ctx: CallContext, requests: readonly ServiceInvoiceRequest[]): Promise<{ ids: Array<number | null>; numbered: Promise<void> }> {
   const db = ctx.db;
-  const coupons = await CouponBook.load(
+  const books = await loadBooks(
     db,
-    requests.flatMap((r) => r.services.map((s) => s.coupon_id)),
+    requests.flatMap((r) => r.services),
   );
   const drafts: Array<ServiceInvoiceDraft | null> = [];
   for (const r of requests) {
     if (drafts.length % YIELD_EVERY === YIELD_EVERY - 1) await letIoIn();
     try {
-      drafts.push(draftServiceInvoice(ctx.timezone, r.clientId, r.services, r.options, coupons));
+      drafts.push(draftServiceInvoice(ctx.timezone, r.clientId, r.services, r.options, books));
     } catch (error) {
       if (!(error instanceof TallyError)) throw error;
       drafts.push(null);

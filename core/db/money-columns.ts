@@ -33,6 +33,7 @@ export const MONEY_COLUMNS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
     coupon_amounts: ['amount'],
     services: ['override_price'],
     invoice_recur_lines: ['qty', 'amount'],
+    package_option_pricing: ['price', 'price_renews', 'setup_fee', 'cancel_fee'],
   }).map(([table, columns]) => [table, new Set(columns)]),
 );
 

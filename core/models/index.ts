@@ -16,6 +16,8 @@ import { ModuleManager } from './extension-managers/module-manager';
 import { PluginManager } from './extension-managers/plugin-manager';
 import { PackageGroups } from './package-groups';
 import { Packages } from './packages';
+import { PackageOptions } from './package-options';
+import { PackageOptionGroups } from './package-option-groups';
 import { Pricings } from './pricings';
 import { Services } from './services';
 import { Settings } from './settings';
@@ -63,4 +65,4 @@ export const coreModels = [
 ];
 
 /** Recurring billing (docs/billing.md). */
-export const recurringModels = [Pricings, Packages, PackageGroups, Coupons, Services, Accounts, InvoiceNotices];
+export const recurringModels = [Pricings, Packages, PackageGroups, PackageOptions, PackageOptionGroups, Coupons, Services, Accounts, InvoiceNotices];

@@ -24,6 +24,7 @@ export const PACKAGE = record({
   meta: mapOf(string(), { description: "The module's settings for this package." }),
   pricing: listOf(PACKAGE_PRICING_ROW),
   groups: listOf(int(), { description: 'The ids of its package groups.' }),
+  option_groups: listOf(int(), { description: 'The ids of its package option groups (the options it offers).' }),
 });
 
 export const PACKAGES = listOf(PACKAGE);
@@ -44,6 +45,7 @@ export const PACKAGE_ADD = inputs({
   prorata_day: int({ description: '1 to 28.' }),
   prorata_cutoff: int({ description: '1 to 28: the pro rata cut-off day.' }),
   groups: listOf(int(), { description: 'Package group ids (edit: replaces them).' }),
+  option_groups: listOf(int(), { description: 'Package option group ids: the options the package offers (edit: replaces them).' }),
 });
 
 export const PACKAGE_EDIT = allOptional(PACKAGE_ADD);

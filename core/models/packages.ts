@@ -13,7 +13,7 @@ import { TallyError } from '../kernel/tally-error';
 import { formatUtc } from '../kernel/timestamps';
 import { pageOffset } from '../billing/values';
 import { ordered, readFilters, readOrder } from '../billing/ordering';
-import { PACKAGE_STATUSES, packageQuery, presentPackages, readPackage } from './packages/package-store';
+import { PACKAGE_STATUSES, packageQuery, presentPackages, readPackage, writeOptionGroups } from './packages/package-store';
 import { readPackageVars } from './packages/package-vars';
 import { PRICING_COLUMNS } from '../billing/pricing-rows';
 import { PAGE_SIZE } from '../kernel/paging';
@@ -40,7 +40,7 @@ export class Packages {
     verb: 'POST',
     params: [object('vars', { default: {} })],
     description:
-      'Add a package: vars[names][0][name] (or vars[name]), vars[pricing][i][term|period|price|price_renews|setup_fee|cancel_fee|currency], optional vars[descriptions][0][text], vars[module_id], vars[meta][...] (module settings), vars[status] (active, inactive, restricted), vars[taxable], vars[qty], vars[client_qty], vars[prorata_day] and vars[prorata_cutoff] (1-28), vars[groups][]. Returns its id.',
+      'Add a package: vars[names][0][name] (or vars[name]), vars[pricing][i][term|period|price|price_renews|setup_fee|cancel_fee|currency], optional vars[descriptions][0][text], vars[module_id], vars[meta][...] (module settings), vars[status] (active, inactive, restricted), vars[taxable], vars[qty], vars[client_qty], vars[prorata_day] and vars[prorata_cutoff] (1-28), vars[groups][], vars[option_groups][] (package option groups: the options it offers). Returns its id.',
   })
   async add(vars: Record<string, unknown>) {
     const read = await readPackageVars(this.ctx.db, this.ctx.companyId, vars, false);
@@ -65,6 +65,7 @@ export class Packages {
       .returning('id')
       .executeTakeFirstOrThrow();
     await this.writePricingAndGroups(row.id, read.pricing, read.groups);
+    if (read.optionGroups) await writeOptionGroups(this.ctx.db, row.id, read.optionGroups);
     await emit(this.ctx, 'Packages.add', await readPackage(this.ctx.db, this.ctx.companyId, row.id));
     return row.id;
   }
@@ -75,7 +76,7 @@ export class Packages {
     verb: 'PUT',
     params: [int('package_id'), object('vars')],
     description:
-      'Change a package: any field of add; vars[pricing][i][id] edits that row (an empty term removes it), a row without id is added; vars[groups] replaces the groups. Returns the package.',
+      'Change a package: any field of add; vars[pricing][i][id] edits that row (an empty term removes it), a row without id is added; vars[groups] replaces the groups, vars[option_groups] the option groups. Returns the package.',
   })
   async edit(packageId: number, vars: Record<string, unknown>) {
     if (!(await readPackage(this.ctx.db, this.ctx.companyId, packageId))) throw invalidPackage();
@@ -90,6 +91,7 @@ export class Packages {
     if (Object.keys(read.errors).length) throw TallyError.invalid(read.errors);
     if (Object.keys(read.changes).length) await this.ctx.db.updateTable('packages').set(read.changes).where('id', '=', packageId).execute();
     await this.writePricingAndGroups(packageId, read.pricing, read.groups);
+    if (read.optionGroups) await writeOptionGroups(this.ctx.db, packageId, read.optionGroups);
     await emit(this.ctx, 'Packages.edit', await readPackage(this.ctx.db, this.ctx.companyId, packageId));
     return readPackage(this.ctx.db, this.ctx.companyId, packageId);
   }
@@ -117,6 +119,7 @@ export class Packages {
       .executeTakeFirst();
     if (used) throw TallyError.invalid({ package_id: { in_use: 'Services use this package; cancel and delete them first.' } });
     await this.ctx.db.deleteFrom('package_group_packages').where('package_id', '=', packageId).execute();
+    await writeOptionGroups(this.ctx.db, packageId, []);
     await this.ctx.db.deleteFrom('coupon_packages').where('package_id', '=', packageId).execute();
     await this.ctx.db.deleteFrom('client_packages').where('package_id', '=', packageId).execute();
     await this.ctx.db.deleteFrom('pricings').where('package_id', '=', packageId).execute();

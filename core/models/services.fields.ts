@@ -60,9 +60,39 @@ export const SERVICE_ADD = inputs({
   module_group_id: int({ description: "A group of the package's module: the service goes on its first row, or with add_order roundrobin the row after the last used." }),
   date_added: timestamp({ description: 'Default now.' }),
   date_renews: timestamp({ description: "Default: the package's pro rata day, else one term after the start." }),
+  configoptions: mapOf(string(), {
+    example: {},
+    description:
+      "Package options as configoptions[<option_id>]=<value>: a select's, radio's or checkbox's value, a quantity, or a text; each an option of the package's option groups with a price for the service's term and currency. On edit it replaces them all (a pricing change without it keeps those the new pricing offers).",
+  }),
 });
 
 export const SERVICE_EDIT = allOptional(SERVICE_ADD);
+
+/** services/getOptions: one row per option the service took. */
+export const SERVICE_OPTIONS = listOf(
+  record({
+    id: int(),
+    service_id: int(),
+    option_pricing_id: int({ nullable: true, description: "The option value's pricing row for the service's term, period and currency (null when it has none)." }),
+    qty: int({ description: 'A quantity option: the quantity; otherwise 1.' }),
+    value: string({ nullable: true, description: "The value the service took: a text option's text, else the option value's value." }),
+    option_id: int(),
+    option_label: string(),
+    option_name: string(),
+    option_type: string({ enum: ['select', 'radio', 'checkbox', 'quantity', 'text', 'textarea', 'password'] }),
+    option_hidden: int({ enum: [0, 1] }),
+    option_value_id: int(),
+    option_value: string({ nullable: true }),
+    option_value_name: string(),
+    option_pricing_term: int({ nullable: true }),
+    option_pricing_period: string({ nullable: true, enum: PERIODS }),
+    option_pricing_price: money({ nullable: true }),
+    option_pricing_price_renews: money({ nullable: true }),
+    option_pricing_setup_fee: money({ nullable: true }),
+    option_pricing_currency: string({ nullable: true, format: 'currency' }),
+  }),
+);
 
 export const MODULE_FIELDS_NOTE = "Other keys are the module's fields (vars[domain] for generic_server).";
 

@@ -17,6 +17,9 @@ import { shiftDays } from '../billing/run-clock';
 import { pageOffset, truthy } from '../billing/values';
 import { ordered, readFilters, readOrder } from '../billing/ordering';
 import { changePricing, quoteChange } from './services/package-change';
+import { billedAs, optionPricesAt, readOptionEdit, replaceOptions } from './services/service-option-edit';
+import { pricedOptions, serviceOptionList } from '../billing/service-options';
+import { optionsTermPrice } from '../billing/option-charges';
 import { nextRenewDate, Period, PERIODS } from '../billing/renew-dates';
 import { addService } from './services/service-add';
 import { takeCoupon } from '../billing/coupon-use';
@@ -38,6 +41,7 @@ import {
   SERVICE_ADD,
   SERVICE_EDIT,
   SERVICE_FIELD_INPUT,
+  SERVICE_OPTIONS,
   SERVICES,
   SIMPLE_SERVICES,
   SUSPEND_VARS,
@@ -92,6 +96,8 @@ export class Services {
   async edit(serviceId: number, vars: Record<string, unknown>, bypassModule: boolean, notify: boolean) {
     const service = await lockService(this.ctx.db, this.ctx.companyId, serviceId);
     const read = await readServiceVars(this.ctx.db, this.ctx.companyId, this.ctx.timezone, vars, true);
+    const options = await readOptionEdit(this.ctx.db, this.ctx.companyId, service, read.pricing, vars.configoptions);
+    Object.assign(read.errors, options.errors);
     if (Object.keys(read.errors).length) throw TallyError.invalid(read.errors);
     const { pricing_id: pricingId, status, client_id: clientId, ...columns } = read.values;
     if (clientId !== undefined && clientId !== service.client_id) throw TallyError.invalid({ client_id: { move: 'Use services/move to give a service to another client.' } });
@@ -108,10 +114,15 @@ export class Services {
         .where('id', '=', serviceId)
         .execute();
     await writeFields(this.ctx.db, serviceId, read.fields, this.ctx.systemKey);
-    if (pricingId !== undefined && pricingId !== service.pricing_id) {
-      if (bypassModule) throw TallyError.invalid({ pricing_id: { module: 'A package change needs the module; do not bypass it.' } });
-      await changePricing(this.ctx, this.calls, await requireService(this.ctx.db, this.ctx.companyId, serviceId), pricingId, this.now());
-    }
+    const moving = pricingId !== undefined && pricingId !== service.pricing_id;
+    if (moving && bypassModule) throw TallyError.invalid({ pricing_id: { module: 'A package change needs the module; do not bypass it.' } });
+    const current = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
+    const optionPrices = options.choices && options.billed ? await replaceOptions(this.ctx.db, current, options.choices, options.billed) : undefined;
+    if (moving) await changePricing(this.ctx, this.calls, current, pricingId, this.now(), optionPrices);
+    // Options changed alone are prorated as a package change is, once the service is in use (a
+    // pending service's options are billed by its first invoice).
+    else if (optionPrices && ['active', 'suspended'].includes(current.status) && !optionPrices.before.eq(optionPrices.after))
+      await changePricing(this.ctx, this.calls, current, current.pricing_id, this.now(), optionPrices);
     if (status !== undefined && status !== service.status)
       await this.moveTo(await requireService(this.ctx.db, this.ctx.companyId, serviceId), status, !bypassModule, columns.suspension_reason, notify);
     await emitServiceEvent(this.ctx, 'Services.edit', serviceId);
@@ -259,7 +270,7 @@ export class Services {
   })
   async getChangeQuote(serviceId: number, pricingId: number) {
     const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
-    const quote = await quoteChange(this.ctx, service, pricingId, this.now());
+    const quote = await quoteChange(this.ctx, service, pricingId, this.now(), await optionPricesAt(this.ctx.db, this.ctx.companyId, service, pricingId));
     if (!quote) throw TallyError.invalid({ pricing_id: { exists: 'Invalid pricing ID.' } });
     return {
       pricing_id: pricingId,
@@ -271,6 +282,18 @@ export class Services {
       credit_currency: quote.currency,
       date_renews: quote.dateRenews,
     };
+  }
+
+  @callable({
+    returns: SERVICE_OPTIONS,
+    verb: 'GET',
+    params: [int('service_id')],
+    description:
+      "The package options a service took (services/add and edit's configoptions): each with the option's id, label, name and type, the value's id, value and name, the quantity, and the option's pricing row for the service's term, period and currency.",
+  })
+  async getOptions(serviceId: number) {
+    const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
+    return serviceOptionList(this.ctx.db, { id: service.id, ...billedAs(service) });
   }
 
   @callable({ returns: LABELS, verb: 'GET', description: 'The lifecycle actions on a service and their names.' })
@@ -362,7 +385,7 @@ export class Services {
     if (!validate) throw TallyError.invalid({ validate: { unsupported: 'Tally does not support validate=false: a service is deleted only when it is pending or in review; cancel others.' } });
     const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
     if (!['pending', 'in_review'].includes(service.status)) throw TallyError.invalid({ status: { pending: 'Only pending services can be deleted; cancel this one instead.' } });
-    for (const table of ['service_fields', 'service_invoices'] as const) await this.ctx.db.deleteFrom(table).where('service_id', '=', serviceId).execute();
+    for (const table of ['service_fields', 'service_invoices', 'service_options'] as const) await this.ctx.db.deleteFrom(table).where('service_id', '=', serviceId).execute();
     await this.ctx.db.deleteFrom('services').where('id', '=', serviceId).execute();
     return null;
   }
@@ -411,12 +434,17 @@ export class Services {
     returns: money(),
     verb: 'GET',
     params: [int('service_id'), string('currency', { default: null })],
-    description: 'What the next renewal costs (override price, else renewal price, times quantity), as a decimal string.',
+    description: "What the next renewal costs (override price, else renewal price, times quantity, plus the renewal price of the service's package options), as a decimal string.",
   })
   async getRenewalPrice(serviceId: number, currency: string | null) {
     const service = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
     if (currency !== null && currency !== serviceCurrency(service)) throw TallyError.invalid({ currency: { convert: `The service is billed in ${serviceCurrency(service)}.` } });
-    return toStored(stored(service.override_price ?? service.price_renews ?? service.price).times(service.qty));
+    const options = (await pricedOptions(this.ctx.db, [{ id: service.id, ...billedAs(service) }])).get(service.id) ?? [];
+    return toStored(
+      stored(service.override_price ?? service.price_renews ?? service.price)
+        .times(service.qty)
+        .plus(optionsTermPrice(options, Number(service.qty), true)),
+    );
   }
 
   @callable({

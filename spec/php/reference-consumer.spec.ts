@@ -73,6 +73,8 @@ for (const auth of ['basic', 'headers', 'service']) {
         'recurring_invoice',
         'module_row',
         'module_group',
+        'package_option',
+        'service_option',
       );
       for (const [record, missing] of Object.entries(seen.shapes)) expect(missing, record).to.deep.equal([]);
     });

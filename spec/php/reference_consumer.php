@@ -657,6 +657,28 @@ expect_call('services/delete (pending)', $api->delete('services', 'delete', ['se
 expect_call('services/get (deleted)', $api->get('services', 'get', ['service_id' => $pending]), 200, $isFalse);
 expect_call('services/delete (active: refused)', $api->delete('services', 'delete', ['service_id' => $service]), 400);
 expect_call('packages/delete (in use: refused)', $api->delete('packages', 'delete', ['package_id' => $hosting]), 400);
+// Package options (PackageOptions and its option groups; not public models of the reference, see
+// docs/compatibility.md): a package's option_groups, services' configoptions and getOptions.
+$monthlyPrice = fn (string $price) => [['term' => 1, 'period' => 'month', 'price' => $price, 'currency' => 'USD']];
+$optionGroup = expect_call('package_option_groups/add', $api->post('package_option_groups', 'add', ['vars' => ['name' => "Hosting options {$run}"]]), 200, $isInt);
+$memory = expect_call('package_options/add', $api->post('package_options', 'add', ['vars' => ['label' => 'Memory', 'name' => 'memory', 'type' => 'select', 'groups' => [$optionGroup],
+    'values' => [['name' => '1 GB', 'value' => '1024', 'pricing' => $monthlyPrice('0.00')], ['name' => '2 GB', 'value' => '2048', 'pricing' => $monthlyPrice('4.00')]]]]), 200, $isInt);
+expect_shape('package_option', expect_call('package_options/get', $api->get('package_options', 'get', ['option_id' => $memory]), 200, fn ($v) => is_object($v) && count($v->values) === 2 && $v->values[1]->pricing[0]->price === '4.0000'),
+    ['id', 'company_id', 'label', 'name', 'type', 'addable', 'editable', 'hidden', 'values', 'groups']);
+expect_call('packages/edit (option_groups)', $api->put('packages', 'edit', ['package_id' => $hosting, 'vars' => ['option_groups' => [$optionGroup]]]), 200, fn ($v) => is_object($v) && $v->option_groups === [$optionGroup]);
+expect_call('package_options/getByPackageId', $api->get('package_options', 'getByPackageId', ['package_id' => $hosting]), 200, fn ($v) => is_array($v) && array_map(fn ($o) => $o->id, $v) === [$memory]);
+expect_call('package_option_groups/get', $api->get('package_option_groups', 'get', ['option_group_id' => $optionGroup]), 200, fn ($v) => is_object($v) && $v->options === [$memory] && $v->packages === [$hosting]);
+$optioned = expect_call('services/add (configoptions)', $api->post('services', 'add', ['vars' => ['pricing_id' => $monthly, 'client_id' => $owner, 'domain' => "options-{$run}.example.com", 'configoptions' => [$memory => '2048']]]), 200, $isInt);
+expect_shape('service_option', expect_call('services/getOptions', $api->get('services', 'getOptions', ['service_id' => $optioned]), 200, fn ($v) => is_array($v) && count($v) === 1 && $v[0]->option_id === $memory && $v[0]->option_value === '2048')[0] ?? null,
+    ['id', 'service_id', 'option_pricing_id', 'qty', 'value', 'option_id', 'option_label', 'option_name', 'option_type', 'option_value_id', 'option_value', 'option_value_name', 'option_pricing_price']);
+expect_call('services/getRenewalPrice (with its options)', $api->get('services', 'getRenewalPrice', ['service_id' => $optioned]), 200, fn ($v) => $v === '14.0000');
+expect_call('services/add (configoptions: a value not offered)', $api->post('services', 'add', ['vars' => ['pricing_id' => $monthly, 'client_id' => $owner, 'domain' => "options2-{$run}.example.com", 'configoptions' => [$memory => '4096']]]), 400,
+    fn ($v, $e) => isset($e->{"configoptions[{$memory}]"}->valid));
+expect_call('services/edit (configoptions)', $api->put('services', 'edit', ['service_id' => $optioned, 'vars' => ['configoptions' => [$memory => '1024']]]), 200);
+expect_call('services/getOptions (edited)', $api->get('services', 'getOptions', ['service_id' => $optioned]), 200, fn ($v) => is_array($v) && ($v[0]->option_value ?? null) === '1024');
+expect_call('other company: package_options/get', $other->get('package_options', 'get', ['option_id' => $memory]), 200, $isFalse);
+expect_call('other company: services/getOptions', $other->get('services', 'getOptions', ['service_id' => $optioned]), 400);
+expect_call('services/delete (pending, with options)', $api->delete('services', 'delete', ['service_id' => $optioned]));
 
 $contact = $api->get('clients', 'get', ['client_id' => $owner])->response()->contact_id ?? 0;
 $card = expect_call('accounts/addCc', $api->post('accounts', 'addCc', ['vars' => ['contact_id' => $contact, 'first_name' => 'Grace', 'last_name' => 'Hopper', 'number' => '4242424242424242', 'expiration' => '203012', 'security_code' => '123', 'currency' => 'USD']]), 200, $isInt);

@@ -3,8 +3,7 @@ import { ModelCalls } from '../../kernel/model-calls';
 import { TallyError } from '../../kernel/tally-error';
 import { formatUtc } from '../../kernel/timestamps';
 import { requireService, serviceCurrency, serviceQuery } from '../../billing/service-store';
-import { CouponBook } from '../../billing/coupon-discount';
-import { draftServiceInvoice, invoiceServices, recordPeriods } from '../../billing/from-services';
+import { draftServiceInvoice, invoiceServices, loadBooks, recordPeriods } from '../../billing/from-services';
 import { filteredInvoices } from './invoice-filters';
 import { presentSummary } from './invoice-store';
 
@@ -42,16 +41,12 @@ export async function appendServices(ctx: CallContext, calls: ModelCalls, invoic
   const services = await serviceQuery(ctx.db, ctx.companyId).where('services.id', 'in', ids).orderBy('services.id').execute();
   if (services.length !== ids.length) throw TallyError.invalid({ service_ids: { exists: 'Invalid service ID.' } });
   const now = formatUtc(new Date());
-  const coupons = await CouponBook.load(
-    ctx.db,
-    services.map((s) => s.coupon_id),
-  );
   const { lines, periods } = draftServiceInvoice(
     ctx.timezone,
     invoice.client_id,
     services,
     { currency: invoice.currency, dueDate: now, allowProRata: true, renew: false, termCycles: 1, now },
-    coupons,
+    await loadBooks(ctx.db, services),
   );
   // invoices/edit adds lines without an id and keeps the others; it re-totals and re-taxes the invoice.
   await calls.call(ctx, 'invoices', 'edit', { invoice_id: invoiceId, vars: { lines } });

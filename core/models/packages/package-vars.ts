@@ -5,6 +5,7 @@ import { truthy } from '../../billing/values';
 import { lineList } from '../../billing/lines';
 import { PricingValues, readPricing } from '../../billing/pricing-rows';
 import { PACKAGE_STATUSES } from './package-store';
+import { readCompanyIds } from '../../billing/company-ids';
 
 /** The package columns `vars` sets (only those it names on edit). */
 export interface PackageChanges {
@@ -32,7 +33,8 @@ const optionalCount = (value: unknown) => (value === null || value === '' ? null
 /**
  * Reads packages/add and packages/edit `vars`: names[0][name] (or name), descriptions[0][text] (or
  * description), module_id (an installed module of the company), meta (the module's per-package
- * settings), status, taxable, qty, client_qty, prorata_day, prorata_cutoff, pricing[i] rows and groups[].
+ * settings), status, taxable, qty, client_qty, prorata_day, prorata_cutoff, pricing[i] rows, groups[]
+ * and option_groups[].
  */
 export async function readPackageVars(db: Tx, companyId: number, vars: Record<string, unknown>, editing: boolean, existingPricing: ReadonlyArray<PricingValues & { id: number }> = []) {
   const errors: FieldErrors = {};
@@ -109,13 +111,16 @@ export async function readPackageVars(db: Tx, companyId: number, vars: Record<st
 
   let groups: number[] | null = null;
   if (has(vars, 'groups')) {
-    groups = [];
-    const raw = Array.isArray(vars.groups) ? vars.groups : vars.groups && typeof vars.groups === 'object' ? Object.values(vars.groups) : vars.groups === '' ? [] : [vars.groups];
-    for (const g of raw) {
-      const found = is.integer(g) ? await db.selectFrom('package_groups').select('id').where('company_id', '=', companyId).where('id', '=', Number(g)).executeTakeFirst() : undefined;
-      if (!found) fail('groups', 'exists', 'Invalid package group ID.');
-      else groups.push(found.id);
-    }
+    const read = await readCompanyIds(db, 'package_groups', companyId, vars.groups);
+    if (!read.valid) fail('groups', 'exists', 'Invalid package group ID.');
+    groups = read.ids;
   }
-  return { errors, changes, pricing, groups };
+  // The reference's option_groups[]: the package offers the options of these groups.
+  let optionGroups: number[] | null = null;
+  if (has(vars, 'option_groups')) {
+    const read = await readCompanyIds(db, 'package_option_groups', companyId, vars.option_groups);
+    if (!read.valid) fail('option_groups', 'exists', 'Invalid package option group ID.');
+    optionGroups = read.ids;
+  }
+  return { errors, changes, pricing, groups, optionGroups };
 }

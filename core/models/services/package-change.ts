@@ -1,6 +1,6 @@
 import { CallContext } from '../../kernel/call-context';
 import { ModelCalls } from '../../kernel/model-calls';
-import { Money, roundTo, stored, toStored } from '../../kernel/money';
+import { Amount, Money, roundTo, stored, toStored, ZERO } from '../../kernel/money';
 import { findCurrency } from '../../billing/find-currency';
 import { formatUtc } from '../../kernel/timestamps';
 import { packageChange } from '../../billing/proration';
@@ -10,19 +10,34 @@ import { ServiceTransitions } from '../../billing/transitions';
 import { TallyError } from '../../kernel/tally-error';
 
 /**
- * Moves an active service to another pricing (an upgrade or downgrade, of package or term). Within
- * the same term and period the renew date stays and the unused time is prorated: the new price for
- * it is invoiced and the old price for it credited, so an upgrade leaves a prorated invoice and a
- * downgrade leaves credit. A new term starts a new period now, with the old unused time credited.
- * The module is told first; when it refuses, nothing changes.
+ * One term of the service's package options before and after the change (optionsTermPrice, for
+ * the service's quantity): added to the old and the new price, so a change of options alone (the
+ * same pricing) is prorated as a change of package is.
  */
-export async function changePricing(ctx: CallContext, calls: ModelCalls, service: ServiceRow, newPricingId: number, now: string): Promise<number | null> {
-  const quote = await quoteChange(ctx, service, newPricingId, now);
+export interface OptionPrices {
+  readonly before: Amount;
+  readonly after: Amount;
+}
+
+const NO_OPTIONS: OptionPrices = { before: ZERO, after: ZERO };
+
+/**
+ * Moves an active service to another pricing (an upgrade or downgrade, of package or term), or —
+ * the same pricing with other options — changes its options. Within the same term and period the
+ * renew date stays and the unused time is prorated: the new price for it is invoiced and the old
+ * price for it credited, so an upgrade leaves a prorated invoice and a downgrade leaves credit. A
+ * new term starts a new period now, with the old unused time credited. The module is told of a new
+ * package first; when it refuses, nothing changes.
+ */
+export async function changePricing(ctx: CallContext, calls: ModelCalls, service: ServiceRow, newPricingId: number, now: string, options: OptionPrices = NO_OPTIONS): Promise<number | null> {
+  const quote = await quoteChange(ctx, service, newPricingId, now, options);
   if (!quote) throw TallyError.invalid({ pricing_id: { exists: 'Invalid pricing ID.' } });
   const { next, dateRenews, refund, net } = quote;
+  const keepsPricing = newPricingId === service.pricing_id;
   if (next.package_id !== service.package_id) await new ServiceTransitions(ctx, calls, now).changePackage(service, next.module_settings);
 
-  await ctx.db.updateTable('services').set({ pricing_id: newPricingId, override_price: null, override_currency: null, date_renews: dateRenews }).where('id', '=', service.id).execute();
+  if (!keepsPricing)
+    await ctx.db.updateTable('services').set({ pricing_id: newPricingId, override_price: null, override_currency: null, date_renews: dateRenews }).where('id', '=', service.id).execute();
   if (refund.gt(0)) {
     await calls.call(ctx, 'transactions', 'add', { vars: { client_id: service.client_id, amount: toStored(refund), currency: quote.currency, type: 'other' } });
   }
@@ -33,10 +48,10 @@ export async function changePricing(ctx: CallContext, calls: ModelCalls, service
         client_id: service.client_id,
         date_billed: `${now} UTC`,
         date_due: `${now} UTC`,
-        currency: next.currency,
+        currency: quote.invoiceCurrency,
         lines: [
           {
-            description: `${service.package_name} → ${changed.package_name}: prorated change until ${dateRenews ?? 'the end of the term'}`,
+            description: `${keepsPricing ? `${service.package_name}: options changed` : `${service.package_name} → ${changed.package_name}`}: prorated change until ${dateRenews ?? 'the end of the term'}`,
             amount: toStored(net),
             qty: 1,
             tax: Number(next.taxable) === 1,
@@ -59,7 +74,7 @@ export async function changePricing(ctx: CallContext, calls: ModelCalls, service
  * services/getChangeQuote shows it to staff before they confirm, and changePricing does exactly
  * what it says. Null when the company has no such pricing.
  */
-export async function quoteChange(ctx: CallContext, service: ServiceRow, newPricingId: number, now: string) {
+export async function quoteChange(ctx: CallContext, service: ServiceRow, newPricingId: number, now: string, options: OptionPrices = NO_OPTIONS) {
   const next = await ctx.db
     .selectFrom('pricings')
     .innerJoin('packages', 'packages.id', 'pricings.package_id')
@@ -71,8 +86,10 @@ export async function quoteChange(ctx: CallContext, service: ServiceRow, newPric
 
   const samePeriod = next.term === service.term && next.period === service.period;
   const renews = service.date_renews;
-  const oldPrice = stored(service.override_price ?? service.price).times(service.qty);
-  const newPrice = stored(next.price).times(service.qty);
+  // The same pricing keeps its override price: only the options change.
+  const base = stored(service.override_price ?? service.price).times(service.qty);
+  const oldPrice = base.plus(options.before);
+  const newPrice = (newPricingId === service.pricing_id ? base : stored(next.price).times(service.qty)).plus(options.after);
   let credit = new Money(0);
   let charge = new Money(0);
   let dateRenews = renews;
@@ -92,10 +109,12 @@ export async function quoteChange(ctx: CallContext, service: ServiceRow, newPric
   // invoice rounds its total, half away from zero both ways: unrounded, a downgrade credited
   // $0.0017 that the upgrade's invoice had rounded to $0.00, so changing back and forth paid the client.
   const currency = serviceCurrency(service);
-  const sameCurrency = currency === next.currency;
-  const net = roundTo(sameCurrency ? charge.minus(credit) : charge, await precisionOf(ctx, next.currency));
+  // A change of options alone is invoiced in the currency the service is billed in (its override's).
+  const invoiceCurrency = newPricingId === service.pricing_id ? currency : next.currency;
+  const sameCurrency = currency === invoiceCurrency;
+  const net = roundTo(sameCurrency ? charge.minus(credit) : charge, await precisionOf(ctx, invoiceCurrency));
   const refund = sameCurrency ? net.negated() : roundTo(credit, await precisionOf(ctx, currency));
-  return { next, dateRenews, net, refund, currency };
+  return { next, dateRenews, net, refund, currency, invoiceCurrency };
 }
 
 /** Digits after the point of a company's currency; the stored four when the currency is gone. */

@@ -11,16 +11,34 @@ import { readServiceVars } from './service-vars';
 import { ServiceTransitions } from '../../billing/transitions';
 import { mailServiceMoves } from '../../delivery/service-email';
 import { chooseModuleRow } from '../../billing/module-row-choice';
+import { isAfterProrataCutoff } from '../../billing/prorata-helpers';
+import { readConfigOptions, writeServiceOptions } from '../../billing/config-options';
 
 /**
  * services/add: checks, the package's quantity limits, the first renew date (the pro rata day when
- * the package has one, else one term after the start; none for one-time pricing), the coupon's
- * use, the service fields, and — for a service added active with use_module — provisioning.
+ * the package has one — a term later past its cut-off day — else one term after the start; none for
+ * one-time pricing), the coupon's
+ * use, the service fields, its package options (configoptions[<option_id>]=<value>, checked
+ * against the package's option groups), and — for a service added active with use_module — provisioning.
  */
 export async function addService(ctx: CallContext, calls: ModelCalls, vars: Record<string, unknown>, now: string, notify = false): Promise<number> {
   const read = await readServiceVars(ctx.db, ctx.companyId, ctx.timezone, vars, false);
   const moduleRow = await chooseModuleRow(ctx.db, ctx.companyId, read.pricing?.module ?? null, vars);
   Object.assign(read.errors, moduleRow.errors);
+  const options = read.pricing
+    ? await readConfigOptions(
+        ctx.db,
+        ctx.companyId,
+        {
+          packageId: read.pricing.package_id,
+          term: read.pricing.term,
+          period: read.pricing.period,
+          currency: (read.values.override_price ? read.values.override_currency : null) ?? read.pricing.currency,
+        },
+        vars.configoptions,
+      )
+    : { errors: {}, choices: [] };
+  Object.assign(read.errors, options.errors);
   if (Object.keys(read.errors).length) throw TallyError.invalid(read.errors);
   const pricing = read.pricing!;
   const values = read.values;
@@ -29,7 +47,10 @@ export async function addService(ctx: CallContext, calls: ModelCalls, vars: Reco
   if (values.status === 'suspended' || values.status === 'canceled') throw TallyError.invalid({ status: { format: 'A new service is pending, in_review or active.' } });
   const dateAdded = values.date_added ?? now;
   const period = pricing.period as Period;
-  const firstRenew = pricing.prorata_day && ['month', 'year'].includes(period) ? prorataDate(dateAdded, pricing.prorata_day, ctx.timezone) : null;
+  const prorata = pricing.prorata_day && ['month', 'year'].includes(period) ? prorataDate(dateAdded, pricing.prorata_day, ctx.timezone) : null;
+  // Past the package's pro rata cut-off day the first period runs on a full term after the pro rata
+  // date (billed as both: from-services.ts), as the reference's cut-off.
+  const firstRenew = prorata && isAfterProrataCutoff(dateAdded, pricing.prorata_cutoff, ctx.timezone) ? nextRenewDate(prorata, pricing.term, period, ctx.timezone) : prorata;
   const dateRenews = values.date_renews !== undefined ? values.date_renews : (firstRenew ?? nextRenewDate(dateAdded, pricing.term, period, ctx.timezone));
   const status = values.status ?? 'pending';
   const row = await ctx.db
@@ -58,6 +79,7 @@ export async function addService(ctx: CallContext, calls: ModelCalls, vars: Reco
     .returning('id')
     .executeTakeFirstOrThrow();
   await writeFields(ctx.db, row.id, read.fields, ctx.systemKey);
+  await writeServiceOptions(ctx.db, row.id, options.choices);
   if (status === 'active') {
     const useModule = vars.use_module === undefined ? true : truthy(vars.use_module);
     await new ServiceTransitions(ctx, calls, now, mailServiceMoves(ctx.db)).activate(await requireService(ctx.db, ctx.companyId, row.id), useModule, notify);

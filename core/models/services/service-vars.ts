@@ -66,6 +66,7 @@ export function findPackagePricing(db: Tx, companyId: number, pricingId: number)
       'packages.qty',
       'packages.client_qty',
       'packages.prorata_day',
+      'packages.prorata_cutoff',
       'packages.module',
       'packages.module_settings',
     ])
