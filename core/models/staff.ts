@@ -12,6 +12,8 @@ import { PAGE_SIZE } from '../kernel/paging';
 import { SETTING } from './clients.fields';
 import { STAFF_MEMBER } from './staff.fields';
 import { presentStaff, staffQuery, StaffMemberRecord } from './staff/staff-listing';
+import { StaffNotices } from './staff/staff-notices';
+import { StaffLinks } from './staff/staff-links';
 
 const ORDER: Record<string, string> = {
   id: 'staff.id',
@@ -30,7 +32,7 @@ const STATUSES = ['active', 'inactive'];
  * staff_groups/assign. `company_id` null means the caller's company; a company credential naming
  * another company reads a company without staff (false, [], 0), as every model answers it.
  */
-@model('staff')
+@model('staff', { facets: [StaffNotices, StaffLinks] })
 export class Staff {
   constructor(private readonly ctx: CallContext) {}
 

@@ -22,6 +22,7 @@ import * as moduleRows from './025_module_rows';
 import * as invoiceDeliveryIds from './026_invoice_delivery_ids';
 import * as clientPasswordResets from './028_client_password_resets';
 import * as emailGroups from './029_email_groups';
+import * as pluginRegistrations from './032_plugin_registrations';
 
 /** Every migration, in order. Listed in code so a compiled build needs no migrations folder scan. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '026_invoice_delivery_ids': invoiceDeliveryIds,
   '028_client_password_resets': clientPasswordResets,
   '029_email_groups': emailGroups,
+  '032_plugin_registrations': pluginRegistrations,
 };
