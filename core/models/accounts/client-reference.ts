@@ -19,8 +19,10 @@ export class ClientReference {
     private readonly calls: ModelCalls,
   ) {}
 
+  // Declared POST though it changes nothing: it asks the gateway, whose own reads run in the
+  // call's transaction, and a call declared GET has none on PostgreSQL (its read connections).
   @callable({
-    verb: 'GET',
+    verb: 'POST',
     params: [int('client_id'), int('gateway_id'), string('status', { default: null }), string('type', { default: null })],
     returns: orNull(text()),
     description:
