@@ -8,7 +8,7 @@ import { TallyError } from '../../kernel/tally-error';
 import { isUniqueViolation } from '../../db/errors';
 import { PLUGIN_CARD, PLUGIN_CARDS } from '../plugin-registrations.fields';
 import { ownCompany, requirePlugin } from './installed-plugin';
-import { enabledFilter, Fields, isSafeLink, readRegistration, Values } from './registration-values';
+import { callbackName, enabledFilter, Fields, isSafeLink, readRegistration, Values, withCallbackName } from './registration-values';
 
 const COLOUR = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
 const LEVELS = ['client', 'staff'] as const;
@@ -52,7 +52,7 @@ export class PluginCards {
   })
   async addCard(pluginId: number, vars: Record<string, unknown>) {
     await requirePlugin(this.ctx, this.catalog, pluginId);
-    const values = checkBackground(readRegistration({ ...vars, callback: callbackName(vars.callback) }, ADDED, false, 'card'));
+    const values = checkBackground(readRegistration(withCallbackName(vars), ADDED, false, 'card'));
     try {
       const row = await this.ctx.db
         .insertInto('plugin_cards')
@@ -172,19 +172,6 @@ export class PluginCards {
       .where('plugin_cards.company_id', '=', this.ctx.companyId)
       .where('extensions_installed.company_id', '=', this.ctx.companyId);
   }
-}
-
-/**
- * A callback as the reference's PHP consumers send it, ["this", "method"], or as Tally names it,
- * the function's name: both name the plugin's function.
- */
-function callbackName(callback: unknown): unknown {
-  if (Array.isArray(callback) && callback.length === 2 && callback[0] === 'this') return callback[1];
-  if (callback && typeof callback === 'object' && !Array.isArray(callback)) {
-    const parts = Object.values(callback);
-    if (parts.length === 2 && parts[0] === 'this') return parts[1];
-  }
-  return callback;
 }
 
 /** The stored name a callback given to look a card up stands for ('' matches no card). */

@@ -9,7 +9,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { isEventName } from '../../events/event-names';
 import { PLUGIN_EVENT, PLUGIN_EVENTS } from '../plugin-registrations.fields';
 import { ownCompany, requirePlugin } from './installed-plugin';
-import { enabledFilter, Fields, readRegistration } from './registration-values';
+import { enabledFilter, Fields, readRegistration, withCallbackName } from './registration-values';
 
 const FIELDS: Fields = { event: { label: 'an event', max: 128, required: true }, callback: { label: 'a callback', max: 128 }, enabled: 'enabled' };
 const EDITABLE: Fields = { callback: FIELDS.callback, enabled: 'enabled' };
@@ -36,7 +36,7 @@ export class PluginEvents {
   })
   async addEvent(pluginId: number, vars: Record<string, unknown>) {
     const { info } = await requirePlugin(this.ctx, this.catalog, pluginId);
-    const values = readRegistration(vars, FIELDS, false, 'event');
+    const values = readRegistration(withCallbackName(vars), FIELDS, false, 'event');
     const event = values.event as string;
     if (!isEventName(event)) throw TallyError.invalid({ event: { valid: `"${event}" is not an event Tally emits (docs/events.md lists them).` } });
     if (!info?.capabilities.events.includes(event)) {
@@ -63,7 +63,7 @@ export class PluginEvents {
   async editEvent(pluginId: number, event: string, vars: Record<string, unknown>) {
     await requirePlugin(this.ctx, this.catalog, pluginId);
     if (!(await this.getEvent(pluginId, event))) throw TallyError.invalid({ event: { exists: `The plugin is not subscribed to "${event}".` } });
-    const values = readRegistration(vars, EDITABLE, true, 'event');
+    const values = readRegistration(withCallbackName(vars), EDITABLE, true, 'event');
     const changes = {
       ...(values.callback !== undefined ? { callback: (values.callback as string | null) ?? event } : {}),
       ...(values.enabled !== undefined ? { enabled: values.enabled as number } : {}),

@@ -78,3 +78,21 @@ export function enabledFilter(value: unknown): 0 | 1 | null {
   if (value === null || value === undefined || value === '') return null;
   return value === true || value === 1 || value === '1' || value === 'true' ? 1 : 0;
 }
+
+/**
+ * A callback as the reference's PHP consumers send it, ["this", "method"], or as Tally names it,
+ * the function's name: both name the plugin's function.
+ */
+export function callbackName(callback: unknown): unknown {
+  if (Array.isArray(callback) && callback.length === 2 && callback[0] === 'this') return callback[1];
+  if (callback && typeof callback === 'object' && !Array.isArray(callback)) {
+    const parts = Object.values(callback);
+    if (parts.length === 2 && parts[0] === 'this') return parts[1];
+  }
+  return callback;
+}
+
+/** vars with its callback, when given, as the function's name (callbackName). */
+export function withCallbackName(vars: Record<string, unknown>): Record<string, unknown> {
+  return vars.callback === undefined ? vars : { ...vars, callback: callbackName(vars.callback) };
+}
