@@ -26,7 +26,7 @@ const ORDER: Record<string, string> = {
 const STATUSES = ['active', 'inactive'];
 
 /**
- * The reference's Staff model, read methods only: the people who sign in to the administrative
+ * The reference's Staff model, read methods (and its notices and quick links, the facets): the people who sign in to the administrative
  * area, with their staff group and the areas it lets them change (docs/admin.md). Staff are made,
  * disabled and given a password on the server (`tally staff`), and put in groups with
  * staff_groups/assign. `company_id` null means the caller's company; a company credential naming
