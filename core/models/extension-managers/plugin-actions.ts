@@ -39,6 +39,7 @@ export class PluginActions {
   async addAction(pluginId: number, vars: Record<string, unknown>, _currentActions: unknown) {
     await requirePlugin(this.ctx, this.catalog, pluginId);
     const values = readRegistration(vars, FIELDS, false, 'action');
+    checkOptions(values.options as Record<string, unknown> | null);
     try {
       const row = await this.ctx.db
         .insertInto('plugin_actions')
@@ -48,7 +49,7 @@ export class PluginActions {
           location: (values.location as string | undefined) ?? 'nav_staff',
           url: values.url as string,
           name: values.name as string,
-          options: values.options ? JSON.stringify(values.options) : null,
+          options: values.options ? JSON.stringify(Object.fromEntries(Object.entries(values.options).map(([key, value]) => [key, String(value)]))) : null,
           enabled: (values.enabled as number | undefined) ?? 1,
         })
         .returning('id')
@@ -135,4 +136,12 @@ export class PluginActions {
 
 function present(row: { id: number; plugin_id: number; plugin_dir: string; company_id: number; location: string; url: string; name: string; options: string | null; enabled: number }) {
   return { ...row, options: row.options ? (JSON.parse(row.options) as Record<string, unknown>) : null, enabled: Number(row.enabled) };
+}
+
+/** An action's options are a few named texts (the reference keeps them serialised): nothing nested, nothing long. */
+function checkOptions(options: Record<string, unknown> | null): void {
+  if (!options) return;
+  const entries = Object.entries(options);
+  const fine = entries.length <= 50 && entries.every(([key, value]) => key.length <= 64 && (typeof value === 'string' || typeof value === 'number') && String(value).length <= 255);
+  if (!fine) throw TallyError.invalid({ options: { format: 'options are at most 50 values, each a text of at most 255 characters: vars[options][name]=value.' } });
 }

@@ -50,6 +50,8 @@ describe("plugin_manager: a plugin's actions, cards, events, messages and permis
       const refused = await call(server, 'POST', 'plugin_manager/addAction', { plugin_id: notes, vars: { url, name: 'x' } });
       expect(refused.json.errors, url).to.deep.equal({ url: { valid: 'The URL must be a path on Tally or an http(s) address.' } });
     }
+    const nested = await call(server, 'POST', 'plugin_manager/addAction', { plugin_id: notes, vars: { url: '/x', name: 'x', options: { sub: { deep: 'x' } } } });
+    expect(nested.json.errors).to.deep.equal({ options: { format: 'options are at most 50 values, each a text of at most 255 characters: vars[options][name]=value.' } });
     expect(await ok(server, 'GET', 'plugin_manager/getAllActions', { plugin_id: notes })).to.deep.equal([]);
   });
 
