@@ -1,6 +1,7 @@
 import { Tx } from '../db/schema';
 import { mailDb } from './mail-tables';
-import { Attachment, queueMessage } from './queue-message';
+import { Attachment, MAX_RECIPIENTS, queueMessage } from './queue-message';
+import { noticeCopies } from './staff-notices';
 import { findSignature } from './signature-store';
 import { companyLanguage, findTemplate, invalidAction, renderParts, Template, TemplateParts } from './template-store';
 
@@ -62,7 +63,7 @@ async function emailAttachments(db: Tx, companyId: number, template: Template): 
 /**
  * Renders the company's template for `action` with `tags` in the recipient's language and writes
  * the message to the mail outbox in the caller's transaction (queue-message.ts), with the email's
- * signature, attachments and sender. Answers the message id, or null when the company set the
+ * signature, attachments and sender, and a blind copy to the staff subscribed to its notices. Answers the message id, or null when the company set the
  * email inactive (the reference sends nothing then).
  */
 export async function queueTemplateMessage(db: Tx, message: TemplateMessage): Promise<number | null> {
@@ -72,5 +73,7 @@ export async function queueTemplateMessage(db: Tx, message: TemplateMessage): Pr
   if (template.status !== 'active') return null;
   const rendered = await buildMessage(db, message.companyId, template, message.tags);
   const attachments = [...(message.attachments ?? []), ...(await emailAttachments(db, message.companyId, template))];
-  return queueMessage(db, { ...message, ...rendered, attachments, fromName: template.from_name, fromAddress: template.from });
+  // Staff subscribed to the action's notices (staff/setNotices) take a blind copy, as the reference sends them.
+  const bcc = await noticeCopies(db, message.companyId, message.action, MAX_RECIPIENTS - message.to.length);
+  return queueMessage(db, { ...message, ...rendered, attachments, fromName: template.from_name, fromAddress: template.from, ...(bcc.length ? { bcc } : {}) });
 }

@@ -11,6 +11,7 @@ import { ACCOUNT, CC_ADD, DEBIT_ACCOUNT, LABELS, NAME_EDIT } from './accounts.fi
 import { AchAccounts } from './accounts/ach-accounts';
 import { InvoiceCharge } from './accounts/invoice-charge';
 import { CardHelpers } from './accounts/card-helpers';
+import { ClientReference } from './accounts/client-reference';
 import { requireClientId } from '../billing/client-store';
 import { accountCurrency, contactOf, findAccount, forgetAccount, gatewayOffering, keepAccount, listAccounts, renameAccount, requireAccount } from '../billing/account-ops';
 import { autodebitAccountOf, CC_TYPES, invalidAccount, setAutodebitAccount } from '../billing/account-store';
@@ -25,7 +26,7 @@ import { tokenisesInBrowser } from '../payments/card-form';
  * gateway with the token (the billing run's autodebit). One account per client, card or bank
  * account (the AchAccounts facet, accounts/ach-accounts.ts), is its autodebit account.
  */
-@model('accounts', { facets: [AchAccounts, InvoiceCharge, CardHelpers] })
+@model('accounts', { facets: [AchAccounts, InvoiceCharge, CardHelpers, ClientReference] })
 export class Accounts {
   constructor(
     private readonly ctx: CallContext,

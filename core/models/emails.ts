@@ -55,6 +55,17 @@ export class Emails {
     return (await findTemplate(this.ctx.db, this.ctx.companyId, action, lang)) ?? false;
   }
 
+  @callable({
+    description:
+      "The HTML body of one action's email as it is written, tags unrendered (the company's own version, else the default): what a template editor starts from. false when there is no such action.",
+    verb: 'GET',
+    params: [string('action', { example: 'invoice_delivery_unpaid' }), string('lang', LANG)],
+    returns: orFalse(text()),
+  })
+  async getHtmlTemplate(action: string, lang: string) {
+    return (await findTemplate(this.ctx.db, this.ctx.companyId, action, lang))?.html ?? false;
+  }
+
   @callable({ description: "The email groups (the core ones, then the company's own): each action, whether it goes to clients or staff, and its tags.", verb: 'GET', returns: listOf(GROUP) })
   async getGroups() {
     return (await this.groups()).map((group) => ({ action: group.action, type: group.type, tags: ownTagNames(group.tags) }));

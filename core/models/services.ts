@@ -1,3 +1,4 @@
+import { ServiceModuleInfo } from './services/service-module-info';
 import { ServiceFieldSearch } from './services/service-field-search';
 import { sql } from 'kysely';
 import { containsPattern } from '../db/contains-pattern';
@@ -64,7 +65,7 @@ const STATUS_NAMES: Record<string, string> = { active: 'Active', canceled: 'Canc
  * module first, in the same transaction: a module that refuses leaves the service unchanged and
  * its error is the answer (400).
  */
-@model('services', { facets: [ServiceQueueLists, ServiceFieldSearch] })
+@model('services', { facets: [ServiceQueueLists, ServiceFieldSearch, ServiceModuleInfo] })
 export class Services {
   constructor(
     private readonly ctx: CallContext,

@@ -12,6 +12,8 @@ import { PAGE_SIZE } from '../kernel/paging';
 import { SETTING } from './clients.fields';
 import { STAFF_MEMBER } from './staff.fields';
 import { presentStaff, staffQuery, StaffMemberRecord } from './staff/staff-listing';
+import { StaffNotices } from './staff/staff-notices';
+import { StaffLinks } from './staff/staff-links';
 
 const ORDER: Record<string, string> = {
   id: 'staff.id',
@@ -24,13 +26,13 @@ const ORDER: Record<string, string> = {
 const STATUSES = ['active', 'inactive'];
 
 /**
- * The reference's Staff model, read methods only: the people who sign in to the administrative
+ * The reference's Staff model, read methods (and its notices and quick links, the facets): the people who sign in to the administrative
  * area, with their staff group and the areas it lets them change (docs/admin.md). Staff are made,
  * disabled and given a password on the server (`tally staff`), and put in groups with
  * staff_groups/assign. `company_id` null means the caller's company; a company credential naming
  * another company reads a company without staff (false, [], 0), as every model answers it.
  */
-@model('staff')
+@model('staff', { facets: [StaffNotices, StaffLinks] })
 export class Staff {
   constructor(private readonly ctx: CallContext) {}
 

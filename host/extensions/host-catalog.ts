@@ -109,7 +109,7 @@ export class HostCatalog extends ExtensionCatalog {
     }
   }
 
-  /** The loaded extensions whose manifest lists `type` and that `companyId` has installed and enabled, by name. */
+  /** The loaded extensions whose manifest lists `type`, that `companyId` has installed and enabled and has not unsubscribed from it, by name. */
   async subscribersOf(type: string, companyId: number): Promise<string[]> {
     const listing = this.entries.filter((e) => e.worker && e.info.capabilities.events.includes(type)).map((e) => e.info.name);
     if (!listing.length) return [];
@@ -120,7 +120,17 @@ export class HostCatalog extends ExtensionCatalog {
       .where('status', '=', 'enabled')
       .where('name', 'in', listing)
       .execute();
+    // A subscription the company disabled (plugin_manager/editEvent enabled 0) stops the event's deliveries to that plugin.
+    const disabled = await this.installation.db
+      .selectFrom('plugin_events')
+      .innerJoin('extensions_installed', 'extensions_installed.id', 'plugin_events.plugin_id')
+      .select('extensions_installed.name')
+      .where('plugin_events.company_id', '=', companyId)
+      .where('plugin_events.event', '=', type)
+      .where('plugin_events.enabled', '=', 0)
+      .execute();
     const enabled = new Set(rows.map((r) => r.name));
+    for (const row of disabled) enabled.delete(row.name);
     return listing.filter((name) => enabled.has(name)).sort();
   }
 

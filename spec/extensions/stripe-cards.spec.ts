@@ -69,6 +69,11 @@ describe('stripe_cards: cards saved with Stripe, charged off-session, captured, 
     const second = await saveCard('pm_card_mastercard');
     expect(standIn.requests.at(-1)!.form.customer, "the client's second card joins the same Customer").to.equal(attach.form.customer);
     expect((await get(`/api/accounts/getCc.json?account_id=${second}`)).type).to.equal('mc');
+    const gatewayId = (await get('/api/gateway_manager/getByClass.json?class=stripe_cards'))[0].id;
+    expect(await get(`/api/accounts/getClientReferenceId.json?client_id=${clientId}&gateway_id=${gatewayId}`), "the client's Customer, read from what the gateway keeps").to.equal(
+      attach.form.customer,
+    );
+    expect(await get(`/api/accounts/getClientReferenceId.json?client_id=${otherClientId}&gateway_id=${gatewayId}`), 'a client without a card there').to.equal(null);
 
     const before = (await get(`/api/accounts/getAllCcByClient.json?client_id=${clientId}`)).length;
     const res = await server.request('POST', '/api/accounts/addCc.json', {

@@ -32,6 +32,8 @@ function runConsumer(server: TestServer, other: { user: string; key: string }, a
  */
 for (const auth of ['basic', 'headers', 'service']) {
   describe(`a reference-system consumer in PHP (${auth === 'basic' ? 'HTTP Basic, the 2013 SDK' : auth === 'headers' ? 'BLESTA-API-* headers, the current SDK' : 'SERVICE-API-* headers'})`, function () {
+    // A few hundred calls, each a PHP request over HTTP: on a busy machine with PostgreSQL, more than mocha's default.
+    this.timeout(120_000);
     let server: TestServer;
     let seen: Seen;
     before(async function () {

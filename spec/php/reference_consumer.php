@@ -684,6 +684,11 @@ $contact = $api->get('clients', 'get', ['client_id' => $owner])->response()->con
 $card = expect_call('accounts/addCc', $api->post('accounts', 'addCc', ['vars' => ['contact_id' => $contact, 'first_name' => 'Grace', 'last_name' => 'Hopper', 'number' => '4242424242424242', 'expiration' => '203012', 'security_code' => '123', 'currency' => 'USD']]), 200, $isInt);
 $cardRecord = expect_call('accounts/getCc', $api->get('accounts', 'getCc', ['account_id' => $card]), 200, fn ($v) => is_object($v) && $v->last4 === '4242' && $v->expiration === '203012' && !property_exists($v, 'number'));
 expect_shape('account', $cardRecord, ['id', 'contact_id', 'first_name', 'last_name', 'reference_id', 'currency', 'expiration', 'last4', 'type', 'type_name', 'account_type', 'status']);
+expect_call('accounts/getClientReferenceId', $api->get('accounts', 'getClientReferenceId', ['client_id' => $owner, 'gateway_id' => $gateway, 'status' => 'active', 'type' => 'cc']), 200, fn ($v) => $v === "tc_cus_{$owner}");
+expect_call('other company: accounts/getClientReferenceId', $other->get('accounts', 'getClientReferenceId', ['client_id' => $owner, 'gateway_id' => $gateway]), 200, fn ($v) => $v === null);
+expect_call('services/getType', $api->get('services', 'getType', ['service_id' => $service]), 200, fn ($v) => $v === 'generic_server');
+expect_call('other company: services/getType', $other->get('services', 'getType', ['service_id' => $service]), 200, $isFalse);
+expect_call('services/getWelcomeEmailTags', $api->get('services', 'getWelcomeEmailTags'), 200, fn ($v) => is_object($v) && in_array('name', $v->service ?? [], true) && in_array('id_code', $v->client ?? [], true));
 expect_call('accounts/addCc (bad expiration)', $api->post('accounts', 'addCc', ['vars' => ['contact_id' => $contact, 'number' => '4242424242424242', 'expiration' => '12/30']]), 400, fn ($v, $e) => isset($e->expiration));
 expect_call('accounts/editCc', $api->put('accounts', 'editCc', ['account_id' => $card, 'vars' => ['first_name' => 'G.']]));
 expect_call('accounts/getAllCc', $api->get('accounts', 'getAllCc', ['contact_id' => $contact]), 200, fn ($v) => is_array($v) && count($v) === 1 && $v[0]->first_name === 'G.');
@@ -778,6 +783,46 @@ expect_call('emails/deleteSignature', $api->delete('emails', 'deleteSignature', 
 expect_call('email_groups/delete', $api->delete('email_groups', 'delete', ['id' => $group]));
 expect_call('emails/getGroup (deleted)', $api->get('emails', 'getGroup', ['email_group_id' => $group]), 200, $isFalse);
 expect_call('invoices/getAllDelivery', $api->get('invoices', 'getAllDelivery', ['invoice_ids' => [$invoice], 'delivery_method' => null, 'status' => 'all']), 200, $isList);
+
+// ---- plugin registrations (PluginManager's actions, cards, events, messages, permissions) and staff notices ----
+// support_manager's manifest lists Services.suspend in its events: the one event it may subscribe to.
+$plugin = expect_call('plugin_manager/add (support_manager)', $api->post('plugin_manager', 'add', ['vars' => ['dir' => 'support_manager', 'company_id' => $company]]), 200, $isInt);
+expect_call('plugin_manager/addAction', $api->post('plugin_manager', 'addAction', ['plugin_id' => $plugin, 'vars' => ['location' => 'nav_staff', 'url' => '/admin/plugin/support_manager/', 'name' => 'Support']]), 200, $isInt);
+expect_call('plugin_manager/getAction', $api->get('plugin_manager', 'getAction', ['plugin_id' => $plugin, 'action' => 'nav_staff']), 200, fn ($v) => is_object($v) && $v->url === '/admin/plugin/support_manager/' && $v->plugin_dir === 'support_manager');
+expect_call('plugin_manager/getActions', $api->get('plugin_manager', 'getActions', ['company_id' => $company, 'action' => 'nav_staff', 'enabled' => 1]), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('plugin_manager/getAllActions', $api->get('plugin_manager', 'getAllActions', ['plugin_id' => $plugin]), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('plugin_manager/addAction (javascript: refused)', $api->post('plugin_manager', 'addAction', ['plugin_id' => $plugin, 'vars' => ['url' => 'javascript:alert(1)', 'name' => 'x']]), 400, fn ($v, $e) => isset($e->url->valid));
+expect_call('plugin_manager/addCard', $api->post('plugin_manager', 'addCard', ['plugin_id' => $plugin, 'vars' => ['level' => 'client', 'callback' => ['this', 'getTicketCount'], 'callback_type' => 'value', 'label' => 'Tickets', 'background' => '#eeeeee']]), 200, $isInt);
+expect_call('plugin_manager/editCard', $api->put('plugin_manager', 'editCard', ['plugin_id' => $plugin, 'callback' => ['this', 'getTicketCount'], 'level' => 'client', 'vars' => ['label' => 'Open tickets']]));
+expect_call('plugin_manager/getCard', $api->get('plugin_manager', 'getCard', ['plugin_id' => $plugin, 'callback' => ['this', 'getTicketCount'], 'level' => 'client']), 200, fn ($v) => is_object($v) && $v->label === 'Open tickets');
+expect_call('plugin_manager/getCards', $api->get('plugin_manager', 'getCards', ['company_id' => $company, 'level' => 'client']), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('plugin_manager/getAllCards', $api->get('plugin_manager', 'getAllCards', ['plugin_id' => $plugin]), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('plugin_manager/addCard (html refused)', $api->post('plugin_manager', 'addCard', ['plugin_id' => $plugin, 'vars' => ['callback' => 'x', 'callback_type' => 'html', 'label' => 'x']]), 400, fn ($v, $e) => isset($e->callback_type->valid));
+expect_call('plugin_manager/deleteCard', $api->delete('plugin_manager', 'deleteCard', ['plugin_id' => $plugin, 'callback' => ['this', 'getTicketCount'], 'level' => 'client']));
+expect_call('plugin_manager/addEvent', $api->post('plugin_manager', 'addEvent', ['plugin_id' => $plugin, 'vars' => ['event' => 'Services.suspend', 'callback' => ['this', 'suspended']]]), 200);
+expect_call('plugin_manager/addEvent (not in its manifest)', $api->post('plugin_manager', 'addEvent', ['plugin_id' => $plugin, 'vars' => ['event' => 'Invoices.add']]), 400, fn ($v, $e) => isset($e->event->manifest));
+expect_call('plugin_manager/editEvent', $api->put('plugin_manager', 'editEvent', ['plugin_id' => $plugin, 'event' => 'Services.suspend', 'vars' => ['enabled' => 0]]));
+expect_call('plugin_manager/getEvent', $api->get('plugin_manager', 'getEvent', ['plugin_id' => $plugin, 'event' => 'Services.suspend']), 200, fn ($v) => is_object($v) && $v->enabled === 0 && $v->callback === 'suspended');
+expect_call('plugin_manager/getEvents', $api->get('plugin_manager', 'getEvents', ['company_id' => $company, 'event' => 'Services.suspend', 'enabled' => 0]), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('plugin_manager/getAllEvents', $api->get('plugin_manager', 'getAllEvents', ['plugin_id' => $plugin]), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('plugin_manager/deleteEvent', $api->delete('plugin_manager', 'deleteEvent', ['plugin_id' => $plugin, 'event' => 'Services.suspend']));
+$message = expect_call('plugin_manager/addMessage', $api->post('plugin_manager', 'addMessage', ['plugin_id' => $plugin, 'vars' => ['action' => 'support_manager_ticket_updated', 'type' => 'client', 'tags' => '{ticket.code}', 'content' => ['sms' => 'Ticket {ticket.code} was updated']]]), 200, $isInt);
+expect_call('plugin_manager/editMessage', $api->put('plugin_manager', 'editMessage', ['plugin_id' => $plugin, 'vars' => ['content' => ['sms' => 'Updated: {ticket.code}']], 'message_id' => $message]));
+expect_call('plugin_manager/deleteMessage', $api->delete('plugin_manager', 'deleteMessage', ['action' => 'support_manager_ticket_updated']));
+expect_call('plugin_manager/addPermissionGroup', $api->post('plugin_manager', 'addPermissionGroup', ['plugin_id' => $plugin, 'vars' => ['name' => 'Support', 'level' => 'staff', 'alias' => 'support_manager.admin_main']]), 200, $isInt);
+expect_call('plugin_manager/addPermission', $api->post('plugin_manager', 'addPermission', ['plugin_id' => $plugin, 'vars' => ['group_alias' => 'support_manager.admin_main', 'name' => 'Tickets', 'alias' => 'support_manager.admin_tickets', 'action' => '*']]), 200, $isInt);
+expect_call('plugin_manager/deletePermission', $api->delete('plugin_manager', 'deletePermission', ['plugin_id' => $plugin, 'alias' => 'support_manager.admin_tickets', 'action' => '*']));
+expect_call('plugin_manager/deletePermissionGroup', $api->delete('plugin_manager', 'deletePermissionGroup', ['plugin_id' => $plugin, 'alias' => 'support_manager.admin_main']));
+expect_call('other company: plugin_manager/getAllActions', $other->get('plugin_manager', 'getAllActions', ['plugin_id' => $plugin]), 200, fn ($v) => $v === []);
+expect_call('other company: plugin_manager/addAction', $other->post('plugin_manager', 'addAction', ['plugin_id' => $plugin, 'vars' => ['url' => '/x', 'name' => 'x']]), 400, fn ($v, $e) => isset($e->plugin_id->exists));
+expect_call('other company: plugin_manager/deleteActions', $other->delete('plugin_manager', 'deleteActions', ['plugin_id' => $plugin]), 400);
+expect_call('plugin_manager/deleteActions', $api->delete('plugin_manager', 'deleteActions', ['plugin_id' => $plugin, 'url' => '/admin/plugin/support_manager/']));
+expect_call('plugin_manager/getAllActions (deleted)', $api->get('plugin_manager', 'getAllActions', ['plugin_id' => $plugin]), 200, fn ($v) => $v === []);
+expect_call('staff/getNotices (no such staff member)', $api->get('staff', 'getNotices', ['staff_id' => 999999]), 200, fn ($v) => $v === []);
+expect_call('staff/getAllByEmailAction', $api->get('staff', 'getAllByEmailAction', ['action' => 'staff_module_error', 'company_id' => $company, 'notice_type' => 'to', 'status' => 'active']), 200, $isList);
+expect_call('staff/getQuickLinks', $api->get('staff', 'getQuickLinks', ['staff_id' => 999999, 'company_id' => $company]), 200, fn ($v) => $v === []);
+expect_call('emails/getHtmlTemplate', $api->get('emails', 'getHtmlTemplate', ['action' => 'account_welcome', 'lang' => 'en_us']), 200, fn ($v) => is_string($v) && str_contains($v, '{contact.first_name}'));
+expect_call('emails/getHtmlTemplate (no such email)', $api->get('emails', 'getHtmlTemplate', ['action' => 'no_such_email']), 200, $isFalse);
 
 // ---- another company's credential sees none of it --------------------------------------------
 expect_call('other company: clients/get', $other->get('clients', 'get', ['client_id' => $client]), 200, $isFalse);

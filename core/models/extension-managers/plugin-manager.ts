@@ -2,9 +2,18 @@ import { model } from '../../kernel/model';
 import { ExtensionType } from '../../kernel/extension-catalog';
 import { declareManagerCallables } from './manager-callables';
 import { ReferenceManager } from './reference-manager';
+import { PluginActions } from './plugin-actions';
+import { PluginCards } from './plugin-cards';
+import { PluginEvents } from './plugin-events';
+import { PluginMessages } from './plugin-messages';
+import { PluginPermissions } from './plugin-permissions';
+import { findPlugin } from './installed-plugin';
 
-/** Installs, configures and removes plugins for the caller's company. */
-@model('plugin_manager')
+/** What a plugin registers with its company, removed with the plugin (migration 032). */
+const REGISTRATIONS = ['plugin_actions', 'plugin_cards', 'plugin_events', 'plugin_messages', 'plugin_permissions', 'plugin_permission_groups'] as const;
+
+/** Installs, configures and removes plugins for the caller's company; what a plugin registers (actions, cards, events, messages, permissions) are its facets. */
+@model('plugin_manager', { facets: [PluginActions, PluginCards, PluginEvents, PluginMessages, PluginPermissions] })
 export class PluginManager extends ReferenceManager {
   protected readonly type: ExtensionType = 'plugin';
 
@@ -23,6 +32,14 @@ export class PluginManager extends ReferenceManager {
 
   async isInstalled(dir: string, companyId: number | null) {
     return this.isInstalledName(dir, companyId);
+  }
+
+  /** As the reference: uninstalling removes what the plugin registered with the company. */
+  override async delete(id: number) {
+    if (!(await findPlugin(this.ctx, id))) return null;
+    await super.delete(id);
+    for (const table of REGISTRATIONS) await this.ctx.db.deleteFrom(table).where('company_id', '=', this.ctx.companyId).where('plugin_id', '=', id).execute();
+    return null;
   }
 }
 

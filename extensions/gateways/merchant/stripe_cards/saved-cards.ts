@@ -22,6 +22,12 @@ export async function clientOfCustomer(ctx: ExtensionContext, customer: unknown)
   return row ? Number(row.client_id) : null;
 }
 
+/** The Customer a client's saved cards are attached to, or undefined before the first. */
+export async function customerOf(ctx: ExtensionContext, clientId: number): Promise<string | undefined> {
+  const row = await ctx.db.selectFrom(TABLE).select('customer').where('client_id', '=', clientId).executeTakeFirst();
+  return row?.customer;
+}
+
 /**
  * Saves a card Stripe tokenised in the payer's browser: its PaymentMethod is attached to the
  * client's Customer (created with the first card), so it can be charged off-session later. Only the
@@ -32,8 +38,7 @@ export async function saveCard(ctx: ExtensionContext, clientId: number, token: u
   // A card already saved (another client's, read off a page or a log) is never attached again: a new card form tokenises it anew.
   const taken = await ctx.db.selectFrom(TABLE).select('id').where('payment_method', '=', paymentMethod).executeTakeFirst();
   if (taken) throw TallyError.invalid({ token: { exists: 'This card token was already used: enter the card again to save it.' } });
-  const earlier = await ctx.db.selectFrom(TABLE).select('customer').where('client_id', '=', clientId).executeTakeFirst();
-  const customer = earlier?.customer ?? (await stripeCall(ctx, GATEWAY, '/v1/customers', { metadata: { tally_company_id: ctx.companyId, client_id: clientId } })).id;
+  const customer = (await customerOf(ctx, clientId)) ?? (await stripeCall(ctx, GATEWAY, '/v1/customers', { metadata: { tally_company_id: ctx.companyId, client_id: clientId } })).id;
   if (typeof customer !== 'string') throw TallyError.invalid({ gateway: { refused: `The gateway "${GATEWAY}" answered a Customer without an id.` } });
   const method = await stripeCall(ctx, GATEWAY, `/v1/payment_methods/${paymentMethod}/attach`, { customer });
   const card = method.card;

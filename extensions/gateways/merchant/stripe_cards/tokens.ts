@@ -6,7 +6,7 @@ import { CAPTURE_VARS, CHARGE_VARS, CHARGED, SETTLED, STORE_VARS, STORED, VOID_V
 import { GATEWAY } from './gateway-name';
 import { judgeNotification } from './notifications';
 import { chargeSavedCard } from './payment-intents';
-import { forgetCard, saveCard } from './saved-cards';
+import { customerOf, forgetCard, saveCard } from './saved-cards';
 import { stripeId } from './stripe-ids';
 
 /**
@@ -82,6 +82,16 @@ export class Tokens {
   })
   validate(notification: Record<string, any>) {
     return judgeNotification(this.ctx, notification);
+  }
+
+  @callable({
+    verb: 'GET',
+    params: [object('vars')],
+    returns: shape.orNull(shape.string()),
+    description: "The Stripe Customer (cus_...) vars[client_id]'s cards are attached to, or null before the client saved one (accounts/getClientReferenceId).",
+  })
+  async clientReference(vars: Record<string, any>) {
+    return (await customerOf(this.ctx, clientIdOf(vars))) ?? null;
   }
 
   @callable({ verb: 'POST', params: [string('reference_id')], returns: shape.nothing(), description: 'Forget a saved card: it is detached from its Customer at Stripe.' })

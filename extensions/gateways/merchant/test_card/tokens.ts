@@ -170,6 +170,18 @@ export class Tokens {
     return { status, reason: declined?.reason ?? null, message: declined?.message ?? 'Approved.', transaction_id: transactionId };
   }
 
+  @callable({
+    verb: 'GET',
+    params: [object('vars')],
+    returns: shape.orNull(shape.string()),
+    description: 'The customer reference this test gateway keeps for vars[client_id] once it stored something of theirs (tc_cus_<client id>), else null (accounts/getClientReferenceId).',
+  })
+  async clientReference(vars: Record<string, unknown>) {
+    const clientId = clientIdOf(vars);
+    const stored = await this.ctx.db.selectFrom('test_card_tokens').select('id').where('client_id', '=', clientId).executeTakeFirst();
+    return stored ? `tc_cus_${clientId}` : null;
+  }
+
   @callable({ verb: 'POST', params: [string('reference_id')], returns: shape.nothing(), description: 'Forget a stored card or bank account.' })
   async remove(referenceId: string) {
     const table = referenceId.startsWith('btok_') ? 'test_card_bank_accounts' : 'test_card_tokens';
