@@ -24,10 +24,10 @@ const DONE: Record<string, string> = { added: 'The signature has been added.', s
 
 const typed = (request: AdminRequest): Typed => ({ name: field(request.form, 'name'), text: rawField(request, 'text'), html: rawField(request, 'html') });
 
-/** A body as typed: its line breaks and leading "-- " matter, so it is not trimmed. */
+/** A body as typed: its leading "-- " matters, so it is not trimmed; a textarea's CRLF line breaks are stored as LF, as the API's are. */
 function rawField(request: AdminRequest, name: string): string {
   const value = request.form[name];
-  return typeof value === 'string' ? value : '';
+  return typeof value === 'string' ? value.replace(/\r\n?/g, '\n') : '';
 }
 
 /** Mail → Signatures: the company's signatures, each editable and deletable, and a form to add one. */
