@@ -73,6 +73,18 @@ async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
 }
 
 /**
+ * Lets the worker go idle on a poll wait, then ends that wait as its timer would and runs `commit`
+ * (a write whose commit rings the outbox bell) in the round that follows, after the round looked.
+ */
+async function commitRightAfterTimeout(worker: { round(): Promise<boolean>; wake(): void }, timers: PollTimers, commit: () => Promise<void>): Promise<void> {
+  const watch = watchRounds(worker, timers);
+  worker.wake();
+  await until(() => timers.idle());
+  watch.afterNext = commit;
+  timers.endWait();
+}
+
+/**
  * The bug both workers once had: a poll wait that its timer ended left its "nudge" behind; the next
  * wake, arriving while a round looked, called that stale nudge, which swallowed the wake and ended
  * nothing, so the worker slept a whole poll with work due. Here the poll is an hour: the work
@@ -102,15 +114,11 @@ describe('the outbox workers: a wake right after an idle poll ended is never los
     server = await startTestServer({ mail: { pollMs: POLL_MS } });
     const body = `vars[host]=127.0.0.1&vars[port]=${sink.port}&vars[tls]=none&vars[from_address]=billing@example.com`;
     expect((await server.request('PUT', '/api/mail_settings/set.json', { body })).status).to.equal(200);
-    const watch = watchRounds(server.mail!, timers);
-    server.mail!.wake();
-    await until(() => timers.idle());
     const running = server;
-    watch.afterNext = async () => {
+    await commitRightAfterTimeout(server.mail!, timers, async () => {
       const queued = await running.request('POST', '/api/mail_settings/sendTest.json', { body: 'to=ada@example.com' });
       expect(queued.status, queued.text).to.equal(200);
-    };
-    timers.endWait();
+    });
     const got = await sink.until(() => sink.received[0], 10_000);
     expect(got.envelopeTo).to.deep.equal(['ada@example.com']);
   });
@@ -124,15 +132,11 @@ describe('the outbox workers: a wake right after an idle poll ended is never los
     const endpoint = await server.request('POST', '/api/webhooks/add.json', { body: `vars[url]=${encodeURIComponent(receiver.url)}&vars[event_types][]=Clients.add` });
     expect(endpoint.status, endpoint.text).to.equal(200);
     receiver.secrets = [endpoint.json.response.secret];
-    const watch = watchRounds(server.deliveries!, timers);
-    server.deliveries!.wake();
-    await until(() => timers.idle());
     const running = server;
-    watch.afterNext = async () => {
+    await commitRightAfterTimeout(server.deliveries!, timers, async () => {
       const added = await running.request('POST', '/api/clients/add.json', { body: 'vars[first_name]=Ada&vars[last_name]=Lovelace&vars[email]=ada@example.com' });
       expect(added.status, added.text).to.equal(200);
-    };
-    timers.endWait();
+    });
     const got = await receiver.until(() => receiver.received.find((r) => r.event?.type === 'Clients.add'));
     expect(got.event.data.first_name).to.equal('Ada');
   });

@@ -4,7 +4,8 @@ import type { Page } from 'playwright-core';
 import { Browser, launchChromium, SCREENSHOTS as SPEC_OUTPUT } from '../../support/chromium';
 import { startTestServer, TestServer } from '../../support/test-server';
 import { ok } from '../api/billing/fixtures';
-import { addStaff, STAFF } from './support/admin-client';
+import { addStaff } from './support/admin-client';
+import { signedInPage } from './support/signed-in-page';
 import { pageReview } from './support/page-review';
 
 const SCREENSHOTS = path.join(SPEC_OUTPUT, 'admin-mail');
@@ -26,15 +27,7 @@ describe('email groups, signatures and attachments screens in headless Chromium'
     browser = await launchChromium({ width: 1280, height: 860 });
     if (!browser) return this.skip();
     await addStaff(server.installation);
-    page = await browser.context.newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('console', (message) => message.type() === 'error' && !message.text().startsWith('Failed to load resource') && problems.push(message.text()));
-    page.on('pageerror', (error) => problems.push(error.message));
-    await page.goto(`${server.url}/admin/sign-in`);
-    await page.getByLabel('Username').fill(STAFF.username);
-    await page.getByLabel('Password').fill(STAFF.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${server.url}/admin`);
+    page = await signedInPage(browser, server.url, problems);
   });
   after(async () => {
     await browser?.close();
