@@ -17,7 +17,7 @@ const FIELDS_LIMIT = 64 * 1024;
 /**
  * The fields and the one file of a multipart/form-data POST (a page's upload form), read with
  * koa-body. A file over `maxFileBytes` is read to its end without keeping it and marked
- * `tooLarge`, so the page can say why it was refused; a body past twice the cap is refused
+ * `tooLarge`, so the page can say why it was refused; a file past twice the cap is refused
  * whole (413), as is a second file. Fields are copied as own text values only.
  */
 export async function readUploadForm(ctx: Koa.Context, maxFileBytes: number): Promise<Record<string, unknown>> {
@@ -52,9 +52,11 @@ export async function readUploadForm(ctx: Koa.Context, maxFileBytes: number): Pr
   });
   try {
     await parse(ctx, async () => undefined);
-  } catch {
+  } catch (error) {
     ctx.req.resume();
-    throw new TallyError('payload_too_large');
+    // Past a limit (a second file, a file past twice the cap, fields too long): 413; a body that is not multipart as it says: 400.
+    if (/max|exceeded/i.test(error instanceof Error ? error.message : String(error))) throw new TallyError('payload_too_large');
+    throw TallyError.invalid({ request_body: { format: 'The form could not be read.' } });
   }
   const body = (ctx.request.body ?? {}) as Record<string, unknown>;
   const form: Record<string, unknown> = {};

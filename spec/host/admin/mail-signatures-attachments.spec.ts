@@ -21,12 +21,13 @@ describe('admin area: email groups, signatures and template attachments', () => 
   const signatures = () => ok(server, 'GET', 'emails/getAllSignatures', { company_id: 1 }) as Promise<Array<{ id: number; name: string; text: string; html: string }>>;
   const welcome = () => ok(server, 'GET', 'emails/getByType', { action: 'account_welcome' });
 
-  /** Posts the upload form as a browser does (multipart), with the session's cookie and token. */
-  async function upload(client: AdminClient, fields: Record<string, string>, file?: { name: string; type: string; bytes: Buffer }) {
+  /** Posts the upload form as a browser does (multipart), with the session's cookie and token; `more` adds further files. */
+  async function upload(client: AdminClient, fields: Record<string, string>, file?: { name: string; type: string; bytes: Buffer }, more: Array<{ name: string; bytes: Buffer }> = []) {
     const body = new FormData();
     body.append('_csrf', client.token);
     for (const [name, value] of Object.entries(fields)) body.append(name, value);
-    if (file) body.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
+    const files = [...(file ? [file] : []), ...more.map((m) => ({ ...m, type: 'text/plain' }))];
+    for (const f of files) body.append('file', new Blob([new Uint8Array(f.bytes)], { type: f.type }), f.name);
     const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const response = await fetch(`${server.url}/admin/mail/templates/attachments/add`, { method: 'POST', body, redirect: 'manual', headers: { cookie, origin: server.url } });
     return { status: response.status, location: response.headers.get('location'), text: await response.text() };
@@ -107,6 +108,8 @@ describe('admin area: email groups, signatures and template attachments', () => 
     const over = await upload(staff, { company_id: '1', action: 'payment_declined' }, { name: 'two.bin', ...atCap });
     expect(over.status).to.equal(400);
     expect(over.text).to.contain('at most 20 MiB together');
+    const twoFiles = await upload(staff, { company_id: '1', action: 'payment_declined' }, { name: 'a.txt', type: 'text/plain', bytes: Buffer.from('a') }, [{ name: 'b.txt', bytes: Buffer.from('b') }]);
+    expect(twoFiles.status).to.equal(413);
     const [, second] = await ok(server, 'GET', 'emails/getAttachments', { email_id: emailId });
     await staff.post('/admin/mail/templates/attachments/delete', { company_id: '1', action: 'payment_declined', email_attachment_id: String(second.id) });
     expect(await ok(server, 'GET', 'emails/getAttachments', { email_id: emailId })).to.have.length(1);
