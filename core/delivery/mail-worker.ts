@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import { Db } from '../db/schema';
 import { isPostgres } from '../db/is-postgres';
 import { OutboxBell } from '../events/outbox-bell';
 import { RETRY_DELAYS_MS, retryDelay } from '../events/retry-schedule';
+import { leaseOwner, WorkerLoop } from '../events/worker-loop';
 import { formatUtc } from '../kernel/timestamps';
 import { SettingsStore } from '../settings-store';
 import { MailConfig, readMailConfig } from './mail-config';
@@ -64,14 +63,10 @@ function addressLines(value: string | null): string[] {
  */
 export class MailWorker {
   private readonly db: MailDb;
-  private readonly owner = `${hostname()}/${process.pid}/${randomBytes(4).toString('hex')}`;
+  private readonly owner = leaseOwner();
   private readonly transport = new MailTransport();
   private readonly options: Required<Omit<MailWorkerOptions, 'onError' | 'bell'>> & Pick<MailWorkerOptions, 'onError' | 'bell'>;
-  private running: Promise<void> | null = null;
-  private stopping = false;
-  private woken = false;
-  private nudge: (() => void) | null = null;
-  private unlisten?: () => void;
+  private readonly loop: WorkerLoop;
   private lastPrune = 0;
 
   constructor(
@@ -80,26 +75,21 @@ export class MailWorker {
   ) {
     this.db = mailDb(installation.db) as MailDb;
     this.options = { pollMs: 500, batch: 16, retryDelaysMs: RETRY_DELAYS_MS, unconfiguredWaitMs: 60_000, ...options };
+    this.loop = new WorkerLoop(() => this.round(), this.options);
   }
 
   start(): void {
-    if (this.running) return;
-    this.stopping = false;
-    this.unlisten = this.options.bell?.listen(() => this.wake());
-    this.running = this.loop();
+    this.loop.start();
   }
 
+  /** Looks at the outbox now (the installation's OutboxBell calls it after each committed write). */
   wake(): void {
-    this.woken = true;
-    this.nudge?.();
+    this.loop.wake();
   }
 
+  /** Lets the messages being sent finish and records them. */
   async stop(): Promise<void> {
-    this.stopping = true;
-    this.unlisten?.();
-    this.wake();
-    await this.running;
-    this.running = null;
+    await this.loop.stop();
     this.transport.close();
   }
 
@@ -123,37 +113,6 @@ export class MailWorker {
       await pruneMailBodies(this.db, Number(await this.installation.settings.system('mail_retention_days')));
     }
     return claimed.length > 0;
-  }
-
-  private async loop(): Promise<void> {
-    while (!this.stopping) {
-      let busy = false;
-      try {
-        busy = await this.round();
-      } catch (error) {
-        this.options.onError?.(error);
-      }
-      if (!busy && !this.stopping) await this.idle();
-    }
-  }
-
-  private idle(): Promise<void> {
-    if (this.woken) {
-      this.woken = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, this.options.pollMs);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.nudge = () => {
-        this.nudge = null;
-        this.woken = false;
-        done();
-      };
-    });
   }
 
   private async claim(): Promise<Claimed[]> {

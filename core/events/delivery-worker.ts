@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import { Db } from '../db/schema';
 import { SettingsStore } from '../settings-store';
 import { formatUtc } from '../kernel/timestamps';
@@ -13,6 +11,7 @@ import { pruneOutbox } from './prune';
 import { RETRY_DELAYS_MS, retryDelay } from './retry-schedule';
 import { AttemptPolicy, attemptWebhook, EndpointRow } from './webhook-attempts';
 import { WebhookSender } from './webhook-sender';
+import { leaseOwner, WorkerLoop } from './worker-loop';
 
 /** How long what a round read for starting deliveries (endpoints, policy) is used by deliveries started between rounds (ms). */
 const READY_FRESH_MS = 1000;
@@ -54,7 +53,7 @@ interface Installation {
  */
 export class DeliveryWorker {
   private readonly db: EventsDb;
-  private readonly owner = `${hostname()}/${process.pid}/${randomBytes(4).toString('hex')}`;
+  private readonly owner = leaseOwner();
   private readonly sender = new WebhookSender();
   private readonly inFlight = new Map<number, Promise<void>>();
   /**
@@ -63,14 +62,10 @@ export class DeliveryWorker {
    * round (one busy endpoint made every round claim 500 rows, start 16 and release the rest).
    */
   private readonly waiting: Array<{ delivery: ClaimedDelivery; event: OutboxEvent; since: number }> = [];
-  private woken = false;
-  private unlisten?: () => void;
   private readonly perTarget = new Map<string, number>();
   private readonly outcomes: Outcome[] = [];
   private readonly options: Required<Omit<DeliveryWorkerOptions, 'onError' | 'bell'>> & Pick<DeliveryWorkerOptions, 'onError' | 'bell'>;
-  private running: Promise<void> | null = null;
-  private stopping = false;
-  private nudge: (() => void) | null = null;
+  private readonly loop: WorkerLoop;
   private lastPrune = 0;
   private soon: NodeJS.Timeout | null = null;
   /** What the last round read for starting deliveries (see startReady). */
@@ -92,13 +87,11 @@ export class DeliveryWorker {
       pruneEveryMs: 3_600_000,
       ...options,
     };
+    this.loop = new WorkerLoop(() => this.round(), this.options);
   }
 
   start(): void {
-    if (this.running) return;
-    this.stopping = false;
-    this.unlisten = this.options.bell?.listen(() => this.wake());
-    this.running = this.loop();
+    this.loop.start(() => this.drain());
   }
 
   /**
@@ -107,8 +100,7 @@ export class DeliveryWorker {
    * for the next poll.
    */
   wake(): void {
-    this.woken = true;
-    this.nudge?.();
+    this.loop.wake();
   }
 
   /** Wakes the worker in ROUND_GATHER_MS, once however many ask meanwhile. */
@@ -122,11 +114,7 @@ export class DeliveryWorker {
 
   /** Stops claiming, lets deliveries in flight finish and records them. */
   async stop(): Promise<void> {
-    this.stopping = true;
-    this.unlisten?.();
-    this.wake();
-    await this.running;
-    this.running = null;
+    await this.loop.stop();
     if (this.soon) clearTimeout(this.soon);
     this.soon = null;
     this.sender.close();
@@ -154,17 +142,8 @@ export class DeliveryWorker {
     return busy;
   }
 
-  private async loop(): Promise<void> {
-    while (!this.stopping) {
-      let busy = false;
-      try {
-        busy = await this.round();
-      } catch (error) {
-        // The database went away (a restart, say): nothing is lost, the next round tries again.
-        this.options.onError?.(error);
-      }
-      if (!busy && !this.stopping) await this.idle();
-    }
+  /** Once the loop stopped: lets go of deliveries not started, waits for those in flight and records them. */
+  private async drain(): Promise<void> {
     await releaseDeliveries(
       this.db,
       this.owner,
@@ -172,26 +151,6 @@ export class DeliveryWorker {
     ).catch((error) => this.options.onError?.(error));
     await Promise.all(this.inFlight.values());
     for (let tries = 0; this.outcomes.length && tries < 3; tries++) await this.flush().catch((error) => this.options.onError?.(error));
-  }
-
-  private idle(): Promise<void> {
-    if (this.woken) {
-      this.woken = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      // Whichever ends the wait, the timer or a wake, clears the nudge: a nudge left behind by a
-      // wait the timer ended was called by the next wake during a round, which it swallowed
-      // (woken reset, no wait to end), so that round's end waited a whole poll.
-      const done = () => {
-        clearTimeout(timer);
-        this.nudge = null;
-        this.woken = false;
-        resolve();
-      };
-      const timer = setTimeout(done, this.options.pollMs);
-      this.nudge = done;
-    });
   }
 
   /** Long enough for a request to time out and its outcome to be written, with room to spare. */

@@ -18,6 +18,7 @@ import { InvoicePdfs } from './invoices/invoice-pdfs';
 import { InvoiceDeliveries } from './invoices/invoice-deliveries';
 import { AutodebitAttempts } from './invoices/autodebit-attempts';
 import { queueEmailDelivery } from '../delivery/invoice-email';
+import { cancelInvoiceEmail } from '../delivery/cancel-invoice-email';
 import { insertInvoice, writeDelivery, writeLinesAndTaxes } from './invoices/invoice-store';
 import { readLines } from '../billing/lines';
 import { allocateInvoiceNumber, formatInvoiceNumber, numberingSettings, setInvoiceNumber } from '../billing/numbering';
@@ -112,6 +113,8 @@ export class Invoices {
     const editor = new InvoiceEditor(this.ctx, () => this.nextNumber());
     await editor.edit(invoiceId, vars);
     await editRecurringPart(this.ctx, this.recurring, invoiceId, wasDraft, vars);
+    // vars[delivery] without email: the invoice's message still waiting is not sent.
+    if (vars.delivery !== undefined) await cancelInvoiceEmail(this.ctx.db, this.ctx.companyId, invoiceId);
     await queueEmailDelivery(this.ctx.db, this.ctx.companyId, invoiceId);
     await emit(this.ctx, 'Invoices.edit', await this.queries.get(invoiceId));
     return invoiceId;

@@ -3,12 +3,13 @@ import { Installation } from '../../core/installation';
 import { TallyError } from '../../core/kernel/tally-error';
 import { Logger } from '../logger';
 import { hrefFor } from './admin-request';
-import { ADMIN_ROUTES, routeKey } from './admin-routes';
+import { ADMIN_ROUTES, routeKey, UPLOAD_ROUTES } from './admin-routes';
 import { adminDb } from './admin-tables';
 import { isAssetPath, serveAsset } from './assets/serve-assets';
 import { companyInView } from './company-in-view';
 import { CSRF_FIELD, fromThisSite, tokensMatch } from '../web/csrf';
 import { readForm } from '../web/form-body';
+import { readUploadForm } from '../web/upload-form';
 import { redirectTo, sendHtml } from './layout';
 import { statusPage } from './pages/status-page';
 import { setSecurityHeaders } from '../web/security-headers';
@@ -41,7 +42,8 @@ export function adminArea(installation: Installation, logger: Logger, options: A
 
   const withSession = async (ctx: Koa.Context, session: StaffSession) => {
     const safe = SAFE_METHODS.has(ctx.method);
-    const form = safe ? {} : await readForm(ctx);
+    const upload = safe ? undefined : UPLOAD_ROUTES.get(routeKey(ctx.method, ctx.path));
+    const form = safe ? {} : upload !== undefined && ctx.request.is('multipart/form-data') ? await readUploadForm(ctx, upload) : await readForm(ctx);
     if (!safe && (!fromThisSite(ctx) || !tokensMatch(form[CSRF_FIELD], session.csrfToken))) {
       return sendHtml(ctx, 403, statusPage('Request refused', 'This form has expired or did not come from this site. Go back, reload the page and try again.'));
     }

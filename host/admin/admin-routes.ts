@@ -8,6 +8,10 @@ import { addWebhook, showWebhooks, webhookAction } from './pages/webhooks-page';
 import { saveMailSettings, sendTestMessage, showMailSettings } from './pages/mail-settings-page';
 import { resetMailTemplate, saveMailTemplate, showMailTemplate, showMailTemplates } from './pages/mail-templates-page';
 import { resendMailLog, showMailLog } from './pages/mail-log-page';
+import { showMailGroup, showMailGroups } from './pages/mail-groups-page';
+import { addMailSignature, deleteMailSignature, saveMailSignature, showMailSignature, showMailSignatures } from './pages/mail-signatures-page';
+import { addTemplateAttachment, deleteTemplateAttachment } from './pages/mail-attachments-actions';
+import { MAX_ATTACHMENT_BYTES } from '../../core/delivery/queue-message';
 import { addPresetGroups, addStaffGroup, assignStaffGroup, deleteStaffGroup, editStaffGroup, showStaff } from './pages/staff-page';
 import { showClients } from './pages/clients-list-page';
 import { addClient, editClient, showAddClient, showEditClient } from './pages/client-form-page';
@@ -86,6 +90,15 @@ export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['GET /admin/mail/templates/edit', gatedBy('settings', showMailTemplate)],
   ['POST /admin/mail/templates/edit', gatedBy('settings', saveMailTemplate)],
   ['POST /admin/mail/templates/reset', gatedBy('settings', resetMailTemplate)],
+  ['POST /admin/mail/templates/attachments/add', gatedBy('settings', addTemplateAttachment)],
+  ['POST /admin/mail/templates/attachments/delete', gatedBy('settings', deleteTemplateAttachment)],
+  ['GET /admin/mail/groups', gatedBy('settings', showMailGroups)],
+  ['GET /admin/mail/groups/view', gatedBy('settings', showMailGroup)],
+  ['GET /admin/mail/signatures', gatedBy('settings', showMailSignatures)],
+  ['POST /admin/mail/signatures/add', gatedBy('settings', addMailSignature)],
+  ['GET /admin/mail/signatures/edit', gatedBy('settings', showMailSignature)],
+  ['POST /admin/mail/signatures/edit', gatedBy('settings', saveMailSignature)],
+  ['POST /admin/mail/signatures/delete', gatedBy('settings', deleteMailSignature)],
   ['GET /admin/mail/log', showMailLog],
   ['POST /admin/mail/log/resend', gatedBy('clients', resendMailLog)],
   ['GET /admin/settings/staff', gatedBy('staff', showStaff)],
@@ -109,6 +122,12 @@ export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['POST /admin/settings/extensions/task-enable', gatedBy('settings', enableExtensionTask)],
   ['POST /admin/settings/extensions/task-disable', gatedBy('settings', disableExtensionTask)],
 ]);
+
+/**
+ * The routes whose form carries a file (multipart/form-data), with the most bytes the file may
+ * have; every other form of the area is read urlencoded only (web/form-body.ts).
+ */
+export const UPLOAD_ROUTES: ReadonlyMap<string, number> = new Map([['POST /admin/mail/templates/attachments/add', MAX_ATTACHMENT_BYTES]]);
 
 /** `/admin/` is `/admin`; HEAD is answered as GET (Koa sends no body for it). */
 export function routeKey(method: string, path: string): string {

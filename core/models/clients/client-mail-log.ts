@@ -19,7 +19,7 @@ const ENTRY = record({
   message_id: text({ description: 'The Message-ID header: the same on every attempt.' }),
   to: listOf(text()),
   subject: text(),
-  status: text({ description: 'pending (waiting or retrying), sent, failed.' }),
+  status: text({ description: 'pending (waiting or retrying), sent, failed, cancelled (its invoice delivery was removed before it was sent).' }),
   attempts: count(),
   response: orNull(text({ description: 'What the mail server last answered, or why the message waits.' })),
   date_added: timestamp(),

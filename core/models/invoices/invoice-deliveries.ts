@@ -12,6 +12,7 @@ import { lockInvoice } from '../../billing/invoice-lock';
 import { ordered, readFilters, readOrder } from '../../billing/ordering';
 import { pageOffset } from '../../billing/values';
 import { queueEmailDelivery } from '../../delivery/invoice-email';
+import { cancelInvoiceEmail } from '../../delivery/cancel-invoice-email';
 import { deliveryQuery, deliveryRecord, presentDelivery } from './invoice-delivery-store';
 import { DELIVERY, DELIVERY_ADD, DELIVERY_LIST } from '../invoice-deliveries.fields';
 
@@ -77,7 +78,8 @@ export class InvoiceDeliveries {
   }
 
   @callable({
-    description: "Remove an invoice delivery (a paper one leaves the print queue). client_id, when given, must be the invoice's client. A message already written to the mail outbox is still sent.",
+    description:
+      "Remove an invoice delivery (a paper one leaves the print queue). client_id, when given, must be the invoice's client. Removing the invoice's last email delivery not yet sent cancels its message still waiting in the mail outbox; one already sent, or being sent at that moment, is not recalled.",
     verb: 'DELETE',
     params: [int('invoice_delivery_id'), int('client_id', { default: null })],
     returns: nothing(),
@@ -85,6 +87,7 @@ export class InvoiceDeliveries {
   async deleteDelivery(deliveryId: number, clientId: number | null) {
     const delivery = await this.findDelivery(deliveryId, clientId);
     await this.ctx.db.deleteFrom('invoice_delivery').where('id', '=', delivery.id).execute();
+    if (delivery.method === 'email') await cancelInvoiceEmail(this.ctx.db, this.ctx.companyId, delivery.invoice_id);
     return null;
   }
 

@@ -22,6 +22,7 @@ export const MAIL_LOG_RESEND = '/admin/mail/log/resend';
 function state(entry: MailLogEntry): string {
   if (entry.status === 'sent') return `Sent ${entry.date_sent} UTC`;
   if (entry.status === 'failed') return `Failed after ${entry.attempts} attempts`;
+  if (entry.status === 'cancelled') return 'Cancelled before it was sent';
   return entry.attempts ? `Retrying (${entry.attempts} attempts so far)` : 'Waiting to be sent';
 }
 

@@ -6,9 +6,11 @@ import { html, SafeHtml } from '../../web/html';
 import { formBasics, notice, redirectTo, sendHtml, staffPage } from '../layout';
 import { statusPage } from './status-page';
 import { mailTabs } from './mail-tabs';
+import { attachmentsPanel } from './mail-attachments-panel';
 
 /** emails/getList and getByType as the pages show them. */
 interface Template {
+  readonly id: number | null;
   readonly action: string;
   readonly type: 'client' | 'staff';
   readonly subject: string;
@@ -26,7 +28,12 @@ interface Rendered {
 const LIST = '/admin/mail/templates';
 const EDIT = '/admin/mail/templates/edit';
 const RESET = '/admin/mail/templates/reset';
-const DONE: Record<string, string> = { saved: 'The template has been saved.', reset: 'The template is the default again.' };
+const DONE: Record<string, string> = {
+  saved: 'The template has been saved.',
+  reset: 'The template is the default again.',
+  attached: 'The file has been attached.',
+  detached: 'The attachment has been deleted.',
+};
 const PARTS = ['subject', 'html', 'text'] as const;
 
 /** Mail → Templates: every template of the company in view, which are its own, and a link to each. */
@@ -54,7 +61,7 @@ export const showMailTemplates: PageHandler = async (request) => {
 /** One template: its subject and bodies to edit, its tags, and how it reads with sample values. */
 export const showMailTemplate: PageHandler = async (request) => {
   const done = DONE[String(request.ctx.query.done ?? '')];
-  await render(request, 200, String(request.ctx.query.action ?? ''), done ? notice('ok', done) : undefined);
+  await renderMailTemplate(request, 200, String(request.ctx.query.action ?? ''), done ? notice('ok', done) : undefined);
 };
 
 /** emails/edit: a template that does not parse is the model's 400, shown above the form with the line it names, the text as typed kept. */
@@ -62,7 +69,7 @@ export const saveMailTemplate: PageHandler = async (request) => {
   const action = field(request.form, 'action') ?? '';
   const vars = Object.fromEntries(PARTS.map((part) => [part, field(request.form, part) ?? '']));
   const outcome = await attempt(() => callAs(request, 'emails', 'edit', { action, vars }));
-  if (!outcome.ok) return render(request, 400, action, problemsNotice(outcome.messages), vars);
+  if (!outcome.ok) return renderMailTemplate(request, 400, action, problemsNotice(outcome.messages), vars);
   redirectTo(request.ctx, hrefFor(EDIT, request.company, { action, done: 'saved' }));
 };
 
@@ -70,11 +77,12 @@ export const saveMailTemplate: PageHandler = async (request) => {
 export const resetMailTemplate: PageHandler = async (request) => {
   const action = field(request.form, 'action') ?? '';
   const outcome = await attempt(() => callAs(request, 'emails', 'reset', { action }));
-  if (!outcome.ok) return render(request, 400, action, problemsNotice(outcome.messages));
+  if (!outcome.ok) return renderMailTemplate(request, 400, action, problemsNotice(outcome.messages));
   redirectTo(request.ctx, hrefFor(EDIT, request.company, { action, done: 'reset' }));
 };
 
-async function render(request: AdminRequest, status: number, action: string, top?: SafeHtml, given?: Record<string, string>) {
+/** A template's page; `top` is a notice above it, `given` what was typed (kept when a save is refused). */
+export async function renderMailTemplate(request: AdminRequest, status: number, action: string, top?: SafeHtml, given?: Record<string, string>) {
   const template = action ? ((await callAs(request, 'emails', 'getByType', { action })) as Template | false) : false;
   if (!template) return sendHtml(request.ctx, 404, statusPage('No such template', 'There is no mail template by that name.', { href: hrefFor(LIST, request.company), label: 'Back to the templates' }));
   const preview = (await callAs(request, 'emails', 'preview', { action })) as Rendered;
@@ -102,6 +110,7 @@ ${mailTabs(request, 'templates')}
       : ''
   }
 </section>
+${await attachmentsPanel(request, template)}
 <section class="panel" aria-labelledby="preview-title">
   <h2 id="preview-title">Preview with sample values</h2>
   <p class="hint">The saved template, as a message made from it reads.</p>

@@ -5,7 +5,8 @@ import { Browser, launchChromium, SCREENSHOTS as SPEC_OUTPUT } from '../../suppo
 import { SmtpSink } from '../../support/smtp-sink';
 import { startTestServer, TestServer } from '../../support/test-server';
 import { addClient, addInvoice, ok } from '../api/billing/fixtures';
-import { addStaff, STAFF } from './support/admin-client';
+import { addStaff } from './support/admin-client';
+import { signedInPage } from './support/signed-in-page';
 import { pageReview } from './support/page-review';
 
 const SCREENSHOTS = path.join(SPEC_OUTPUT, 'admin-mail');
@@ -33,15 +34,7 @@ describe('mail templates and mail log screens in headless Chromium', function ()
     await addInvoice(server, client, { delivery: ['email'] });
     await sink.until(() => sink.received[0]);
     await addStaff(server.installation);
-    page = await browser.context.newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('console', (message) => message.type() === 'error' && !message.text().startsWith('Failed to load resource') && problems.push(message.text()));
-    page.on('pageerror', (error) => problems.push(error.message));
-    await page.goto(`${server.url}/admin/sign-in`);
-    await page.getByLabel('Username').fill(STAFF.username);
-    await page.getByLabel('Password').fill(STAFF.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${server.url}/admin`);
+    page = await signedInPage(browser, server.url, problems);
   });
   after(async () => {
     await browser?.close();

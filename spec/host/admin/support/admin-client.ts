@@ -82,6 +82,8 @@ export const RECORD_GETS = [
   '/admin/payments/view',
   '/admin/payments/inbox/view',
   '/admin/mail/templates/edit',
+  '/admin/mail/groups/view',
+  '/admin/mail/signatures/edit',
 ];
 /** Every page and form of the area behind the session, as the access-control specs walk them. */
 export const STAFF_GETS = [
@@ -100,6 +102,8 @@ export const STAFF_GETS = [
   '/admin/settings/webhooks',
   '/admin/settings/mail',
   '/admin/mail/templates',
+  '/admin/mail/groups',
+  '/admin/mail/signatures',
   '/admin/mail/log',
   '/admin/settings/system',
   '/admin/settings/extensions',
@@ -118,6 +122,11 @@ export const STAFF_POSTS = [
   '/admin/settings/mail/test',
   '/admin/mail/templates/edit',
   '/admin/mail/templates/reset',
+  '/admin/mail/templates/attachments/add',
+  '/admin/mail/templates/attachments/delete',
+  '/admin/mail/signatures/add',
+  '/admin/mail/signatures/edit',
+  '/admin/mail/signatures/delete',
   '/admin/mail/log/resend',
   '/admin/settings/system/maintenance',
   '/admin/settings/system/timezone',
