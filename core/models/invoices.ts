@@ -193,7 +193,7 @@ export class Invoices {
     returns: INVOICE,
   })
   async void(invoiceId: number) {
-    await voidInvoice(this.ctx.db, await lockInvoice(this.ctx.db, this.ctx.companyId, invoiceId));
+    await voidInvoice(this.ctx.db, this.ctx.companyId, await lockInvoice(this.ctx.db, this.ctx.companyId, invoiceId));
     return this.queries.get(invoiceId);
   }
 

@@ -17,6 +17,7 @@ import { unapplyAll } from '../../billing/applying';
 import { closedDate } from '../../billing/settlement';
 import { totalFor } from './totalling';
 import { storedTotals } from '../../billing/totals';
+import { cancelInvoiceEmail } from '../../delivery/cancel-invoice-email';
 
 /** Where an invoice's status may go through invoices/edit; void is final. */
 const NEXT_STATUSES: Record<string, readonly string[]> = {
@@ -25,10 +26,14 @@ const NEXT_STATUSES: Record<string, readonly string[]> = {
   active: ['active', 'void'],
 };
 
-/** Voids a locked invoice: payments applied to it go back to the client's credit; it keeps its number. */
-export async function voidInvoice(db: CallContext['db'], invoice: LockedInvoice): Promise<void> {
+/**
+ * Voids a locked invoice of the company: payments applied to it go back to the client's credit; it
+ * keeps its number; its delivery message still waiting in the mail outbox is cancelled.
+ */
+export async function voidInvoice(db: CallContext['db'], companyId: number, invoice: LockedInvoice): Promise<void> {
   if (invoice.status === 'void') return;
   await unapplyAll(db, invoice.id);
+  await cancelInvoiceEmail(db, companyId, invoice.id, 'voided');
   await db
     .updateTable('invoices')
     .set({ status: 'void', paid: '0.0000', date_closed: formatUtc(new Date()) })
@@ -58,7 +63,7 @@ export class InvoiceEditor {
     const problems = this.refusals(invoice, vars);
     if (problems) throw TallyError.invalid(problems);
 
-    if (vars.status === 'void') return voidInvoice(db, invoice);
+    if (vars.status === 'void') return voidInvoice(db, this.ctx.companyId, invoice);
     const now = formatUtc(new Date());
     const status = typeof vars.status === 'string' ? vars.status : invoice.status;
     const changes: Updateable<InvoicesTable> = { status };

@@ -115,7 +115,7 @@ async function retotal(ctx: CallContext, invoiceId: number, like: LockedInvoice,
 
 /** A merged-away invoice: a draft is deleted, a numbered one voided (its number stays used). */
 async function retire(ctx: CallContext, invoice: LockedInvoice): Promise<void> {
-  if (invoice.status !== 'draft') return voidInvoice(ctx.db, invoice);
+  if (invoice.status !== 'draft') return voidInvoice(ctx.db, ctx.companyId, invoice);
   for (const table of ['invoice_lines', 'invoice_taxes', 'invoice_delivery', 'invoice_meta'] as const) await ctx.db.deleteFrom(table).where('invoice_id', '=', invoice.id).execute();
   await ctx.db.deleteFrom('invoices').where('id', '=', invoice.id).execute();
 }

@@ -3,7 +3,7 @@ import { Credential, startTestServer, TestServer } from '../../support/test-serv
 import { SmtpSink } from '../../support/smtp-sink';
 import { MailWorker } from '../../../core/delivery/mail-worker';
 import { mailDb } from '../../../core/delivery/mail-tables';
-import { CANCELLED_ANSWER } from '../../../core/delivery/cancel-invoice-email';
+import { CANCELLED_ANSWER, VOIDED_ANSWER } from '../../../core/delivery/cancel-invoice-email';
 
 const form = (values: Record<string, string | number>) =>
   Object.entries(values)
@@ -105,6 +105,21 @@ describe('cancelling an invoice email still in the mail outbox (HTTP, a real SMT
     expect((await messagesOf(kept)).map((m) => m.status)).to.deep.equal(['pending']);
     expect((await deliveries(dropped)).map((d) => d.method)).to.deep.equal(['paper']);
 
+    await sendAllUpTo(kept);
+    expect(sink.received).to.have.length(1);
+    expect(subjects()[0]).to.include(`Invoice ${await numberOf(kept)} from`);
+  });
+
+  it('voiding an invoice (invoices/void or edit with vars[status]=void) cancels its waiting message, its email delivery kept', async () => {
+    const voided = await addInvoice('Voided hosting');
+    const editedVoid = await addInvoice('Edited void hosting');
+    const kept = await addInvoice('Kept hosting');
+    await ok(server, 'POST', 'invoices/void', { invoice_id: voided });
+    await ok(server, 'PUT', 'invoices/edit', { invoice_id: editedVoid, 'vars[status]': 'void' });
+    for (const invoiceId of [voided, editedVoid]) {
+      expect((await messagesOf(invoiceId)).map((m) => [m.status, m.response])).to.deep.equal([['cancelled', VOIDED_ANSWER]]);
+      expect((await deliveries(invoiceId)).map((d) => d.method)).to.deep.equal(['email']);
+    }
     await sendAllUpTo(kept);
     expect(sink.received).to.have.length(1);
     expect(subjects()[0]).to.include(`Invoice ${await numberOf(kept)} from`);
