@@ -14,7 +14,7 @@ import { addClient, editClient, showAddClient, showEditClient } from './pages/cl
 import { addClientNote, showClient } from './pages/client-profile-page';
 import { showInvoices } from './pages/invoices-list-page';
 import { addInvoice, showAddInvoice } from './pages/invoice-form-page';
-import { invoiceDeliveryAction, recordPayment, showInvoice, voidInvoice } from './pages/invoice-page';
+import { chargeAccount, invoiceDeliveryAction, recordPayment, showInvoice, voidInvoice } from './pages/invoice-page';
 import { gatedBy } from './area-gate';
 import { addPackageGroup, deletePackageGroup, showPackages } from './pages/packages-list-page';
 import { addPackage, deletePackage, editPackage, showAddPackage, showEditPackage } from './pages/package-form-page';
@@ -48,6 +48,7 @@ export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['POST /admin/invoices/add', gatedBy('billing', addInvoice)],
   ['GET /admin/invoices/view', showInvoice],
   ['POST /admin/invoices/pay', gatedBy('billing', recordPayment)],
+  ['POST /admin/invoices/charge', gatedBy('billing', chargeAccount)],
   ['POST /admin/invoices/void', gatedBy('billing', voidInvoice)],
   ['POST /admin/invoices/delivery', gatedBy('billing', invoiceDeliveryAction)],
   ['GET /admin/invoices/pdf', sendInvoicePdf],

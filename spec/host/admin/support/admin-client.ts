@@ -148,6 +148,7 @@ export const STAFF_POSTS = [
   '/admin/invoices/add',
   '/admin/invoices/pay',
   '/admin/invoices/void',
+  '/admin/invoices/charge',
   '/admin/invoices/delivery',
   '/admin/packages/add',
   '/admin/packages/edit',
