@@ -1,6 +1,7 @@
 import { AdminRequest, callAs, hrefFor, PageHandler } from '../admin-request';
 import { field } from '../../web/form-body';
 import { attempt, problemsNotice } from '../../web/form-outcome';
+import { declaredFieldInputs, withoutBlankSecrets } from '../components/declared-fields';
 import { html, SafeHtml } from '../../web/html';
 import { formBasics, redirectTo, sendHtml, staffPage } from '../layout';
 import { mayChange, viewOnlyPage } from '../area-gate';
@@ -20,7 +21,7 @@ export const addServer: PageHandler = async (request) => {
   const module = await findModule(request, field(request.form, 'module_id'));
   if (!module) return noSuch(request, 'module');
   const typed = typedOf(request, module);
-  const outcome = await attempt(() => callAs(request, 'module_manager', 'addRow', { module_id: module.id, vars: submitted(typed, module) }));
+  const outcome = await attempt(() => callAs(request, 'module_manager', 'addRow', { module_id: module.id, vars: withoutBlankSecrets(typed, module.fields) }));
   if (!outcome.ok) return render(request, 400, module, undefined, typed, problemsNotice(outcome.messages));
   redirectTo(request.ctx, hrefFor(SERVERS_PATH, request.company, { done: 'added' }));
 };
@@ -36,7 +37,7 @@ export const editServer: PageHandler = async (request) => {
   const found = await findRow(request, field(request.form, 'module_row_id'));
   if (!found) return noSuch(request, 'server');
   const typed = typedOf(request, found.module);
-  const outcome = await attempt(() => callAs(request, 'module_manager', 'editRow', { module_row_id: found.row.id, vars: submitted(typed, found.module) }));
+  const outcome = await attempt(() => callAs(request, 'module_manager', 'editRow', { module_row_id: found.row.id, vars: withoutBlankSecrets(typed, found.module.fields) }));
   if (!outcome.ok) return render(request, 400, found.module, found.row, typed, problemsNotice(outcome.messages));
   redirectTo(request.ctx, hrefFor(SERVERS_PATH, request.company, { done: 'saved' }));
 };
@@ -52,11 +53,6 @@ function typedOf(request: AdminRequest, module: ServerModule): Record<string, st
   return Object.fromEntries(Object.keys(module.fields).map((key) => [key, typeof given[key] === 'string' ? (given[key] as string).trim() : '']));
 }
 
-/** A blank secret field means "keep what is stored" (the form never shows one back), so it is left out. */
-function submitted(typed: Record<string, string>, module: ServerModule): Record<string, string> {
-  return Object.fromEntries(Object.entries(typed).filter(([key, value]) => !(module.fields[key]?.secret && value === '')));
-}
-
 function render(request: AdminRequest, status: number, module: ServerModule, row: ServerRow | undefined, typed: Record<string, string>, top?: SafeHtml) {
   const back = { href: hrefFor(SERVERS_PATH, request.company), label: 'Back to the servers' };
   const title = row ? `Server: ${rowTitle(row)}` : `Add a ${module.name} server`;
@@ -64,16 +60,7 @@ function render(request: AdminRequest, status: number, module: ServerModule, row
   const content = html`${top ?? ''}
 <form method="post" action="${SERVERS_PATH}/${row ? 'edit' : 'add'}" class="stacked" aria-label="${title}">${formBasics(request)}
 ${row ? html`<input type="hidden" name="module_row_id" value="${row.id}">` : html`<input type="hidden" name="module_id" value="${module.id}">`}
-${Object.entries(module.fields).map(([key, d]) => {
-  const id = `server-${key}`;
-  const isSet = !!row?.secrets_set.includes(key);
-  const hint = d.secret ? (isSet ? 'Stored encrypted and never shown. Leave blank to keep it.' : 'Stored encrypted; never shown again.') : '';
-  return html`<div class="field">
-<label for="${id}">${d.label ?? key}${d.required ? '' : html` <span class="hint">(optional)</span>`}</label>
-<input type="${d.secret ? 'password' : 'text'}" id="${id}" name="fields[${key}]" autocomplete="${d.secret ? 'new-password' : 'off'}"${d.secret ? '' : html` value="${typed[key] ?? ''}"`}${d.required && !(d.secret && isSet) ? html` required` : ''}${hint ? html` aria-describedby="${id}-hint"` : ''}>
-${hint ? html`<p class="hint" id="${id}-hint">${hint}</p>` : ''}
-</div>`;
-})}
+${declaredFieldInputs(module.fields, { id: (key) => `server-${key}`, name: (key) => `fields[${key}]` }, typed, row?.secrets_set ?? [])}
 <div><button type="submit">${row ? 'Save server' : 'Add server'}</button></div></form>
 <p><a href="${back.href}">${back.label}</a></p>`;
   sendHtml(request.ctx, status, staffPage(request, 'servers', title, content));

@@ -87,7 +87,7 @@ describe('servers screens (admin area over HTTP)', function () {
   it('never shows the secret back: blank keeps it, a new value replaces it', async () => {
     const form = await staff.get(`/admin/packages/servers/edit?module_row_id=${rowId}`);
     expect(form.status).to.equal(200);
-    expect(form.text).to.contain('value="rack1.example"').and.contain('Leave blank to keep it.').and.not.to.contain('hunter2');
+    expect(form.text).to.contain('value="rack1.example"').and.contain('Leave blank to keep the current value.').and.not.to.contain('hunter2');
     expect(form.text).to.match(/<input type="password" id="server-password" name="fields\[password\]" autocomplete="new-password" aria-describedby/);
     const before = await stored(rowId);
     const kept = await staff.post('/admin/packages/servers/edit', {
