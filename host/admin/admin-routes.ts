@@ -25,6 +25,7 @@ import { reprocessNotification, showInbox, showNotification } from './pages/gate
 import { addCompany, setMaintenance, setTimezone, showSystem } from './pages/system-page';
 import { addServerGroup, deleteServer, deleteServerGroup, showServers } from './pages/servers-page';
 import { addServer, editServer, showAddServer, showEditServer } from './pages/server-form-page';
+import { editServerGroup, showEditServerGroup } from './pages/server-group-page';
 import { addTax, deleteTax, editTax, saveTaxIds, showEditTax, showTaxes } from './pages/taxes-page';
 import { addCurrency, deleteCurrency, editCurrency, saveRateSettings, showCurrencies, showEditCurrency, updateRates } from './pages/currencies-page';
 
@@ -67,6 +68,8 @@ export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['POST /admin/packages/servers/edit', gatedBy('settings', editServer)],
   ['POST /admin/packages/servers/delete', gatedBy('settings', deleteServer)],
   ['POST /admin/packages/servers/groups/add', gatedBy('settings', addServerGroup)],
+  ['GET /admin/packages/servers/groups/edit', gatedBy('settings', showEditServerGroup)],
+  ['POST /admin/packages/servers/groups/edit', gatedBy('settings', editServerGroup)],
   ['POST /admin/packages/servers/groups/delete', gatedBy('settings', deleteServerGroup)],
   ['GET /admin/services/add', gatedBy('services', showAddService)],
   ['POST /admin/services/add', gatedBy('services', addService)],

@@ -1,5 +1,5 @@
 import { SettingDeclaration } from '../../../core/kernel/extension-catalog';
-import { AdminRequest, callAs } from '../admin-request';
+import { AdminRequest, callAs, hasCallable } from '../admin-request';
 import { wholeNumberOr } from '../components/list-controls';
 import { declaredRowFields } from '../extension-listing';
 
@@ -29,6 +29,8 @@ export interface ServerModule {
 
 /** The company's installed modules (module_manager/getAll), each with its manifest's row fields. */
 export async function installedModules(request: AdminRequest): Promise<ServerModule[]> {
+  // An installation without the extension runtime has no module manager, and so no modules.
+  if (!hasCallable(request.installation, 'module_manager', 'getAll')) return [];
   const all = (await callAs(request, 'module_manager', 'getAll', { company_id: request.company.id })) as Array<{ id: number | null; dir: string; name: string }>;
   return all.filter((m): m is { id: number; dir: string; name: string } => m.id !== null).map((m) => ({ id: m.id, dir: m.dir, name: m.name, fields: declaredRowFields(request, m.dir) }));
 }

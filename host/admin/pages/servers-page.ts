@@ -9,13 +9,14 @@ import { mayChange, viewOnlyNote } from '../area-gate';
 import { statusPage } from './status-page';
 import { findModule, findRow, installedModules, rowTitle, ServerGroup, ServerModule, ServerRow } from './server-records';
 import { SERVERS_PATH as PATH } from './server-form-page';
+import { ADD_ORDERS, groupFields, groupVars } from './server-group-page';
 
-const ADD_ORDERS: Readonly<Record<string, string>> = { first: 'The first server', roundrobin: 'Each server in turn' };
 const DONE: Record<string, string> = {
   added: 'The server has been added.',
   saved: 'The server has been saved.',
   deleted: 'The server has been deleted.',
   'group-added': 'The server group has been added.',
+  'group-saved': 'The server group has been saved.',
   'group-deleted': 'The server group has been deleted; its servers stay.',
 };
 
@@ -41,8 +42,7 @@ export const deleteServer: PageHandler = async (request) => {
 export const addServerGroup: PageHandler = async (request) => {
   const module = await findModule(request, field(request.form, 'module_id'));
   if (!module) return noSuch(request, 'module');
-  const rows = (Array.isArray(request.form.module_rows) ? request.form.module_rows : request.form.module_rows === undefined ? [] : [request.form.module_rows]).map((v) => wholeNumberOr(v, 0));
-  const vars = { name: field(request.form, 'name'), add_order: field(request.form, 'add_order') || 'first', module_rows: rows };
+  const vars = groupVars(request);
   const outcome = await attempt(() => callAs(request, 'module_manager', 'addGroup', { module_id: module.id, vars }));
   if (!outcome.ok) return render(request, 400, problemsNotice(outcome.messages));
   redirectTo(request.ctx, hrefFor(PATH, request.company, { done: 'group-added' }));
@@ -119,7 +119,7 @@ ${dataTable(
   `Server groups of ${module.name}`,
   [{ label: 'Group' }, { label: 'New services go on' }, { label: 'Servers' }, ...(manage ? [{ label: 'Action' }] : [])],
   groups.map((g) => [
-    g.name,
+    manage ? html`<a href="${hrefFor(`${PATH}/groups/edit`, request.company, { module_group_id: String(g.id) })}">${g.name}</a>` : g.name,
     ADD_ORDERS[g.add_order] ?? g.add_order,
     g.rows.map(rowTitle).join(', '),
     ...(manage
@@ -137,8 +137,6 @@ ${manage && rows.length ? groupForm(request, module, rows, slug) : ''}
 function groupForm(request: AdminRequest, module: ServerModule, rows: readonly ServerRow[], slug: string): SafeHtml {
   return html`<form method="post" action="${PATH}/groups/add" class="stacked" aria-labelledby="${slug}-group-add">${formBasics(request)}<input type="hidden" name="module_id" value="${module.id}">
 <h4 id="${slug}-group-add">Add a group</h4>
-<div class="field"><label for="${slug}-group-name">Name</label><input type="text" id="${slug}-group-name" name="name" required maxlength="128"></div>
-<div class="field"><label for="${slug}-group-order">New services go on</label><select id="${slug}-group-order" name="add_order">${Object.entries(ADD_ORDERS).map(([value, label]) => html`<option value="${value}">${label}</option>`)}</select></div>
-<fieldset><legend>Servers in the group</legend>${rows.map((row) => html`<label><input type="checkbox" name="module_rows[]" value="${row.id}"> ${rowTitle(row)}</label> `)}</fieldset>
+${groupFields(slug, rows)}
 <div><button type="submit" class="small">Add group</button></div></form>`;
 }

@@ -130,6 +130,16 @@ describe('servers screens (admin area over HTTP)', function () {
     const unnamed = await staff.post('/admin/packages/servers/groups/add', { company_id: '1', module_id: String(moduleId), name: '', add_order: 'first' });
     expect(unnamed.status).to.equal(400);
     expect(await call(1, 'module_manager', 'getGroups', { module_id: moduleId })).to.have.length(1);
+    const form = await staff.get(`/admin/packages/servers/groups/edit?module_group_id=${group.id}`);
+    expect(form.status).to.equal(200);
+    expect(form.text).to.contain(`value="Europe ${ESCAPED}"`).and.contain(`value="${rowId}" checked`).and.contain('<option value="roundrobin" selected>');
+    const blank = await staff.post('/admin/packages/servers/groups/edit', { company_id: '1', module_group_id: String(group.id), name: '', add_order: 'first' });
+    expect(blank.status).to.equal(400);
+    expect(await call(1, 'module_manager', 'getGroup', { module_group_id: group.id })).to.deep.equal(group);
+    const saved = await staff.post('/admin/packages/servers/groups/edit', { company_id: '1', module_group_id: String(group.id), name: 'Europe west', add_order: 'first' });
+    expect(saved.status, saved.text).to.equal(303);
+    expect(await call(1, 'module_manager', 'getGroup', { module_group_id: group.id })).to.deep.include({ name: 'Europe west', add_order: 'first', rows: [] });
+    expect((await staff.get(saved.location!)).text).to.contain('The server group has been saved.');
     expect((await staff.post('/admin/packages/servers/groups/delete', { company_id: '1', module_group_id: String(group.id) })).status).to.equal(303);
     expect(await call(1, 'module_manager', 'getGroups', { module_id: moduleId })).to.deep.equal([]);
     expect(await call(1, 'module_manager', 'getRows', { module_id: moduleId })).to.have.length(1);
@@ -147,15 +157,24 @@ describe('servers screens (admin area over HTTP)', function () {
     expect((await staff.get(`/admin/packages/servers/add?module_id=${theirModule}`)).status).to.equal(404);
     expect((await staff.post('/admin/packages/servers/add', { company_id: '1', module_id: String(theirModule), 'fields[hostname]': 'x', 'fields[password]': 'y' })).status).to.equal(404);
     expect((await staff.post('/admin/packages/servers/groups/add', { company_id: '1', module_id: String(theirModule), name: 'Theirs' })).status).to.equal(404);
+    const theirGroup = await call(2, 'module_manager', 'addGroup', { module_id: theirModule, vars: { name: 'Their group' } });
+    expect((await staff.get(`/admin/packages/servers/groups/edit?module_group_id=${theirGroup}`)).status).to.equal(404);
+    expect((await staff.post('/admin/packages/servers/groups/edit', { company_id: '1', module_group_id: String(theirGroup), name: 'Mine now' })).status).to.equal(404);
+    expect((await staff.post('/admin/packages/servers/groups/delete', { company_id: '1', module_group_id: String(theirGroup) })).status).to.equal(404);
     expect(await stored(theirRow)).to.deep.equal(before);
-    expect(await server.installation.db.selectFrom('module_groups').select('id').execute()).to.deep.equal([]);
+    expect((await server.installation.db.selectFrom('module_groups').select('name').execute()).map((g) => g.name)).to.deep.equal(['Their group']);
   });
 
   it('shows a member without the settings area the servers with no form, and refuses their forged posts, changing nothing', async () => {
     const groupId = await call(1, 'module_manager', 'addGroup', { module_id: moduleId, vars: { name: 'Kept', module_rows: [rowId] } });
     const member = await signedInMember(server, 'cataloguer', ['catalog']);
     const note = 'Your staff group can view company and system settings, taxes, currencies, api access, webhooks, extensions but not change them.';
-    for (const path of ['/admin/packages/servers', `/admin/packages/servers/add?module_id=${moduleId}`, `/admin/packages/servers/edit?module_row_id=${rowId}`]) {
+    for (const path of [
+      '/admin/packages/servers',
+      `/admin/packages/servers/add?module_id=${moduleId}`,
+      `/admin/packages/servers/edit?module_row_id=${rowId}`,
+      `/admin/packages/servers/groups/edit?module_group_id=${groupId}`,
+    ]) {
       const page = await member.get(path);
       expect(page.status, path).to.equal(200);
       expect(page.text, path).to.contain(note).and.not.to.contain('method="post" action="/admin/packages/servers');
@@ -173,6 +192,7 @@ describe('servers screens (admin area over HTTP)', function () {
       ['/admin/packages/servers/edit', { module_row_id: String(rowId), 'fields[hostname]': 'sneaky.example', 'fields[password]': 'stolen' }],
       ['/admin/packages/servers/delete', { module_row_id: String(rowId) }],
       ['/admin/packages/servers/groups/add', { module_id: String(moduleId), name: 'Sneaky' }],
+      ['/admin/packages/servers/groups/edit', { module_group_id: String(groupId), name: 'Sneaky' }],
       ['/admin/packages/servers/groups/delete', { module_group_id: String(groupId) }],
     ] as const) {
       const forged = await member.post(path, { company_id: '1', ...fields });

@@ -86,6 +86,7 @@ export const RECORD_GETS = [
   '/admin/settings/currencies/edit',
   '/admin/packages/servers/add',
   '/admin/packages/servers/edit',
+  '/admin/packages/servers/groups/edit',
 ];
 /** Every page and form of the area behind the session, as the access-control specs walk them. */
 export const STAFF_GETS = [
@@ -169,6 +170,7 @@ export const STAFF_POSTS = [
   '/admin/packages/servers/edit',
   '/admin/packages/servers/delete',
   '/admin/packages/servers/groups/add',
+  '/admin/packages/servers/groups/edit',
   '/admin/packages/servers/groups/delete',
   '/admin/settings/taxes/add',
   '/admin/settings/taxes/edit',
