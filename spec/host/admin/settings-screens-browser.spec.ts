@@ -79,6 +79,21 @@ describe('servers, taxes and currencies screens in headless Chromium', function 
       .evaluate((cell) => getComputedStyle(cell, '::before').content);
     expect(label).to.equal('"Rate (%)"');
     await page.setViewportSize({ width: 1280, height: 860 });
+    // The invoice form's live total adds the tax of a client it applies to on the taxed lines, as the invoice will.
+    const client = await server.installation.call('clients', 'add', { vars: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', country: 'GB' } }, { companyId: 1, user: 'spec' });
+    await page.goto(`${server.url}/admin/invoices/add?company=1&client_id=${client}`);
+    await page.getByLabel('Line 1 description').fill('Hosting');
+    await page.getByLabel('Line 1 unit price').fill('33.33');
+    await page.getByLabel('Line 1 taxed').check();
+    await page.getByLabel('Line 2 description').fill('Setup');
+    await page.getByLabel('Line 2 unit price').fill('10');
+    expect(await page.locator('#invoice-live-total').textContent()).to.equal('50.00 USD');
+    await page.getByRole('button', { name: 'Create invoice' }).click();
+    await page.waitForURL('**/admin/invoices/view?**');
+    expect(await page.getByRole('list', { name: 'Totals' }).textContent())
+      .to.contain('VAT (20%)$6.67')
+      .and.contain('Total$50.00');
+    await nav('Taxes');
     await page.getByRole('button', { name: 'Delete tax VAT' }).click();
     await page.waitForURL('**done=deleted**');
     expect(chromium!.dialogs.pop()).to.equal('confirm: Delete the tax VAT? It is no longer charged; invoices already made keep it.');
