@@ -157,6 +157,10 @@ describe('servers screens (admin area over HTTP)', function () {
     expect((await staff.get(`/admin/packages/servers/add?module_id=${theirModule}`)).status).to.equal(404);
     expect((await staff.post('/admin/packages/servers/add', { company_id: '1', module_id: String(theirModule), 'fields[hostname]': 'x', 'fields[password]': 'y' })).status).to.equal(404);
     expect((await staff.post('/admin/packages/servers/groups/add', { company_id: '1', module_id: String(theirModule), name: 'Theirs' })).status).to.equal(404);
+    // Their server put in a group of ours: the model refuses it.
+    const smuggled = await staff.post('/admin/packages/servers/groups/add', { company_id: '1', module_id: String(moduleId), name: 'Smuggled', add_order: 'first', 'module_rows[]': String(theirRow) });
+    expect(smuggled.status).to.equal(400);
+    expect(smuggled.text).to.contain('Every module row must be a row of this module.');
     const theirGroup = await call(2, 'module_manager', 'addGroup', { module_id: theirModule, vars: { name: 'Their group' } });
     expect((await staff.get(`/admin/packages/servers/groups/edit?module_group_id=${theirGroup}`)).status).to.equal(404);
     expect((await staff.post('/admin/packages/servers/groups/edit', { company_id: '1', module_group_id: String(theirGroup), name: 'Mine now' })).status).to.equal(404);
