@@ -60,7 +60,7 @@ export const saveTaxIds: PageHandler = async (request) => {
 export const showEditTax: PageHandler = async (request) => {
   const tax = await findTax(request, request.ctx.query.tax_id);
   if (!tax) return noSuchTax(request);
-  renderEdit(request, 200, tax, typedFrom(tax));
+  await renderEdit(request, 200, tax, typedFrom(tax));
 };
 
 export const editTax: PageHandler = async (request) => {
@@ -96,7 +96,11 @@ function whereText(tax: Tax): string {
 }
 
 async function render(request: AdminRequest, status: number, view: { top?: SafeHtml; typed?: TaxInput; taxIds?: string }) {
-  const [taxes, taxIds] = (await Promise.all([callAs(request, 'taxes', 'getList'), callAs(request, 'settings', 'get', { key: 'company_tax_ids', company_id: request.company.id })])) as [Tax[], string];
+  const [taxes, taxIds, levels] = (await Promise.all([
+    callAs(request, 'taxes', 'getList'),
+    callAs(request, 'settings', 'get', { key: 'company_tax_ids', company_id: request.company.id }),
+    callAs(request, 'taxes', 'getTaxLevels'),
+  ])) as [Tax[], string, Record<string, string>];
   const manage = mayChange(request, 'settings');
   const content = html`${view.top ?? ''}${viewOnlyNote(request, 'settings')}
 <p class="hint">A client pays at most one tax of each level: the active one closest to its primary contact's address (country and state, else the country, else everywhere). Changing or deleting a tax never changes an invoice already made.</p>
@@ -123,7 +127,7 @@ ${dataTable(
 ${
   manage
     ? html`<section class="panel" aria-labelledby="tax-add-title"><h2 id="tax-add-title">Add a tax</h2>
-<form method="post" action="${PATH}/add" class="grid-form" aria-labelledby="tax-add-title">${formBasics(request)}${taxFields(view.typed ?? BLANK)}<div><button type="submit">Add tax</button></div></form></section>`
+<form method="post" action="${PATH}/add" class="grid-form" aria-labelledby="tax-add-title">${formBasics(request)}${taxFields(view.typed ?? BLANK, levels)}<div><button type="submit">Add tax</button></div></form></section>`
     : ''
 }
 <section class="panel" aria-labelledby="tax-ids-title"><h2 id="tax-ids-title">Tax ids on invoices</h2>
@@ -139,17 +143,18 @@ ${
   sendHtml(request.ctx, status, staffPage(request, 'taxes', 'Taxes', content));
 }
 
-function renderEdit(request: AdminRequest, status: number, tax: Tax, typed: TaxInput, top?: SafeHtml) {
+async function renderEdit(request: AdminRequest, status: number, tax: Tax, typed: TaxInput, top?: SafeHtml) {
   const back = { href: hrefFor(PATH, request.company), label: 'Back to the taxes' };
   if (!mayChange(request, 'settings')) return sendHtml(request.ctx, status, viewOnlyPage(request, 'settings', 'taxes', tax.name, back));
+  const levels = (await callAs(request, 'taxes', 'getTaxLevels')) as Record<string, string>;
   const content = html`${top ?? ''}
-<form method="post" action="${PATH}/edit" class="grid-form" aria-label="Edit the tax">${formBasics(request)}<input type="hidden" name="tax_id" value="${tax.id}">${taxFields(typed)}<div><button type="submit">Save tax</button></div></form>
+<form method="post" action="${PATH}/edit" class="grid-form" aria-label="Edit the tax">${formBasics(request)}<input type="hidden" name="tax_id" value="${tax.id}">${taxFields(typed, levels)}<div><button type="submit">Save tax</button></div></form>
 <p><a href="${back.href}">${back.label}</a></p>`;
   sendHtml(request.ctx, status, staffPage(request, 'taxes', `Tax: ${tax.name}`, content));
 }
 
-/** The fields of taxes/add and taxes/edit, with what was typed. */
-function taxFields(typed: TaxInput): SafeHtml {
+/** The fields of taxes/add and taxes/edit, with what was typed; the levels are the model's (taxes/getTaxLevels). */
+function taxFields(typed: TaxInput, levels: Record<string, string>): SafeHtml {
   const select = (name: string, label: string, options: ReadonlyArray<[string, string]>) =>
     html`<div class="field"><label for="tax-${name}">${label}</label><select id="tax-${name}" name="${name}">${options.map(([value, text]) => html`<option value="${value}"${value === typed[name as keyof TaxInput] ? html` selected` : ''}>${text}</option>`)}</select></div>`;
   return html`<div class="field"><label for="tax-name">Name</label><input type="text" id="tax-name" name="name" value="${typed.name}" required maxlength="128"></div>
@@ -158,10 +163,7 @@ ${select('type', 'Type', [
   ['exclusive', 'Exclusive (added to the lines)'],
   ['inclusive', 'Inclusive (inside the amounts)'],
 ])}
-${select('level', 'Level', [
-  ['1', 'Level 1'],
-  ['2', 'Level 2'],
-])}
+${select('level', 'Level', Object.entries(levels))}
 <div class="field"><label for="tax-country">Country <span class="hint">(two letters; blank: everywhere)</span></label><input type="text" id="tax-country" name="country" value="${typed.country}" maxlength="2" autocomplete="off"></div>
 <div class="field"><label for="tax-state">State <span class="hint">(blank: the whole country)</span></label><input type="text" id="tax-state" name="state" value="${typed.state}" maxlength="3" autocomplete="off"></div>
 ${select('status', 'Status', [
