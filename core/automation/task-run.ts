@@ -4,7 +4,7 @@ import { BillingProfile } from '../billing/billing-profiles';
 import { BillingSettings } from '../billing/billing-settings';
 import { CompanyScope } from './company-scope';
 import { Leases, SLICES } from './leases';
-import { BulkBody, UnitBatch, UnitBody, UnitResult } from './unit-batch';
+import { BulkBody, UnitBatch, UnitBody, UnitFailed, UnitResult } from './unit-batch';
 
 /** What one task of one company's run is given. */
 export interface TaskRun {
@@ -49,7 +49,8 @@ const LANES = 4;
  * `fetch` lists what is to do (one query for the company), `handle` runs a slice's rows through
  * `unit`, one unit of work as the company. Units run in batches (UnitBatch): a unit refused with a
  * 400 (a module's error, a period another run invoiced first) is rolled back alone, counted as
- * failed, and the run goes on; anything else rolls the batch back and stops the run (the next run
+ * failed, and the run goes on; a unit that answers UnitFailed (a declined charge) keeps its work
+ * and is counted as failed too; anything else rolls the batch back and stops the run (the next run
  * resumes). With a bulk body, a batch's units are first done together (see UnitBatch). With
  * `passes` > 1 the list is fetched again while work gets done (a service far behind renews once
  * per pass).
@@ -92,7 +93,7 @@ export async function sliced<T extends { client_id: number }>(
         if (!(await run.leases.claim(run.companyId, task, slice, run.now))) continue;
         const tally = (label: string, result: UnitResult) => {
           if (result === true) outcome.processed++;
-          else if (result instanceof TallyError) {
+          else if (result instanceof TallyError || result instanceof UnitFailed) {
             outcome.failed++;
             if (outcome.messages.length < 20) outcome.messages.push(`${label}: ${describe(result)}`);
           }
@@ -143,7 +144,8 @@ export interface SlicedOptions {
   bulk?: BulkBody;
 }
 
-function describe(error: TallyError): string {
+function describe(error: TallyError | UnitFailed): string {
+  if (error instanceof UnitFailed) return error.reason;
   const details = error.errors ? Object.values(error.errors).flatMap((e) => Object.values(e)) : [];
   return details.length ? details.join(' ') : error.message;
 }

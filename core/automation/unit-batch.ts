@@ -5,11 +5,20 @@ import { ModelCalls } from '../kernel/model-calls';
 import { TallyError } from '../kernel/tally-error';
 import { CompanyScope } from './company-scope';
 
-/** One unit of the billing run's work; answers whether it did something (false: nothing was left). */
-export type UnitBody = (ctx: CallContext, calls: ModelCalls) => Promise<boolean>;
+/**
+ * A unit whose work is kept (committed) although what it tried did not succeed: a charge the
+ * gateway declined is recorded (the attempt, the client's failure count, the event) yet the
+ * invoice is not paid. The run counts it failed, with its reason, never done.
+ */
+export class UnitFailed {
+  constructor(readonly reason: string) {}
+}
 
-/** What became of a unit: done (true), nothing to do (false), or refused with a 400. */
-export type UnitResult = boolean | TallyError;
+/** One unit of the billing run's work; answers whether it did something (false: nothing was left), or that it failed with its work kept. */
+export type UnitBody = (ctx: CallContext, calls: ModelCalls) => Promise<boolean | UnitFailed>;
+
+/** What became of a unit: done (true), nothing to do (false), failed with its work kept, or refused with a 400 (rolled back). */
+export type UnitResult = boolean | UnitFailed | TallyError;
 
 /**
  * Does the work of a batch's units at once (set-based statements instead of each unit's own), from

@@ -18,7 +18,7 @@ import { addClient, editClient, showAddClient, showEditClient } from './pages/cl
 import { addClientNote, showClient } from './pages/client-profile-page';
 import { showInvoices } from './pages/invoices-list-page';
 import { addInvoice, showAddInvoice } from './pages/invoice-form-page';
-import { invoiceDeliveryAction, recordPayment, showInvoice, voidInvoice } from './pages/invoice-page';
+import { chargeAccount, invoiceDeliveryAction, recordPayment, showInvoice, voidInvoice } from './pages/invoice-page';
 import { gatedBy } from './area-gate';
 import { addPackageGroup, deletePackageGroup, showPackages } from './pages/packages-list-page';
 import { addPackage, deletePackage, editPackage, showAddPackage, showEditPackage } from './pages/package-form-page';
@@ -27,6 +27,11 @@ import { showPayments } from './pages/payments-list-page';
 import { applyTransaction, captureTransaction, refundTransaction, showTransaction, unapplyTransaction, voidTransaction } from './pages/transaction-page';
 import { reprocessNotification, showInbox, showNotification } from './pages/gateway-inbox-page';
 import { addCompany, setMaintenance, setTimezone, showSystem } from './pages/system-page';
+import { addServerGroup, deleteServer, deleteServerGroup, showServers } from './pages/servers-page';
+import { addServer, editServer, showAddServer, showEditServer } from './pages/server-form-page';
+import { editServerGroup, showEditServerGroup } from './pages/server-group-page';
+import { addTax, deleteTax, editTax, saveTaxIds, showEditTax, showTaxes } from './pages/taxes-page';
+import { addCurrency, deleteCurrency, editCurrency, saveRateSettings, showCurrencies, showEditCurrency, updateRates } from './pages/currencies-page';
 
 /**
  * Every page of the area behind the staff session, by `<METHOD> <path>`. Sign-in, sign-out and the
@@ -48,6 +53,7 @@ export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['POST /admin/invoices/add', gatedBy('billing', addInvoice)],
   ['GET /admin/invoices/view', showInvoice],
   ['POST /admin/invoices/pay', gatedBy('billing', recordPayment)],
+  ['POST /admin/invoices/charge', gatedBy('billing', chargeAccount)],
   ['POST /admin/invoices/void', gatedBy('billing', voidInvoice)],
   ['POST /admin/invoices/delivery', gatedBy('billing', invoiceDeliveryAction)],
   ['GET /admin/invoices/pdf', sendInvoicePdf],
@@ -59,6 +65,16 @@ export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['POST /admin/packages/add', gatedBy('catalog', addPackage)],
   ['GET /admin/packages/edit', gatedBy('catalog', showEditPackage)],
   ['POST /admin/packages/edit', gatedBy('catalog', editPackage)],
+  ['GET /admin/packages/servers', gatedBy('settings', showServers)],
+  ['GET /admin/packages/servers/add', gatedBy('settings', showAddServer)],
+  ['POST /admin/packages/servers/add', gatedBy('settings', addServer)],
+  ['GET /admin/packages/servers/edit', gatedBy('settings', showEditServer)],
+  ['POST /admin/packages/servers/edit', gatedBy('settings', editServer)],
+  ['POST /admin/packages/servers/delete', gatedBy('settings', deleteServer)],
+  ['POST /admin/packages/servers/groups/add', gatedBy('settings', addServerGroup)],
+  ['GET /admin/packages/servers/groups/edit', gatedBy('settings', showEditServerGroup)],
+  ['POST /admin/packages/servers/groups/edit', gatedBy('settings', editServerGroup)],
+  ['POST /admin/packages/servers/groups/delete', gatedBy('settings', deleteServerGroup)],
   ['GET /admin/services/add', gatedBy('services', showAddService)],
   ['POST /admin/services/add', gatedBy('services', addService)],
   ['POST /admin/services/restricted', gatedBy('services', setRestrictedPackages)],
@@ -108,6 +124,19 @@ export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['POST /admin/settings/staff/groups/delete', gatedBy('staff', deleteStaffGroup)],
   ['POST /admin/settings/staff/assign', gatedBy('staff', assignStaffGroup)],
   ['GET /admin/settings/system', gatedBy('settings', showSystem)],
+  ['GET /admin/settings/taxes', gatedBy('settings', showTaxes)],
+  ['POST /admin/settings/taxes/add', gatedBy('settings', addTax)],
+  ['GET /admin/settings/taxes/edit', gatedBy('settings', showEditTax)],
+  ['POST /admin/settings/taxes/edit', gatedBy('settings', editTax)],
+  ['POST /admin/settings/taxes/delete', gatedBy('settings', deleteTax)],
+  ['POST /admin/settings/taxes/settings', gatedBy('settings', saveTaxIds)],
+  ['GET /admin/settings/currencies', gatedBy('settings', showCurrencies)],
+  ['POST /admin/settings/currencies/add', gatedBy('settings', addCurrency)],
+  ['GET /admin/settings/currencies/edit', gatedBy('settings', showEditCurrency)],
+  ['POST /admin/settings/currencies/edit', gatedBy('settings', editCurrency)],
+  ['POST /admin/settings/currencies/delete', gatedBy('settings', deleteCurrency)],
+  ['POST /admin/settings/currencies/settings', gatedBy('settings', saveRateSettings)],
+  ['POST /admin/settings/currencies/rates', gatedBy('settings', updateRates)],
   ['GET /admin/audit', showAudit],
   ['POST /admin/settings/system/maintenance', gatedBy('settings', setMaintenance)],
   ['POST /admin/settings/system/timezone', gatedBy('settings', setTimezone)],

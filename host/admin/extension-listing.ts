@@ -65,3 +65,8 @@ export function declaredSettings(request: AdminRequest, type: ExtensionType, dir
 function catalogOf(request: AdminRequest): ExtensionCatalog {
   return request.installation.container.resolve(ExtensionCatalog);
 }
+
+/** The fields a module's manifest declares for its rows (servers): `row_fields`; empty for one the runtime does not know. */
+export function declaredRowFields(request: AdminRequest, dir: string): Readonly<Record<string, SettingDeclaration>> {
+  return catalogOf(request).find('module', dir)?.rowFields ?? {};
+}

@@ -2,7 +2,8 @@ import { AdminRequest, hrefFor } from './admin-request';
 import { CSRF_FIELD } from '../web/csrf';
 import { html, SafeHtml } from '../web/html';
 
-export type Section = 'dashboard' | 'clients' | 'invoices' | 'packages' | 'payments' | 'inbox' | 'api' | 'webhooks' | 'mail' | 'extensions' | 'staff' | 'system' | 'audit';
+export type Section =
+  'dashboard' | 'clients' | 'invoices' | 'packages' | 'payments' | 'inbox' | 'servers' | 'taxes' | 'currencies' | 'api' | 'webhooks' | 'mail' | 'extensions' | 'staff' | 'system' | 'audit';
 
 /** The navigation, the same for every staff member: everyone reads every section; what they may change is each page's (area-gate.ts). */
 const SECTIONS: ReadonlyArray<{ key: Section; path: string; label: string }> = [
@@ -12,6 +13,9 @@ const SECTIONS: ReadonlyArray<{ key: Section; path: string; label: string }> = [
   { key: 'payments', path: '/admin/payments', label: 'Payments' },
   { key: 'inbox', path: '/admin/payments/inbox', label: 'Gateway inbox' },
   { key: 'packages', path: '/admin/packages', label: 'Packages' },
+  { key: 'servers', path: '/admin/packages/servers', label: 'Servers' },
+  { key: 'taxes', path: '/admin/settings/taxes', label: 'Taxes' },
+  { key: 'currencies', path: '/admin/settings/currencies', label: 'Currencies' },
   { key: 'api', path: '/admin/settings/api', label: 'API access' },
   { key: 'webhooks', path: '/admin/settings/webhooks', label: 'Webhooks' },
   { key: 'mail', path: '/admin/settings/mail', label: 'Mail' },

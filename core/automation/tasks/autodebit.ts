@@ -6,6 +6,7 @@ import { localDate } from '../../billing/renew-dates';
 import { asCompany } from '../company-scope';
 import { shiftDays } from '../../billing/run-clock';
 import { sliced, Task, TaskRun } from '../task-run';
+import { UnitFailed } from '../unit-batch';
 import { emit } from '../../events/emit';
 import { Tx } from '../../db/schema';
 import { sendReceipt } from '../../payments/send-receipt';
@@ -17,8 +18,9 @@ const failuresOf = async (db: Tx, clientId: number) => Number((await db.selectFr
  * autodebit account through its gateway, while the client's failures stay under "auto debit
  * attempts". Each charge is claimed first — a committed row keyed (invoice, local day) — and only
  * then made, so two runs at once, or a run repeated the same day, or a run after a crash between
- * the claim and the answer, never charge one invoice twice. A decline counts a failure; an
- * approval (the gateway records the payment on the invoice) clears them.
+ * the claim and the answer, never charge one invoice twice. A decline counts a failure (the
+ * client's, and the run's: a declined invoice is never "done"); an approval (the gateway records
+ * the payment on the invoice) clears the client's.
  */
 export const autodebit: Task = {
   name: 'autodebit',
@@ -133,7 +135,7 @@ export const autodebit: Task = {
                 attempt: await failuresOf(ctx.db, invoice.client_id),
                 reason: answer.message ?? answer.status,
               });
-            return true;
+            return approved ? true : new UnitFailed(`declined: ${answer.message ?? answer.status}`);
           });
         }
         // One charge per transaction: its outcome is recorded the moment the gateway answers.

@@ -1,7 +1,10 @@
+import { LIVE_TOTAL_SCRIPT } from '../components/live-total';
+
 /**
  * The area's only script, served as /admin/assets/admin.js (a file rather than inline, so the
  * Content-Security-Policy can refuse every inline script). Every page works without it: it adds
- * the copy button's behaviour and a confirmation before destructive buttons.
+ * the copy button's behaviour, a confirmation before destructive buttons, and the invoice form's
+ * live total.
  */
 export const SCRIPT = `
 (function () {
@@ -23,5 +26,6 @@ export const SCRIPT = `
     var message = event.submitter && event.submitter.getAttribute('data-confirm');
     if (message && !window.confirm(message)) event.preventDefault();
   });
+${LIVE_TOTAL_SCRIPT}
 })();
 `;

@@ -91,6 +91,8 @@ details summary { cursor: pointer; color: var(--accent); }
 .totals { display: grid; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); gap: .75rem; list-style: none; padding: 0; margin: 0 0 1rem; }
 .totals li { background: var(--panel); border: 1px solid var(--line); border-radius: .5rem; padding: .75rem 1rem; }
 .totals .value { font-size: 1.25rem; font-weight: 600; display: block; overflow-wrap: anywhere; }
+.live-total { margin: .75rem 0 0; }
+.live-total output { font-size: 1.25rem; font-weight: 600; margin-left: .25rem; }
 .grid-form { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: .75rem 1rem; }
 .pricing-row + .pricing-row { border-top: 1px solid var(--line); margin-top: .75rem; padding-top: .75rem; }
 input[type="number"], input[type="date"] { font: inherit; padding: .5rem .625rem; border: 1px solid #9aa5b1; border-radius: .375rem; background: #fff; color: var(--ink); width: 100%; }

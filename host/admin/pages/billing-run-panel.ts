@@ -16,9 +16,9 @@ interface Attempt {
 }
 
 /**
- * The dashboard's panel: the last run of each billing task of the company in view, and the
- * automatic debits the gateway declined, each a row with its reason, client and invoice: a run
- * that "did" an invoice whose card was refused counts it done, so the refusal is shown apart.
+ * The dashboard's panel: the last run of each billing task of the company in view (a declined
+ * automatic debit is counted failed, with its reason), and the automatic debits the gateway
+ * declined, each a row with its reason, client and invoice, so the operator can act on each.
  */
 export async function billingRunPanel(request: AdminRequest): Promise<SafeHtml> {
   const runs = await lastRuns(request.installation.db, request.company.id);

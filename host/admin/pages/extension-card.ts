@@ -1,5 +1,6 @@
 import { AdminRequest } from '../admin-request';
 import { ListedExtension } from '../extension-listing';
+import { declaredFieldInputs } from '../components/declared-fields';
 import { html, SafeHtml } from '../../web/html';
 import { formBasics, notice } from '../layout';
 import { mayChange } from '../area-gate';
@@ -57,16 +58,7 @@ function settingsForm(request: AdminRequest, e: ListedExtension, action: string,
   ${hidden}
   <fieldset class="stacked">
   <legend>${action === 'install' ? 'Settings to install with' : 'Settings'}</legend>
-  ${Object.entries(e.declared).map(([key, d]) => {
-    const id = `${prefix}-${key}`;
-    const isSet = e.secretsSet.includes(key);
-    const hint = d.secret ? (isSet ? 'Stored encrypted. Leave blank to keep the current value.' : 'Stored encrypted; never shown again.') : '';
-    return html`<div class="field">
-    <label for="${id}">${d.label ?? key}${d.required ? '' : html` <span class="hint">(optional)</span>`}</label>
-    <input type="${d.secret ? 'password' : 'text'}" id="${id}" name="settings[${key}]" autocomplete="${d.secret ? 'new-password' : 'off'}"${d.secret ? '' : html` value="${e.values[key] ?? ''}"`}${d.required && !(d.secret && isSet) ? html` required` : ''}${hint ? html` aria-describedby="${id}-hint"` : ''}>
-    ${hint ? html`<p class="hint" id="${id}-hint">${hint}</p>` : ''}
-  </div>`;
-  })}
+  ${declaredFieldInputs(e.declared, { id: (key) => `${prefix}-${key}`, name: (key) => `settings[${key}]` }, e.values, e.secretsSet)}
   <div><button type="submit" class="small">${submit}</button></div>
   </fieldset>
 </form>`;

@@ -3,6 +3,7 @@ import { AdminRequest, callAs, hrefFor, PageHandler } from '../admin-request';
 import { declaredSettings, hasExtensionManagers, listExtensions, managerOf } from '../extension-listing';
 import { field } from '../../web/form-body';
 import { attempt, problemsNotice } from '../../web/form-outcome';
+import { withoutBlankSecrets } from '../components/declared-fields';
 import { html, SafeHtml } from '../../web/html';
 import { notice, redirectTo, sendHtml, staffPage } from '../layout';
 import { viewOnlyNote } from '../area-gate';
@@ -44,7 +45,7 @@ export function extensionAction(action: keyof typeof DONE): PageHandler {
 /** A blank secret field means "keep what is stored" (the form never shows secrets), so it is left out. */
 function submittedSettings(value: unknown, declared: Readonly<Record<string, SettingDeclaration>>): Record<string, unknown> {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
-  return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([key, v]) => !(declared[key]?.secret && v === '')));
+  return withoutBlankSecrets(value as Record<string, unknown>, declared);
 }
 
 async function render(request: AdminRequest, status: number, top?: SafeHtml) {

@@ -5,12 +5,14 @@ import { html, SafeHtml } from '../../web/html';
 import { formBasics, redirectTo, sendHtml, staffPage } from '../layout';
 import { mayChange, viewOnlyPage } from '../area-gate';
 import { clientName, ClientRecord, findClient } from './client-records';
+import { liveTotal, TaxInForce } from '../components/live-total';
 
 /** Lines the form offers; blank ones are left out. */
 const LINES = 5;
 
 interface Currency {
   readonly code: string;
+  readonly precision: number;
 }
 
 /**
@@ -47,12 +49,14 @@ async function render(request: AdminRequest, status: number, clientIdGiven: unkn
   if (!mayChange(request, 'billing'))
     return sendHtml(request.ctx, status, viewOnlyPage(request, 'billing', 'invoices', 'Create an invoice', { href: hrefFor('/admin/invoices', request.company), label: 'Back to the invoices' }));
   const client = await findClient(request, typeof clientIdGiven === 'string' ? clientIdGiven : '');
-  const [currencies, clients, preferred] = (await Promise.all([
+  const [currencies, clients, preferred, taxes] = (await Promise.all([
     callAs(request, 'currencies', 'getAll', { company_id: request.company.id }),
     client ? Promise.resolve([]) : callAs(request, 'clients', 'getAll', { status: 'active' }),
     // The client's default currency, when it has chosen one.
     client ? callAs(request, 'clients', 'getSetting', { client_id: client.id, key: 'default_currency' }) : Promise.resolve(false),
-  ])) as [Currency[], ClientRecord[], { value: string } | false];
+    // The taxes the live total adds: the client's in force now (not known until a client is chosen).
+    client ? callAs(request, 'taxes', 'getApplicable', { client_id: client.id }) : Promise.resolve(null),
+  ])) as [Currency[], ClientRecord[], { value: string } | false, TaxInForce[] | null];
   const value = (name: string) => text(values[name]);
   const lineValue = (i: number, name: string) => {
     const lines = values.lines as Record<string, Record<string, unknown>> | undefined;
@@ -91,7 +95,8 @@ async function render(request: AdminRequest, status: number, clientIdGiven: unkn
     <td data-label="Taxed"><label><input type="checkbox" name="lines[${i}][tax]" value="true"${lineValue(i, 'tax') === 'true' ? html` checked` : ''}><span class="visually-hidden"> Line ${i + 1} taxed</span></label></td>
   </tr>`,
   )}
-  </tbody></table></div></fieldset>
+  </tbody></table></div>
+  ${liveTotal(taxes, Object.fromEntries(currencies.map((c) => [c.code, Number(c.precision)])))}</fieldset>
   <div class="field"><label for="invoice-note">Note to the client <span class="hint">(optional, printed on the invoice)</span></label><textarea id="invoice-note" name="note_public" rows="2">${value('note_public')}</textarea></div>
   <p><button type="submit" name="status" value="active">Create invoice</button> <button type="submit" name="status" value="draft" class="secondary">Save as draft</button></p>
 </form>

@@ -10,6 +10,7 @@ import { mayChange, viewOnlyNote } from '../area-gate';
 import { clientName, ClientRecord } from './client-records';
 import { invoiceState, InvoiceSummary } from './invoice-records';
 import { deliveryPanel } from './invoice-delivery-panel';
+import { chargePanel } from './invoice-charge-panel';
 
 interface Invoice extends InvoiceSummary {
   readonly note_public: string | null;
@@ -26,6 +27,7 @@ interface Applied {
 const DONE: Record<string, string> = {
   added: 'The invoice has been created.',
   paid: 'The payment has been recorded and applied to this invoice.',
+  charged: 'The charge was approved: the payment has been recorded and applied to this invoice.',
   voided: "The invoice has been voided; payments applied to it went back to the client's credit.",
   delivery: 'The delivery has been added: an email is sent shortly, paper waits in the print queue.',
   delivered: 'The delivery has been marked done.',
@@ -60,6 +62,19 @@ export const recordPayment: PageHandler = async (request) => {
   const outcome = await attempt(() => callAs(request, 'transactions', 'add', { vars }));
   if (!outcome.ok) return render(request, 400, invoice, problemsNotice(outcome.messages), { amount, reference: field(request.form, 'reference') });
   redirectTo(request.ctx, hrefFor('/admin/invoices/view', request.company, { invoice_id: String(invoice.id), done: 'paid' }));
+};
+
+/** Charge a stored account: gateway_payments/payInvoice; a decline is shown with the processor's reason, and nothing changes. */
+export const chargeAccount: PageHandler = async (request) => {
+  const invoice = await findInvoice(request, field(request.form, 'invoice_id'));
+  if (!invoice) return noSuchInvoice(request);
+  const outcome = await attempt(
+    () => callAs(request, 'gateway_payments', 'payInvoice', { invoice_id: invoice.id, account_id: field(request.form, 'account_id') }) as Promise<{ status: string; message: string | null }>,
+  );
+  if (!outcome.ok) return render(request, 400, invoice, problemsNotice(outcome.messages));
+  if (outcome.value.status !== 'approved')
+    return render(request, 400, invoice, notice('error', `The charge was declined: ${(outcome.value.message ?? 'the processor gave no reason').replace(/\.$/, '')}. Nothing was recorded.`));
+  redirectTo(request.ctx, hrefFor('/admin/invoices/view', request.company, { invoice_id: String(invoice.id), done: 'charged' }));
 };
 
 export const voidInvoice: PageHandler = async (request) => {
@@ -99,16 +114,17 @@ function noSuchInvoice(request: AdminRequest) {
 }
 
 async function render(request: AdminRequest, status: number, invoice: Invoice, top?: SafeHtml, typed: { amount?: string; reference?: string } = {}) {
-  const [client, applied, delivery] = (await Promise.all([
-    callAs(request, 'clients', 'get', { client_id: invoice.client_id, get_settings: false }),
-    callAs(request, 'transactions', 'getApplied', { invoice_id: invoice.id }),
-    deliveryPanel(request, invoice),
-  ])) as [ClientRecord | false, Applied[], SafeHtml];
-  const money = (amount: string) => moneyText(amount, invoice.currency);
-  const state = invoiceState(invoice);
   const payable = invoice.status === 'active' && !invoice.date_closed;
   // Recording a payment and voiding are the billing area's: a member without it is told so instead.
   const manage = mayChange(request, 'billing');
+  const [client, applied, delivery, charge] = (await Promise.all([
+    callAs(request, 'clients', 'get', { client_id: invoice.client_id, get_settings: false }),
+    callAs(request, 'transactions', 'getApplied', { invoice_id: invoice.id }),
+    deliveryPanel(request, invoice),
+    payable && manage ? chargePanel(request, invoice) : html``,
+  ])) as [ClientRecord | false, Applied[], SafeHtml, SafeHtml];
+  const money = (amount: string) => moneyText(amount, invoice.currency);
+  const state = invoiceState(invoice);
   const clientLink = client ? html`<a href="${hrefFor('/admin/clients/view', request.company, { client_id: String(client.id) })}">${clientName(client)}</a>` : 'an unknown client';
   const content = html`${top ?? ''}${viewOnlyNote(request, 'billing')}
 <p>${state} invoice for ${clientLink}. Billed ${invoice.date_billed.slice(0, 10)}, due ${invoice.date_due.slice(0, 10)}${invoice.date_closed ? `, paid in full ${invoice.date_closed.slice(0, 10)}` : ''}.</p>
@@ -133,7 +149,7 @@ ${invoice.note_public ? html`<p><strong>Note to the client:</strong> ${invoice.n
 ${dataTable(
   `Payments applied to invoice ${invoice.id_code}`,
   [{ label: 'Date (UTC)' }, { label: 'Transaction' }, { label: 'Amount applied', numeric: true }],
-  applied.map((a) => [a.date, `#${a.transaction_id}`, money(a.amount)]),
+  applied.map((a) => [a.date, html`<a href="${hrefFor('/admin/payments/view', request.company, { transaction_id: String(a.transaction_id) })}">#${a.transaction_id}</a>`, money(a.amount)]),
   payable && manage ? 'No payment yet. Record one below when the client pays.' : payable ? 'No payment yet.' : 'No payment was applied to this invoice.',
 )}
 ${
@@ -145,7 +161,7 @@ ${
   <div class="field"><label for="pay-type">Paid by</label><select id="pay-type" name="type">${PAYMENT_TYPES.map((t) => html`<option value="${t.value}">${t.label}</option>`)}</select></div>
   <div class="field"><label for="pay-reference">Reference <span class="hint">(optional: cheque or transfer number)</span></label><input type="text" id="pay-reference" name="reference" value="${typed.reference ?? ''}" maxlength="128"></div>
   <div><button type="submit">Record payment</button></div>
-</form>`
+</form>${charge}`
     : ''
 }
 </section>

@@ -4,9 +4,9 @@ import { TestServer } from '../../support/test-server';
 import { AdminClient, addStaff } from './support/admin-client';
 
 /**
- * A declined automatic debit on the dashboard: the billing run counts the invoice it tried as
- * done, so the decline is a row of its own, with the gateway's reason, linking to the client and
- * the invoice; a paid one is not listed, and another company's declines are not shown.
+ * A declined automatic debit on the dashboard: the billing run counts it failed (not done), with
+ * its reason, and the decline is a row of its own, with the gateway's reason, linking to the
+ * client and the invoice; a paid one is not listed, and another company's declines are not shown.
  */
 describe('declined automatic debits on the dashboard (admin area over HTTP)', function () {
   this.timeout(120_000);
@@ -38,7 +38,11 @@ describe('declined automatic debits on the dashboard (admin area over HTTP)', fu
       });
     const paid = await invoiceOf(payer);
     const declined = await invoiceOf(decliner);
-    await runAt(server, '2027-03-01 12:00:00');
+    const reports = await runAt(server, '2027-03-01 12:00:00');
+    const run = reports.find((r) => r.task === 'autodebit')!;
+    expect({ processed: run.processed, failed: run.failed }, 'one charge approved, one declined').to.deep.equal({ processed: 1, failed: 1 });
+    expect(run.messages).to.have.length(1);
+    expect(run.messages[0]).to.match(new RegExp(`^invoice ${declined}: declined: .+`));
     const attempts = await ok(server, 'GET', 'invoices/getAutodebitAttempts', { status: 'all' });
     expect(attempts.map((a: any) => [a.invoice_id, a.status])).to.have.deep.members([
       [paid, 'approved'],
@@ -52,6 +56,9 @@ describe('declined automatic debits on the dashboard (admin area over HTTP)', fu
     expect(page.text).to.contain(`<td data-label="Reason">${reason.replace(/&/g, '&amp;').replace(/'/g, '&#39;')}</td>`);
     expect(page.text).to.contain('<td data-label="Still due" class="num">$12.00</td>');
     expect(page.text).not.to.contain(`invoice_id=${paid}">`);
+    const autodebitRow = /<tr><td data-label="Task">Auto debit open invoices<\/td>.*?<\/tr>/.exec(page.text)?.[0] ?? '';
+    expect(autodebitRow).to.contain('<td data-label="Done" class="num">1</td>').and.contain('<td data-label="Failed" class="num">1</td>');
+    expect(autodebitRow).to.contain(`invoice ${declined}: declined: ${reason.replace(/&/g, '&amp;').replace(/'/g, '&#39;')}`);
   });
 
   it("does not show one company's declines to another", async () => {

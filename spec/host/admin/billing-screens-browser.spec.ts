@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { Browser, launchChromium } from '../../support/chromium';
+import { Browser } from '../../support/chromium';
 import { startTestServer, TestServer } from '../../support/test-server';
-import { addStaff, STAFF } from './support/admin-client';
-import { pageReview } from './support/page-review';
+import { addStaff } from './support/admin-client';
+import { otherSession, signedInBrowser, StaffBrowser } from './support/staff-browser';
+import { pageReview, phoneCellLabel } from './support/page-review';
 import { postForgedForm } from './support/forged-form';
 
 const HOSTILE = '<img src=x onerror=alert(1)>Grace';
@@ -18,30 +19,20 @@ const HOSTILE = '<img src=x onerror=alert(1)>Grace';
 describe('client and invoice screens in headless Chromium', function () {
   this.timeout(120_000);
   let server: TestServer;
+  let chromium: StaffBrowser | undefined;
   let browser: Browser | undefined;
   let page: Page;
-  const problems: string[] = [];
-  const dialogs: string[] = [];
+  let problems: string[] = [];
+  let dialogs: string[] = [];
   let invoiceUrl = '';
 
   before(async function () {
     server = await startTestServer();
-    browser = await launchChromium({ width: 1280, height: 860 });
-    if (!browser) return this.skip();
     await addStaff(server.installation);
-    page = await browser.context.newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('console', (message) => message.type() === 'error' && !message.text().startsWith('Failed to load resource') && problems.push(message.text()));
-    page.on('pageerror', (error) => problems.push(error.message));
-    page.on('dialog', (dialog) => {
-      dialogs.push(`${dialog.type()}: ${dialog.message()}`);
-      void (dialogs.length === 1 ? dialog.dismiss() : dialog.accept());
-    });
-    await page.goto(`${server.url}/admin/sign-in`);
-    await page.getByLabel('Username').fill(STAFF.username);
-    await page.getByLabel('Password').fill(STAFF.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${server.url}/admin`);
+    // The first confirmation is dismissed (the void spec checks nothing happens), the rest accepted.
+    chromium = await signedInBrowser(server, (index) => index > 0);
+    if (!chromium) return this.skip();
+    ({ browser, page, problems, dialogs } = chromium);
   });
   after(async () => {
     await browser?.close();
@@ -141,13 +132,7 @@ describe('client and invoice screens in headless Chromium', function () {
     await nav('Invoices');
     await page.getByRole('navigation', { name: 'Invoice filter' }).getByRole('link', { name: 'Paid' }).click();
     await review('09-invoices-paid');
-    await page.setViewportSize({ width: 390, height: 844 });
-    const label = await page
-      .locator('td[data-label="Still due"]')
-      .first()
-      .evaluate((cell) => getComputedStyle(cell, '::before').content);
-    expect(label).to.equal('"Still due"');
-    await page.setViewportSize({ width: 1280, height: 860 });
+    expect(await phoneCellLabel(page, 'Still due')).to.equal('"Still due"');
   });
 
   it('voids an invoice only once the confirmation is accepted', async () => {
@@ -177,14 +162,8 @@ describe('client and invoice screens in headless Chromium', function () {
       { staff_id: staff.find((s) => s.username === 'viewer')!.id, staff_group_id: groups.find((g) => g.name === 'Read-only')!.id },
       { companyId: 1, user: 'spec' },
     );
-    const viewer = await browser!.context.browser()?.newContext();
-    const other = viewer ? await viewer.newPage() : await browser!.context.newPage();
-    if (!viewer) await browser!.context.clearCookies();
-    await other.goto(`${server.url}/admin/sign-in`);
-    await other.getByLabel('Username').fill('viewer');
-    await other.getByLabel('Password').fill('viewer password 1');
-    await other.getByRole('button', { name: 'Sign in' }).click();
-    await other.waitForURL(`${server.url}/admin`);
+    const viewer = await otherSession(chromium!, server, 'viewer', 'viewer password 1');
+    const other = viewer.page;
     await other.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Clients', exact: true }).click();
     await other.waitForURL('**/admin/clients?**');
     expect(await other.locator('main').textContent()).to.contain('Your staff group can view clients and contacts but not change them.');
@@ -205,7 +184,6 @@ describe('client and invoice screens in headless Chromium', function () {
     expect(await other.locator('main').textContent()).to.contain('The requested resource is not accessible.');
     const clients = (await server.installation.call('clients', 'getListCount', {}, { companyId: 1, user: 'spec' })) as number;
     expect(clients).to.equal(1);
-    await other.close();
-    await viewer?.close();
+    await viewer.close();
   });
 });

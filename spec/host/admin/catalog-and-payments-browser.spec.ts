@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { Browser, launchChromium } from '../../support/chromium';
+import { Browser } from '../../support/chromium';
 import { startTestServer, TestServer } from '../../support/test-server';
-import { addStaff, STAFF } from './support/admin-client';
+import { addStaff } from './support/admin-client';
+import { otherSession, signedInBrowser, StaffBrowser } from './support/staff-browser';
 import { pageReview } from './support/page-review';
 import { postForgedForm } from './support/forged-form';
 
@@ -18,32 +19,21 @@ const HOSTILE = '<img src=x onerror=alert(1)>';
 describe('package, service and payment screens in headless Chromium', function () {
   this.timeout(120_000);
   let server: TestServer;
+  let chromium: StaffBrowser | undefined;
   let browser: Browser | undefined;
   let page: Page;
   let clientId: number;
-  const problems: string[] = [];
-  const dialogs: string[] = [];
+  let problems: string[] = [];
+  let dialogs: string[] = [];
   const call = (model: string, method: string, params: Record<string, unknown> = {}) => server.installation.call(model, method, params, { companyId: 1, user: 'spec' }) as Promise<any>;
 
   before(async function () {
     server = await startTestServer();
-    browser = await launchChromium({ width: 1280, height: 860 });
-    if (!browser) return this.skip();
     await addStaff(server.installation);
     clientId = await call('clients', 'add', { vars: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' } });
-    page = await browser.context.newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('console', (message) => message.type() === 'error' && !message.text().startsWith('Failed to load resource') && problems.push(message.text()));
-    page.on('pageerror', (error) => problems.push(error.message));
-    page.on('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.accept();
-    });
-    await page.goto(`${server.url}/admin/sign-in`);
-    await page.getByLabel('Username').fill(STAFF.username);
-    await page.getByLabel('Password').fill(STAFF.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${server.url}/admin`);
+    chromium = await signedInBrowser(server);
+    if (!chromium) return this.skip();
+    ({ browser, page, problems, dialogs } = chromium);
   });
   after(async () => {
     await browser?.close();
@@ -99,7 +89,7 @@ describe('package, service and payment screens in headless Chromium', function (
     await page.getByLabel(/^Reason for suspending/).fill('Unpaid <b>twice</b>');
     await page.getByRole('button', { name: 'Suspend' }).click();
     await page.waitForURL('**done=suspended**');
-    expect(dialogs.pop()).to.equal('Suspend this service?');
+    expect(dialogs.pop()).to.equal('confirm: Suspend this service?');
     expect(await page.getByRole('list', { name: 'The service' }).textContent()).to.contain('Unpaid <b>twice</b>');
     await page.getByRole('button', { name: 'Unsuspend' }).click();
     await page.waitForURL('**done=unsuspended**');
@@ -151,15 +141,8 @@ describe('package, service and payment screens in headless Chromium', function (
     const staff = (await call('staff', 'getAll')) as Array<{ id: number; username: string }>;
     const groups = (await call('staff_groups', 'getAll')) as Array<{ id: number; name: string }>;
     await call('staff_groups', 'assign', { staff_id: staff.find((s) => s.username === 'helper')!.id, staff_group_id: groups.find((g) => g.name === 'Support')!.id });
-    const context = await browser!.context.browser()?.newContext();
-    const other = context ? await context.newPage() : await browser!.context.newPage();
-    if (!context) await browser!.context.clearCookies();
-    other.setDefaultTimeout(15_000);
-    await other.goto(`${server.url}/admin/sign-in`);
-    await other.getByLabel('Username').fill('helper');
-    await other.getByLabel('Password').fill('helper password 1');
-    await other.getByRole('button', { name: 'Sign in' }).click();
-    await other.waitForURL(`${server.url}/admin`);
+    const session = await otherSession(chromium!, server, 'helper', 'helper password 1');
+    const other = session.page;
     const navigation = other.getByRole('navigation', { name: 'Administration' });
     for (const name of ['Clients', 'Packages', 'Payments', 'Gateway inbox']) expect(await navigation.getByRole('link', { name, exact: true }).count(), name).to.equal(1);
     await navigation.getByRole('link', { name: 'Packages', exact: true }).click();
@@ -188,7 +171,6 @@ describe('package, service and payment screens in headless Chromium', function (
     expect(await call('invoices', 'get', { invoice_id: invoice.id })).to.deep.equal(before);
     expect(before.date_closed).not.to.equal(null);
     expect((await call('transactions', 'getApplied', { invoice_id: invoice.id })).map((a: any) => String(a.transaction_id))).to.include(transactionId);
-    await other.close();
-    await context?.close();
+    await session.close();
   });
 });

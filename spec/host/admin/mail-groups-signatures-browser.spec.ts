@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { Browser, launchChromium, SCREENSHOTS as SPEC_OUTPUT } from '../../support/chromium';
+import { Browser, SCREENSHOTS as SPEC_OUTPUT } from '../../support/chromium';
 import { startTestServer, TestServer } from '../../support/test-server';
 import { ok } from '../api/billing/fixtures';
 import { addStaff } from './support/admin-client';
-import { signedInPage } from './support/signed-in-page';
+import { signedInBrowser } from './support/staff-browser';
 import { pageReview } from './support/page-review';
 
 const SCREENSHOTS = path.join(SPEC_OUTPUT, 'admin-mail');
@@ -20,14 +20,14 @@ describe('email groups, signatures and attachments screens in headless Chromium'
   let server: TestServer;
   let browser: Browser | undefined;
   let page: Page;
-  const problems: string[] = [];
+  let problems: string[] = [];
 
   before(async function () {
     server = await startTestServer();
-    browser = await launchChromium({ width: 1280, height: 860 });
-    if (!browser) return this.skip();
     await addStaff(server.installation);
-    page = await signedInPage(browser, server.url, problems);
+    const staff = await signedInBrowser(server);
+    if (!staff) return this.skip();
+    ({ browser, page, problems } = staff);
   });
   after(async () => {
     await browser?.close();

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { Browser, launchChromium, SCREENSHOTS as SPEC_OUTPUT } from '../../support/chromium';
+import { Browser, SCREENSHOTS as SPEC_OUTPUT } from '../../support/chromium';
 import { SmtpSink } from '../../support/smtp-sink';
 import { startTestServer, TestServer } from '../../support/test-server';
 import { addClient, addInvoice, ok } from '../api/billing/fixtures';
 import { addStaff } from './support/admin-client';
-import { signedInPage } from './support/signed-in-page';
+import { signedInBrowser } from './support/staff-browser';
 import { pageReview } from './support/page-review';
 
 const SCREENSHOTS = path.join(SPEC_OUTPUT, 'admin-mail');
@@ -22,19 +22,19 @@ describe('mail templates and mail log screens in headless Chromium', function ()
   let browser: Browser | undefined;
   let page: Page;
   let client: number;
-  const problems: string[] = [];
+  let problems: string[] = [];
 
   before(async function () {
     server = await startTestServer({ mail: { pollMs: 20, retryDelaysMs: [100] } });
     sink = await SmtpSink.start();
-    browser = await launchChromium({ width: 1280, height: 860 });
-    if (!browser) return this.skip();
     await ok(server, 'PUT', 'mail_settings/set', { vars: { host: '127.0.0.1', port: sink.port, tls: 'none', from_name: 'Billing', from_address: 'billing@example.com' } });
     client = await addClient(server, { first_name: '<b>Ada</b>' });
     await addInvoice(server, client, { delivery: ['email'] });
     await sink.until(() => sink.received[0]);
     await addStaff(server.installation);
-    page = await signedInPage(browser, server.url, problems);
+    const staff = await signedInBrowser(server);
+    if (!staff) return this.skip();
+    ({ browser, page, problems } = staff);
   });
   after(async () => {
     await browser?.close();

@@ -37,3 +37,14 @@ export function pageReview(page: Page, dir = BILLING_SCREENSHOTS) {
   };
   return { axe, review };
 }
+
+/** What the first cell of a column shows before its value on a phone (390 px), where table rows become cards: its column's label, from data-label. */
+export async function phoneCellLabel(page: Page, column: string): Promise<string> {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const label = await page
+    .locator(`td[data-label="${column}"]`)
+    .first()
+    .evaluate((cell) => getComputedStyle(cell, '::before').content);
+  await page.setViewportSize({ width: 1280, height: 860 });
+  return label;
+}
