@@ -13,7 +13,8 @@ import { clearClientCookie, CLIENT_SESSION_COOKIE, readClientCookie } from './cl
 import { clientStatusPage } from './client-layout';
 import { callAsClient, ClientCompany, mayUse } from './client-request';
 import { CLIENT_ROUTES, clientRouteKey } from './client-routes';
-import { ClientSession, ClientSessionLimits, ClientSessionStore, DEFAULT_CLIENT_SESSION_LIMITS } from './client-session-store';
+import { ClientSession, clientSessionStore, DEFAULT_CLIENT_SESSION_LIMITS } from './client-sessions';
+import { SessionLimits } from '../web/session-store';
 import { clientSignInHandler } from './client-sign-in';
 import { clientDb } from './client-tables';
 import { isPayLink, payLink } from './pages/pay-link-page';
@@ -23,7 +24,7 @@ import { bounceCrossSiteReturn } from './cross-site-return';
 import { companyForHost, hostServes, isBrandAsset, readBrand, serveBrandAsset } from './client-brand';
 
 export interface ClientAreaOptions {
-  sessionLimits?: ClientSessionLimits;
+  sessionLimits?: SessionLimits;
   lockout?: LockoutPolicy;
   resets?: ResetPolicy;
 }
@@ -41,7 +42,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
  * (client-brand.ts).
  */
 export function clientArea(installation: Installation, logger: Logger, options: ClientAreaOptions = {}): Koa.Middleware {
-  const sessions = new ClientSessionStore(clientDb(installation.db), options.sessionLimits ?? DEFAULT_CLIENT_SESSION_LIMITS);
+  const sessions = clientSessionStore(clientDb(installation.db), options.sessionLimits ?? DEFAULT_CLIENT_SESSION_LIMITS);
   const resets = new PasswordResets(installation.db, options.resets ?? DEFAULT_RESET_POLICY);
   const signIn = clientSignInHandler(installation, sessions, new SignInLockout(installation.db, options.lockout ?? DEFAULT_LOCKOUT));
 

@@ -6,7 +6,7 @@ import { redirectTo, sendHtml } from '../web/page-response';
 import { SignInLockout } from '../web/sign-in-lockout';
 import { clientStatusPage } from './client-layout';
 import { checkClientCredentials } from './client-login';
-import { ClientSessionStore } from './client-session-store';
+import { ClientSessionStore } from './client-sessions';
 import { clearClientCookie, CLIENT_SESSION_COOKIE, CLIENT_SIGN_IN_COOKIE, readClientCookie, setClientSessionCookie, setClientSignInCookie } from './client-cookies';
 import { clientSignInPage } from './pages/sign-in-page';
 import { HostCompany, hostServes, readBrand } from './client-brand';
