@@ -90,6 +90,7 @@ describe('client area in headless Chromium', function () {
   });
 
   it('shows services, contacts and details, each accessible', async () => {
+    await seedContact(server, a.clientId, 'ada-books', ['client_invoices']);
     for (const [name, heading] of [
       ['Services', 'Services'],
       ['Contacts', 'Contacts'],
@@ -100,6 +101,13 @@ describe('client area in headless Chromium', function () {
       await accessible();
       await shot(`05-${name.toLowerCase().replace(/ /g, '-')}`);
     }
+    await page.getByRole('navigation', { name: 'Client area' }).getByRole('link', { name: 'Contacts' }).click();
+    await page.getByRole('table').getByRole('link').first().click();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).to.match(/^Contact /);
+    expect(await page.getByRole('checkbox', { name: 'Invoices' }).isChecked()).to.equal(true);
+    await accessible();
+    await shot('05-contact');
+    await page.getByRole('navigation', { name: 'Client area' }).getByRole('link', { name: 'Your details' }).click();
     await page.getByLabel('City').fill('London');
     await page.getByRole('button', { name: 'Save details' }).click();
     expect(await page.getByRole('status').textContent()).to.equal('Your details were saved.');
@@ -156,5 +164,9 @@ describe('client area in headless Chromium', function () {
     expect((await getInvoice(server, b.openInvoiceId)).paid).to.equal('60.0000');
     await visitor.goto(link);
     expect(await visitor.getByRole('status').first().textContent()).to.contain('no longer takes payments');
+    await accessible(visitor);
+    await visitor.goto(`${link.slice(0, -1)}0`);
+    expect(await visitor.getByRole('heading', { level: 1 }).textContent()).to.equal('This pay link is not valid');
+    await accessible(visitor);
   });
 });
