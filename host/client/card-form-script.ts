@@ -28,13 +28,13 @@ const SCRIPT = `
     stripe.createPaymentMethod({ type: 'card', card: card }).then(function (answer) {
       if (answer.error || !answer.paymentMethod) {
         button.disabled = false;
-        return say((answer.error && answer.error.message) || 'The card could not be checked. Nothing was saved.');
+        return say((answer.error && answer.error.message) || form.getAttribute('data-unchecked'));
       }
       form.elements.token.value = answer.paymentMethod.id;
       form.submit();
     }, function () {
       button.disabled = false;
-      say('The payment provider could not be reached. Nothing was saved; try again.');
+      say(form.getAttribute('data-unreachable'));
     });
   });
 })();
