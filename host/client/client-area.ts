@@ -66,11 +66,7 @@ export function clientArea(installation: Installation, logger: Logger, options: 
     if (!route) {
       const other = CLIENT_ROUTES.has(clientRouteKey(safe ? 'POST' : 'GET', ctx.path));
       if (other) ctx.set('Allow', safe ? 'POST' : 'GET, HEAD');
-      return sendHtml(
-        ctx,
-        other ? 405 : 404,
-        clientStatusPage(other ? 'status.methodNotAllowed' : 'status.pageNotFound', other ? 'status.wrongMethod' : 'status.noSuchPage', company),
-      );
+      return sendHtml(ctx, other ? 405 : 404, clientStatusPage(other ? 'status.methodNotAllowed' : 'status.pageNotFound', other ? 'status.wrongMethod' : 'status.noSuchPage', company));
     }
     if (route.area && !mayUse(session, route.area)) {
       return sendHtml(ctx, 403, clientStatusPage('status.notAvailable', 'status.notAvailableText', company));

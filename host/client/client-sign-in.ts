@@ -46,11 +46,7 @@ export function clientSignInHandler(installation: Installation, sessions: Client
     }
     const form = await readForm(ctx);
     if (!fromThisSite(ctx) || !tokensMatch(form[CSRF_FIELD], readClientCookie(ctx, CLIENT_SIGN_IN_COOKIE))) {
-      return sendHtml(
-        ctx,
-        403,
-        clientStatusPage('signIn.expired.title', 'signIn.expired.text', company, { href: '/client/sign-in', label: 'signIn.submit' }),
-      );
+      return sendHtml(ctx, 403, clientStatusPage('signIn.expired.title', 'signIn.expired.text', company, { href: '/client/sign-in', label: 'signIn.submit' }));
     }
     const username = field(form, 'username');
     const password = typeof form.password === 'string' ? form.password : '';

@@ -46,7 +46,7 @@ export function clientWords(language: string | null | undefined): ClientWords {
   const code = setting.slice(0, 2);
   const catalogue = CATALOGUES.get(code);
   const lang = catalogue ? supportedLocale(`${code}-${setting.slice(3).toUpperCase()}`, code) : 'en';
-  const words = makeWords(lang, catalogue ?? EN);
+  const words = catalogueWords(lang, catalogue ?? EN);
   cache.set(setting, words);
   return words;
 }
@@ -60,7 +60,8 @@ function supportedLocale(locale: string, code: string): string {
   }
 }
 
-function makeWords(lang: string, catalogue: Catalogue): ClientWords {
+/** The words of one catalogue in one locale (a key the catalogue lacks is English). */
+export function catalogueWords(lang: string, catalogue: Catalogue): ClientWords {
   const dates = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' });
   const numbers = new Intl.NumberFormat(lang, { maximumFractionDigits: 4 });
   const cents = new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });

@@ -31,7 +31,7 @@ export const FR: Catalogue = {
   'signIn.locked.one': 'Trop de tentatives de connexion échouées. Réessayez dans {count} minute.',
   'signIn.locked.other': 'Trop de tentatives de connexion échouées. Réessayez dans {count} minutes.',
   'signIn.expired.title': 'Formulaire de connexion expiré',
-  'signIn.expired.text': "Le formulaire de connexion a expiré ou ne provient pas de ce site. Connectez-vous à nouveau.",
+  'signIn.expired.text': 'Le formulaire de connexion a expiré ou ne provient pas de ce site. Connectez-vous à nouveau.',
   'signIn.methods.text': "La page de connexion n'accepte que GET et POST.",
 
   'status.methodNotAllowed': 'Méthode non autorisée',
@@ -203,7 +203,7 @@ export const FR: Catalogue = {
   'services.cancelAtEndFor': 'Résilier à la fin de la période : {service}',
   'services.keep': 'Garder ce service',
   'services.keepFor': 'Garder ce service : {service}',
-  'services.canceledAtEnd': "{service} sera résilié à la fin de sa période, le {date} ; il reste à vous jusque-là.",
+  'services.canceledAtEnd': '{service} sera résilié à la fin de sa période, le {date} ; il reste à vous jusque-là.',
   'services.theService': 'Le service',
   'services.kept': 'La résiliation a été annulée : le service se renouvelle comme avant.',
   'services.status.pending': 'En attente',

@@ -9,8 +9,7 @@ import { MessageKey } from '../language/messages-en';
 import { notFound } from './not-found';
 import { storedAccounts } from './pay-options';
 import { CardForm } from '../../../core/payments/card-form';
-import { allowThirdParty } from '../../web/security-headers';
-import { CARD_FORM_SCRIPT_PATH } from '../card-form-script';
+import { processorCardForm } from './processor-card-form';
 
 const as = (request: ClientRequest) => (model: string, method: string, params: Record<string, unknown>) => call(request, model, method, params);
 
@@ -26,7 +25,6 @@ const SAVED: Record<string, MessageKey> = {
 export async function showAccounts(request: ClientRequest, status = 200, problems?: string[]): Promise<void> {
   const accounts = await storedAccounts(as(request), request.session.clientId);
   const cardForm = await cardFormOf(request);
-  if (cardForm) allowThirdParty(request.ctx, { script: cardForm.script_origins, frame: cardForm.frame_origins, connect: cardForm.connect_origins });
   const saved = SAVED[String(request.ctx.query.saved ?? '')];
   const words = wordsOf(request.company);
   const { t } = words;
@@ -68,25 +66,14 @@ ${cardForm ? tokenisingCardForm(request, cardForm) : testCardForm(request)}
 /** The company's gateway's card form drawn by the processor's script, when it has one (gateway_payments/getCardForm). */
 const cardFormOf = (request: ClientRequest) => call(request, 'gateway_payments', 'getCardForm', {}) as Promise<CardForm | null>;
 
-/**
- * The processor's card form: its script draws the card fields in its own frame inside
- * #card-element, and the area's driver (card-form-script.ts) posts only the token it answers.
- * Without script nothing can be added, and the page says so.
- */
+/** The processor's card form (processor-card-form.ts): only the token is posted. */
 function tokenisingCardForm(request: ClientRequest, form: CardForm): SafeHtml {
   const { t } = wordsOf(request.company);
-  return html`<p>${t('accounts.tokenIntro')}</p>
-<form method="post" action="/client/accounts/add" class="stacked panel" id="card-form" data-card-library="${form.library}" data-publishable-key="${form.publishable_key}" data-unchecked="${t('cardForm.unchecked')}" data-unreachable="${t('cardForm.unreachable')}">
-${csrfField(request)}
-<input type="hidden" name="token" value="">
-<div class="field"><span class="label" id="card-element-label">${t('accounts.card')}</span><div id="card-element" class="card-element" role="group" aria-labelledby="card-element-label"></div></div>
-<p class="notice error" id="card-problem" role="alert" hidden></p>
-<noscript><p>${t('accounts.needsScript')}</p></noscript>
-<div class="field"><input type="checkbox" id="card-autodebit" name="autodebit" value="true"> <label for="card-autodebit">${t('accounts.useForAutomatic')}</label></div>
-<div><button type="submit">${t('accounts.add')}</button></div>
-</form>
-<script src="${form.script}"></script>
-<script src="${CARD_FORM_SCRIPT_PATH}"></script>`;
+  return processorCardForm(request, form, {
+    action: '/client/accounts/add',
+    choice: { name: 'autodebit', id: 'card-autodebit', label: t('accounts.useForAutomatic') },
+    button: t('accounts.add'),
+  });
 }
 
 /** The test gateway's form (test_card has no processor page): the number passes through this site to the gateway, never kept. */

@@ -111,7 +111,8 @@ export async function editContact(request: ClientRequest): Promise<void> {
   // Checked before anything is saved, so a forged area cannot leave the details saved and the permissions not.
   if (own) {
     const options = (await call(request, 'contacts', 'getPermissionOptions', { company_id: request.session.companyId })) as Record<string, string>;
-    if (areas.some((area) => typeof area !== 'string' || !Object.prototype.hasOwnProperty.call(options, area))) return showContact(request, [wordsOf(request.company).t('contacts.choosePermissions')], vars);
+    if (areas.some((area) => typeof area !== 'string' || !Object.prototype.hasOwnProperty.call(options, area)))
+      return showContact(request, [wordsOf(request.company).t('contacts.choosePermissions')], vars);
   }
   const outcome = await attempt(async () => {
     await call(request, 'contacts', 'edit', { contact_id: Number(id), vars });

@@ -54,8 +54,7 @@ export function stateOf(invoice: InvoiceRecord, words: ClientWords, today = new 
 export function invoiceDetails(invoice: InvoiceRecord, money: Money, words: ClientWords): SafeHtml {
   const { t } = words;
   const lines = (invoice.line_items ?? []).map(
-    (line) =>
-      html`<tr><td>${line.description}</td><td class="num">${words.number(line.qty)}</td><td class="num">${money(line.amount)}</td><td class="num">${money(line.total)}</td></tr>`,
+    (line) => html`<tr><td>${line.description}</td><td class="num">${words.number(line.qty)}</td><td class="num">${money(line.amount)}</td><td class="num">${money(line.total)}</td></tr>`,
   );
   return html`<dl class="value-list">
 <div><dt>${t('invoice.status')}</dt><dd><span class="status">${stateOf(invoice, words)}</span></dd></div>
@@ -83,18 +82,10 @@ ${invoice.note_public ? html`<h2>${t('invoice.note')}</h2><p>${invoice.note_publ
 /** "Visa ending 4242", as the page's language names a stored account. */
 export const accountName = (account: AccountRecord, words: ClientWords) => words.t('accounts.ending', { type: account.type_name, last4: account.last4 });
 
-const accountLabel = (account: AccountRecord, words: ClientWords) =>
-  account.autodebit ? words.t('pay.accountAutodebit', { account: accountName(account, words) }) : accountName(account, words);
+const accountLabel = (account: AccountRecord, words: ClientWords) => (account.autodebit ? words.t('pay.accountAutodebit', { account: accountName(account, words) }) : accountName(account, words));
 
 /** The form that pays the invoice (or, given their ids, several) with one of the client's stored accounts. */
-export function payForm(
-  words: ClientWords,
-  action: string,
-  token: string,
-  paying: InvoiceRecord | readonly number[],
-  accounts: readonly AccountRecord[],
-  dueText: string,
-): SafeHtml {
+export function payForm(words: ClientWords, action: string, token: string, paying: InvoiceRecord | readonly number[], accounts: readonly AccountRecord[], dueText: string): SafeHtml {
   const { t } = words;
   const title = t('id' in paying || paying.length === 1 ? 'pay.thisInvoice' : 'pay.theseInvoices');
   if (accounts.length === 0) {

@@ -7,6 +7,7 @@ import { call, ClientRequest } from '../client-request';
 import { clientPage, wordsOf } from '../client-layout';
 import { ChargeOutcome, invoiceDetails, InvoiceRecord, outcomeText, payable, payForm, stateOf } from './invoice-view';
 import { notFound } from './not-found';
+import { newCardFormOf, newCardPaymentForm, payWithNewCard } from './new-card-payment';
 import { RenderedPdf, sendPdf } from '../../web/pdf-response';
 
 /** The lists a client can choose: open (something due), paid, and every billed invoice (never drafts). */
@@ -73,7 +74,8 @@ async function renderInvoice(request: ClientRequest, status: number, invoice: In
   if (payable(invoice)) {
     const due = money(invoice.due);
     const token = request.session.csrfToken;
-    pay = html`${payForm(words, '/client/invoices/pay', token, invoice, await storedAccounts(as, request.session.clientId), due)}${offsiteForm(words, '/client/invoices/pay-offsite', token, [invoice.id], await offsiteGateways(as, invoice.currency), due)}`;
+    const cardForm = await newCardFormOf(request);
+    pay = html`${payForm(words, '/client/invoices/pay', token, invoice, await storedAccounts(as, request.session.clientId), due)}${cardForm ? newCardPaymentForm(request, cardForm, invoice, due) : ''}${offsiteForm(words, '/client/invoices/pay-offsite', token, [invoice.id], await offsiteGateways(as, invoice.currency), due)}`;
   }
   sendHtml(
     request.ctx,
@@ -99,6 +101,9 @@ export async function payInvoice(request: ClientRequest): Promise<void> {
   const said = outcomeText(wordsOf(request.company), outcome.value, moneyOf(request, outcome.value.currency)(outcome.value.amount), [invoice]);
   await renderInvoice(request, outcome.value.status === 'approved' ? 200 : 402, invoice, notice(said.kind, said.text));
 }
+
+/** POST /client/invoices/pay-card: a new card through the processor's card form (new-card-payment.ts); the invoice page says what happened. */
+export const payInvoiceWithNewCard = (request: ClientRequest) => payWithNewCard(request, (invoice, status, message) => renderInvoice(request, status, invoice, message));
 
 /** GET /client/invoices/pdf?id=N: the invoice as a PDF (invoices/getPdf as the client: another client's is not found). */
 export async function sendInvoicePdf(request: ClientRequest): Promise<void> {

@@ -37,12 +37,7 @@ function formPage(ctx: Koa.Context, status: number, title: string, company: Clie
   );
 }
 
-const refused = (ctx: Koa.Context) =>
-  sendHtml(
-    ctx,
-    403,
-    clientStatusPage('reset.formExpired', 'status.formExpired', null, { href: FORGOT_PATH, label: 'reset.startAgain' }),
-  );
+const refused = (ctx: Koa.Context) => sendHtml(ctx, 403, clientStatusPage('reset.formExpired', 'status.formExpired', null, { href: FORGOT_PATH, label: 'reset.startAgain' }));
 
 /** The address a mailed link starts with: the company's own hostname, else the installation's public_url; null when neither is set (no link is mailed). */
 async function linkBase(installation: Installation, companyId: number): Promise<string | null> {
@@ -96,11 +91,7 @@ export async function forgotPassword(ctx: Koa.Context, installation: Installatio
 
 const invalidLink = (ctx: Koa.Context) => {
   ctx.req.resume();
-  sendHtml(
-    ctx,
-    404,
-    clientStatusPage('reset.invalidTitle', 'reset.invalidText', null, { href: FORGOT_PATH, label: 'reset.askAgain' }),
-  );
+  sendHtml(ctx, 404, clientStatusPage('reset.invalidTitle', 'reset.invalidText', null, { href: FORGOT_PATH, label: 'reset.askAgain' }));
 };
 
 /**

@@ -120,9 +120,5 @@ ${pay}
 
 function invalid(ctx: Koa.Context): void {
   ctx.req.resume();
-  sendHtml(
-    ctx,
-    404,
-    clientStatusPage('payLink.invalidTitle', 'payLink.invalidText', null, { href: '/client/sign-in', label: 'signIn.submit' }),
-  );
+  sendHtml(ctx, 404, clientStatusPage('payLink.invalidTitle', 'payLink.invalidText', null, { href: '/client/sign-in', label: 'signIn.submit' }));
 }

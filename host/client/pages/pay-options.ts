@@ -36,14 +36,7 @@ export function invoiceIdsOf(value: unknown): number[] | null {
  * The forms that pay through a non-merchant gateway off-site, one button per gateway: the payer
  * is sent to the processor's page and comes back to a page that says what happened.
  */
-export function offsiteForm(
-  words: ClientWords,
-  action: string,
-  token: string,
-  invoiceIds: readonly number[],
-  gateways: readonly OffsiteGateway[],
-  dueText: string,
-): SafeHtml | string {
+export function offsiteForm(words: ClientWords, action: string, token: string, invoiceIds: readonly number[], gateways: readonly OffsiteGateway[], dueText: string): SafeHtml | string {
   if (gateways.length === 0) return '';
   const { t } = words;
   return html`<section class="panel" aria-labelledby="offsite-title">
