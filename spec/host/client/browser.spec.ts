@@ -169,4 +169,28 @@ describe('client area in headless Chromium', function () {
     expect(await visitor.getByRole('heading', { level: 1 }).textContent()).to.equal('This pay link is not valid');
     await accessible(visitor);
   });
+
+  it("shows the pages in the company's language, each accessible, on a phone too", async () => {
+    await ok(server, 'PUT', 'settings/set', { key: 'language', value: 'fr_fr' });
+    try {
+      await page.goto(`${server.url}/client/invoices?show=all`);
+      expect(await page.getAttribute('html', 'lang')).to.equal('fr-FR');
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('Factures');
+      await accessible();
+      await shot('09-invoices-fr');
+      await page.getByRole('table').getByRole('link').first().click();
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).to.match(/^Facture /);
+      await accessible();
+      await shot('10-invoice-fr');
+      const phone = await narrow!.context.newPage();
+      await signIn(phone, b.username, b.password);
+      await phone.waitForURL('**/client/invoices');
+      expect(await phone.getByRole('navigation', { name: 'Espace client' }).getByRole('link').allTextContents()).to.include('Moyens de paiement');
+      expect(await phone.evaluate(SIDEWAYS_OVERFLOW)).to.equal(0);
+      await accessible(phone);
+      await shot('11-phone-invoices-fr', phone);
+    } finally {
+      await ok(server, 'PUT', 'settings/set', { key: 'language', value: 'en_us' });
+    }
+  });
 });
