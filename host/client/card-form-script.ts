@@ -14,7 +14,8 @@ const SCRIPT = `
 (function () {
   var form = document.getElementById('card-form');
   if (!form || form.getAttribute('data-card-library') !== 'stripe-js' || typeof window.Stripe !== 'function') return;
-  var stripe = window.Stripe(form.getAttribute('data-publishable-key'));
+  // The processor's fields and its own messages in the page's language.
+  var stripe = window.Stripe(form.getAttribute('data-publishable-key'), { locale: form.getAttribute('data-locale') || 'auto' });
   var card = stripe.elements().create('card');
   card.mount('#card-element');
   var problem = document.getElementById('card-problem');

@@ -21,9 +21,9 @@ export interface ProcessorCardFormParts {
  */
 export function processorCardForm(request: ClientRequest, form: CardForm, parts: ProcessorCardFormParts): SafeHtml {
   allowThirdParty(request.ctx, { script: form.script_origins, frame: form.frame_origins, connect: form.connect_origins });
-  const { t } = wordsOf(request.company);
+  const { t, lang } = wordsOf(request.company);
   return html`<p>${t('accounts.tokenIntro')}</p>
-<form method="post" action="${parts.action}" class="stacked panel" id="card-form" data-card-library="${form.library}" data-publishable-key="${form.publishable_key}" data-unchecked="${t('cardForm.unchecked')}" data-unreachable="${t('cardForm.unreachable')}">
+<form method="post" action="${parts.action}" class="stacked panel" id="card-form" data-card-library="${form.library}" data-publishable-key="${form.publishable_key}" data-unchecked="${t('cardForm.unchecked')}" data-unreachable="${t('cardForm.unreachable')}" data-locale="${lang.slice(0, 2)}">
 ${csrfField(request)}
 ${parts.hidden ?? ''}
 <input type="hidden" name="token" value="">

@@ -138,6 +138,7 @@ describe("client area: a merchant gateway's card form tokenises in the browser, 
       expect(page.text)
         .to.contain('action="/client/invoices/pay-card"')
         .and.contain('data-publishable-key="pk_test_cards"')
+        .and.contain('data-locale="en"')
         .and.contain(`<input type="hidden" name="invoice_id" value="${invoiceId}">`)
         .and.contain('<script src="/client/assets/card-form.js"></script>');
       expect(page.text).not.to.match(/name="(number|security_code|exp_month|exp_year)"/);
