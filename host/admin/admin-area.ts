@@ -14,7 +14,8 @@ import { redirectTo, sendHtml } from './layout';
 import { statusPage } from './pages/status-page';
 import { setSecurityHeaders } from '../web/security-headers';
 import { clearCookie, readCookie, SESSION_COOKIE } from './session-cookie';
-import { DEFAULT_SESSION_LIMITS, SessionLimits, SessionStore, StaffSession } from './session-store';
+import { DEFAULT_SESSION_LIMITS, staffSessionStore, StaffSession } from './staff-sessions';
+import { SessionLimits } from '../web/session-store';
 import { DEFAULT_LOCKOUT, LockoutPolicy, SignInLockout } from '../web/sign-in-lockout';
 import { signInHandler } from './staff-sign-in';
 import { assembled } from '../assembled';
@@ -36,7 +37,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
  */
 export function adminArea(installation: Installation, logger: Logger, options: AdminAreaOptions = {}): Koa.Middleware {
   const db = adminDb(installation.db);
-  const sessions = new SessionStore(db, options.sessionLimits ?? DEFAULT_SESSION_LIMITS);
+  const sessions = staffSessionStore(db, options.sessionLimits ?? DEFAULT_SESSION_LIMITS);
   const { audit } = assembled(installation);
   const signIn = signInHandler(installation, sessions, new SignInLockout(installation.db, options.lockout ?? DEFAULT_LOCKOUT));
 

@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import { Installation } from '../../core/installation';
 import { StaffArea } from '../../core/identity/staff-areas';
-import { StaffSession } from './session-store';
+import { StaffSession } from './staff-sessions';
 
 export interface Company {
   readonly id: number;

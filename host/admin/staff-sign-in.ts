@@ -7,7 +7,7 @@ import { redirectTo, sendHtml } from './layout';
 import { signInPage } from './pages/sign-in-page';
 import { statusPage } from './pages/status-page';
 import { clearCookie, readCookie, SESSION_COOKIE, setSessionCookie, setSignInCookie, SIGN_IN_COOKIE } from './session-cookie';
-import { SessionStore } from './session-store';
+import { StaffSessionStore } from './staff-sessions';
 import { SignInLockout } from '../web/sign-in-lockout';
 import { checkStaffCredentials, staffExists } from './staff-credentials';
 
@@ -19,7 +19,7 @@ const WRONG = 'The username or password is incorrect.';
  * choosing. Failures count towards the lock-out whether or not the username exists; a browser
  * that signs in keeps a known-device cookie for that username (known-device.ts).
  */
-export function signInHandler(installation: Installation, sessions: SessionStore, lockout: SignInLockout): (ctx: Koa.Context) => Promise<void> {
+export function signInHandler(installation: Installation, sessions: StaffSessionStore, lockout: SignInLockout): (ctx: Koa.Context) => Promise<void> {
   const show = async (ctx: Koa.Context, status: number, view: { next: string; username?: string; error?: string; message?: string }) => {
     const token = readCookie(ctx, SIGN_IN_COOKIE) ?? newToken();
     setSignInCookie(ctx, token);

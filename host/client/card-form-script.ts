@@ -14,7 +14,8 @@ const SCRIPT = `
 (function () {
   var form = document.getElementById('card-form');
   if (!form || form.getAttribute('data-card-library') !== 'stripe-js' || typeof window.Stripe !== 'function') return;
-  var stripe = window.Stripe(form.getAttribute('data-publishable-key'));
+  // The processor's fields and its own messages in the page's language.
+  var stripe = window.Stripe(form.getAttribute('data-publishable-key'), { locale: form.getAttribute('data-locale') || 'auto' });
   var card = stripe.elements().create('card');
   card.mount('#card-element');
   var problem = document.getElementById('card-problem');
@@ -28,13 +29,13 @@ const SCRIPT = `
     stripe.createPaymentMethod({ type: 'card', card: card }).then(function (answer) {
       if (answer.error || !answer.paymentMethod) {
         button.disabled = false;
-        return say((answer.error && answer.error.message) || 'The card could not be checked. Nothing was saved.');
+        return say((answer.error && answer.error.message) || form.getAttribute('data-unchecked'));
       }
       form.elements.token.value = answer.paymentMethod.id;
       form.submit();
     }, function () {
       button.disabled = false;
-      say('The payment provider could not be reached. Nothing was saved; try again.');
+      say(form.getAttribute('data-unreachable'));
     });
   });
 })();

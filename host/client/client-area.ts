@@ -13,7 +13,8 @@ import { clearClientCookie, CLIENT_SESSION_COOKIE, readClientCookie } from './cl
 import { clientStatusPage } from './client-layout';
 import { callAsClient, ClientCompany, mayUse } from './client-request';
 import { CLIENT_ROUTES, clientRouteKey } from './client-routes';
-import { ClientSession, ClientSessionLimits, ClientSessionStore, DEFAULT_CLIENT_SESSION_LIMITS } from './client-session-store';
+import { ClientSession, clientSessionStore, DEFAULT_CLIENT_SESSION_LIMITS } from './client-sessions';
+import { SessionLimits } from '../web/session-store';
 import { clientSignInHandler } from './client-sign-in';
 import { clientDb } from './client-tables';
 import { isPayLink, payLink } from './pages/pay-link-page';
@@ -23,7 +24,7 @@ import { bounceCrossSiteReturn } from './cross-site-return';
 import { companyForHost, hostServes, isBrandAsset, readBrand, serveBrandAsset } from './client-brand';
 
 export interface ClientAreaOptions {
-  sessionLimits?: ClientSessionLimits;
+  sessionLimits?: SessionLimits;
   lockout?: LockoutPolicy;
   resets?: ResetPolicy;
 }
@@ -41,7 +42,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
  * (client-brand.ts).
  */
 export function clientArea(installation: Installation, logger: Logger, options: ClientAreaOptions = {}): Koa.Middleware {
-  const sessions = new ClientSessionStore(clientDb(installation.db), options.sessionLimits ?? DEFAULT_CLIENT_SESSION_LIMITS);
+  const sessions = clientSessionStore(clientDb(installation.db), options.sessionLimits ?? DEFAULT_CLIENT_SESSION_LIMITS);
   const resets = new PasswordResets(installation.db, options.resets ?? DEFAULT_RESET_POLICY);
   const signIn = clientSignInHandler(installation, sessions, new SignInLockout(installation.db, options.lockout ?? DEFAULT_LOCKOUT));
 
@@ -49,7 +50,7 @@ export function clientArea(installation: Installation, logger: Logger, options: 
     const safe = SAFE_METHODS.has(ctx.method);
     const form = safe ? {} : await readForm(ctx);
     if (!safe && (!fromThisSite(ctx) || !tokensMatch(form[CSRF_FIELD], session.csrfToken))) {
-      return sendHtml(ctx, 403, clientStatusPage('Request refused', 'This form has expired or did not come from this site. Go back, reload the page and try again.'));
+      return sendHtml(ctx, 403, clientStatusPage('status.refused', 'status.formExpired'));
     }
     if (ctx.path === '/client/sign-out') {
       if (safe) return redirectTo(ctx, '/client');
@@ -59,26 +60,22 @@ export function clientArea(installation: Installation, logger: Logger, options: 
     }
     const found = (await callAsClient(installation, session.companyId, session.reach, 'companies', 'get', { company_id: session.companyId })) as ClientCompany | false;
     const company = found && { id: found.id, name: found.name, brand: await readBrand(installation.db, found.id) };
-    if (!company) return sendHtml(ctx, 404, clientStatusPage('Not found', 'This account no longer exists.', null, null));
+    if (!company) return sendHtml(ctx, 404, clientStatusPage('status.notFound', 'status.noAccount', null, null));
     if (clientRouteKey(ctx.method, ctx.path) === 'GET /client') return redirectTo(ctx, mayUse(session, 'client_invoices') ? '/client/invoices' : '/client/details');
     const route = CLIENT_ROUTES.get(clientRouteKey(ctx.method, ctx.path));
     if (!route) {
       const other = CLIENT_ROUTES.has(clientRouteKey(safe ? 'POST' : 'GET', ctx.path));
       if (other) ctx.set('Allow', safe ? 'POST' : 'GET, HEAD');
-      return sendHtml(
-        ctx,
-        other ? 405 : 404,
-        clientStatusPage(other ? 'Method not allowed' : 'Page not found', other ? 'This address does not take that kind of request.' : 'There is no such page.', company),
-      );
+      return sendHtml(ctx, other ? 405 : 404, clientStatusPage(other ? 'status.methodNotAllowed' : 'status.pageNotFound', other ? 'status.wrongMethod' : 'status.noSuchPage', company));
     }
     if (route.area && !mayUse(session, route.area)) {
-      return sendHtml(ctx, 403, clientStatusPage('Not available to you', 'Your sign-in does not include this part of the account. Ask the account owner to give you access.', company));
+      return sendHtml(ctx, 403, clientStatusPage('status.notAvailable', 'status.notAvailableText', company));
     }
     try {
       await route.handler({ ctx, installation, session, form, company });
     } catch (error) {
       // The client scope refused a call: a record of another client, or one that does not exist, looks the same.
-      if (error instanceof TallyError && error.code === 'forbidden') return sendHtml(ctx, 404, clientStatusPage('Not found', 'There is no such page, or it is not yours to see.', company));
+      if (error instanceof TallyError && error.code === 'forbidden') return sendHtml(ctx, 404, clientStatusPage('status.notFound', 'status.notYours', company));
       throw error;
     }
   };
@@ -89,11 +86,11 @@ export function clientArea(installation: Installation, logger: Logger, options: 
       const host = await companyForHost(installation.db, ctx.hostname);
       if (host.kind === 'ambiguous') {
         ctx.req.resume();
-        return sendHtml(ctx, 404, clientStatusPage('Not found', 'This address is not set up for a client area.', null, null));
+        return sendHtml(ctx, 404, clientStatusPage('status.notFound', 'status.notSetUp', null, null));
       }
       if (isBrandAsset(ctx.path)) {
         if (await serveBrandAsset(ctx, installation.db)) return;
-        return sendHtml(ctx, 404, clientStatusPage('Not found', 'There is no such page.', null, null));
+        return sendHtml(ctx, 404, clientStatusPage('status.notFound', 'status.noSuchPage', null, null));
       }
       if (ctx.path === CARD_FORM_SCRIPT_PATH) return sendAsset(ctx, CARD_FORM_SCRIPT);
       if (ctx.path === '/client/sign-in') return await signIn(ctx, host);
@@ -108,19 +105,19 @@ export function clientArea(installation: Installation, logger: Logger, options: 
       if (cookie) clearClientCookie(ctx, CLIENT_SESSION_COOKIE);
       ctx.req.resume();
       if (SAFE_METHODS.has(ctx.method)) return redirectTo(ctx, '/client/sign-in');
-      return sendHtml(ctx, 403, clientStatusPage('Not signed in', 'Your session has ended or you are not signed in. Sign in and try again.', null, { href: '/client/sign-in', label: 'Sign in' }));
+      return sendHtml(ctx, 403, clientStatusPage('status.notSignedIn', 'status.notSignedInText', null, { href: '/client/sign-in', label: 'signIn.submit' }));
     } catch (error) {
       if (error instanceof TallyError && (error.code === 'bad_request' || error.code === 'payload_too_large')) {
-        return sendHtml(ctx, error.status, clientStatusPage('Request refused', 'The form could not be read.'));
+        return sendHtml(ctx, error.status, clientStatusPage('status.refused', 'status.unreadable'));
       }
       if (error instanceof TallyError && error.code === 'database_unavailable') {
-        return sendHtml(ctx, 503, clientStatusPage('Temporarily unavailable', 'We cannot reach our records just now. Nothing was changed; try again in a moment.'));
+        return sendHtml(ctx, 503, clientStatusPage('status.unavailable', 'status.unavailableText'));
       }
       if (error instanceof TallyError && error.code === 'forbidden') {
-        return sendHtml(ctx, 404, clientStatusPage('Not found', 'There is no such page, or it is not yours to see.'));
+        return sendHtml(ctx, 404, clientStatusPage('status.notFound', 'status.notYours'));
       }
       logger.error({ err: error, path: ctx.path, method: ctx.method }, 'client page failed');
-      return sendHtml(ctx, 500, clientStatusPage('Something went wrong', 'The page could not be shown. The error has been logged; try again in a moment.'));
+      return sendHtml(ctx, 500, clientStatusPage('status.failed', 'status.failedText'));
     }
   };
 }

@@ -2,10 +2,12 @@ import Koa from 'koa';
 import { sql } from 'kysely';
 import { Db } from '../../core/db/schema';
 
-/** How a company's client area looks: its logo (the one its PDF invoices print) and its colour. */
+/** How a company's client area looks: its logo (the one its PDF invoices print), its colour and its language. */
 export interface ClientBrand {
   readonly logoSha256: string | null;
   readonly colour: string | null;
+  /** The company's `language` setting (`es_es`): the pages are in it where the area is written in it. */
+  readonly language: string | null;
 }
 
 /** Which company the Host a request names is: none mapped (any company's clients), one, or one name set by several. */
@@ -38,8 +40,9 @@ export const hostServes = (host: HostCompany, companyId: number) => host.kind ==
 
 export async function readBrand(db: Db, companyId: number): Promise<ClientBrand> {
   const logo = await db.selectFrom('invoice_pdf_files').select('sha256').where('company_id', '=', companyId).where('kind', '=', 'logo').executeTakeFirst();
-  const colour = await db.selectFrom('settings').select('value').where('company_id', '=', companyId).where('key', '=', 'client_area_colour').executeTakeFirst();
-  return { logoSha256: logo?.sha256 ?? null, colour: colour?.value || null };
+  const settings = await db.selectFrom('settings').select(['key', 'value']).where('company_id', '=', companyId).where('key', 'in', ['client_area_colour', 'language']).execute();
+  const setting = (key: string) => settings.find((s) => s.key === key)?.value || null;
+  return { logoSha256: logo?.sha256 ?? null, colour: setting('client_area_colour'), language: setting('language') };
 }
 
 /**

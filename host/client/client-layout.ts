@@ -2,27 +2,33 @@ import { CSRF_FIELD } from '../web/csrf';
 import { html, SafeHtml } from '../web/html';
 import { ClientArea } from '../../core/identity/client-areas';
 import { ClientCompany, ClientRequest, mayUse } from './client-request';
+import { clientWords, ClientWords } from './language/client-words';
+import { MessageKey } from './language/messages-en';
 
 export type ClientSection = 'invoices' | 'accounts' | 'services' | 'contacts' | 'details';
 
-const SECTIONS: ReadonlyArray<{ key: ClientSection; path: string; label: string; area: ClientArea | null }> = [
-  { key: 'invoices', path: '/client/invoices', label: 'Invoices', area: 'client_invoices' },
-  { key: 'accounts', path: '/client/accounts', label: 'Payment accounts', area: 'client_accounts' },
-  { key: 'services', path: '/client/services', label: 'Services', area: 'client_services' },
-  { key: 'contacts', path: '/client/contacts', label: 'Contacts', area: 'client_contacts' },
-  { key: 'details', path: '/client/details', label: 'Your details', area: null },
+const SECTIONS: ReadonlyArray<{ key: ClientSection; path: string; label: MessageKey; area: ClientArea | null }> = [
+  { key: 'invoices', path: '/client/invoices', label: 'nav.invoices', area: 'client_invoices' },
+  { key: 'accounts', path: '/client/accounts', label: 'nav.accounts', area: 'client_accounts' },
+  { key: 'services', path: '/client/services', label: 'nav.services', area: 'client_services' },
+  { key: 'contacts', path: '/client/contacts', label: 'nav.contacts', area: 'client_contacts' },
+  { key: 'details', path: '/client/details', label: 'nav.details', area: null },
 ];
 
-/** The HTML document around every client page: the company's name in the title, the shared stylesheet. */
+/** The words a company's pages are in (its `language` setting); English where no company is known. */
+export const wordsOf = (company: ClientCompany | null | undefined): ClientWords => clientWords(company?.brand?.language);
+
+/** The HTML document around every client page, in the company's language: its name in the title, the shared stylesheet. */
 export function clientDocument(title: string, company: ClientCompany | null, body: SafeHtml): SafeHtml {
+  const words = wordsOf(company);
   return html`<!doctype html>
-<html lang="en">
+<html lang="${words.lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <link rel="icon" href="data:,">
-<title>${title} · ${company?.name ?? 'Client area'}</title>
+<title>${title} · ${company?.name ?? words.t('area.name')}</title>
 <link rel="stylesheet" href="/admin/assets/admin.css">
 ${company ? html`<link rel="stylesheet" href="/client/brand/${company.id}/style.css">` : ''}
 </head>
@@ -36,22 +42,23 @@ ${body}
 export function clientPage(request: ClientRequest, section: ClientSection, title: string, content: SafeHtml): SafeHtml {
   const { session, company } = request;
   const sections = SECTIONS.filter((s) => s.area === null || mayUse(session, s.area));
+  const { t } = wordsOf(company);
   return clientDocument(
     title,
     company,
-    html`<a class="skip-link" href="#main">Skip to content</a>
+    html`<a class="skip-link" href="#main">${t('nav.skip')}</a>
 <header class="site-header">
   <div class="bar">
     <a class="brand" href="/client">${brandMark(company)}${company.name}</a>
-    <nav class="site-nav" aria-label="Client area">
+    <nav class="site-nav" aria-label="${t('nav.label')}">
       <ul>
-        ${sections.map((s) => html`<li><a href="${s.path}"${s.key === section ? html` aria-current="page"` : ''}>${s.label}</a></li>`)}
+        ${sections.map((s) => html`<li><a href="${s.path}"${s.key === section ? html` aria-current="page"` : ''}>${t(s.label)}</a></li>`)}
       </ul>
     </nav>
     <div class="header-tools">
       <form method="post" action="/client/sign-out">
         <input type="hidden" name="${CSRF_FIELD}" value="${session.csrfToken}">
-        <button type="submit" class="small">Sign out</button>
+        <button type="submit" class="small">${t('nav.signOut')}</button>
       </form>
     </div>
   </div>
@@ -74,21 +81,22 @@ export function csrfField(request: ClientRequest): SafeHtml {
   return html`<input type="hidden" name="${CSRF_FIELD}" value="${request.session.csrfToken}">`;
 }
 
-/** A page without the client navigation: refusals, errors, the pay link, pages seen without a session. */
+/** A page without the client navigation (refusals, errors, pages seen without a session), in the company's language. */
 export function clientStatusPage(
-  title: string,
-  message: string,
+  title: MessageKey,
+  message: MessageKey,
   company: ClientCompany | null = null,
-  link: { href: string; label: string } | null = { href: '/client', label: 'Go to the client area' },
+  link: { href: string; label: MessageKey } | null = { href: '/client', label: 'nav.home' },
 ): SafeHtml {
+  const { t } = wordsOf(company);
   return clientDocument(
-    title,
+    t(title),
     company,
     html`<main id="main" class="sign-in">
 <div class="panel">
-<h1>${title}</h1>
-<p>${message}</p>
-${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : ''}
+<h1>${t(title)}</h1>
+<p>${t(message)}</p>
+${link ? html`<p><a href="${link.href}">${t(link.label)}</a></p>` : ''}
 </div>
 </main>`,
   );

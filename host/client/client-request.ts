@@ -2,7 +2,7 @@ import Koa from 'koa';
 import { Installation } from '../../core/installation';
 import { Caller, ClientReach } from '../../core/kernel/caller';
 import { ClientArea } from '../../core/identity/client-areas';
-import { ClientSession } from './client-session-store';
+import { ClientSession } from './client-sessions';
 import { ClientBrand } from './client-brand';
 
 /** The company whose client area this is: its name (and logo, when it has one) heads every page, in its colour. */

@@ -2,7 +2,7 @@ import { ClientArea } from '../../core/identity/client-areas';
 import { ClientPageHandler } from './client-request';
 import { addContact, editContact, showContact, showContacts } from './pages/contacts-page';
 import { saveDetails, showDetails } from './pages/details-page';
-import { payInvoice, sendInvoicePdf, showInvoice, showInvoices } from './pages/invoices-page';
+import { payInvoice, payInvoiceWithNewCard, sendInvoicePdf, showInvoice, showInvoices } from './pages/invoices-page';
 import { cancelService, keepService, showServices } from './pages/services-page';
 import { paySeveral, payOffsite, showCheckout, showReturn } from './pages/checkout-page';
 import { addAccount, chooseAutodebit, removeAccount, showAccounts } from './pages/accounts-page';
@@ -22,6 +22,7 @@ export const CLIENT_ROUTES: ReadonlyMap<string, ClientRoute> = new Map([
   ['GET /client/invoices', { handler: showInvoices, area: 'client_invoices' }],
   ['GET /client/invoices/view', { handler: showInvoice, area: 'client_invoices' }],
   ['POST /client/invoices/pay', { handler: payInvoice, area: 'client_invoices' }],
+  ['POST /client/invoices/pay-card', { handler: payInvoiceWithNewCard, area: 'client_invoices' }],
   ['GET /client/invoices/pdf', { handler: sendInvoicePdf, area: 'client_invoices' }],
   ['GET /client/invoices/checkout', { handler: showCheckout, area: 'client_invoices' }],
   ['POST /client/invoices/pay-several', { handler: paySeveral, area: 'client_invoices' }],

@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import { html } from '../web/html';
 import { sendHtml } from '../web/page-response';
-import { clientDocument } from './client-layout';
+import { clientDocument, wordsOf } from './client-layout';
 
 /** Where a processor sends a signed-in payer back to (pages/checkout-page.ts). */
 const RETURN_PATH = '/client/payments/return';
@@ -16,14 +16,16 @@ const RETURN_PATH = '/client/payments/return';
 export function bounceCrossSiteReturn(ctx: Koa.Context): boolean {
   if (ctx.method !== 'GET' || ctx.path !== RETURN_PATH || ctx.get('sec-fetch-site') !== 'cross-site') return false;
   const target = `${RETURN_PATH}${ctx.search}`;
+  // No session is known here, so no company: the page is in English, and moves on at once to one in the company's language.
+  const { t } = wordsOf(null);
   sendHtml(
     ctx,
     200,
     clientDocument(
-      'Returning to your account',
+      t('pay.returningTitle'),
       null,
       html`<meta http-equiv="refresh" content="0;url=${target}">
-<main id="main" class="sign-in"><div class="panel"><h1>Returning to your account</h1><p><a href="${target}">Continue to your account</a></p></div></main>`,
+<main id="main" class="sign-in"><div class="panel"><h1>${t('pay.returningTitle')}</h1><p><a href="${target}">${t('pay.returningLink')}</a></p></div></main>`,
     ),
   );
   return true;

@@ -3,38 +3,39 @@ import { field } from '../../web/form-body';
 import { attempt, problemsNotice } from '../../web/form-outcome';
 import { notice, redirectTo, sendHtml } from '../../web/page-response';
 import { call, ClientRequest } from '../client-request';
-import { clientPage, csrfField } from '../client-layout';
-import { AccountRecord } from './invoice-view';
+import { clientPage, csrfField, wordsOf } from '../client-layout';
+import { AccountRecord, accountName } from './invoice-view';
+import { MessageKey } from '../language/messages-en';
 import { notFound } from './not-found';
 import { storedAccounts } from './pay-options';
 import { CardForm } from '../../../core/payments/card-form';
-import { allowThirdParty } from '../../web/security-headers';
-import { CARD_FORM_SCRIPT_PATH } from '../card-form-script';
+import { processorCardForm } from './processor-card-form';
 
 const as = (request: ClientRequest) => (model: string, method: string, params: Record<string, unknown>) => call(request, model, method, params);
 
 /** What a saved change is called in the notice the page shows after it (?saved=...). */
-const SAVED: Record<string, string> = {
-  added: 'The card was added.',
-  removed: 'The payment account was removed.',
-  autodebit: 'Automatic payments now use the account you chose.',
-  manual: 'Automatic payments are off: nothing is charged until you pay an invoice yourself.',
+const SAVED: Record<string, MessageKey> = {
+  added: 'accounts.saved.added',
+  removed: 'accounts.saved.removed',
+  autodebit: 'accounts.saved.autodebit',
+  manual: 'accounts.saved.manual',
 };
 
 /** GET /client/accounts: the client's stored cards and bank accounts, which one autodebit charges, and a form to add a card. */
 export async function showAccounts(request: ClientRequest, status = 200, problems?: string[]): Promise<void> {
   const accounts = await storedAccounts(as(request), request.session.clientId);
   const cardForm = await cardFormOf(request);
-  if (cardForm) allowThirdParty(request.ctx, { script: cardForm.script_origins, frame: cardForm.frame_origins, connect: cardForm.connect_origins });
   const saved = SAVED[String(request.ctx.query.saved ?? '')];
+  const words = wordsOf(request.company);
+  const { t } = words;
   const row = (a: AccountRecord) => html`<tr>
-<td data-label="Account">${a.type_name} ending ${a.last4}</td>
-<td data-label="Automatic payments">${a.autodebit ? 'Yes' : 'No'}</td>
-<td data-label="Change"><div class="actions">${
+<td data-label="${t('accounts.account')}">${accountName(a, words)}</td>
+<td data-label="${t('accounts.automatic')}">${t(a.autodebit ? 'accounts.yes' : 'accounts.no')}</td>
+<td data-label="${t('accounts.change')}"><div class="actions">${
     a.autodebit
-      ? html`<form method="post" action="/client/accounts/autodebit">${csrfField(request)}<input type="hidden" name="account_id" value=""><button type="submit" class="small">Stop automatic payments</button></form>`
-      : html`<form method="post" action="/client/accounts/autodebit">${csrfField(request)}<input type="hidden" name="account_id" value="${a.id}"><button type="submit" class="small" aria-label="Use for automatic payments: ${a.type_name} ending ${a.last4}">Use for automatic payments</button></form>`
-  }<form method="post" action="/client/accounts/remove">${csrfField(request)}<input type="hidden" name="account_id" value="${a.id}"><input type="hidden" name="kind" value="${a.account_type}"><button type="submit" class="small secondary" aria-label="Remove ${a.type_name} ending ${a.last4}">Remove</button></form></div></td>
+      ? html`<form method="post" action="/client/accounts/autodebit">${csrfField(request)}<input type="hidden" name="account_id" value=""><button type="submit" class="small">${t('accounts.stopAutomatic')}</button></form>`
+      : html`<form method="post" action="/client/accounts/autodebit">${csrfField(request)}<input type="hidden" name="account_id" value="${a.id}"><button type="submit" class="small" aria-label="${t('accounts.useAutomaticFor', { account: accountName(a, words) })}">${t('accounts.useAutomatic')}</button></form>`
+  }<form method="post" action="/client/accounts/remove">${csrfField(request)}<input type="hidden" name="account_id" value="${a.id}"><input type="hidden" name="kind" value="${a.account_type}"><button type="submit" class="small secondary" aria-label="${t('accounts.removeFor', { account: accountName(a, words) })}">${t('accounts.remove')}</button></form></div></td>
 </tr>`;
   sendHtml(
     request.ctx,
@@ -42,19 +43,19 @@ export async function showAccounts(request: ClientRequest, status = 200, problem
     clientPage(
       request,
       'accounts',
-      'Payment accounts',
-      html`${saved && !problems ? notice('ok', saved) : ''}
+      t('accounts.title'),
+      html`${saved && !problems ? notice('ok', t(saved)) : ''}
 ${
   accounts.length === 0
-    ? html`<p>You have no stored payment account.</p>`
+    ? html`<p>${t('accounts.none')}</p>`
     : html`<div class="table-wrap"><table>
-<caption>Your stored cards and bank accounts</caption>
-<thead><tr><th scope="col">Account</th><th scope="col">Automatic payments</th><th scope="col">Change</th></tr></thead>
+<caption>${t('accounts.caption')}</caption>
+<thead><tr><th scope="col">${t('accounts.account')}</th><th scope="col">${t('accounts.automatic')}</th><th scope="col">${t('accounts.change')}</th></tr></thead>
 <tbody>${accounts.map(row)}</tbody>
 </table></div>`
 }
 <section aria-labelledby="add-card-title">
-<h2 id="add-card-title">Add a card</h2>
+<h2 id="add-card-title">${t('accounts.addTitle')}</h2>
 ${problems ? problemsNotice(problems) : ''}
 ${cardForm ? tokenisingCardForm(request, cardForm) : testCardForm(request)}
 </section>`,
@@ -65,37 +66,28 @@ ${cardForm ? tokenisingCardForm(request, cardForm) : testCardForm(request)}
 /** The company's gateway's card form drawn by the processor's script, when it has one (gateway_payments/getCardForm). */
 const cardFormOf = (request: ClientRequest) => call(request, 'gateway_payments', 'getCardForm', {}) as Promise<CardForm | null>;
 
-/**
- * The processor's card form: its script draws the card fields in its own frame inside
- * #card-element, and the area's driver (card-form-script.ts) posts only the token it answers.
- * Without script nothing can be added, and the page says so.
- */
+/** The processor's card form (processor-card-form.ts): only the token is posted. */
 function tokenisingCardForm(request: ClientRequest, form: CardForm): SafeHtml {
-  return html`<p>Your card is entered in our payment provider's secure field and goes straight to it: this site never sees the number or the security code, only its last four digits and expiry.</p>
-<form method="post" action="/client/accounts/add" class="stacked panel" id="card-form" data-card-library="${form.library}" data-publishable-key="${form.publishable_key}">
-${csrfField(request)}
-<input type="hidden" name="token" value="">
-<div class="field"><span class="label" id="card-element-label">Card</span><div id="card-element" class="card-element" role="group" aria-labelledby="card-element-label"></div></div>
-<p class="notice error" id="card-problem" role="alert" hidden></p>
-<noscript><p>Adding a card needs JavaScript: the card is entered in our payment provider's own field.</p></noscript>
-<div class="field"><input type="checkbox" id="card-autodebit" name="autodebit" value="true"> <label for="card-autodebit">Use this card for automatic payments</label></div>
-<div><button type="submit">Add card</button></div>
-</form>
-<script src="${form.script}"></script>
-<script src="${CARD_FORM_SCRIPT_PATH}"></script>`;
+  const { t } = wordsOf(request.company);
+  return processorCardForm(request, form, {
+    action: '/client/accounts/add',
+    choice: { name: 'autodebit', id: 'card-autodebit', label: t('accounts.useForAutomatic') },
+    button: t('accounts.add'),
+  });
 }
 
 /** The test gateway's form (test_card has no processor page): the number passes through this site to the gateway, never kept. */
 function testCardForm(request: ClientRequest): SafeHtml {
-  return html`<p class="notice warn" role="note"><strong>Test gateway.</strong> This form is for test cards: the card number passes through this site on its way to the test gateway (never stored). A live gateway takes cards in its own secure field instead.</p>
+  const { t } = wordsOf(request.company);
+  return html`<p class="notice warn" role="note"><strong>${t('accounts.testGateway')}</strong> ${t('accounts.testGatewayText')}</p>
 <form method="post" action="/client/accounts/add" class="stacked panel" autocomplete="on">
 ${csrfField(request)}
-<div class="field"><label for="card-number">Card number</label><input id="card-number" name="number" inputmode="numeric" autocomplete="cc-number" required maxlength="23"></div>
-<div class="field"><label for="card-month">Expiry month (MM)</label><input id="card-month" name="exp_month" inputmode="numeric" autocomplete="cc-exp-month" required maxlength="2" pattern="[0-9]{1,2}"></div>
-<div class="field"><label for="card-year">Expiry year (YYYY)</label><input id="card-year" name="exp_year" inputmode="numeric" autocomplete="cc-exp-year" required maxlength="4" pattern="[0-9]{4}"></div>
-<div class="field"><label for="card-cvc">Security code</label><input id="card-cvc" name="security_code" inputmode="numeric" autocomplete="cc-csc" required maxlength="4"></div>
-<div class="field"><input type="checkbox" id="card-autodebit" name="autodebit" value="true"> <label for="card-autodebit">Use this card for automatic payments</label></div>
-<div><button type="submit">Add card</button></div>
+<div class="field"><label for="card-number">${t('accounts.number')}</label><input id="card-number" name="number" inputmode="numeric" autocomplete="cc-number" required maxlength="23"></div>
+<div class="field"><label for="card-month">${t('accounts.expMonth')}</label><input id="card-month" name="exp_month" inputmode="numeric" autocomplete="cc-exp-month" required maxlength="2" pattern="[0-9]{1,2}"></div>
+<div class="field"><label for="card-year">${t('accounts.expYear')}</label><input id="card-year" name="exp_year" inputmode="numeric" autocomplete="cc-exp-year" required maxlength="4" pattern="[0-9]{4}"></div>
+<div class="field"><label for="card-cvc">${t('accounts.securityCode')}</label><input id="card-cvc" name="security_code" inputmode="numeric" autocomplete="cc-csc" required maxlength="4"></div>
+<div class="field"><input type="checkbox" id="card-autodebit" name="autodebit" value="true"> <label for="card-autodebit">${t('accounts.useForAutomatic')}</label></div>
+<div><button type="submit">${t('accounts.add')}</button></div>
 </form>`;
 }
 

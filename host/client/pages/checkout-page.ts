@@ -3,10 +3,9 @@ import { html, SafeHtml } from '../../web/html';
 import { field } from '../../web/form-body';
 import { attempt, problemsNotice } from '../../web/form-outcome';
 import { notice, sendHtml } from '../../web/page-response';
-import { clientPage } from '../client-layout';
-import { formatMoney } from '../client-money';
+import { clientPage, wordsOf } from '../client-layout';
 import { call, ClientRequest } from '../client-request';
-import { ChargeOutcome, day, InvoiceRecord, payable, payForm } from './invoice-view';
+import { ChargeOutcome, InvoiceRecord, named, outcomeText, payable, payForm } from './invoice-view';
 import { notFound } from './not-found';
 import { invoiceIdsOf, offsiteForm, offsiteGateways, redirectOffsite, returnUrl, storedAccounts } from './pay-options';
 
@@ -24,47 +23,42 @@ async function invoicesOf(request: ClientRequest, ids: readonly number[]): Promi
 }
 
 /** What is due on the invoices together (one currency; the model refuses a mix when paying). */
-async function dueText(request: ClientRequest, invoices: readonly InvoiceRecord[]): Promise<string> {
+function dueText(request: ClientRequest, invoices: readonly InvoiceRecord[]): string {
   const cents = invoices.reduce((total, i) => total + Math.round(Number(i.due) * 10000), 0);
-  return formatMoney(as(request), (cents / 10000).toFixed(4), invoices[0].currency);
+  return wordsOf(request.company).money((cents / 10000).toFixed(4), invoices[0].currency);
 }
-
-/** "invoice 4" or "invoices 4, 5", as a sentence names them. */
-const named = (invoices: readonly InvoiceRecord[]) => `${invoices.length === 1 ? 'invoice' : 'invoices'} ${invoices.map((i) => i.id_code).join(', ')}`;
 
 /** GET /client/invoices/checkout?invoice_ids[]=..: the chosen open invoices, what is due on them together, and how to pay it. */
 export async function showCheckout(request: ClientRequest): Promise<void> {
   const ids = invoiceIdsOf(parseQueryString(request.ctx.querystring)['invoice_ids']);
-  if (!ids) return renderChoice(request, 400, notice('error', 'Choose at least one open invoice to pay (at most 25).'));
+  if (!ids) return renderChoice(request, 400, notice('error', wordsOf(request.company).t('checkout.choose')));
   const invoices = await invoicesOf(request, ids);
   if (!invoices) return notFound(request);
   await renderCheckout(request, 200, invoices);
 }
 
 async function renderChoice(request: ClientRequest, status: number, message: SafeHtml): Promise<void> {
-  sendHtml(request.ctx, status, clientPage(request, 'invoices', 'Pay invoices', html`${message}<p><a href="/client/invoices">Back to your open invoices</a></p>`));
+  const { t } = wordsOf(request.company);
+  sendHtml(request.ctx, status, clientPage(request, 'invoices', t('checkout.title'), html`${message}<p><a href="/client/invoices">${t('invoices.backToOpen')}</a></p>`));
 }
 
 async function renderCheckout(request: ClientRequest, status: number, invoices: InvoiceRecord[], message?: SafeHtml): Promise<void> {
   const open = invoices.filter(payable);
   const token = request.session.csrfToken;
+  const words = wordsOf(request.company);
+  const { t } = words;
   let options: SafeHtml | string = '';
   if (open.length > 0 && open.length === invoices.length && new Set(open.map((i) => i.currency)).size === 1) {
-    const due = await dueText(request, open);
+    const due = dueText(request, open);
     const ids = open.map((i) => i.id);
     const accounts = await storedAccounts(as(request), request.session.clientId);
-    options = html`${payForm('/client/invoices/pay-several', token, ids, accounts, due)}${offsiteForm('/client/invoices/pay-offsite', token, ids, await offsiteGateways(as(request), open[0].currency), due)}`;
+    options = html`${payForm(words, '/client/invoices/pay-several', token, ids, accounts, due)}${offsiteForm(words, '/client/invoices/pay-offsite', token, ids, await offsiteGateways(as(request), open[0].currency), due)}`;
   } else if (!message) {
-    message = notice(
-      'warn',
-      open.length === 0 ? 'None of these invoices has anything left to pay.' : 'Invoices in different currencies, or ones already paid, cannot be paid together: pay them one at a time.',
-    );
+    message = notice('warn', t(open.length === 0 ? 'checkout.nothingDue' : 'checkout.mixed'));
   }
-  const rows = await Promise.all(
-    invoices.map(async (i) => {
-      const money = (amount: string) => formatMoney(as(request), amount, i.currency);
-      return html`<tr><td data-label="Invoice"><a href="/client/invoices/view?id=${i.id}">${i.id_code}</a></td><td data-label="Due">${day(i.date_due)}</td><td data-label="Amount due" class="num">${await money(i.due)}</td></tr>`;
-    }),
+  const rows = invoices.map(
+    (i) =>
+      html`<tr><td data-label="${t('invoice.column.invoice')}"><a href="/client/invoices/view?id=${i.id}">${i.id_code}</a></td><td data-label="${t('invoice.due')}">${words.date(i.date_due)}</td><td data-label="${t('invoice.amountDue')}" class="num">${words.money(i.due, i.currency)}</td></tr>`,
   );
   sendHtml(
     request.ctx,
@@ -72,14 +66,14 @@ async function renderCheckout(request: ClientRequest, status: number, invoices: 
     clientPage(
       request,
       'invoices',
-      'Pay invoices',
+      t('checkout.title'),
       html`${message ?? ''}<div class="table-wrap"><table>
-<caption>The invoices you chose</caption>
-<thead><tr><th scope="col">Invoice</th><th scope="col">Due</th><th scope="col" class="num">Amount due</th></tr></thead>
+<caption>${t('checkout.caption')}</caption>
+<thead><tr><th scope="col">${t('invoice.column.invoice')}</th><th scope="col">${t('invoice.due')}</th><th scope="col" class="num">${t('invoice.amountDue')}</th></tr></thead>
 <tbody>${rows}</tbody>
 </table></div>
 ${options}
-<p><a href="/client/invoices">All your invoices</a></p>`,
+<p><a href="/client/invoices">${t('invoices.all')}</a></p>`,
     ),
   );
 }
@@ -92,12 +86,9 @@ export async function paySeveral(request: ClientRequest): Promise<void> {
   const invoices = await invoicesOf(request, ids);
   if (!invoices) return notFound(request);
   if (!outcome.ok) return renderCheckout(request, 400, invoices, problemsNotice(outcome.messages));
-  const amount = await formatMoney(as(request), outcome.value.amount, outcome.value.currency);
-  const approved = outcome.value.status === 'approved';
-  const said = approved
-    ? notice('ok', `Thank you: your payment of ${amount} for ${named(invoices)} was approved.`)
-    : notice('error', `Your payment of ${amount} for ${named(invoices)} was not made: ${outcome.value.message} Nothing was charged.`);
-  await renderCheckout(request, approved ? 200 : 402, invoices, said);
+  const words = wordsOf(request.company);
+  const said = outcomeText(words, outcome.value, words.money(outcome.value.amount, outcome.value.currency), invoices);
+  await renderCheckout(request, outcome.value.status === 'approved' ? 200 : 402, invoices, notice(said.kind, said.text));
 }
 
 /**
@@ -127,20 +118,19 @@ export async function showReturn(request: ClientRequest): Promise<void> {
   const invoices = await invoicesOf(request, ids);
   if (!invoices) return notFound(request);
   const paid = invoices.every((i) => i.date_closed !== null);
+  const words = wordsOf(request.company);
+  const { t } = words;
   const said = paid
-    ? notice('ok', `Thank you: your payment was received, and ${named(invoices)} ${invoices.length === 1 ? 'is' : 'are'} paid.`)
-    : notice(
-        'warn',
-        `Your payment for ${named(invoices)} is pending: it shows here as soon as the payment provider confirms it, which is usually within a minute. If you left the provider's page without paying, nothing was charged.`,
-      );
+    ? notice('ok', words.plural('checkout.received', invoices.length, { invoices: named(words, invoices) }))
+    : notice('warn', t('checkout.pending', { invoices: named(words, invoices) }));
   sendHtml(
     request.ctx,
     200,
     clientPage(
       request,
       'invoices',
-      paid ? 'Payment received' : 'Payment pending',
-      html`${said}<ul>${invoices.map((i) => html`<li><a href="/client/invoices/view?id=${i.id}">Invoice ${i.id_code}</a></li>`)}</ul><p><a href="/client/invoices">All your invoices</a></p>`,
+      t(paid ? 'checkout.receivedTitle' : 'checkout.pendingTitle'),
+      html`${said}<ul>${invoices.map((i) => html`<li><a href="/client/invoices/view?id=${i.id}">${t('invoice.title', { invoice: i.id_code })}</a></li>`)}</ul><p><a href="/client/invoices">${t('invoices.all')}</a></p>`,
     ),
   );
 }

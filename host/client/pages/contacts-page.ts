@@ -3,7 +3,8 @@ import { notice, redirectTo, sendHtml } from '../../web/page-response';
 import { attempt, problemsNotice } from '../../web/form-outcome';
 import { field } from '../../web/form-body';
 import { call, ClientRequest } from '../client-request';
-import { clientPage, csrfField } from '../client-layout';
+import { clientPage, csrfField, wordsOf } from '../client-layout';
+import { isClientArea } from '../../../core/identity/client-areas';
 import { detailInputs, detailVars } from './contact-form';
 import { notFound } from './not-found';
 
@@ -21,30 +22,32 @@ interface ContactRecord {
 export async function showContacts(request: ClientRequest, problems?: string[], typed?: Record<string, unknown>): Promise<void> {
   const contacts = (await call(request, 'contacts', 'getAll', { client_id: request.session.clientId })) as ContactRecord[];
   const saved = request.ctx.query.saved !== undefined && !problems;
+  const words = wordsOf(request.company);
+  const { t } = words;
   sendHtml(
     request.ctx,
     problems ? 400 : 200,
     clientPage(
       request,
       'contacts',
-      'Contacts',
-      html`${saved ? notice('ok', 'The contact was saved.') : ''}
+      t('contacts.title'),
+      html`${saved ? notice('ok', t('contacts.saved')) : ''}
 <div class="table-wrap"><table>
-<caption>People of your account</caption>
-<thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Type</th><th scope="col">Signs in</th></tr></thead>
+<caption>${t('contacts.caption')}</caption>
+<thead><tr><th scope="col">${t('contacts.name')}</th><th scope="col">${t('contacts.email')}</th><th scope="col">${t('contacts.type')}</th><th scope="col">${t('contacts.signsIn')}</th></tr></thead>
 <tbody>${contacts.map(
         (c) =>
-          html`<tr><td>${c.contact_type === 'primary' ? `${c.first_name} ${c.last_name}` : html`<a href="/client/contacts/edit?id=${c.id}">${c.first_name} ${c.last_name}</a>`}</td><td>${c.email}</td><td>${c.contact_type_name}</td><td>${c.user_id === null ? 'No' : 'Yes'}</td></tr>`,
+          html`<tr><td>${c.contact_type === 'primary' ? `${c.first_name} ${c.last_name}` : html`<a href="/client/contacts/edit?id=${c.id}">${c.first_name} ${c.last_name}</a>`}</td><td>${c.email}</td><td>${c.contact_type === 'billing' || c.contact_type === 'other' ? t(`contacts.type.${c.contact_type}`) : c.contact_type_name}</td><td>${t(c.user_id === null ? 'contacts.no' : 'contacts.yes')}</td></tr>`,
       )}</tbody>
 </table></div>
 <section aria-labelledby="add-title">
-<h2 id="add-title">Add a contact</h2>
+<h2 id="add-title">${t('contacts.addTitle')}</h2>
 ${problems ? problemsNotice(problems) : ''}
 <form method="post" action="/client/contacts/add" class="stacked panel">
 ${csrfField(request)}
-<div class="field"><label for="add-contact_type">Type</label><select id="add-contact_type" name="contact_type"><option value="billing">Billing</option><option value="other">Other</option></select></div>
-${detailInputs(typed ?? {}, 'add')}
-<div><button type="submit">Add contact</button></div>
+<div class="field"><label for="add-contact_type">${t('contacts.type')}</label><select id="add-contact_type" name="contact_type"><option value="billing">${t('contacts.type.billing')}</option><option value="other">${t('contacts.type.other')}</option></select></div>
+${detailInputs(words, typed ?? {}, 'add')}
+<div><button type="submit">${t('contacts.add')}</button></div>
 </form>
 </section>`,
     ),
@@ -66,12 +69,16 @@ export async function showContact(request: ClientRequest, problems?: string[], t
   const contact = (await call(request, 'contacts', 'get', { contact_id: Number(id) })) as ContactRecord | false;
   if (!contact || contact.contact_type === 'primary') return notFound(request);
   const own = request.session.contactId === null;
+  const words = wordsOf(request.company);
+  const { t } = words;
   let permissions = html``;
   if (own) {
     const options = (await call(request, 'contacts', 'getPermissionOptions', { company_id: request.session.companyId })) as Record<string, string>;
     const granted = new Set(((await call(request, 'contacts', 'getPermissions', { contact_id: contact.id })) as Array<{ area: string }>).map((p) => p.area));
-    permissions = html`<fieldset><legend>When this contact signs in, they may use</legend>
-${Object.entries(options).map(([area, label]) => html`<div class="field"><input type="checkbox" id="perm-${area}" name="areas[]" value="${area}"${granted.has(area) ? html` checked` : ''}> <label for="perm-${area}">${label}</label></div>`)}
+    // An area the client area knows is named in the page's language; any other as the model names it.
+    const labelOf = (area: string, label: string) => (isClientArea(area) ? t(`permission.${area}`) : label);
+    permissions = html`<fieldset><legend>${t('contacts.permissions')}</legend>
+${Object.entries(options).map(([area, label]) => html`<div class="field"><input type="checkbox" id="perm-${area}" name="areas[]" value="${area}"${granted.has(area) ? html` checked` : ''}> <label for="perm-${area}">${labelOf(area, label)}</label></div>`)}
 </fieldset>`;
   }
   sendHtml(
@@ -80,16 +87,16 @@ ${Object.entries(options).map(([area, label]) => html`<div class="field"><input 
     clientPage(
       request,
       'contacts',
-      `Contact ${contact.first_name} ${contact.last_name}`,
+      t('contacts.contactTitle', { name: `${contact.first_name} ${contact.last_name}` }),
       html`${problems ? problemsNotice(problems) : ''}
 <form method="post" action="/client/contacts/edit" class="stacked panel">
 ${csrfField(request)}
 <input type="hidden" name="contact_id" value="${contact.id}">
-${detailInputs(typed ?? (contact as unknown as Record<string, unknown>), 'contact')}
+${detailInputs(words, typed ?? (contact as unknown as Record<string, unknown>), 'contact')}
 ${permissions}
-<div><button type="submit">Save contact</button></div>
+<div><button type="submit">${t('contacts.save')}</button></div>
 </form>
-<p><a href="/client/contacts">All contacts</a></p>`,
+<p><a href="/client/contacts">${t('contacts.all')}</a></p>`,
     ),
   );
 }
@@ -104,7 +111,8 @@ export async function editContact(request: ClientRequest): Promise<void> {
   // Checked before anything is saved, so a forged area cannot leave the details saved and the permissions not.
   if (own) {
     const options = (await call(request, 'contacts', 'getPermissionOptions', { company_id: request.session.companyId })) as Record<string, string>;
-    if (areas.some((area) => typeof area !== 'string' || !Object.prototype.hasOwnProperty.call(options, area))) return showContact(request, ['Choose permissions from the list.'], vars);
+    if (areas.some((area) => typeof area !== 'string' || !Object.prototype.hasOwnProperty.call(options, area)))
+      return showContact(request, [wordsOf(request.company).t('contacts.choosePermissions')], vars);
   }
   const outcome = await attempt(async () => {
     await call(request, 'contacts', 'edit', { contact_id: Number(id), vars });

@@ -2,7 +2,7 @@ import { html } from '../../web/html';
 import { notice, redirectTo, sendHtml } from '../../web/page-response';
 import { attempt, problemsNotice } from '../../web/form-outcome';
 import { call, ClientRequest } from '../client-request';
-import { clientPage, csrfField } from '../client-layout';
+import { clientPage, csrfField, wordsOf } from '../client-layout';
 import { detailInputs, detailVars } from './contact-form';
 
 /** GET /client/details: the client's own name and address; a contact sees them, only the client changes them. */
@@ -10,19 +10,21 @@ export async function showDetails(request: ClientRequest, problems?: string[], t
   const client = (await call(request, 'clients', 'get', { client_id: request.session.clientId, get_settings: false })) as Record<string, unknown>;
   const own = request.session.contactId === null;
   const saved = request.ctx.query.saved !== undefined && !problems;
+  const words = wordsOf(request.company);
+  const { t } = words;
   sendHtml(
     request.ctx,
     problems ? 400 : 200,
     clientPage(
       request,
       'details',
-      'Your details',
-      html`${saved ? notice('ok', 'Your details were saved.') : ''}${problems ? problemsNotice(problems) : ''}
-${own ? '' : html`<p>These are the details of the account you are a contact of; only its owner can change them.</p>`}
+      t('details.title'),
+      html`${saved ? notice('ok', t('details.saved')) : ''}${problems ? problemsNotice(problems) : ''}
+${own ? '' : html`<p>${t('details.ownerOnly')}</p>`}
 <form method="post" action="/client/details" class="stacked panel">
 ${csrfField(request)}
-${detailInputs(typed ?? client, 'details', !own)}
-${own ? html`<div><button type="submit">Save details</button></div>` : ''}
+${detailInputs(words, typed ?? client, 'details', !own)}
+${own ? html`<div><button type="submit">${t('details.save')}</button></div>` : ''}
 </form>`,
     ),
   );

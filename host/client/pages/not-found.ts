@@ -7,5 +7,5 @@ import { ClientRequest } from '../client-request';
  * so an id in a URL or form tells nothing about another client's records.
  */
 export function notFound(request: Pick<ClientRequest, 'ctx' | 'company'>): void {
-  sendHtml(request.ctx, 404, clientStatusPage('Not found', 'There is no such page, or it is not yours to see.', request.company));
+  sendHtml(request.ctx, 404, clientStatusPage('status.notFound', 'status.notYours', request.company));
 }

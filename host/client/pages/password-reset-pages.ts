@@ -9,7 +9,7 @@ import { notice, redirectTo, sendHtml } from '../../web/page-response';
 import { SignInLockout } from '../../web/sign-in-lockout';
 import { HostCompany, hostServes } from '../client-brand';
 import { CLIENT_SIGN_IN_COOKIE, readClientCookie, setClientSignInCookie } from '../client-cookies';
-import { brandMark, clientDocument, clientStatusPage } from '../client-layout';
+import { brandMark, clientDocument, clientStatusPage, wordsOf } from '../client-layout';
 import { ClientCompany } from '../client-request';
 import { hostCompany } from '../client-sign-in';
 import { clientDb } from '../client-tables';
@@ -18,10 +18,6 @@ import { PasswordResets } from '../password-resets';
 export const FORGOT_PATH = '/client/forgot-password';
 const RESET_PREFIX = '/client/reset-password/';
 export const isResetPath = (path: string) => path.startsWith(RESET_PREFIX);
-
-/** What every request is told, whether or not a login uses the address. */
-export const REQUESTED =
-  'If an account uses that email address, we have sent it a link to choose a new password. The link works once, within one hour. Nothing arrived? Check the address and your spam folder.';
 
 /**
  * A page of its own, without the client navigation (nobody is signed in), in the company's brand
@@ -41,12 +37,7 @@ function formPage(ctx: Koa.Context, status: number, title: string, company: Clie
   );
 }
 
-const refused = (ctx: Koa.Context) =>
-  sendHtml(
-    ctx,
-    403,
-    clientStatusPage('Form expired', 'This form has expired or did not come from this site. Go back, reload the page and try again.', null, { href: FORGOT_PATH, label: 'Start again' }),
-  );
+const refused = (ctx: Koa.Context) => sendHtml(ctx, 403, clientStatusPage('reset.formExpired', 'status.formExpired', null, { href: FORGOT_PATH, label: 'reset.startAgain' }));
 
 /** The address a mailed link starts with: the company's own hostname, else the installation's public_url; null when neither is set (no link is mailed). */
 async function linkBase(installation: Installation, companyId: number): Promise<string | null> {
@@ -64,49 +55,43 @@ async function linkBase(installation: Installation, companyId: number): Promise<
 export async function forgotPassword(ctx: Koa.Context, installation: Installation, host: HostCompany, resets: PasswordResets): Promise<void> {
   // Under a company's own hostname the page is that company's.
   const company = host.kind === 'one' ? await hostCompany(installation, host.companyId) : null;
+  const { t } = wordsOf(company);
   const show = (status: number, message?: SafeHtml) =>
     formPage(
       ctx,
       status,
-      'Reset your password',
+      t('reset.forgotTitle'),
       company,
-      (token) => html`${message ?? ''}<p>Give the email address of your account, and we will send you a link to choose a new password.</p>
+      (token) => html`${message ?? ''}<p>${t('reset.forgotIntro')}</p>
 <form method="post" action="${FORGOT_PATH}" class="stacked">
 <input type="hidden" name="${CSRF_FIELD}" value="${token}">
-<div class="field"><label for="email">Email address</label><input type="email" id="email" name="email" autocomplete="email" required maxlength="255"></div>
-<div><button type="submit">Send the link</button></div>
+<div class="field"><label for="email">${t('reset.email')}</label><input type="email" id="email" name="email" autocomplete="email" required maxlength="255"></div>
+<div><button type="submit">${t('reset.send')}</button></div>
 </form>
-<p><a href="/client/sign-in">Back to sign in</a></p>`,
+<p><a href="/client/sign-in">${t('reset.backToSignIn')}</a></p>`,
     );
   if (ctx.method === 'GET' || ctx.method === 'HEAD') return show(200);
   if (ctx.method !== 'POST') {
     ctx.req.resume();
     ctx.set('Allow', 'GET, POST');
-    return sendHtml(ctx, 405, clientStatusPage('Method not allowed', 'This page takes GET and POST only.'));
+    return sendHtml(ctx, 405, clientStatusPage('status.methodNotAllowed', 'status.getPostOnly', company));
   }
   const form = await readForm(ctx);
   if (!fromThisSite(ctx) || !tokensMatch(form[CSRF_FIELD], readClientCookie(ctx, CLIENT_SIGN_IN_COOKIE))) return refused(ctx);
   const email = field(form, 'email');
-  if (!email) return show(400, notice('error', 'Please enter your email address.'));
+  if (!email) return show(400, notice('error', t('reset.emailMissing')));
   const wait = await resets.admit(ctx.ip);
   if (wait > 0) {
     ctx.set('Retry-After', String(Math.ceil(wait / 1000)));
-    return show(429, notice('error', `Too many requests from your network. Try again in ${Math.ceil(wait / 60_000)} minutes.`));
+    return show(429, notice('error', t('reset.tooMany', { count: Math.ceil(wait / 60_000) })));
   }
   await resets.request(email, host, (companyId) => linkBase(installation, companyId));
-  show(200, notice('ok', REQUESTED));
+  show(200, notice('ok', t('reset.requested')));
 }
 
 const invalidLink = (ctx: Koa.Context) => {
   ctx.req.resume();
-  sendHtml(
-    ctx,
-    404,
-    clientStatusPage('This reset link is not valid', 'It was used already, has expired (links work for one hour), or was not copied whole. Ask for a new one.', null, {
-      href: FORGOT_PATH,
-      label: 'Ask for a new link',
-    }),
-  );
+  sendHtml(ctx, 404, clientStatusPage('reset.invalidTitle', 'reset.invalidText', null, { href: FORGOT_PATH, label: 'reset.askAgain' }));
 };
 
 /**
@@ -120,30 +105,31 @@ export async function resetPassword(ctx: Koa.Context, installation: Installation
   const found = await resets.find(token);
   if (!found || !hostServes(host, found.companyId)) return invalidLink(ctx);
   const company = await hostCompany(installation, found.companyId);
+  const { t } = wordsOf(company);
   const show = (status: number, message?: SafeHtml) =>
     formPage(
       ctx,
       status,
-      'Choose a new password',
+      t('reset.chooseTitle'),
       company,
       (csrf) => html`${message ?? ''}<form method="post" action="${ctx.path}" class="stacked">
 <input type="hidden" name="${CSRF_FIELD}" value="${csrf}">
-<div class="field"><label for="new-password">New password</label><input type="password" id="new-password" name="new_password" autocomplete="new-password" required minlength="6" maxlength="1024"></div>
-<div class="field"><label for="confirm-password">New password again</label><input type="password" id="confirm-password" name="confirm_password" autocomplete="new-password" required minlength="6" maxlength="1024"></div>
-<div><button type="submit">Set the new password</button></div>
+<div class="field"><label for="new-password">${t('reset.newPassword')}</label><input type="password" id="new-password" name="new_password" autocomplete="new-password" required minlength="6" maxlength="1024"></div>
+<div class="field"><label for="confirm-password">${t('reset.newPasswordAgain')}</label><input type="password" id="confirm-password" name="confirm_password" autocomplete="new-password" required minlength="6" maxlength="1024"></div>
+<div><button type="submit">${t('reset.set')}</button></div>
 </form>`,
     );
   if (ctx.method === 'GET' || ctx.method === 'HEAD') return show(200);
   if (ctx.method !== 'POST') {
     ctx.req.resume();
     ctx.set('Allow', 'GET, POST');
-    return sendHtml(ctx, 405, clientStatusPage('Method not allowed', 'This page takes GET and POST only.'));
+    return sendHtml(ctx, 405, clientStatusPage('status.methodNotAllowed', 'status.getPostOnly', company));
   }
   const form = await readForm(ctx);
   if (!fromThisSite(ctx) || !tokensMatch(form[CSRF_FIELD], readClientCookie(ctx, CLIENT_SIGN_IN_COOKIE))) return refused(ctx);
   const password = typeof form.new_password === 'string' ? form.new_password : '';
   const confirm = typeof form.confirm_password === 'string' ? form.confirm_password : '';
-  if (password.length > 1024) return show(400, problemsNotice(['The password is too long.']));
+  if (password.length > 1024) return show(400, problemsNotice([t('reset.tooLong')]));
   // The link is used first, on its own (of two submissions at once one wins); a password users/edit refuses gives it back for another try.
   if (!(await resets.use(token))) return invalidLink(ctx);
   const caller = { companyId: found.companyId, user: `password-reset:${found.userId}` };

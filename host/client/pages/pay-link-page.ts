@@ -7,9 +7,8 @@ import { html, SafeHtml } from '../../web/html';
 import { notice, sendHtml } from '../../web/page-response';
 import { attempt, problemsNotice } from '../../web/form-outcome';
 import { callAsClient, ClientCompany } from '../client-request';
-import { brandMark, clientDocument, clientStatusPage } from '../client-layout';
+import { brandMark, clientDocument, clientStatusPage, wordsOf } from '../client-layout';
 import { HostCompany, hostServes, readBrand } from '../client-brand';
-import { formatMoney } from '../client-money';
 import { RenderedPdf, sendPdf } from '../../web/pdf-response';
 import { offsiteForm, offsiteGateways, redirectOffsite, returnUrl, storedAccounts } from './pay-options';
 import { CLIENT_SIGN_IN_COOKIE, readClientCookie, setClientSignInCookie } from '../client-cookies';
@@ -48,13 +47,15 @@ export async function payLink(ctx: Koa.Context, installation: Installation, host
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.req.resume();
       ctx.set('Allow', 'GET, HEAD');
-      return sendHtml(ctx, 405, clientStatusPage('Method not allowed', 'This address takes GET only.', company, null));
+      return sendHtml(ctx, 405, clientStatusPage('status.methodNotAllowed', 'status.getOnly', company, null));
     }
     // invoices/getPdf as the pay link caller: the client scope lets it reach this invoice's PDF alone.
     const rendered = (await as('invoices', 'getPdf', { invoice_id: invoiceId })) as RenderedPdf | false;
     return rendered ? sendPdf(ctx, rendered) : invalid(ctx);
   }
-  const money = (amount: string) => formatMoney((m, f, p) => as(m, f, p), amount, invoice.currency);
+  const words = wordsOf(company);
+  const { t } = words;
+  const money = (amount: string) => words.money(amount, invoice.currency);
 
   let message: SafeHtml | undefined;
   let status = 200;
@@ -62,7 +63,7 @@ export async function payLink(ctx: Koa.Context, installation: Installation, host
   if (ctx.method === 'POST') {
     const form = await readForm(ctx);
     if (!fromThisSite(ctx) || !tokensMatch(form[CSRF_FIELD], readClientCookie(ctx, CLIENT_SIGN_IN_COOKIE))) {
-      return sendHtml(ctx, 403, clientStatusPage('Request refused', 'This form has expired or did not come from this site. Go back, reload the page and try again.', company, null));
+      return sendHtml(ctx, 403, clientStatusPage('status.refused', 'status.formExpired', company, null));
     }
     if (field(form, 'gateway') !== '') {
       // Off-site: the processor sends the payer back to this link, which then says the payment is pending until its notification arrives.
@@ -80,45 +81,37 @@ export async function payLink(ctx: Koa.Context, installation: Installation, host
       status = 400;
       message = problemsNotice(outcome.messages);
     } else {
-      const said = outcomeText(outcome.value, await money(outcome.value.amount), shown);
+      const said = outcomeText(words, outcome.value, words.money(outcome.value.amount, outcome.value.currency), [shown]);
       status = outcome.value.status === 'approved' ? 200 : 402;
       message = notice(said.kind, said.text);
     }
   } else if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
     ctx.set('Allow', 'GET, POST');
-    return sendHtml(ctx, 405, clientStatusPage('Method not allowed', 'This address takes GET and POST only.', company, null));
+    return sendHtml(ctx, 405, clientStatusPage('status.methodNotAllowed', 'status.getPostOnly', company, null));
   }
 
   let pay: SafeHtml | string = '';
   if (payable(shown)) {
     const token = readClientCookie(ctx, CLIENT_SIGN_IN_COOKIE) ?? newToken();
     setClientSignInCookie(ctx, token);
-    const due = await money(shown.due);
-    pay = html`${payForm(ctx.path, token, shown, await storedAccounts(as, clientId), due)}${offsiteForm(ctx.path, token, [invoiceId], await offsiteGateways(as, shown.currency), due)}`;
-    if (!message && ctx.query.returned === '1') {
-      message = notice(
-        'warn',
-        `Your payment for invoice ${shown.id_code} is pending: it shows here as soon as the payment provider confirms it. If you left the provider's page without paying, nothing was charged.`,
-      );
-    }
+    const due = money(shown.due);
+    pay = html`${payForm(words, ctx.path, token, shown, await storedAccounts(as, clientId), due)}${offsiteForm(words, ctx.path, token, [invoiceId], await offsiteGateways(as, shown.currency), due)}`;
+    if (!message && ctx.query.returned === '1') message = notice('warn', t('payLink.pending', { invoice: shown.id_code }));
   } else if (!message) {
-    message = notice(
-      'ok',
-      shown.date_closed !== null ? 'This invoice is paid: there is nothing left to pay, and this link no longer takes payments.' : 'This invoice is closed: this link no longer takes payments.',
-    );
+    message = notice('ok', t(shown.date_closed !== null ? 'payLink.paid' : 'payLink.closed'));
   }
   sendHtml(
     ctx,
     status,
     clientDocument(
-      `Invoice ${shown.id_code}`,
+      t('invoice.title', { invoice: shown.id_code }),
       company,
       html`<header class="site-header"><div class="bar"><span class="brand">${brandMark(company)}${company.name}</span></div></header>
 <main id="main">
-<h1>Invoice ${shown.id_code}</h1>
+<h1>${t('invoice.title', { invoice: shown.id_code })}</h1>
 ${message ?? ''}
-${await invoiceDetails(shown, money)}
-<p><a href="${link}${PDF_SUFFIX}">Download invoice ${shown.id_code} (PDF)</a></p>
+${invoiceDetails(shown, money, words)}
+<p><a href="${link}${PDF_SUFFIX}">${t('invoice.pdf', { invoice: shown.id_code })}</a></p>
 ${pay}
 </main>`,
     ),
@@ -127,9 +120,5 @@ ${pay}
 
 function invalid(ctx: Koa.Context): void {
   ctx.req.resume();
-  sendHtml(
-    ctx,
-    404,
-    clientStatusPage('This pay link is not valid', 'Check that the whole link was copied from the message it came in, or sign in to pay.', null, { href: '/client/sign-in', label: 'Sign in' }),
-  );
+  sendHtml(ctx, 404, clientStatusPage('payLink.invalidTitle', 'payLink.invalidText', null, { href: '/client/sign-in', label: 'signIn.submit' }));
 }

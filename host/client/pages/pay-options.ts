@@ -3,7 +3,8 @@ import { CSRF_FIELD } from '../../web/csrf';
 import { html, SafeHtml } from '../../web/html';
 import { AccountRecord } from './invoice-view';
 import { sendHtml } from '../../web/page-response';
-import { clientDocument } from '../client-layout';
+import { clientDocument, wordsOf } from '../client-layout';
+import { ClientWords } from '../language/client-words';
 import { ClientCompany } from '../client-request';
 
 /** A model call made as the client (or pay link) the page serves. */
@@ -35,15 +36,16 @@ export function invoiceIdsOf(value: unknown): number[] | null {
  * The forms that pay through a non-merchant gateway off-site, one button per gateway: the payer
  * is sent to the processor's page and comes back to a page that says what happened.
  */
-export function offsiteForm(action: string, token: string, invoiceIds: readonly number[], gateways: readonly OffsiteGateway[], dueText: string): SafeHtml | string {
+export function offsiteForm(words: ClientWords, action: string, token: string, invoiceIds: readonly number[], gateways: readonly OffsiteGateway[], dueText: string): SafeHtml | string {
   if (gateways.length === 0) return '';
+  const { t } = words;
   return html`<section class="panel" aria-labelledby="offsite-title">
-<h2 id="offsite-title">Pay ${dueText} online</h2>
-<p>You will be taken to the payment provider's page to pay, then brought back here.</p>
+<h2 id="offsite-title">${t('pay.online', { amount: dueText })}</h2>
+<p>${t('pay.onlineIntro')}</p>
 <form method="post" action="${action}" class="stacked">
 <input type="hidden" name="${CSRF_FIELD}" value="${token}">
 ${invoiceIds.map((id) => html`<input type="hidden" name="invoice_ids[]" value="${id}">`)}
-<div class="actions">${gateways.map((g) => html`<button type="submit" name="gateway" value="${g.gateway}">Pay with ${g.name}</button>`)}</div>
+<div class="actions">${gateways.map((g) => html`<button type="submit" name="gateway" value="${g.gateway}">${t('pay.withGateway', { gateway: g.name })}</button>`)}</div>
 </form>
 </section>`;
 }
@@ -55,14 +57,15 @@ ${invoiceIds.map((id) => html`<input type="hidden" name="invoice_ids[]" value="$
  * for a browser that does not, leaves the form behind first.
  */
 export function redirectOffsite(ctx: Koa.Context, url: string, company: ClientCompany | null): void {
+  const { t } = wordsOf(company);
   sendHtml(
     ctx,
     200,
     clientDocument(
-      'Taking you to pay',
+      t('pay.forwardTitle'),
       company,
       html`<meta http-equiv="refresh" content="0;url=${url}">
-<main id="main" class="sign-in"><div class="panel"><h1>Taking you to the payment page</h1><p><a href="${url}">Continue to the payment page</a></p></div></main>`,
+<main id="main" class="sign-in"><div class="panel"><h1>${t('pay.forwardHeading')}</h1><p><a href="${url}">${t('pay.forwardLink')}</a></p></div></main>`,
     ),
   );
 }

@@ -3,18 +3,12 @@ import { field } from '../../web/form-body';
 import { attempt, problemsNotice } from '../../web/form-outcome';
 import { notice, sendHtml } from '../../web/page-response';
 import { call, ClientRequest } from '../client-request';
-import { clientPage, csrfField } from '../client-layout';
-import { day } from './invoice-view';
+import { clientPage, csrfField, wordsOf } from '../client-layout';
 import { notFound } from './not-found';
+import { MessageKey } from '../language/messages-en';
 
-const STATUS_NAMES: Record<string, string> = {
-  pending: 'Pending',
-  in_review: 'In review',
-  active: 'Active',
-  suspended: 'Suspended',
-  canceled: 'Canceled',
-  scheduled_cancellation: 'Cancels at term end',
-};
+/** The statuses a client is shown by name (any other is shown as stored). */
+const STATUS_NAMES: ReadonlySet<string> = new Set(['pending', 'in_review', 'active', 'suspended', 'canceled', 'scheduled_cancellation']);
 
 interface ServiceRecord {
   readonly id: number;
@@ -37,14 +31,20 @@ async function clientsMayCancel(request: ClientRequest): Promise<boolean> {
 export async function showServices(request: ClientRequest, status = 200, message?: SafeHtml): Promise<void> {
   const services = (await call(request, 'services', 'getList', { client_id: request.session.clientId, status: 'all', page: 1 })) as ServiceRecord[];
   const mayCancel = await clientsMayCancel(request);
-  const ends = (s: ServiceRecord) => (s.date_canceled ? `Cancels ${day(s.date_canceled)}` : s.date_renews ? day(s.date_renews) : 'Does not renew');
+  const words = wordsOf(request.company);
+  const { t } = words;
+  const statusName = (s: ServiceRecord) => {
+    const shown = s.date_canceled && s.status !== 'canceled' ? 'scheduled_cancellation' : s.status;
+    return STATUS_NAMES.has(shown) ? t(`services.status.${shown}` as MessageKey) : shown;
+  };
+  const ends = (s: ServiceRecord) => (s.date_canceled ? t('services.cancels', { date: words.date(s.date_canceled) }) : s.date_renews ? words.date(s.date_renews) : t('services.noRenewal'));
   const action = (s: ServiceRecord) => {
     if (!mayCancel) return '';
     if (cancellable(s)) {
-      return html`<form method="post" action="/client/services/cancel">${csrfField(request)}<input type="hidden" name="service_id" value="${s.id}"><button type="submit" class="small" aria-label="Cancel at term end: ${s.name}">Cancel at term end</button></form>`;
+      return html`<form method="post" action="/client/services/cancel">${csrfField(request)}<input type="hidden" name="service_id" value="${s.id}"><button type="submit" class="small" aria-label="${t('services.cancelAtEndFor', { service: s.name })}">${t('services.cancelAtEnd')}</button></form>`;
     }
     if (s.date_canceled !== null && s.status !== 'canceled' && s.date_renews !== null) {
-      return html`<form method="post" action="/client/services/keep">${csrfField(request)}<input type="hidden" name="service_id" value="${s.id}"><button type="submit" class="small secondary" aria-label="Keep this service: ${s.name}">Keep this service</button></form>`;
+      return html`<form method="post" action="/client/services/keep">${csrfField(request)}<input type="hidden" name="service_id" value="${s.id}"><button type="submit" class="small secondary" aria-label="${t('services.keepFor', { service: s.name })}">${t('services.keep')}</button></form>`;
     }
     return '';
   };
@@ -54,15 +54,15 @@ export async function showServices(request: ClientRequest, status = 200, message
     clientPage(
       request,
       'services',
-      'Services',
+      t('services.title'),
       services.length === 0
-        ? html`${message ?? ''}<p>You have no services.</p>`
+        ? html`${message ?? ''}<p>${t('services.none')}</p>`
         : html`${message ?? ''}<div class="table-wrap"><table>
-<caption>Your services</caption>
-<thead><tr><th scope="col">Service</th><th scope="col">Status</th><th scope="col">Renews</th>${mayCancel ? html`<th scope="col">Cancel</th>` : ''}</tr></thead>
+<caption>${t('services.caption')}</caption>
+<thead><tr><th scope="col">${t('services.service')}</th><th scope="col">${t('services.status')}</th><th scope="col">${t('services.renews')}</th>${mayCancel ? html`<th scope="col">${t('services.cancel')}</th>` : ''}</tr></thead>
 <tbody>${services.map(
             (s) =>
-              html`<tr><td data-label="Service">${s.name}</td><td data-label="Status">${s.date_canceled && s.status !== 'canceled' ? STATUS_NAMES.scheduled_cancellation : (STATUS_NAMES[s.status] ?? s.status)}</td><td data-label="Renews">${ends(s)}</td>${mayCancel ? html`<td data-label="Cancel">${action(s)}</td>` : ''}</tr>`,
+              html`<tr><td data-label="${t('services.service')}">${s.name}</td><td data-label="${t('services.status')}">${statusName(s)}</td><td data-label="${t('services.renews')}">${ends(s)}</td>${mayCancel ? html`<td data-label="${t('services.cancel')}">${action(s)}</td>` : ''}</tr>`,
           )}</tbody>
 </table></div>`,
     ),
@@ -81,7 +81,8 @@ export async function cancelService(request: ClientRequest): Promise<void> {
   if (!outcome.ok) return showServices(request, 400, problemsNotice(outcome.messages));
   const services = (await call(request, 'services', 'getList', { client_id: request.session.clientId, status: 'all', page: 1 })) as ServiceRecord[];
   const service = services.find((s) => s.id === Number(serviceId));
-  await showServices(request, 200, notice('ok', `${service?.name ?? 'The service'} will be canceled at the end of its term, on ${day(service?.date_canceled ?? null)}; it stays yours until then.`));
+  const words = wordsOf(request.company);
+  await showServices(request, 200, notice('ok', words.t('services.canceledAtEnd', { service: service?.name ?? words.t('services.theService'), date: words.date(service?.date_canceled ?? null) })));
 }
 
 /** POST /client/services/keep: service_id. Takes back a cancellation scheduled at term end (services/unCancel); the service renews as before. */
@@ -90,5 +91,5 @@ export async function keepService(request: ClientRequest): Promise<void> {
   if (!/^\d{1,15}$/.test(serviceId)) return notFound(request);
   const outcome = await attempt(() => call(request, 'services', 'unCancel', { service_id: Number(serviceId) }));
   if (!outcome.ok) return showServices(request, 400, problemsNotice(outcome.messages));
-  await showServices(request, 200, notice('ok', 'The cancellation was taken back: the service renews as before.'));
+  await showServices(request, 200, notice('ok', wordsOf(request.company).t('services.kept')));
 }

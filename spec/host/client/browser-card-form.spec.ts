@@ -6,7 +6,7 @@ import { Browser, CHROMIUM, launchChromium, SCREENSHOTS as SPEC_OUTPUT, SIDEWAYS
 import { startStripeStandIn, StripeStandIn } from '../../support/stripe-stand-in';
 import { TestServer } from '../../support/test-server';
 import { install } from '../../extensions/shipped';
-import { ok } from '../api/billing/fixtures';
+import { getInvoice, ok } from '../api/billing/fixtures';
 import { clientAreaServer, SeededClient, seedClient } from './support/client-fixture';
 import { seriousViolations } from './support/axe';
 
@@ -95,7 +95,7 @@ describe("client area in headless Chromium: a card added through the processor's
       (response) => response.request().resourceType() !== 'document' && response.status() >= 400 && response.status() !== 402 && problems.push(`${response.status()} ${response.url()}`),
     );
     page.on('pageerror', (error) => problems.push(error.message));
-    page.on('request', (request) => request.method() === 'POST' && request.url().endsWith('/client/accounts/add') && posted.push(request.postData() ?? ''));
+    page.on('request', (request) => request.method() === 'POST' && /\/client\/(accounts\/add|invoices\/pay-card)$/.test(request.url()) && posted.push(request.postData() ?? ''));
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
     await page.goto(`${server.url}/client/sign-in`);
     await page.getByLabel('Username').fill(nina.username);
@@ -155,5 +155,30 @@ describe("client area in headless Chromium: a card added through the processor's
     expect(await ok(server, 'GET', 'accounts/getDebitAccount', { client_id: nina.clientId })).to.include({ last4: '4242', gateway: 'stripe_cards', reference_id: fields.get('token') });
     await accessible();
     await shot('31-card-added-1280');
+  });
+
+  it("pays an open invoice with a new card on the invoice's page, posting only the token, and keeps the card when asked", async () => {
+    posted.length = 0;
+    await page.goto(`${server.url}/client/invoices/view?id=${nina.openInvoiceId}`);
+    const form = page.locator('#card-form');
+    await cardFrame().getByLabel('Card number').waitFor();
+    await accessible();
+    await shot('32-invoice-new-card-1280');
+    await cardFrame().getByLabel('Card number').fill('5555 5555 5555 4444');
+    await cardFrame().getByLabel('MM / YY').fill('12 / 31');
+    await cardFrame().getByLabel('CVC').fill('123');
+    await page.getByLabel('Keep this card for later payments').check();
+    await form.getByRole('button', { name: 'Pay $60.00' }).click();
+    await page.waitForURL('**/client/invoices/pay-card');
+    expect(await page.getByRole('status').first().textContent()).to.contain('was approved');
+    expect(posted).to.have.length(1);
+    const fields = new URLSearchParams(posted[0]);
+    expect([...fields.keys()].sort()).to.deep.equal(['_csrf', 'invoice_id', 'keep', 'token']);
+    expect(posted[0]).not.to.contain('5555').and.not.to.contain('123');
+    expect((await getInvoice(server, nina.openInvoiceId)).date_closed).to.be.a('string');
+    const cards = (await ok(server, 'GET', 'accounts/getAllCcByClient', { client_id: nina.clientId })) as Array<{ last4: string }>;
+    expect(cards.map((c) => c.last4)).to.include('4444');
+    await accessible();
+    await shot('33-invoice-paid-new-card-1280');
   });
 });

@@ -145,6 +145,9 @@ describe('client area in headless Chromium: cards, paying several invoices, payi
     const origin = new URL(server.url);
     // The proxy's part: the POST that opens the payment arrives as over HTTPS, and https://<this host> reaches the server.
     await page.route('**/client/invoices/pay-offsite', (route) => route.continue({ headers: { ...route.request().headers(), 'x-forwarded-proto': 'https' } }));
+    // The forwarding page moves on at once (a meta refresh): its move is answered 204 No Content, which leaves the page
+    // where it is for axe; the spec then follows the page's link, as a browser that does not refresh would.
+    let stayOnForwarding = true;
     await page.route(`https://${origin.host}/**`, async (route) => {
       const response = await route.fetch({
         url: route
@@ -155,7 +158,8 @@ describe('client area in headless Chromium: cards, paying several invoices, payi
       await route.fulfill({ response });
     });
     // Stripe's page: a link back to the success URL the gateway gave it, as paying there would.
-    await page.route('https://checkout.stripe.com/**', (route) => {
+    await page.route('https://checkout.stripe.com/**', async (route) => {
+      if (stayOnForwarding) return route.fulfill({ status: 204 });
       const back = standIn.requests.at(-1)!.form.success_url.replace('{CHECKOUT_SESSION_ID}', 'cs_test_browser');
       return route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="en"><head><title>Stripe</title></head><body><main><a href="${back}">Pay</a></main></body></html>` });
     });
@@ -164,6 +168,11 @@ describe('client area in headless Chromium: cards, paying several invoices, payi
     await shot('24-invoice-offsite-1280');
     await onPhone('24-invoice-offsite');
     await page.getByRole('button', { name: 'Pay with Stripe Checkout' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Taking you to the payment page' }).waitFor();
+    await accessible();
+    await shot('24-forwarding-to-stripe-1280');
+    stayOnForwarding = false;
+    await page.getByRole('link', { name: 'Continue to the payment page' }).click();
     await page.waitForURL('https://checkout.stripe.com/**');
     await page.getByRole('link', { name: 'Pay' }).click();
     await page.waitForURL('**/client/payments/return?**');
@@ -178,6 +187,26 @@ describe('client area in headless Chromium: cards, paying several invoices, payi
     expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('Payment received');
     await shot('26-payment-received-1280');
     expect((await getInvoice(server, invoiceId)).date_closed).to.be.a('string');
+    await page.unrouteAll();
+  });
+
+  it("comes back from the processor's site through a page that moves on from this site, which axe passes", async () => {
+    const back = `${server.url}/client/payments/return?invoice_ids[]=${secondInvoiceId}`;
+    await page.route('https://checkout.stripe.com/**', (route) =>
+      route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="en"><head><title>Stripe</title></head><body><main><a href="${back}">Back</a></main></body></html>` }),
+    );
+    // A link from another site: Chromium sends Sec-Fetch-Site cross-site and leaves the SameSite=Strict session cookie behind.
+    // The page's move from this site (a meta refresh) is answered 204 No Content once, which leaves the page where it is for axe.
+    let returns = 0;
+    await page.route('**/client/payments/return?**', (route) => (++returns === 2 ? route.fulfill({ status: 204 }) : route.continue()));
+    await page.goto('https://checkout.stripe.com/c/pay/cs_test_back');
+    await page.getByRole('link', { name: 'Back' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Returning to your account' }).waitFor();
+    await accessible();
+    await shot('25-returning-from-stripe-1280');
+    await page.getByRole('link', { name: 'Continue to your account' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Payment received' }).waitFor();
+    expect(returns).to.equal(3);
     await page.unrouteAll();
   });
 

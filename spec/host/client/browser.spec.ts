@@ -90,6 +90,7 @@ describe('client area in headless Chromium', function () {
   });
 
   it('shows services, contacts and details, each accessible', async () => {
+    await seedContact(server, a.clientId, 'ada-books', ['client_invoices']);
     for (const [name, heading] of [
       ['Services', 'Services'],
       ['Contacts', 'Contacts'],
@@ -100,6 +101,13 @@ describe('client area in headless Chromium', function () {
       await accessible();
       await shot(`05-${name.toLowerCase().replace(/ /g, '-')}`);
     }
+    await page.getByRole('navigation', { name: 'Client area' }).getByRole('link', { name: 'Contacts' }).click();
+    await page.getByRole('table').getByRole('link').first().click();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).to.match(/^Contact /);
+    expect(await page.getByRole('checkbox', { name: 'Invoices' }).isChecked()).to.equal(true);
+    await accessible();
+    await shot('05-contact');
+    await page.getByRole('navigation', { name: 'Client area' }).getByRole('link', { name: 'Your details' }).click();
     await page.getByLabel('City').fill('London');
     await page.getByRole('button', { name: 'Save details' }).click();
     expect(await page.getByRole('status').textContent()).to.equal('Your details were saved.');
@@ -156,5 +164,34 @@ describe('client area in headless Chromium', function () {
     expect((await getInvoice(server, b.openInvoiceId)).paid).to.equal('60.0000');
     await visitor.goto(link);
     expect(await visitor.getByRole('status').first().textContent()).to.contain('no longer takes payments');
+    await accessible(visitor);
+    // The same link with its token's last digit changed.
+    await visitor.goto(`${link.slice(0, -1)}${link.endsWith('0') ? '1' : '0'}`);
+    expect(await visitor.getByRole('heading', { level: 1 }).textContent()).to.equal('This pay link is not valid');
+    await accessible(visitor);
+  });
+
+  it("shows the pages in the company's language, each accessible, on a phone too", async () => {
+    await ok(server, 'PUT', 'settings/set', { key: 'language', value: 'fr_fr' });
+    try {
+      await page.goto(`${server.url}/client/invoices?show=all`);
+      expect(await page.getAttribute('html', 'lang')).to.equal('fr-FR');
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal('Factures');
+      await accessible();
+      await shot('09-invoices-fr');
+      await page.getByRole('table').getByRole('link').first().click();
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).to.match(/^Facture /);
+      await accessible();
+      await shot('10-invoice-fr');
+      const phone = await narrow!.context.newPage();
+      await signIn(phone, b.username, b.password);
+      await phone.waitForURL('**/client/invoices');
+      expect(await phone.getByRole('navigation', { name: 'Espace client' }).getByRole('link').allTextContents()).to.include('Moyens de paiement');
+      expect(await phone.evaluate(SIDEWAYS_OVERFLOW)).to.equal(0);
+      await accessible(phone);
+      await shot('11-phone-invoices-fr', phone);
+    } finally {
+      await ok(server, 'PUT', 'settings/set', { key: 'language', value: 'en_us' });
+    }
   });
 });

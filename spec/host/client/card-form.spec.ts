@@ -2,9 +2,9 @@ import { expect } from 'chai';
 import { startStripeStandIn, StripeStandIn } from '../../support/stripe-stand-in';
 import { TestServer } from '../../support/test-server';
 import { install } from '../../extensions/shipped';
-import { call, ok } from '../api/billing/fixtures';
+import { addInvoice, call, getInvoice, ok } from '../api/billing/fixtures';
 import { AdminClient } from '../admin/support/admin-client';
-import { clientAreaServer, SeededClient, seedClient, signedIn } from './support/client-fixture';
+import { clientAreaServer, SeededClient, seedClient, seedContact, signedIn } from './support/client-fixture';
 
 const STRIPE_CARDS = 'vars[dir]=stripe_cards&vars[settings][secret_key]=sk_test_cards&vars[settings][webhook_secret]=whsec_cards&vars[settings][publishable_key]=pk_test_cards';
 const STRIPE_ORIGINS = ['https://js.stripe.com', 'https://hooks.stripe.com', 'https://api.stripe.com'];
@@ -126,5 +126,85 @@ describe("client area: a merchant gateway's card form tokenises in the browser, 
     expect(standIn.requests.some((r) => r.path === `/v1/payment_methods/${token}/attach`)).to.equal(false);
     // The same form with B's own token is taken: the refusals above were the token's doing.
     expect((await pageB.post('/client/accounts/add', { token })).status).to.equal(303);
+  });
+
+  describe('paying an invoice with a new card', () => {
+    const newInvoice = (clientId: number) => addInvoice(server, clientId, { status: 'active', date_due: '2099-06-30 00:00:00 UTC', lines: [{ description: 'Storage', amount: '12.00', qty: 1 }] });
+    const payCard = (page: AdminClient, fields: Record<string, string>) => page.post('/client/invoices/pay-card', fields);
+
+    it("offers it on an open invoice's page, under the accounts page's policy", async () => {
+      const invoiceId = await newInvoice(a.clientId);
+      const page = await pageA.get(`/client/invoices/view?id=${invoiceId}`);
+      expect(page.text)
+        .to.contain('action="/client/invoices/pay-card"')
+        .and.contain('data-publishable-key="pk_test_cards"')
+        .and.contain('data-locale="en"')
+        .and.contain(`<input type="hidden" name="invoice_id" value="${invoiceId}">`)
+        .and.contain('<script src="/client/assets/card-form.js"></script>');
+      expect(page.text).not.to.match(/name="(number|security_code|exp_month|exp_year)"/);
+      expect(policyOf(page.headers))
+        .to.equal(policyOf((await pageA.get('/client/accounts')).headers))
+        .and.contain('https://js.stripe.com');
+    });
+
+    it('charges the token alone and has the gateway forget the card, unless the client keeps it', async () => {
+      const once = await newInvoice(a.clientId);
+      const cards = (await cardsOf(a.clientId)).length;
+      const token = await tokenise('4242 4242 4242 4242');
+      await pageA.get(`/client/invoices/view?id=${once}`);
+      const paid = await payCard(pageA, { invoice_id: String(once), token });
+      expect(paid.status, paid.text.slice(0, 400)).to.equal(200);
+      expect(paid.text).to.contain('was approved');
+      expect((await getInvoice(server, once)).date_closed).to.be.a('string');
+      expect((await cardsOf(a.clientId)).length).to.equal(cards);
+      expect(standIn.requests.some((r) => r.path === `/v1/payment_methods/${token}/detach`)).to.equal(true);
+
+      const kept = await newInvoice(a.clientId);
+      const keptToken = await tokenise('5555 5555 5555 4444');
+      const again = await payCard(pageA, { invoice_id: String(kept), token: keptToken, keep: 'true' });
+      expect(again.status, again.text.slice(0, 400)).to.equal(200);
+      expect((await getInvoice(server, kept)).date_closed).to.be.a('string');
+      expect((await cardsOf(a.clientId)).length).to.equal(cards + 1);
+      expect(standIn.requests.some((r) => r.path === `/v1/payment_methods/${keptToken}/detach`)).to.equal(false);
+    });
+
+    it("refuses client B's forged form for client A's invoice before any card is stored or charged", async () => {
+      const invoiceId = await newInvoice(a.clientId);
+      const token = await tokenise('4242424242424242');
+      const before = standIn.requests.length;
+      const cards = (await cardsOf(b.clientId)).length;
+      await pageB.get('/client/invoices');
+      const forged = await payCard(pageB, { invoice_id: String(invoiceId), token });
+      expect(forged.status).to.equal(404);
+      expect(standIn.requests.length).to.equal(before);
+      expect((await cardsOf(b.clientId)).length).to.equal(cards);
+      expect((await getInvoice(server, invoiceId)).paid).to.equal('0.0000');
+    });
+
+    it('refuses a card number instead of a token, and a form without its CSRF token, charging nothing', async () => {
+      const invoiceId = await newInvoice(a.clientId);
+      const before = standIn.requests.length;
+      await pageA.get(`/client/invoices/view?id=${invoiceId}`);
+      const number = await payCard(pageA, { invoice_id: String(invoiceId), number: '4242424242424242', exp_month: '12', exp_year: '2031', security_code: '123' });
+      expect(number.status).to.equal(400);
+      expect(number.text).to.contain('The card could not be checked');
+      expect((await pageA.post('/client/invoices/pay-card', { invoice_id: String(invoiceId), token: await tokenise('4242424242424242'), _csrf: null })).status).to.equal(403);
+      expect(standIn.requests.slice(before).map((r) => r.path)).to.deep.equal(['/v1/payment_methods']);
+      expect((await getInvoice(server, invoiceId)).paid).to.equal('0.0000');
+    });
+
+    it('is not offered to a contact who may pay invoices but not keep cards, and its forged form is refused', async () => {
+      const invoiceId = await newInvoice(a.clientId);
+      const helper = await seedContact(server, a.clientId, 'carla-books', ['client_invoices']);
+      const page = await signedIn(server, helper.username, helper.password);
+      const view = await page.get(`/client/invoices/view?id=${invoiceId}`);
+      expect(view.status).to.equal(200);
+      expect(view.text).not.to.contain('pay-card');
+      for (const origin of STRIPE_ORIGINS) expect(policyOf(view.headers)).not.to.contain(origin);
+      const before = standIn.requests.length;
+      const forged = await payCard(page, { invoice_id: String(invoiceId), token: 'pm_forged' });
+      expect(forged.status).to.equal(404);
+      expect(standIn.requests.length).to.equal(before);
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { TallyError } from '../../../core/kernel/tally-error';
 import { TestServer } from '../../support/test-server';
@@ -85,6 +86,42 @@ describe('client area over HTTP: sign-in, invoices, paying, and what one client 
       expect(page.headers.get('x-frame-options')).to.equal('DENY');
       expect(page.headers.get('content-security-policy')).to.contain("frame-ancestors 'none'");
       expect(page.headers.get('cache-control')).to.equal('no-store');
+    });
+
+    it('ends a session unused for half an hour, or eight hours after sign-in, and notes use at most once a minute', async () => {
+      const db = server.installation.db.withTables<{ client_sessions: { id_hash: string; last_seen_at: string; expires_at: string } }>();
+      const hashOf = (browser: AdminClient) => createHash('sha256').update(browser.cookies.get('tally_client')!).digest('hex');
+      const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString().replace('T', ' ').slice(0, 19);
+      const seen = async (browser: AdminClient) => (await db.selectFrom('client_sessions').select('last_seen_at').where('id_hash', '=', hashOf(browser)).executeTakeFirstOrThrow()).last_seen_at;
+
+      const busy = await signedIn(server, a.username, a.password);
+      await db
+        .updateTable('client_sessions')
+        .set({ last_seen_at: ago(29) })
+        .where('id_hash', '=', hashOf(busy))
+        .execute();
+      expect((await busy.get('/client/invoices')).status).to.equal(200);
+      // Used again after 29 minutes: the use is noted, so the idle half hour starts again.
+      expect(await seen(busy)).not.to.equal(ago(29));
+      const noted = await seen(busy);
+      expect((await busy.get('/client/details')).status).to.equal(200);
+      expect(await seen(busy)).to.equal(noted);
+
+      const idle = await signedIn(server, a.username, a.password);
+      await db
+        .updateTable('client_sessions')
+        .set({ last_seen_at: ago(31) })
+        .where('id_hash', '=', hashOf(idle))
+        .execute();
+      expect((await idle.get('/client/invoices')).location).to.equal('/client/sign-in');
+
+      const old = await signedIn(server, a.username, a.password);
+      await db
+        .updateTable('client_sessions')
+        .set({ expires_at: ago(1) })
+        .where('id_hash', '=', hashOf(old))
+        .execute();
+      expect((await old.get('/client/invoices')).location).to.equal('/client/sign-in');
     });
 
     it('ends the session at sign-out, which takes a POST with the token', async () => {

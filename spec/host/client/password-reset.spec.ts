@@ -4,7 +4,7 @@ import { SmtpSink } from '../../support/smtp-sink';
 import { TestServer } from '../../support/test-server';
 import { call, newCompany, ok } from '../api/billing/fixtures';
 import { AdminClient } from '../admin/support/admin-client';
-import { REQUESTED } from '../../../host/client/pages/password-reset-pages';
+import { EN } from '../../../host/client/language/messages-en';
 import { clientAreaServer, SeededClient, seedClient, seedContact, signedIn } from './support/client-fixture';
 
 const LINK = /(http:\/\/[^\s]+\/client\/reset-password\/([0-9a-f]{64}))/;
@@ -56,7 +56,7 @@ describe('client area: password reset by mail (a real SMTP server)', () => {
     const known = await ask('rosa@example.com');
     for (const res of [unknown, known]) {
       expect(res.status).to.equal(200);
-      expect(res.text).to.contain(REQUESTED.replace(/'/g, '&#39;'));
+      expect(res.text).to.contain(EN['reset.requested'].replace(/'/g, '&#39;'));
     }
     expect(unknown.text.replace(/value="[^"]*"/g, '')).to.equal(known.text.replace(/value="[^"]*"/g, ''));
     const mail = await sink.until(() => mailsTo('rosa@example.com')[0]);
