@@ -3,8 +3,9 @@ import { CallContext } from '../kernel/call-context';
 import { ModelCalls } from '../kernel/model-calls';
 import { parseDecimal, stored, toStored } from '../kernel/money';
 import { TallyError } from '../kernel/tally-error';
+import { inShortTransaction } from '../kernel/short-transaction';
 import { claimPayment, settleClaim } from './claim-payment';
-import { NonsenseAnswer, ReportedPayment, readVerdict } from './gateway-verdict';
+import { NonsenseAnswer, ReportedPayment, readVerdict, Verdict } from './gateway-verdict';
 import { InboxVerdict, recordVerdict } from './inbox';
 import { matchInvoices } from './invoice-match';
 import { recordedByGateway } from './recorded-by-gateway';
@@ -24,32 +25,48 @@ export interface Outcome {
   readonly transaction_id: number | null;
 }
 
+/** What the gateway concluded about a notification, or why it could not be asked. */
+type Judgement = Verdict | { kind: 'failed'; reason: string };
+
 /**
- * Processes one kept notification in the call's transaction: the gateway's `validate` gets it whole
- * and says whether it is genuine and what payment it reports; a payment is recorded once per
- * gateway transaction id (claimPayment), applied to the invoices it names when they match, and a
- * later status of the same id updates the transaction. What became of it is written to the inbox
- * in the same transaction. A gateway that throws or answers nonsense is a TallyError naming it:
- * nothing of this call is kept, and the caller records the failure in the inbox on its own.
+ * Processes one kept notification in two steps. First the gateway's `validate` gets it whole,
+ * with no transaction held: a gateway may ask its processor (PayPal's verify-webhook-signature),
+ * and on SQLite a transaction held meanwhile would stop every other write. Then what it concluded
+ * is recorded in one short transaction: a payment once per gateway transaction id (claimPayment),
+ * applied to the invoices it names when they match, a later status of the same id updating the
+ * transaction, and what became of it written to the inbox. A process that stops between the two
+ * leaves the notification as received, to be processed again. The verdict is the gateway's own
+ * answer, handed from one step to the next here and never taken from a caller. A gateway that
+ * throws or answers nonsense is a TallyError naming it, with nothing recorded; the caller records
+ * the failure in the inbox on its own.
+ *
+ * `ctx` is a context over the database itself (gateway_notifications/reprocess owns its
+ * transactions), so the gateway's call makes its own short session.
  */
 export async function processNotification(ctx: CallContext, calls: ModelCalls, row: InboxRow): Promise<Outcome> {
+  const judgement = await judge(ctx, calls, row);
+  return inShortTransaction(ctx, async (tx) => {
+    if (judgement.kind === 'payment') return recordPayment(tx, calls, row, judgement.payment);
+    return finish(tx, row, judgement.kind, judgement.reason);
+  });
+}
+
+/** The gateway's `validate` of the notification, read and checked; in no transaction of ours. */
+async function judge(ctx: CallContext, calls: ModelCalls, row: InboxRow): Promise<Judgement> {
   const model = contractModel(row.gateway, row.kind);
-  if (!(await calls.available(ctx, model, 'validate'))) return finish(ctx, row, 'failed', `The gateway "${row.gateway}" is not installed and enabled, or takes no notifications.`);
+  if (!(await calls.available(ctx, model, 'validate'))) return { kind: 'failed', reason: `The gateway "${row.gateway}" is not installed and enabled, or takes no notifications.` };
   let answer: unknown;
   try {
     answer = await calls.call(ctx, model, 'validate', { notification: notificationOf(row) });
   } catch (error) {
     throw gatewayFailed(row.gateway, error instanceof TallyError && error.status === 400 ? 'refused to validate the notification' : 'failed while validating the notification');
   }
-  let verdict;
   try {
-    verdict = readVerdict(answer);
+    return readVerdict(answer);
   } catch (error) {
     if (error instanceof NonsenseAnswer) throw gatewayFailed(row.gateway, error.message);
     throw error;
   }
-  if (verdict.kind !== 'payment') return finish(ctx, row, verdict.kind, verdict.reason);
-  return recordPayment(ctx, calls, row, verdict.payment);
 }
 
 /** What `validate` is given: the notification whole, and when it was received (a signature's time is measured against it). */
