@@ -45,6 +45,8 @@ export class Payments {
       customer_email: vars.contact?.email,
       line_items: { 0: { quantity: 1, price_data: { currency: currency.toLowerCase(), unit_amount: minor, product_data: { name: named ? `Invoices ${named.replace(/:[^,]*/g, '')}` : 'Payment' } } } },
       metadata: { tally_company_id: this.ctx.companyId, client_id: vars.client_id, invoices: named },
+      // The PaymentIntent the Session makes carries whose it is too, as stripe_cards' do: refund checks it.
+      payment_intent_data: { metadata: { tally_company_id: this.ctx.companyId, client_id: vars.client_id, invoices: named } },
     });
     if (typeof session.url !== 'string' || typeof session.id !== 'string')
       throw TallyError.invalid({ gateway: { refused: 'The gateway "stripe_checkout" answered a Checkout Session without a URL.' } });

@@ -1,6 +1,7 @@
 import { ExtensionContext, object, shape, TallyError } from '../../../../host/extensions/kit';
 import { stripeCall } from './stripe-api';
 import { toMinorUnits } from './stripe-amounts';
+import { ownPaymentIntent } from './stripe-ownership';
 
 /** What `refund` takes: the contract's (docs/extensions.md, writing a gateway), as core's gateway_payments/refund sends it. */
 export const REFUND_VARS = shape.inputs({
@@ -31,13 +32,16 @@ export function minorUnitsOf(amount: unknown, currency: string): number {
 
 /**
  * Refunds vars[amount] of the PaymentIntent vars[transaction_id] through Stripe (POST /v1/refunds),
- * once per vars[idempotency_key] (Stripe's Idempotency-Key). A refund Stripe refuses, or answers as
- * failed, is a 400 naming the gateway, so gateway_payments/refund changes nothing.
+ * once per vars[idempotency_key] (Stripe's Idempotency-Key), and only a PaymentIntent this company
+ * made: the gateway's `refund` is callable directly, and companies may share a Stripe account. A
+ * refund Stripe refuses, or answers as failed, is a 400 naming the gateway, so
+ * gateway_payments/refund changes nothing.
  */
 export async function refundPayment(ctx: ExtensionContext, gateway: string, vars: Record<string, any>) {
   const currency = String(vars.currency).toUpperCase();
   const minor = minorUnitsOf(vars.amount, currency);
-  const refund = await stripeCall(ctx, gateway, '/v1/refunds', { payment_intent: vars.transaction_id, amount: minor }, String(vars.idempotency_key));
+  const intent = await ownPaymentIntent(ctx, gateway, vars.transaction_id);
+  const refund = await stripeCall(ctx, gateway, '/v1/refunds', { payment_intent: intent.id, amount: minor }, String(vars.idempotency_key));
   if (refund.status === 'failed' || refund.status === 'canceled' || typeof refund.id !== 'string') {
     throw TallyError.invalid({ gateway: { refused: `The gateway "${gateway}" refused the refund (${String(refund.failure_reason ?? refund.status).slice(0, 100)}).` } });
   }
