@@ -2,13 +2,14 @@ import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
 import { model } from '../kernel/model';
 import { ModelCalls } from '../kernel/model-calls';
-import { int, list, string } from '../kernel/parameter';
+import { int, list, object, string } from '../kernel/parameter';
 import { refundThroughGateway } from '../payments/refund-through-gateway';
 import { payInvoiceNow } from '../payments/pay-invoice-now';
 import { int as count, listOf, orNull, record, string as text } from '../kernel/shape';
 import { is } from '../kernel/input-rules';
 import { TallyError } from '../kernel/tally-error';
 import { offsiteGateways, startOffsitePayment } from '../payments/offsite-checkout';
+import { completeOffsitePayment } from '../payments/offsite-return';
 import { settleAuthorisation } from '../payments/settle-authorisation';
 import { TRANSACTION } from './transactions.fields';
 import { ExtensionCatalog } from '../kernel/extension-catalog';
@@ -102,6 +103,19 @@ export class GatewayPayments {
   startOffsite(gateway: string, invoiceIds: unknown[], returnUrl: string) {
     if (!invoiceIds.every((id) => is.integer(id))) throw TallyError.invalid({ invoice_ids: { format: 'Give the invoices as a list of invoice ids.' } });
     return startOffsitePayment(this.ctx, this.calls, gateway, invoiceIds.map(Number), returnUrl);
+  }
+
+  @callable({
+    description:
+      "The payer's return from a non-merchant gateway's page (the return_url given to startOffsite): vars are the parameters the processor added to it (PayPal: token and PayerID), handed to the gateway's success, which asks the processor (PayPal: captures the approved order). A payment the processor confirmed is recorded at once, once per gateway transaction id whichever of the return and the processor's notification comes first; a made-up return records nothing. Answers { status, transaction_id }: pending with no transaction while the processor has not confirmed it, or for a gateway whose notification alone records (stripe_checkout).",
+    verb: 'POST',
+    params: [string('gateway', { example: 'paypal_checkout' }), object('vars', { default: {} })],
+    returns: record({ status: text({ enum: ['approved', 'pending', 'declined', 'void', 'error'] }), transaction_id: count({ nullable: true }) }),
+    // The gateway asks its processor before it answers: no transaction is held meanwhile (completeOffsitePayment).
+    ownsTransactions: true,
+  })
+  completeOffsite(gateway: string, vars: Record<string, unknown>) {
+    return completeOffsitePayment(this.ctx, this.calls, gateway, vars);
   }
 
   @callable({

@@ -1,16 +1,12 @@
-import { emit } from '../events/emit';
 import { CallContext } from '../kernel/call-context';
 import { ModelCalls } from '../kernel/model-calls';
-import { parseDecimal, stored, toStored } from '../kernel/money';
 import { TallyError } from '../kernel/tally-error';
 import { inShortTransaction } from '../kernel/short-transaction';
-import { claimPayment, settleClaim } from './claim-payment';
-import { NonsenseAnswer, ReportedPayment, readVerdict, Verdict } from './gateway-verdict';
+import { NonsenseAnswer, readVerdict, Verdict } from './gateway-verdict';
+import { recordReportedPayment } from './record-reported-payment';
 import { InboxVerdict, recordVerdict } from './inbox';
-import { matchInvoices } from './invoice-match';
-import { recordedByGateway } from './recorded-by-gateway';
-import { sendReceipt } from './send-receipt';
 import { GatewayNotificationsTable } from './payment-tables';
+import { gatewayFailed } from './gateway-failed';
 
 type InboxRow = Omit<GatewayNotificationsTable, 'id' | 'attempts'> & { id: number };
 
@@ -46,8 +42,9 @@ type Judgement = Verdict | { kind: 'failed'; reason: string };
 export async function processNotification(ctx: CallContext, calls: ModelCalls, row: InboxRow): Promise<Outcome> {
   const judgement = await judge(ctx, calls, row);
   return inShortTransaction(ctx, async (tx) => {
-    if (judgement.kind === 'payment') return recordPayment(tx, calls, row, judgement.payment);
-    return finish(tx, row, judgement.kind, judgement.reason);
+    if (judgement.kind !== 'payment') return finish(tx, row, judgement.kind, judgement.reason);
+    const done = await recordReportedPayment(tx, calls, { gateway: row.gateway, kind: row.kind === 'merchant' ? 'merchant' : 'nonmerchant', notificationId: row.id }, judgement.payment);
+    return finish(tx, row, done.verdict, done.reason, done.gatewayTransactionId, done.transactionId);
   });
 }
 
@@ -76,66 +73,6 @@ function notificationOf(row: InboxRow) {
   return { method: row.method, headers, body: row.body, query: Object.fromEntries(new URLSearchParams(row.query)), form, received_at: row.received_at };
 }
 
-async function recordPayment(ctx: CallContext, calls: ModelCalls, row: InboxRow, payment: ReportedPayment): Promise<Outcome> {
-  const claim = await claimPayment(ctx.db, ctx.companyId, row.gateway, payment.transaction_id, payment.status);
-  const adopted = claim.fresh ? await recordedByGateway(ctx.db, ctx.companyId, row.gateway, payment.transaction_id) : null;
-  if (claim.fresh && adopted === null) {
-    const match = payment.status === 'approved' ? await matchInvoices(ctx.db, ctx.companyId, payment) : { ok: true as const, invoices: [] };
-    const transactionId = (await calls.call(ctx, 'transactions', 'add', {
-      vars: {
-        client_id: payment.client_id,
-        amount: payment.amount,
-        currency: payment.currency,
-        status: payment.status === 'refunded' ? 'approved' : payment.status,
-        gateway: row.gateway,
-        transaction_id: payment.transaction_id,
-        ...(match.ok && match.invoices.length ? { invoices: match.invoices } : {}),
-      },
-    })) as number;
-    await settleClaim(ctx.db, ctx.companyId, row.gateway, payment.transaction_id, transactionId, payment.status);
-    if (payment.status === 'approved') await sendReceipt(ctx, calls, transactionId, receiptKind(row.kind));
-    if (!match.ok) {
-      await emit(ctx, 'Payments.unapplied', {
-        notification_id: row.id,
-        gateway: row.gateway,
-        reason: match.reason,
-        transaction: await calls.call(ctx, 'transactions', 'get', { transaction_id: transactionId }),
-      });
-      return finish(ctx, row, 'unapplied', match.reason, payment.transaction_id, transactionId);
-    }
-    return finish(ctx, row, 'recorded', null, payment.transaction_id, transactionId);
-  }
-  // Claimed by an earlier notification that failed after claiming cannot happen: a failure rolls the claim back.
-  const transactionId = claim.fresh ? adopted! : claim.transactionId!;
-  const current = (await calls.call(ctx, 'transactions', 'get', { transaction_id: transactionId })) as { status: string; amount: string; refunded: string };
-  if (claim.fresh) await settleClaim(ctx.db, ctx.companyId, row.gateway, payment.transaction_id, transactionId, current.status);
-  if (payment.status === 'refunded') return refunded(ctx, calls, row, payment, transactionId, current);
-  if (payment.status === current.status) return finish(ctx, row, 'duplicate', `Transaction ${transactionId} already has status ${current.status}.`, payment.transaction_id, transactionId);
-  await calls.call(ctx, 'transactions', 'edit', { transaction_id: transactionId, vars: { status: payment.status } });
-  let reason: string | null = `Status ${current.status} → ${payment.status}.`;
-  if (payment.status === 'approved') {
-    await sendReceipt(ctx, calls, transactionId, receiptKind(row.kind));
-    const match = await matchInvoices(ctx.db, ctx.companyId, payment);
-    if (match.ok && match.invoices.length) await calls.call(ctx, 'transactions', 'apply', { transaction_id: transactionId, vars: { amounts: match.invoices } });
-    if (!match.ok) reason = `${reason} Left unapplied: ${match.reason}`;
-  }
-  await settleClaim(ctx.db, ctx.companyId, row.gateway, payment.transaction_id, transactionId, payment.status);
-  return finish(ctx, row, 'updated', reason, payment.transaction_id, transactionId);
-}
-
-/**
- * A refund the gateway reports: `amount` is what it has refunded of the payment in all, so the
- * same notification twice, or one for a refund made through Tally, refunds nothing more.
- */
-async function refunded(ctx: CallContext, calls: ModelCalls, row: InboxRow, payment: ReportedPayment, transactionId: number, current: { amount: string; refunded: string }): Promise<Outcome> {
-  const more = parseDecimal(payment.amount)!.minus(stored(current.refunded));
-  if (more.lte(0)) return finish(ctx, row, 'duplicate', `Transaction ${transactionId} has already been refunded ${current.refunded}.`, payment.transaction_id, transactionId);
-  const left = stored(current.amount).minus(stored(current.refunded));
-  await calls.call(ctx, 'transactions', 'refund', { transaction_id: transactionId, vars: { amount: toStored(more.gt(left) ? left : more) } });
-  await settleClaim(ctx.db, ctx.companyId, row.gateway, payment.transaction_id, transactionId, 'refunded');
-  return finish(ctx, row, 'updated', `Refunded ${toStored(more.gt(left) ? left : more)}.`, payment.transaction_id, transactionId);
-}
-
 async function finish(
   ctx: CallContext,
   row: InboxRow,
@@ -146,12 +83,4 @@ async function finish(
 ): Promise<Outcome> {
   await recordVerdict(ctx.db, row.id, verdict, reason, gatewayTransactionId, transactionId);
   return { verdict, reason, transaction_id: transactionId };
-}
-
-function receiptKind(kind: string): 'merchant' | 'nonmerchant' {
-  return kind === 'merchant' ? 'merchant' : 'nonmerchant';
-}
-
-function gatewayFailed(gateway: string, what: string): TallyError {
-  return TallyError.invalid({ gateway: { failed: `The gateway "${gateway}" ${what}; nothing was recorded.` } });
 }
