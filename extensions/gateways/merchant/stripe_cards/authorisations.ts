@@ -1,7 +1,6 @@
 import { ExtensionContext, TallyError } from '../../../../host/extensions/kit';
 import { stripeCall } from '../../shared/stripe/stripe-api';
-import { fromMinorUnits } from '../../shared/stripe/stripe-amounts';
-import { minorUnitsOf } from '../../shared/stripe/stripe-refund';
+import { fromMinorUnits, minorUnitsOf } from '../../shared/amounts/minor-units';
 import { invoicesOf, openedBy } from '../../shared/stripe/stripe-event';
 import { GATEWAY } from './gateway-name';
 import { ownPaymentIntent } from '../../shared/stripe/stripe-ownership';

@@ -1,6 +1,6 @@
 import { ExtensionContext, TallyError } from '../../../../host/extensions/kit';
 import { stripeRefusal, stripeRequest } from '../../shared/stripe/stripe-api';
-import { minorUnitsOf } from '../../shared/stripe/stripe-refund';
+import { minorUnitsOf } from '../../shared/amounts/minor-units';
 import { invoicesMetadata } from '../../shared/stripe/stripe-event';
 import { GATEWAY } from './gateway-name';
 import { savedCard } from './saved-cards';

@@ -1,7 +1,7 @@
 import { callable, ExtensionContext, object, shape, TallyError } from '../../../../host/extensions/kit';
 import { clientIdOf } from '../../shared/client-id';
 import { OFFSITE_BUILD_VARS, returnUrlOf } from '../../shared/offsite-build';
-import { REFUND_VARS, REFUNDED } from '../../shared/stripe/stripe-refund';
+import { REFUND_VARS, REFUNDED } from '../../shared/refund-contract';
 import { GATEWAY, isPayPalId, issueOf, paypalCall, paypalRefusal, paypalRequest } from './paypal-api';
 import { clientOf, customId, invoiceItems, invoicesOfOrder, paypalValue, statusOf } from './paypal-orders';
 import { verifiedEvent } from './paypal-webhook';

@@ -1,8 +1,8 @@
 import { callable, ExtensionContext, object, shape, TallyError } from '../../../../host/extensions/kit';
 import { OFFSITE_BUILD_VARS, returnUrlOf } from '../../shared/offsite-build';
 import { stripeCall } from '../../shared/stripe/stripe-api';
-import { fromMinorUnits } from '../../shared/stripe/stripe-amounts';
-import { minorUnitsOf, REFUND_DECLARATION, refundPayment } from '../../shared/stripe/stripe-refund';
+import { fromMinorUnits, minorUnitsOf } from '../../shared/amounts/minor-units';
+import { REFUND_DECLARATION, refundPayment } from '../../shared/stripe/stripe-refund';
 import { invoicesMetadata, invoicesOf, openedBy, verifiedEvent } from '../../shared/stripe/stripe-event';
 
 const GATEWAY = 'stripe_checkout';

@@ -1,17 +1,8 @@
-import { ExtensionContext, object, shape, TallyError } from '../../../../host/extensions/kit';
+import { ExtensionContext, object, TallyError } from '../../../../host/extensions/kit';
 import { stripeCall } from './stripe-api';
-import { toMinorUnits } from './stripe-amounts';
+import { minorUnitsOf } from '../amounts/minor-units';
+import { REFUND_VARS, REFUNDED } from '../refund-contract';
 import { ownPaymentIntent } from './stripe-ownership';
-
-/** What `refund` takes: the contract's (docs/extensions.md, writing a gateway), as core's gateway_payments/refund sends it. */
-export const REFUND_VARS = shape.inputs({
-  transaction_id: shape.string({ required: true, description: "Stripe's id of the payment (the PaymentIntent)." }),
-  amount: shape.money({ required: true }),
-  currency: shape.string({ required: true, format: 'currency' }),
-  idempotency_key: shape.string({ required: true, description: 'The same key for the same refund: Stripe makes it once however often it is sent.' }),
-});
-
-export const REFUNDED = shape.record({ status: shape.string({ enum: ['approved', 'pending'] }), refund_id: shape.string() });
 
 /** The declaration of both Stripe gateways' `refund` (`@callable(REFUND_DECLARATION)`). */
 export const REFUND_DECLARATION = {
@@ -22,13 +13,6 @@ export const REFUND_DECLARATION = {
   description:
     "Refund vars[amount] vars[currency] of Stripe's payment vars[transaction_id] once per vars[idempotency_key]. Answers { status, refund_id }; Stripe's refusal is a 400 naming the gateway.",
 };
-
-/** An amount of a currency as Stripe's integer, or the 400 saying why it is not one. */
-export function minorUnitsOf(amount: unknown, currency: string): number {
-  const minor = toMinorUnits(String(amount), currency);
-  if (minor === null || minor <= 0) throw TallyError.invalid({ amount: { format: `The amount must be greater than 0, with no more decimal places than ${currency} has.` } });
-  return minor;
-}
 
 /**
  * Refunds vars[amount] of the PaymentIntent vars[transaction_id] through Stripe (POST /v1/refunds),
