@@ -66,6 +66,8 @@ export class GatewayPayments {
     verb: 'POST',
     params: [int('invoice_id'), int('account_id')],
     returns: record({ status: text({ enum: ['approved', 'declined'] }), message: text({ nullable: true }), transaction_id: count({ nullable: true }) }),
+    // The gateway talks to its processor: no transaction is held meanwhile (chargeStoredAccount).
+    ownsTransactions: true,
   })
   payInvoice(invoiceId: number, accountId: number) {
     return payInvoiceNow(this.ctx, this.calls, invoiceId, accountId);

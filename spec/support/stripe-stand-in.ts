@@ -47,6 +47,11 @@ export interface StripeStandIn {
    * checkout.session.completed event carries it.
    */
   paySession(sessionId: string): Record<string, any>;
+  /**
+   * PaymentIntents are made at once but not answered until the function this answers is called:
+   * Stripe slow to answer, so its notification about the PaymentIntent can reach Tally first.
+   */
+  holdPaymentIntents(): () => void;
   /** The PaymentIntents made, by id. */
   readonly intents: Map<string, StandInIntent>;
   /** The Charge a PaymentIntent made, as charge.refunded carries it (amount_refunded: refunded in all). */
@@ -74,6 +79,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const customers = new Set<string>();
   const refusals = new Map<string, string>();
   const sessions = new Map<string, { session: Record<string, any>; intentMetadata: Record<string, string> }>();
+  let intentsHeld: Promise<void> | null = null;
   const missing = (what: string, id: string): [number, unknown] => [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}: '${id}'` } }];
 
   /** Customers, PaymentMethods and PaymentIntents (the merchant flow), as Stripe's API reference documents them; null for any other request. */
@@ -239,6 +245,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         return send(200, refund);
       }
       const answered = cards(req.method ?? '', req.url ?? '', form);
+      if (answered && intentsHeld && req.method === 'POST' && req.url === '/v1/payment_intents') return void intentsHeld.then(() => send(answered[0], answered[1]));
       if (answered) return send(answered[0], answered[1]);
       send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.url}).` } });
     });
@@ -250,6 +257,14 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     requests,
     refuseNextRefund: (message) => void (refusal = message),
     refuseNext: (path, message) => void refusals.set(path, message),
+    holdPaymentIntents: () => {
+      let release!: () => void;
+      intentsHeld = new Promise((resolve) => (release = resolve));
+      return () => {
+        intentsHeld = null;
+        release();
+      };
+    },
     paySession: (sessionId) => {
       const found = sessions.get(sessionId);
       if (!found) throw new Error(`No Checkout Session ${sessionId}`);
