@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { TestServer, send, startTestServer } from '../support/test-server';
-import { PayPalApp, PayPalStandIn, startPayPalStandIn } from '../support/paypal-stand-in';
+import { PayPalApp, paypalGatewaySettings, PayPalStandIn, startPayPalStandIn } from '../support/paypal-stand-in';
 import { SmtpSink } from '../support/smtp-sink';
 import { addClient, install, SHIPPED_EXTENSIONS } from './shipped';
 
@@ -34,9 +34,7 @@ describe('paypal_checkout: orders approved at PayPal, verified notifications, re
     await standIn?.close();
   });
 
-  function settings(of: PayPalApp, webhook: string): string {
-    return `vars[dir]=paypal_checkout&vars[settings][client_id]=${of.clientId}&vars[settings][client_secret]=${of.secret}&vars[settings][webhook_id]=${webhook}&vars[settings][environment]=sandbox`;
-  }
+  const settings = paypalGatewaySettings;
 
   const get = async (path: string) => {
     const res = await server.request('GET', path);

@@ -359,6 +359,11 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
   };
 }
 
+/** gateway_manager/add's form installing paypal_checkout for `app` and its webhook, against the sandbox (the stand-in). */
+export function paypalGatewaySettings(app: PayPalApp, webhookId: string): string {
+  return `vars[dir]=paypal_checkout&vars[settings][client_id]=${app.clientId}&vars[settings][client_secret]=${app.secret}&vars[settings][webhook_id]=${webhookId}&vars[settings][environment]=sandbox`;
+}
+
 /** A PayPal decimal ("25.00") in cents; the stand-in's currencies have two places. */
 function cents(value: string): number {
   return Math.round(Number(value) * 100);

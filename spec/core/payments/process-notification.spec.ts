@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { TestServer, startTestServer } from '../../support/test-server';
-import { PayPalApp, PayPalStandIn, startPayPalStandIn } from '../../support/paypal-stand-in';
+import { PayPalApp, paypalGatewaySettings, PayPalStandIn, startPayPalStandIn } from '../../support/paypal-stand-in';
 import { addClient, install, SHIPPED_EXTENSIONS } from '../../extensions/shipped';
 
 const CALLBACK = '/callback/gw/1/paypal_checkout/';
@@ -30,11 +30,7 @@ describe('processing a notification: the gateway validates with no transaction h
     server = await startTestServer({ extensionsDir: SHIPPED_EXTENSIONS, extensionLimits: { testHosts: new Map([['api-m.sandbox.paypal.com', standIn.url]]) } });
     app = standIn.app();
     webhookId = standIn.webhook(app, `${server.url}${CALLBACK}`);
-    await install(
-      server,
-      'gateway_manager',
-      `vars[dir]=paypal_checkout&vars[settings][client_id]=${app.clientId}&vars[settings][client_secret]=${app.secret}&vars[settings][webhook_id]=${webhookId}&vars[settings][environment]=sandbox`,
-    );
+    await install(server, 'gateway_manager', paypalGatewaySettings(app, webhookId));
     clientId = await addClient(server);
   });
   after(async () => {

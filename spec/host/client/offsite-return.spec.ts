@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { install } from '../../extensions/shipped';
-import { PayPalApp, PayPalStandIn, startPayPalStandIn } from '../../support/paypal-stand-in';
+import { PayPalApp, paypalGatewaySettings, PayPalStandIn, startPayPalStandIn } from '../../support/paypal-stand-in';
 import { TestServer } from '../../support/test-server';
 import { getInvoice, ok } from '../api/billing/fixtures';
 import { AdminClient } from '../admin/support/admin-client';
@@ -22,11 +22,7 @@ describe("client area: the payer's return from PayPal captures and records the p
     server = await clientAreaServer({ trustProxy: true, extensionLimits: { testHosts: new Map([['api-m.sandbox.paypal.com', standIn.url]]) } });
     app = standIn.app();
     webhookId = standIn.webhook(app, `${server.url}/callback/gw/1/paypal_checkout/`);
-    await install(
-      server,
-      'gateway_manager',
-      `vars[dir]=paypal_checkout&vars[settings][client_id]=${app.clientId}&vars[settings][client_secret]=${app.secret}&vars[settings][webhook_id]=${webhookId}&vars[settings][environment]=sandbox`,
-    );
+    await install(server, 'gateway_manager', paypalGatewaySettings(app, webhookId));
     a = await seedClient(server, 'paula');
     b = await seedClient(server, 'peter');
   });
