@@ -97,7 +97,7 @@ export class GatewayPayments {
 
   @callable({
     description:
-      "Open an off-site payment through a non-merchant gateway's buildProcess of everything due on open invoices of one client in one currency (invoice_ids, at most 25), returning the payer to return_url. Answers { type: redirect, url }: send the payer there. Nothing is recorded until the gateway's signed notification arrives (docs/payments.md).",
+      "Open an off-site payment through a non-merchant gateway's buildProcess of everything due on open invoices of one client in one currency (invoice_ids, at most 25), returning the payer to return_url. Answers { type: redirect, url }: send the payer there. Nothing is recorded until the processor confirms the payment: by its signed notification, or on the payer's return (completeOffsite) (docs/payments.md).",
     verb: 'POST',
     params: [string('gateway', { example: 'stripe_checkout' }), list('invoice_ids'), string('return_url', { example: 'https://billing.example.com/client/payments/return' })],
     returns: record({ type: text({ enum: ['redirect'] }), url: text() }),

@@ -67,7 +67,7 @@ export async function payLink(ctx: Koa.Context, installation: Installation, host
       return sendHtml(ctx, 403, clientStatusPage('Request refused', 'This form has expired or did not come from this site. Go back, reload the page and try again.', company, null));
     }
     if (field(form, 'gateway') !== '') {
-      // Off-site: the processor sends the payer back to this link, which then says the payment is pending until its notification arrives.
+      // Off-site: the processor sends the payer back to this link, naming the gateway, which is asked about the return (completeReturn).
       const back = returnUrl(ctx, offsiteReturnPath(`${ctx.path}?returned=1`, field(form, 'gateway')));
       const started = await attempt(() => as('gateway_payments', 'startOffsite', { gateway: field(form, 'gateway'), invoice_ids: [invoiceId], return_url: back }) as Promise<{ url: string }>);
       if (started.ok) return redirectOffsite(ctx, started.value.url, company);

@@ -123,6 +123,27 @@ describe("client area: the payer's return from PayPal captures and records the p
     expect((await getInvoice(server, bInvoice)).date_closed).to.equal(null);
   });
 
+  it("captures and records on a pay link's return, and says the invoice is paid", async () => {
+    const invoiceId = await openInvoice(b, '24.00');
+    const hash = await ok(server, 'GET', 'invoices/createPayHash', { client_id: b.clientId, invoice_id: invoiceId });
+    const link = `/client/pay/1/${b.clientId}/${invoiceId}/${hash}`;
+    const visitor = new AdminClient(server.url);
+    expect((await visitor.get(link)).text).to.contain('Pay with PayPal');
+    const go = await visitor.post(link, { gateway: 'paypal_checkout' }, HTTPS);
+    expect(go.status, go.text).to.equal(200);
+    const created = standIn.requests.filter((r) => r.method === 'POST' && r.path === '/v2/checkout/orders').at(-1)!;
+    const orderId = [...standIn.orders.keys()].at(-1)!;
+    const back = new URL(created.body.payment_source.paypal.experience_context.return_url);
+    expect(back.pathname).to.equal(link);
+    const returned = `${back.pathname}${back.search}&token=${orderId}&PayerID=PAYER123`;
+    expect((await visitor.get(returned)).text).to.contain('The payment provider has not confirmed your payment');
+    expect((await getInvoice(server, invoiceId)).date_closed).to.equal(null);
+    standIn.approve(orderId);
+    expect((await visitor.get(returned)).text).to.contain('This invoice is paid');
+    const capture = standIn.orders.get(orderId)!.purchase_units[0].payments.captures[0];
+    expect((await paypalTransactions(b)).filter((t) => t.transaction_id === capture.id)).to.have.length(1);
+  });
+
   it('answers gateway_payments/completeOffsite over the API: the capture recorded, a made-up order a 400 with nothing recorded', async () => {
     const invoiceId = await openInvoice(a, '23.00');
     const built = await ok(server, 'POST', 'gateway_payments/startOffsite', { gateway: 'paypal_checkout', invoice_ids: [invoiceId], return_url: 'https://billing.example.com/back' });
