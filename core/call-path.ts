@@ -32,6 +32,7 @@ const NOT_READ: Record<string, unknown> = Object.freeze({}) as Record<string, un
  *   bind       the parameters to the method's arguments (400)
  *   transaction one per call, retried whole on a serialization failure; a method declared GET only
  *              reads (see `readsOn`), an extension's method makes its own (ModelEntry.ownsTransactions),
+ *              as does a core method that waits on one (CallableSpec.ownsTransactions),
  *              a call inside a call runs in that call's
  *   invoke     the method
  *   beforeCommit every `beforeCommit` hook, in the call's transaction (writes only)
@@ -143,14 +144,15 @@ export class CallPath {
       return result;
     };
     if (within) return this.invokeWithin(call, within, invoke);
+    const owns = entry.ownsTransactions || spec.ownsTransactions === true;
     if (!committed) {
       // Methods declared for GET only read: see readsOn's note.
       const reads = this.connection.reads;
-      if (reads && !entry.ownsTransactions) return invoke(reads, undefined);
-      if (entry.ownsTransactions) return invoke(this.connection.db, undefined);
+      if (reads && !owns) return invoke(reads, undefined);
+      if (owns) return invoke(this.connection.db, undefined);
       return this.readsOn().execute((db) => invoke(db, undefined));
     }
-    if (entry.ownsTransactions) return invoke(this.connection.db, committed);
+    if (owns) return invoke(this.connection.db, committed);
     // A serialization failure or deadlock means another call won; the whole call is run again,
     // and what the failed attempt's inner calls left for after commit is dropped with it.
     return withRetries(() =>

@@ -13,6 +13,8 @@ export interface CallableSpec {
   readonly returns?: Shape;
   /** Named like a lifecycle hook on purpose: see CallableOptions. */
   readonly namedLikeHook?: boolean;
+  /** Runs outside any transaction and makes its own short ones: see CallableOptions. */
+  readonly ownsTransactions?: boolean;
 }
 
 export interface CallableOptions<P extends readonly ParameterSpec[] = readonly ParameterSpec[]> {
@@ -29,6 +31,13 @@ export interface CallableOptions<P extends readonly ParameterSpec[] = readonly P
    * own, such as the managers' upgrade(id) of the reference: callable only with this said outright.
    */
   namedLikeHook?: boolean;
+  /**
+   * The method waits on extension code that may take its time (a gateway asking its processor), so
+   * the call path runs it outside any transaction, as it runs an extension's method
+   * (ModelEntry.ownsTransactions): `ctx.db` is the database itself, and the method makes its
+   * writes atomic in short transactions of its own (core/kernel/short-transaction.ts).
+   */
+  ownsTransactions?: boolean;
 }
 
 /**
@@ -49,6 +58,7 @@ export function callable<const P extends readonly ParameterSpec[] = []>(options:
       verb: options.verb,
       returns: options.returns,
       ...(options.namedLikeHook ? { namedLikeHook: true } : {}),
+      ...(options.ownsTransactions ? { ownsTransactions: true } : {}),
     });
     Reflect.defineMetadata(CALLABLES_KEY, callables, owner);
   };

@@ -60,6 +60,8 @@ export class GatewayNotifications {
     verb: 'POST',
     params: [int('notification_id')],
     returns: PROCESSED,
+    // The gateway may ask its processor before it answers: no transaction is held meanwhile (processNotification).
+    ownsTransactions: true,
   })
   async reprocess(notificationId: number) {
     const row = await findNotification(this.ctx.db, this.ctx.companyId, notificationId);

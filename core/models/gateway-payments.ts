@@ -2,13 +2,14 @@ import { CallContext } from '../kernel/call-context';
 import { callable } from '../kernel/callable';
 import { model } from '../kernel/model';
 import { ModelCalls } from '../kernel/model-calls';
-import { int, list, string } from '../kernel/parameter';
+import { int, list, object, string } from '../kernel/parameter';
 import { refundThroughGateway } from '../payments/refund-through-gateway';
 import { payInvoiceNow } from '../payments/pay-invoice-now';
 import { int as count, listOf, orNull, record, string as text } from '../kernel/shape';
 import { is } from '../kernel/input-rules';
 import { TallyError } from '../kernel/tally-error';
 import { offsiteGateways, startOffsitePayment } from '../payments/offsite-checkout';
+import { completeOffsitePayment } from '../payments/offsite-return';
 import { settleAuthorisation } from '../payments/settle-authorisation';
 import { TRANSACTION } from './transactions.fields';
 import { ExtensionCatalog } from '../kernel/extension-catalog';
@@ -65,6 +66,8 @@ export class GatewayPayments {
     verb: 'POST',
     params: [int('invoice_id'), int('account_id')],
     returns: record({ status: text({ enum: ['approved', 'declined'] }), message: text({ nullable: true }), transaction_id: count({ nullable: true }) }),
+    // The gateway talks to its processor: no transaction is held meanwhile (chargeStoredAccount).
+    ownsTransactions: true,
   })
   payInvoice(invoiceId: number, accountId: number) {
     return payInvoiceNow(this.ctx, this.calls, invoiceId, accountId);
@@ -94,7 +97,7 @@ export class GatewayPayments {
 
   @callable({
     description:
-      "Open an off-site payment through a non-merchant gateway's buildProcess of everything due on open invoices of one client in one currency (invoice_ids, at most 25), returning the payer to return_url. Answers { type: redirect, url }: send the payer there. Nothing is recorded until the gateway's signed notification arrives (docs/payments.md).",
+      "Open an off-site payment through a non-merchant gateway's buildProcess of everything due on open invoices of one client in one currency (invoice_ids, at most 25), returning the payer to return_url. Answers { type: redirect, url }: send the payer there. Nothing is recorded until the processor confirms the payment: by its signed notification, or on the payer's return (completeOffsite) (docs/payments.md).",
     verb: 'POST',
     params: [string('gateway', { example: 'stripe_checkout' }), list('invoice_ids'), string('return_url', { example: 'https://billing.example.com/client/payments/return' })],
     returns: record({ type: text({ enum: ['redirect'] }), url: text() }),
@@ -102,6 +105,19 @@ export class GatewayPayments {
   startOffsite(gateway: string, invoiceIds: unknown[], returnUrl: string) {
     if (!invoiceIds.every((id) => is.integer(id))) throw TallyError.invalid({ invoice_ids: { format: 'Give the invoices as a list of invoice ids.' } });
     return startOffsitePayment(this.ctx, this.calls, gateway, invoiceIds.map(Number), returnUrl);
+  }
+
+  @callable({
+    description:
+      "The payer's return from a non-merchant gateway's page (the return_url given to startOffsite): vars are the parameters the processor added to it (PayPal: token and PayerID), handed to the gateway's success, which asks the processor (PayPal: captures the approved order). A payment the processor confirmed is recorded at once, once per gateway transaction id whichever of the return and the processor's notification comes first; a made-up return records nothing. Answers { status, transaction_id }: pending with no transaction while the processor has not confirmed it, or for a gateway whose notification alone records (stripe_checkout).",
+    verb: 'POST',
+    params: [string('gateway', { example: 'paypal_checkout' }), object('vars', { default: {} })],
+    returns: record({ status: text({ enum: ['approved', 'pending', 'declined', 'void', 'error'] }), transaction_id: count({ nullable: true }) }),
+    // The gateway asks its processor before it answers: no transaction is held meanwhile (completeOffsitePayment).
+    ownsTransactions: true,
+  })
+  completeOffsite(gateway: string, vars: Record<string, unknown>) {
+    return completeOffsitePayment(this.ctx, this.calls, gateway, vars);
   }
 
   @callable({

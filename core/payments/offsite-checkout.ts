@@ -33,8 +33,8 @@ export async function offsiteGateways(ctx: CallContext, calls: ModelCalls, curre
  * Opens an off-site payment of everything due on open invoices of one client: the gateway's
  * `buildProcess` is given the sum, each invoice with its due amount, the client's primary contact
  * to prefill the processor's page, and where to send the payer back. Nothing is recorded here: the
- * payment is the gateway's signed notification's to record (core/payments/process-notification.ts),
- * never the payer's return. Answers where to send the payer.
+ * payment is recorded once the processor confirms it, by its signed notification
+ * (process-notification.ts) or on the payer's return (offsite-return.ts). Answers where to send the payer.
  */
 export async function startOffsitePayment(ctx: CallContext, calls: ModelCalls, gateway: string, invoiceIds: readonly number[], returnUrl: string): Promise<OffsiteRedirect> {
   const paying = await payableInvoices(ctx, invoiceIds, 'invoice_ids');

@@ -6,6 +6,7 @@ import { gatewayModelFor } from './gateway-model-for';
 import { NonsenseAnswer, readVerdict } from './gateway-verdict';
 import { matchInvoices } from './invoice-match';
 import { sendReceipt } from './send-receipt';
+import { gatewayFailed } from './gateway-failed';
 
 interface AuthorisedTransaction {
   id: number;
@@ -40,18 +41,18 @@ export async function settleAuthorisation(ctx: CallContext, calls: ModelCalls, h
     answer = await calls.call(ctx, model, how, { vars: { transaction_id: transaction.reference, currency: transaction.currency, ...(amount !== null ? { amount } : {}) } });
   } catch (error) {
     if (error instanceof TallyError && error.status === 400) throw error;
-    throw gatewayFailed(gateway, `could not be asked to ${how} the payment`);
+    throw gatewayFailed(gateway, `could not be asked to ${how} the payment`, 'nothing was changed');
   }
   let settled;
   try {
     const given = (answer ?? {}) as Record<string, unknown>;
     settled = readVerdict({ ...given, client_id: transaction.client_id, transaction_id: transaction.reference });
   } catch (error) {
-    if (error instanceof NonsenseAnswer) throw gatewayFailed(gateway, `answered the ${how} with something other than the payment it became`);
+    if (error instanceof NonsenseAnswer) throw gatewayFailed(gateway, `answered the ${how} with something other than the payment it became`, 'nothing was changed');
     throw error;
   }
   if (settled.kind !== 'payment' || settled.payment.status !== (how === 'capture' ? 'approved' : 'void') || settled.payment.currency !== transaction.currency)
-    throw gatewayFailed(gateway, `answered the ${how} with another outcome`);
+    throw gatewayFailed(gateway, `answered the ${how} with another outcome`, 'nothing was changed');
   const payment = settled.payment;
   await calls.call(ctx, 'transactions', 'edit', { transaction_id: transactionId, vars: { status: payment.status, ...(how === 'capture' ? { amount: toStored(parseDecimal(payment.amount)!) } : {}) } });
   if (how === 'capture') {
@@ -60,8 +61,4 @@ export async function settleAuthorisation(ctx: CallContext, calls: ModelCalls, h
     await sendReceipt(ctx, calls, transactionId, 'merchant');
   }
   return calls.call(ctx, 'transactions', 'get', { transaction_id: transactionId });
-}
-
-function gatewayFailed(gateway: string, what: string): TallyError {
-  return TallyError.invalid({ gateway: { failed: `The gateway "${gateway}" ${what}; nothing was changed.` } });
 }

@@ -78,6 +78,8 @@ const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   ['accounts/chargeInvoices', { areas: ['client_invoices'], check: all(ownInvoices, ownAccount('account_id')) }],
   ['gateway_payments/getOffsiteGateways', { areas: ['client_invoices'], payLink: true, check: () => true }],
   ['gateway_payments/startOffsite', { areas: ['client_invoices'], payLink: true, check: ownInvoices }],
+  // The payment returned from is the processor's to name; completeOffsite records only the caller's client's.
+  ['gateway_payments/completeOffsite', { areas: ['client_invoices'], payLink: true, check: () => true }],
   ['accounts/getDebitAccount', { areas: ['client_invoices', 'client_accounts'], check: ownClient('client_id') }],
   ['accounts/addCc', { areas: ['client_accounts'], check: (p, reach) => onlyKeys(p.vars, CARD_FIELDS) && sameId((p.vars as Params).client_id, reach.clientId) }],
   ['gateway_payments/getCardForm', { areas: ['client_accounts'], check: () => true }],

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { TestServer, send, startTestServer } from '../support/test-server';
-import { PayPalApp, PayPalStandIn, startPayPalStandIn } from '../support/paypal-stand-in';
+import { PayPalApp, paypalGatewaySettings, PayPalStandIn, startPayPalStandIn } from '../support/paypal-stand-in';
 import { SmtpSink } from '../support/smtp-sink';
 import { addClient, install, SHIPPED_EXTENSIONS } from './shipped';
 
@@ -34,9 +34,7 @@ describe('paypal_checkout: orders approved at PayPal, verified notifications, re
     await standIn?.close();
   });
 
-  function settings(of: PayPalApp, webhook: string): string {
-    return `vars[dir]=paypal_checkout&vars[settings][client_id]=${of.clientId}&vars[settings][client_secret]=${of.secret}&vars[settings][webhook_id]=${webhook}&vars[settings][environment]=sandbox`;
-  }
+  const settings = paypalGatewaySettings;
 
   const get = async (path: string) => {
     const res = await server.request('GET', path);
@@ -82,8 +80,16 @@ describe('paypal_checkout: orders approved at PayPal, verified notifications, re
     expect(unit.items).to.deep.equal([{ name: `Invoice ${invoiceId}`, sku: `tally-invoice-${invoiceId}`, quantity: '1', unit_amount: { currency_code: 'USD', value: '25.00' } }]);
 
     const { answer, capture } = await approveAndReturn(built.order_id);
-    expect(answer).to.deep.equal({ status: 'approved', transaction_id: capture.id, order_id: built.order_id });
-    expect(await transactionsOf(capture.id), 'the return records nothing: the notification does').to.deep.equal([]);
+    expect(answer).to.deep.equal({
+      status: 'approved',
+      transaction_id: capture.id,
+      order_id: built.order_id,
+      client_id: clientId,
+      amount: '25.00',
+      currency: 'USD',
+      invoices: [{ invoice_id: invoiceId, amount: '25.00' }],
+    });
+    expect(await transactionsOf(capture.id), 'the gateway answers the payment; gateway_payments/completeOffsite, not called here, would record it').to.deep.equal([]);
 
     const res = await standIn.notify(webhookId, 'PAYMENT.CAPTURE.COMPLETED', capture);
     expect(res.status, res.text).to.equal(200);

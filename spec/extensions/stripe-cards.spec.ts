@@ -87,6 +87,36 @@ describe('stripe_cards: cards saved with Stripe, charged off-session, captured, 
     expect((await get(`/api/accounts/getAllCcByClient.json?client_id=${clientId}`)).length).to.equal(before);
   });
 
+  it("tells payInvoice the charge succeeded, with the transaction, when Stripe's notification about it was recorded before Stripe answered", async () => {
+    const invoiceId = await invoice(clientId, '31.00');
+    const accountId = await saveCard('pm_card_visa');
+    const known = new Set(standIn.intents.keys());
+    const release = standIn.holdPaymentIntents();
+    let paying: Promise<{ status: number; text: string; json: any }> | undefined;
+    let recorded: any;
+    try {
+      paying = server.request('POST', '/api/gateway_payments/payInvoice.json', { body: `invoice_id=${invoiceId}&account_id=${accountId}` });
+      let intent: Record<string, any> | undefined;
+      for (let waited = 0; !intent && waited < 10_000; waited += 20) {
+        intent = [...standIn.intents.values()].find((i) => !known.has(i.id));
+        if (!intent) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(intent, 'the PaymentIntent Stripe made').to.not.equal(undefined);
+      const res = await notify('payment_intent.succeeded', intent!);
+      expect(res.status, res.text).to.equal(200);
+      [recorded] = await transactionsOf(intent!.id);
+      expect(recorded, 'the notification recorded the payment first').to.include({ status: 'approved', amount: '31.0000' });
+    } finally {
+      release();
+    }
+    const answer = await paying!;
+    expect(answer.status, answer.text).to.equal(200);
+    expect(answer.json.response).to.deep.equal({ status: 'approved', message: 'Approved.', transaction_id: recorded.id });
+    expect(await transactionsOf(recorded.transaction_id)).to.have.length(1);
+    expect((await get(`/api/transactions/get.json?transaction_id=${recorded.id}`)).account_id).to.equal(accountId);
+    expect((await get(`/api/invoices/get.json?invoice_id=${invoiceId}`)).date_closed).to.be.a('string');
+  });
+
   it('charges a saved card now with an off-session PaymentIntent; the invoice is paid and the later payment_intent.succeeded is a duplicate', async () => {
     const accountId = await saveCard('pm_card_visa');
     const invoiceId = await invoice();

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import Stripe from 'stripe';
 import { checkSignature, TOLERANCE_SECONDS } from '../../extensions/gateways/shared/stripe/stripe-signature';
-import { fromMinorUnits, toMinorUnits } from '../../extensions/gateways/shared/stripe/stripe-amounts';
+import { fromMinorUnits, toMinorUnits } from '../../extensions/gateways/shared/amounts/minor-units';
 
 const SECRET = 'whsec_unit';
 const stripe = new Stripe('sk_test_unused');

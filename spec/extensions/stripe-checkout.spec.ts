@@ -139,16 +139,23 @@ describe('stripe_checkout: paid off-site, the notification inbox, refunds throug
     expect((await get(`/api/invoices/get.json?invoice_id=${invoiceId}`)).date_closed).to.be.a('string');
   });
 
+  /** An invoice paid through a Checkout Session the payer paid at the stand-in: its PaymentIntent's id and Tally's transaction. */
+  async function paid(invoiceId: number) {
+    const { answer, metadata } = await build(invoiceId);
+    const intent = standIn.paySession(answer.session_id).payment_intent as string;
+    expect((await notify(completed(metadata, 2500, intent))).status).to.equal(200);
+    const [transaction] = await transactionsOf(intent);
+    return { intent, transaction };
+  }
+
   it('refunds through Stripe with an Idempotency-Key; the transaction and the invoice follow', async () => {
     const invoiceId = await invoice();
-    const { metadata } = await build(invoiceId);
-    await notify(completed(metadata, 2500, 'pi_refund'));
-    const [transaction] = await transactionsOf('pi_refund');
+    const { intent, transaction } = await paid(invoiceId);
     const res = await server.request('POST', '/api/gateway_payments/refund.json', { body: `transaction_id=${transaction.id}&amount=10.00` });
     expect(res.status, res.text).to.equal(200);
     const sent = standIn.requests.at(-1)!;
     expect(sent.path).to.equal('/v1/refunds');
-    expect(sent.form).to.deep.equal({ payment_intent: 'pi_refund', amount: '1000' });
+    expect(sent.form).to.deep.equal({ payment_intent: intent, amount: '1000' });
     expect(sent.headers['idempotency-key']).to.match(/^tally-1-\d+-refund-0\.0000-10\.0000$/);
     expect(res.json.response).to.include({ refunded: '10.0000', status: 'approved' });
     expect(res.json.response.refunds[0].reference).to.match(/^re_test_/);
@@ -157,11 +164,44 @@ describe('stripe_checkout: paid off-site, the notification inbox, refunds throug
     expect(reopened.paid).to.match(/^15\.0+$/);
   });
 
+  it("refunds only its own company's payments: another company sharing the Stripe account cannot refund them, and Stripe is not asked", async () => {
+    const { answer } = await build(await invoice());
+    const sessionSent = standIn.requests.at(-1)!;
+    expect(sessionSent.form).to.include({ 'payment_intent_data[metadata][tally_company_id]': '1', 'payment_intent_data[metadata][client_id]': String(clientId) });
+    const intent = standIn.paySession(answer.session_id).payment_intent as string;
+    expect(standIn.intents.get(intent)!.metadata).to.include({ tally_company_id: '1' });
+    // An intent of a Session opened before Sessions' PaymentIntents carried the company: known by its Session.
+    const legacy = standIn.paySession((await build(await invoice())).answer.session_id).payment_intent as string;
+    standIn.intents.get(legacy)!.metadata = {};
+
+    const company = (await server.request('POST', '/api/companies/add.json', { body: 'vars[name]=Sharing', auth: server.installationCredential })).json.response;
+    const other = await server.credentialFor(company);
+    const installed = await server.request('POST', '/api/gateway_manager/add.json', {
+      body: `vars[dir]=stripe_checkout&vars[settings][secret_key]=sk_test_123&vars[settings][webhook_secret]=${WEBHOOK_SECRET}`,
+      auth: other,
+    });
+    expect(installed.status, installed.text).to.equal(200);
+    for (const id of [intent, legacy]) {
+      const before = standIn.requests.length;
+      const res = await server.request('POST', '/api/stripe_checkout.payments/refund.json', {
+        body: `vars[transaction_id]=${id}&vars[amount]=25.00&vars[currency]=USD&vars[idempotency_key]=steal-${id}`,
+        auth: other,
+      });
+      expect(res.status, res.text).to.equal(400);
+      expect(res.json.errors.transaction_id.exists).to.equal('No payment of this company has this id.');
+      expect(standIn.requests.slice(before).map((r) => r.path)).not.to.include('/v1/refunds');
+    }
+    // The company that took them may.
+    const mine = await server.request('POST', '/api/stripe_checkout.payments/refund.json', {
+      body: `vars[transaction_id]=${legacy}&vars[amount]=1.00&vars[currency]=USD&vars[idempotency_key]=own-${legacy}`,
+    });
+    expect(mine.status, mine.text).to.equal(200);
+    expect(standIn.requests.at(-1)!.form).to.deep.equal({ payment_intent: legacy, amount: '100' });
+  });
+
   it("answers Stripe's refusal of a refund as a 400 naming the gateway, with nothing changed", async () => {
     const invoiceId = await invoice();
-    const { metadata } = await build(invoiceId);
-    await notify(completed(metadata, 2500, 'pi_refused_refund'));
-    const [transaction] = await transactionsOf('pi_refused_refund');
+    const { transaction } = await paid(invoiceId);
     standIn.refuseNextRefund('Charge ch_1 has already been refunded.');
     const res = await server.request('POST', '/api/gateway_payments/refund.json', { body: `transaction_id=${transaction.id}` });
     expect(res.status).to.equal(400);

@@ -43,6 +43,12 @@ export interface PayPalStandIn {
   revokeTokens(): void;
   /** While on, every request is answered 503 SERVICE_UNAVAILABLE (PayPal down). */
   outage(on: boolean): void;
+  /**
+   * verify-webhook-signature is not answered until the function this answers is called (PayPal
+   * slow or hanging); meanwhile `verifying` counts the requests waiting.
+   */
+  holdVerifications(): () => void;
+  readonly verifying: number;
   /** The next refund is refused with PayPal's 422 and this description. */
   refuseNextRefund(description: string): void;
   readonly orders: Map<string, Record<string, any>>;
@@ -86,6 +92,8 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
   let declineNext = false;
   let down = false;
   let refusal: string | null = null;
+  let verificationsHeld: Promise<void> | null = null;
+  let verifying = 0;
   let base = '';
   const id = (prefix = '') =>
     prefix +
@@ -258,7 +266,13 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
       if (!authorization.startsWith('Bearer ') || !app)
         return reply(401, { name: 'AUTHENTICATION_FAILURE', message: 'Authentication failed due to invalid authentication credentials or a missing Authorization header.' });
       const requestId = req.headers['paypal-request-id'];
-      reply(...route(req.method ?? '', path, app, body, typeof requestId === 'string' ? requestId : undefined));
+      const respond = () => reply(...route(req.method ?? '', path, app, body, typeof requestId === 'string' ? requestId : undefined));
+      if (!verificationsHeld || path !== '/v1/notifications/verify-webhook-signature') return respond();
+      verifying++;
+      void verificationsHeld.then(() => {
+        verifying--;
+        respond();
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -287,6 +301,17 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
     outage: (on) => void (down = on),
     revokeTokens: () => tokens.clear(),
     refuseNextRefund: (description) => void (refusal = description),
+    holdVerifications: () => {
+      let release!: () => void;
+      verificationsHeld = new Promise((resolve) => (release = resolve));
+      return () => {
+        verificationsHeld = null;
+        release();
+      };
+    },
+    get verifying() {
+      return verifying;
+    },
     orders,
     captures,
     refundOf: (captureId) => refunds.get(captureId),
@@ -332,6 +357,11 @@ export async function startPayPalStandIn(): Promise<PayPalStandIn> {
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** gateway_manager/add's form installing paypal_checkout for `app` and its webhook, against the sandbox (the stand-in). */
+export function paypalGatewaySettings(app: PayPalApp, webhookId: string): string {
+  return `vars[dir]=paypal_checkout&vars[settings][client_id]=${app.clientId}&vars[settings][client_secret]=${app.secret}&vars[settings][webhook_id]=${webhookId}&vars[settings][environment]=sandbox`;
 }
 
 /** A PayPal decimal ("25.00") in cents; the stand-in's currencies have two places. */

@@ -41,6 +41,17 @@ export interface StripeStandIn {
   refuseNextRefund(message: string): void;
   /** The next request to `path` is refused as Stripe refuses an invalid request (a 400 with its error message). */
   refuseNext(path: string, message: string): void;
+  /**
+   * The payer pays a Checkout Session: Stripe makes its PaymentIntent (succeeded, carrying the
+   * Session's payment_intent_data[metadata]) and answers the Session as its
+   * checkout.session.completed event carries it.
+   */
+  paySession(sessionId: string): Record<string, any>;
+  /**
+   * PaymentIntents are made at once but not answered until the function this answers is called:
+   * Stripe slow to answer, so its notification about the PaymentIntent can reach Tally first.
+   */
+  holdPaymentIntents(): () => void;
   /** The PaymentIntents made, by id. */
   readonly intents: Map<string, StandInIntent>;
   /** The Charge a PaymentIntent made, as charge.refunded carries it (amount_refunded: refunded in all). */
@@ -67,6 +78,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const methods = new Map<string, { customer: string | null; test: (typeof TEST_METHODS)[string] }>();
   const customers = new Set<string>();
   const refusals = new Map<string, string>();
+  const sessions = new Map<string, { session: Record<string, any>; intentMetadata: Record<string, string> }>();
+  let intentsHeld: Promise<void> | null = null;
   const missing = (what: string, id: string): [number, unknown] => [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}: '${id}'` } }];
 
   /** Customers, PaymentMethods and PaymentIntents (the merchant flow), as Stripe's API reference documents them; null for any other request. */
@@ -187,13 +200,28 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       }
       if (req.method === 'POST' && req.url === '/v1/checkout/sessions') {
         const id = `cs_test_${++next}`;
-        return send(200, {
+        const session = {
           id,
           object: 'checkout.session',
           url: `https://checkout.stripe.com/c/pay/${id}`,
           amount_total: Number(form['line_items[0][price_data][unit_amount]']),
           currency: form['line_items[0][price_data][currency]'],
-          metadata: {},
+          payment_intent: null as string | null,
+          payment_status: 'unpaid',
+          status: 'open',
+          metadata: metadataOf(form),
+        };
+        sessions.set(id, { session, intentMetadata: metadataOf(form, 'payment_intent_data[metadata]') });
+        return send(200, session);
+      }
+      const listed = req.method === 'GET' && /^\/v1\/checkout\/sessions\?/.test(req.url ?? '') ? new URLSearchParams((req.url ?? '').split('?')[1]) : null;
+      if (listed) {
+        const intent = listed.get('payment_intent');
+        return send(200, {
+          object: 'list',
+          url: '/v1/checkout/sessions',
+          has_more: false,
+          data: [...sessions.values()].map((s) => s.session).filter((s) => intent === null || s.payment_intent === intent),
         });
       }
       if (req.method === 'POST' && req.url === '/v1/refunds') {
@@ -217,6 +245,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         return send(200, refund);
       }
       const answered = cards(req.method ?? '', req.url ?? '', form);
+      if (answered && intentsHeld && req.method === 'POST' && req.url === '/v1/payment_intents') return void intentsHeld.then(() => send(answered[0], answered[1]));
       if (answered) return send(answered[0], answered[1]);
       send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.url}).` } });
     });
@@ -228,6 +257,32 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     requests,
     refuseNextRefund: (message) => void (refusal = message),
     refuseNext: (path, message) => void refusals.set(path, message),
+    holdPaymentIntents: () => {
+      let release!: () => void;
+      intentsHeld = new Promise((resolve) => (release = resolve));
+      return () => {
+        intentsHeld = null;
+        release();
+      };
+    },
+    paySession: (sessionId) => {
+      const found = sessions.get(sessionId);
+      if (!found) throw new Error(`No Checkout Session ${sessionId}`);
+      const { session, intentMetadata } = found;
+      const intent: StandInIntent = {
+        id: `pi_test_${++next}`,
+        object: 'payment_intent',
+        amount: session.amount_total,
+        amount_received: session.amount_total,
+        currency: session.currency,
+        capture_method: 'automatic',
+        status: 'succeeded',
+        metadata: intentMetadata,
+      };
+      intents.set(intent.id, intent);
+      Object.assign(session, { payment_intent: intent.id, payment_status: 'paid', status: 'complete' });
+      return { ...session };
+    },
     intents,
     chargeOf: (intentId) => {
       const intent = intents.get(intentId)!;
@@ -246,11 +301,11 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   };
 }
 
-/** Stripe's `metadata[key]=value` parameters as the object's metadata. */
-function metadataOf(form: Record<string, string>): Record<string, string> {
+/** Stripe's `metadata[key]=value` parameters (or `<prefix>[key]=value`) as the object's metadata. */
+function metadataOf(form: Record<string, string>, prefix = 'metadata'): Record<string, string> {
   return Object.fromEntries(
     Object.entries(form)
-      .filter(([key]) => /^metadata\[[^\]]+\]$/.test(key))
-      .map(([key, value]) => [key.slice(9, -1), value]),
+      .filter(([key]) => key.startsWith(`${prefix}[`) && /^[^\]]+\]$/.test(key.slice(prefix.length + 1)))
+      .map(([key, value]) => [key.slice(prefix.length + 1, -1), value]),
   );
 }

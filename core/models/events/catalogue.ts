@@ -34,7 +34,7 @@ const AUTODEBIT = record({
   reason: string(),
 });
 const UNAPPLIED = record({
-  notification_id: int({ description: 'The gateway notification (gateway_notifications/get).' }),
+  notification_id: int({ nullable: true, description: "The gateway notification (gateway_notifications/get); null when the payment came with the payer's return or a charge." }),
   gateway: string(),
   reason: string({ description: 'Why the payment was not applied to the invoices it names.' }),
   transaction: TRANSACTION,

@@ -8,6 +8,7 @@ import { call, ClientRequest } from '../client-request';
 import { ChargeOutcome, InvoiceRecord, named, outcomeText, payable, payForm } from './invoice-view';
 import { notFound } from './not-found';
 import { invoiceIdsOf, offsiteForm, offsiteGateways, redirectOffsite, returnUrl, storedAccounts } from './pay-options';
+import { completeReturn, offsiteReturnPath } from './offsite-return';
 
 const as = (request: ClientRequest) => (model: string, method: string, params: Record<string, unknown>) => call(request, model, method, params);
 
@@ -98,8 +99,9 @@ export async function paySeveral(request: ClientRequest): Promise<void> {
 export async function payOffsite(request: ClientRequest): Promise<void> {
   const ids = invoiceIdsOf(request.form['invoice_ids']);
   if (!ids) return notFound(request);
-  const back = returnUrl(request.ctx, `/client/payments/return?${ids.map((id) => `invoice_ids[]=${id}`).join('&')}`);
-  const outcome = await attempt(() => call(request, 'gateway_payments', 'startOffsite', { gateway: field(request.form, 'gateway'), invoice_ids: ids, return_url: back }) as Promise<{ url: string }>);
+  const gateway = field(request.form, 'gateway');
+  const back = returnUrl(request.ctx, offsiteReturnPath(`/client/payments/return?${ids.map((id) => `invoice_ids[]=${id}`).join('&')}`, gateway));
+  const outcome = await attempt(() => call(request, 'gateway_payments', 'startOffsite', { gateway, invoice_ids: ids, return_url: back }) as Promise<{ url: string }>);
   if (outcome.ok) return redirectOffsite(request.ctx, outcome.value.url, request.company);
   const invoices = await invoicesOf(request, ids);
   if (!invoices) return notFound(request);
@@ -107,14 +109,18 @@ export async function payOffsite(request: ClientRequest): Promise<void> {
 }
 
 /**
- * GET /client/payments/return?invoice_ids[]=..: where the processor sends the payer back. It says
- * what the invoices' records say, and records nothing: a payment is the gateway's signed
- * notification's to record, so until it has arrived the payment is pending, however the payer
- * came back (a return URL anyone can type proves nothing).
+ * GET /client/payments/return?gateway=..&invoice_ids[]=..: where the processor sends the payer
+ * back. The gateway's `success` is asked about what the processor added to the address
+ * (completeReturn): a payment the processor confirms is recorded now. Then the page says what the
+ * invoices' records say; until the processor has confirmed the payment (on the return, or by its
+ * notification) it is pending, however the payer came back (a return URL anyone can type proves
+ * nothing by itself).
  */
 export async function showReturn(request: ClientRequest): Promise<void> {
-  const ids = invoiceIdsOf(parseQueryString(request.ctx.querystring)['invoice_ids']);
-  if (!ids) return notFound(request);
+  const query = parseQueryString(request.ctx.querystring);
+  const ids = invoiceIdsOf(query['invoice_ids']);
+  if (!ids || !(await invoicesOf(request, ids))) return notFound(request);
+  const refused = await completeReturn(as(request), query);
   const invoices = await invoicesOf(request, ids);
   if (!invoices) return notFound(request);
   const paid = invoices.every((i) => i.date_closed !== null);
@@ -130,7 +136,7 @@ export async function showReturn(request: ClientRequest): Promise<void> {
       request,
       'invoices',
       t(paid ? 'checkout.receivedTitle' : 'checkout.pendingTitle'),
-      html`${said}<ul>${invoices.map((i) => html`<li><a href="/client/invoices/view?id=${i.id}">${t('invoice.title', { invoice: i.id_code })}</a></li>`)}</ul><p><a href="/client/invoices">${t('invoices.all')}</a></p>`,
+      html`${refused && !paid ? refused : ''}${said}<ul>${invoices.map((i) => html`<li><a href="/client/invoices/view?id=${i.id}">${t('invoice.title', { invoice: i.id_code })}</a></li>`)}</ul><p><a href="/client/invoices">${t('invoices.all')}</a></p>`,
     ),
   );
 }

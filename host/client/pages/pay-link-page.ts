@@ -11,6 +11,8 @@ import { brandMark, clientDocument, clientStatusPage, wordsOf } from '../client-
 import { HostCompany, hostServes, readBrand } from '../client-brand';
 import { RenderedPdf, sendPdf } from '../../web/pdf-response';
 import { offsiteForm, offsiteGateways, redirectOffsite, returnUrl, storedAccounts } from './pay-options';
+import { completeReturn, offsiteReturnPath } from './offsite-return';
+import { parseQueryString } from '../../api/parameters';
 import { CLIENT_SIGN_IN_COOKIE, readClientCookie, setClientSignInCookie } from '../client-cookies';
 import { ChargeOutcome, invoiceDetails, InvoiceRecord, outcomeText, payable, payForm } from './invoice-view';
 
@@ -66,8 +68,8 @@ export async function payLink(ctx: Koa.Context, installation: Installation, host
       return sendHtml(ctx, 403, clientStatusPage('status.refused', 'status.formExpired', company, null));
     }
     if (field(form, 'gateway') !== '') {
-      // Off-site: the processor sends the payer back to this link, which then says the payment is pending until its notification arrives.
-      const back = returnUrl(ctx, `${ctx.path}?returned=1`);
+      // Off-site: the processor sends the payer back to this link, naming the gateway, which is asked about the return (completeReturn).
+      const back = returnUrl(ctx, offsiteReturnPath(`${ctx.path}?returned=1`, field(form, 'gateway')));
       const started = await attempt(() => as('gateway_payments', 'startOffsite', { gateway: field(form, 'gateway'), invoice_ids: [invoiceId], return_url: back }) as Promise<{ url: string }>);
       if (started.ok) return redirectOffsite(ctx, started.value.url, company);
       status = 400;
@@ -88,6 +90,10 @@ export async function payLink(ctx: Koa.Context, installation: Installation, host
   } else if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
     ctx.set('Allow', 'GET, POST');
     return sendHtml(ctx, 405, clientStatusPage('status.methodNotAllowed', 'status.getPostOnly', company, null));
+  } else if (ctx.query.returned === '1') {
+    // Back from the processor's page: a payment it confirms is recorded now (completeReturn).
+    message = (await completeReturn(as, parseQueryString(ctx.querystring))) ?? undefined;
+    shown = ((await as('invoices', 'get', { invoice_id: invoiceId })) as InvoiceRecord | false) || invoice;
   }
 
   let pay: SafeHtml | string = '';

@@ -1,10 +1,9 @@
 import { ExtensionContext, TallyError } from '../../../../host/extensions/kit';
 import { stripeCall } from '../../shared/stripe/stripe-api';
-import { fromMinorUnits } from '../../shared/stripe/stripe-amounts';
-import { minorUnitsOf } from '../../shared/stripe/stripe-refund';
+import { fromMinorUnits, minorUnitsOf } from '../../shared/amounts/minor-units';
 import { invoicesOf, openedBy } from '../../shared/stripe/stripe-event';
 import { GATEWAY } from './gateway-name';
-import { stripeId } from './stripe-ids';
+import { ownPaymentIntent } from '../../shared/stripe/stripe-ownership';
 
 /**
  * What an authorised PaymentIntent became, for the core to bring its transaction along: approved
@@ -23,24 +22,16 @@ function settled(ctx: ExtensionContext, intent: Record<string, any>, status: 'ap
   };
 }
 
-/** The PaymentIntent, read before it is changed: only this company's may be captured, cancelled or refunded. */
-export async function ownIntent(ctx: ExtensionContext, id: string) {
-  const intent = await stripeCall(ctx, GATEWAY, `/v1/payment_intents/${id}`, null);
-  settled(ctx, intent, 'void');
-  return intent;
-}
-
 /** Captures an authorised PaymentIntent (POST /v1/payment_intents/:id/capture), wholly or vars[amount] of it. */
 export async function capturePayment(ctx: ExtensionContext, vars: Record<string, any>) {
-  const id = stripeId(vars.transaction_id, 'pi', 'transaction_id');
-  const intent = await ownIntent(ctx, id);
+  const intent = await ownPaymentIntent(ctx, GATEWAY, vars.transaction_id);
+  const id = String(intent.id);
   const part = vars.amount === undefined || vars.amount === null || vars.amount === '' ? {} : { amount_to_capture: minorUnitsOf(vars.amount, String(intent.currency).toUpperCase()) };
   return settled(ctx, await stripeCall(ctx, GATEWAY, `/v1/payment_intents/${id}/capture`, part, `tally-${ctx.companyId}-capture-${id}`), 'approved');
 }
 
 /** Cancels an authorised PaymentIntent (POST /v1/payment_intents/:id/cancel): the hold on the card is released. */
 export async function voidPayment(ctx: ExtensionContext, vars: Record<string, any>) {
-  const id = stripeId(vars.transaction_id, 'pi', 'transaction_id');
-  await ownIntent(ctx, id);
+  const id = String((await ownPaymentIntent(ctx, GATEWAY, vars.transaction_id)).id);
   return settled(ctx, await stripeCall(ctx, GATEWAY, `/v1/payment_intents/${id}/cancel`, { cancellation_reason: 'requested_by_customer' }, `tally-${ctx.companyId}-void-${id}`), 'void');
 }

@@ -31,6 +31,10 @@ export const CHARGED = record({
   message: string(),
   transaction_id: int({ nullable: true, description: "The approved or authorised payment's transaction (a declined one is recorded as declined too, but not answered here)." }),
   payment_intent: string({ nullable: true }),
+  reference: string({
+    nullable: true,
+    description: "The PaymentIntent, when Stripe's notification about it was recorded first: the payment is that notification's (transaction_id is null, the core adopts it).",
+  }),
 });
 
 export const CAPTURE_VARS = inputs({

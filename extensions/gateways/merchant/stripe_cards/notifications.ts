@@ -1,5 +1,5 @@
 import { ExtensionContext } from '../../../../host/extensions/kit';
-import { fromMinorUnits } from '../../shared/stripe/stripe-amounts';
+import { fromMinorUnits } from '../../shared/amounts/minor-units';
 import { invoicesOf, openedBy, verifiedEvent } from '../../shared/stripe/stripe-event';
 import { clientOfCustomer } from './saved-cards';
 

@@ -1,6 +1,6 @@
 import { ExtensionContext, TallyError } from '../../../../host/extensions/kit';
 import { stripeRefusal, stripeRequest } from '../../shared/stripe/stripe-api';
-import { minorUnitsOf } from '../../shared/stripe/stripe-refund';
+import { minorUnitsOf } from '../../shared/amounts/minor-units';
 import { invoicesMetadata } from '../../shared/stripe/stripe-event';
 import { GATEWAY } from './gateway-name';
 import { savedCard } from './saved-cards';
@@ -41,13 +41,28 @@ export async function chargeSavedCard(ctx: ExtensionContext, clientId: number, v
     const intent = typeof error.payment_intent?.id === 'string' ? error.payment_intent.id : null;
     const message = typeof error.message === 'string' ? error.message.slice(0, 255) : 'The card was declined.';
     await ctx.models.transactions.add({ vars: { ...base, status: 'declined', message, ...(intent ? { transaction_id: intent } : {}) } });
-    return { status: 'declined', reason: String(error.decline_code ?? error.code ?? 'card_declined').slice(0, 64), message, transaction_id: null, payment_intent: intent };
+    return { status: 'declined', reason: String(error.decline_code ?? error.code ?? 'card_declined').slice(0, 64), message, transaction_id: null, payment_intent: intent, reference: null };
   }
   const intent = answer.body;
   const status = INTENT_STATUS[String(intent?.status)];
   if (answer.status < 200 || answer.status >= 300 || typeof intent?.id !== 'string' || !status) throw stripeRefusal(GATEWAY, answer);
-  const transactionId = (await ctx.models.transactions.add({
-    vars: { ...base, status, transaction_id: intent.id, ...(status === 'approved' && vars.invoices !== undefined ? { invoices: vars.invoices } : {}) },
-  })) as number;
-  return { status, reason: null, message: status === 'approved' ? 'Approved.' : 'Authorised: capture or void it.', transaction_id: transactionId, payment_intent: intent.id };
+  const message = status === 'approved' ? 'Approved.' : 'Authorised: capture or void it.';
+  let transactionId: number;
+  try {
+    transactionId = (await ctx.models.transactions.add({
+      vars: { ...base, status, transaction_id: intent.id, ...(status === 'approved' && vars.invoices !== undefined ? { invoices: vars.invoices } : {}) },
+    })) as number;
+  } catch (error) {
+    // Stripe's notification about this PaymentIntent reached Tally, and was recorded, before this
+    // answer: the payment is that one. The core adopts it by the PaymentIntent's id (`reference`).
+    if (status === 'approved' && alreadyRecorded(error)) return { status, reason: null, message, transaction_id: null, payment_intent: intent.id, reference: intent.id };
+    throw error;
+  }
+  return { status, reason: null, message, transaction_id: transactionId, payment_intent: intent.id, reference: null };
+}
+
+/** transactions.add refusing the PaymentIntent's id as one the gateway has already recorded a transaction under. */
+function alreadyRecorded(error: unknown): boolean {
+  const errors = error instanceof TallyError ? (error.errors as Record<string, Record<string, string>> | undefined) : undefined;
+  return errors?.reference?.unique !== undefined || errors?.transaction_id?.unique !== undefined;
 }

@@ -2,7 +2,7 @@ import { ExtensionContext, TallyError } from '../../../../host/extensions/kit';
 import { stripeCall, stripeRefusal, stripeRequest } from '../../shared/stripe/stripe-api';
 import { accountType, expirationOf } from './card-brands';
 import { GATEWAY } from './gateway-name';
-import { stripeId } from './stripe-ids';
+import { stripeId } from '../../shared/stripe/stripe-ids';
 
 const TABLE = 'stripe_cards_payment_methods';
 

@@ -1,7 +1,7 @@
 import { callable, ExtensionContext, object, shape, TallyError } from '../../../../host/extensions/kit';
 import { clientIdOf } from '../../shared/client-id';
 import { OFFSITE_BUILD_VARS, returnUrlOf } from '../../shared/offsite-build';
-import { REFUND_VARS, REFUNDED } from '../../shared/stripe/stripe-refund';
+import { REFUND_VARS, REFUNDED } from '../../shared/refund-contract';
 import { GATEWAY, isPayPalId, issueOf, paypalCall, paypalRefusal, paypalRequest } from './paypal-api';
 import { clientOf, customId, invoiceItems, invoicesOfOrder, paypalValue, statusOf } from './paypal-orders';
 import { verifiedEvent } from './paypal-webhook';
@@ -66,19 +66,33 @@ export class Payments {
     verb: 'POST',
     params: [object('vars')],
     vars: shape.inputs({ token: shape.string({ required: true, description: 'The order id PayPal adds to the return URL as token.' }) }),
-    returns: shape.record({ status: shape.string({ enum: ['approved', 'pending', 'declined'] }), transaction_id: shape.string(), order_id: shape.string() }),
+    returns: shape.record({
+      status: shape.string({ enum: ['approved', 'pending', 'declined'] }),
+      transaction_id: shape.string(),
+      order_id: shape.string(),
+      client_id: shape.int(),
+      amount: shape.string(),
+      currency: shape.string(),
+      invoices: shape.any(),
+    }),
     description:
-      "The payer's return (vars[token], the order id PayPal adds to the return URL): captures the approved order once and answers { status, transaction_id (the capture's id), order_id }. The payment is recorded by PayPal's verified notification, never by the return.",
+      "The payer's return (vars[token], the order id PayPal adds to the return URL): the order is read from PayPal and, once approved, captured once; answers the capture as validate answers a payment ({ status, transaction_id (the capture's id), client_id, amount, currency, invoices }) with the order_id. Called by gateway_payments/completeOffsite, which records it; an order PayPal does not know, or not this company's, is a 400.",
   })
   async success(vars: Record<string, any>) {
     const orderId = vars.token;
     if (!isPayPalId(orderId)) throw TallyError.invalid({ token: { format: 'The token must be the PayPal order id from the return URL.' } });
     const order = await paypalCall(this.ctx, 'GET', `/v2/checkout/orders/${orderId}`);
-    if (clientOf(this.ctx, order.purchase_units?.[0]?.custom_id) === null) throw TallyError.invalid({ token: { exists: 'The order is not one this company opened.' } });
+    const customId = order.purchase_units?.[0]?.custom_id;
+    if (clientOf(this.ctx, customId) === null) throw TallyError.invalid({ token: { exists: 'The order is not one this company opened.' } });
+    if (order.status !== 'APPROVED' && order.status !== 'COMPLETED') throw TallyError.invalid({ token: { approved: 'The payer has not approved the order yet.' } });
     const captured = order.status === 'COMPLETED' ? order : await this.capture(orderId);
-    const capture = (captured ?? order).purchase_units?.[0]?.payments?.captures?.[0];
+    const paid = captured ?? (await paypalCall(this.ctx, 'GET', `/v2/checkout/orders/${orderId}`));
+    const capture = paid.purchase_units?.[0]?.payments?.captures?.[0];
     if (!capture) throw TallyError.invalid({ token: { approved: 'The payer has not approved the order yet.' } });
-    return { status: statusOf(capture.status), transaction_id: String(capture.id), order_id: orderId };
+    // What PayPal answered, never what the return URL says: the capture as its notification will report it.
+    const payment = await this.captureReported({ ...capture, custom_id: capture.custom_id ?? customId }, statusOf(capture.status), paid);
+    if ('ignored' in payment) throw TallyError.invalid({ token: { exists: 'The order is not one this company opened.' } });
+    return { ...payment, order_id: orderId };
   }
 
   @callable({

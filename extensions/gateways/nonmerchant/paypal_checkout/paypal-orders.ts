@@ -1,6 +1,5 @@
 import { ExtensionContext, TallyError } from '../../../../host/extensions/kit';
-import { fromMinorUnits } from '../../shared/stripe/stripe-amounts';
-import { minorUnitsOf } from '../../shared/stripe/stripe-refund';
+import { fromMinorUnits, minorUnitsOf } from '../../shared/amounts/minor-units';
 
 /** How an item of Tally's order names the invoice it pays: PayPal echoes the sku in the order. */
 const SKU = /^tally-invoice-(\d{1,10})$/;

@@ -1,8 +1,8 @@
 import { callable, ExtensionContext, object, shape, TallyError } from '../../../../host/extensions/kit';
 import { OFFSITE_BUILD_VARS, returnUrlOf } from '../../shared/offsite-build';
 import { stripeCall } from '../../shared/stripe/stripe-api';
-import { fromMinorUnits } from '../../shared/stripe/stripe-amounts';
-import { minorUnitsOf, REFUND_DECLARATION, refundPayment } from '../../shared/stripe/stripe-refund';
+import { fromMinorUnits, minorUnitsOf } from '../../shared/amounts/minor-units';
+import { REFUND_DECLARATION, refundPayment } from '../../shared/stripe/stripe-refund';
 import { invoicesMetadata, invoicesOf, openedBy, verifiedEvent } from '../../shared/stripe/stripe-event';
 
 const GATEWAY = 'stripe_checkout';
@@ -45,6 +45,8 @@ export class Payments {
       customer_email: vars.contact?.email,
       line_items: { 0: { quantity: 1, price_data: { currency: currency.toLowerCase(), unit_amount: minor, product_data: { name: named ? `Invoices ${named.replace(/:[^,]*/g, '')}` : 'Payment' } } } },
       metadata: { tally_company_id: this.ctx.companyId, client_id: vars.client_id, invoices: named },
+      // The PaymentIntent the Session makes carries whose it is too, as stripe_cards' do: refund checks it.
+      payment_intent_data: { metadata: { tally_company_id: this.ctx.companyId, client_id: vars.client_id, invoices: named } },
     });
     if (typeof session.url !== 'string' || typeof session.id !== 'string')
       throw TallyError.invalid({ gateway: { refused: 'The gateway "stripe_checkout" answered a Checkout Session without a URL.' } });
