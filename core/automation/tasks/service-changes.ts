@@ -33,8 +33,7 @@ export const processServiceChanges: Task = {
       'process_service_changes',
       () => settledChanges(run.installation.db, run.companyId),
       async (rows, unit) => {
-        for (const row of rows)
-          await unit(`service change ${row.id}`, async (ctx, calls) => (await calls.call(ctx, 'services', 'processChange', { service_change_id: row.id })) === true);
+        for (const row of rows) await unit(`service change ${row.id}`, async (ctx, calls) => (await calls.call(ctx, 'services', 'processChange', { service_change_id: row.id })) === true);
       },
     ),
 };

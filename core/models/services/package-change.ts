@@ -107,7 +107,17 @@ export async function quoteChange(ctx: CallContext, service: ServiceRow, newPric
   const next = await ctx.db
     .selectFrom('pricings')
     .innerJoin('packages', 'packages.id', 'pricings.package_id')
-    .select(['pricings.id as pricing_id', 'pricings.term', 'pricings.period', 'pricings.price', 'pricings.currency', 'packages.id as package_id', 'packages.name', 'packages.module_settings', 'packages.taxable'])
+    .select([
+      'pricings.id as pricing_id',
+      'pricings.term',
+      'pricings.period',
+      'pricings.price',
+      'pricings.currency',
+      'packages.id as package_id',
+      'packages.name',
+      'packages.module_settings',
+      'packages.taxable',
+    ])
     .where('pricings.id', '=', newPricingId)
     .where('pricings.company_id', '=', ctx.companyId)
     .executeTakeFirst();

@@ -19,9 +19,14 @@ export async function queuesChanges(ctx: CallContext): Promise<boolean> {
  * refused with a 400 naming the field, until that invoice is paid or voided.
  */
 export async function refuseWhilePending(ctx: CallContext, serviceId: number, field: string): Promise<void> {
-  const pending = await ctx.db.selectFrom('service_changes').select('invoice_id').where('service_id', '=', serviceId).where('company_id', '=', ctx.companyId).where('status', '=', 'pending').executeTakeFirst();
-  if (pending)
-    throw TallyError.invalid({ [field]: { pending: `This service has a change waiting for invoice ${pending.invoice_id} to be paid; pay or void that invoice before changing it again.` } });
+  const pending = await ctx.db
+    .selectFrom('service_changes')
+    .select('invoice_id')
+    .where('service_id', '=', serviceId)
+    .where('company_id', '=', ctx.companyId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  if (pending) throw TallyError.invalid({ [field]: { pending: `This service has a change waiting for invoice ${pending.invoice_id} to be paid; pay or void that invoice before changing it again.` } });
 }
 
 /**

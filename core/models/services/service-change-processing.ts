@@ -24,7 +24,7 @@ export class ServiceChangeProcessing {
     verb: 'POST',
     params: [int('service_change_id')],
     description:
-      "Settle a queued change now, as the billing run does: applied when its invoice is paid (the service moved, the module told, Services.edit emitted), cancelled when it is voided. False when there is nothing to do (not pending, or its invoice still open).",
+      'Settle a queued change now, as the billing run does: applied when its invoice is paid (the service moved, the module told, Services.edit emitted), cancelled when it is voided. False when there is nothing to do (not pending, or its invoice still open).',
   })
   processChange(changeId: number) {
     return processChange(this.ctx, this.calls, changeId, formatUtc(new Date()));
