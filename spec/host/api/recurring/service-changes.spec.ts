@@ -75,6 +75,30 @@ describe('queued service changes: services/edit with queue_service_changes, the 
     expect(await ok(server, 'GET', 'transactions/getCredit', { client_id: client, currency: 'USD' })).to.equal('0.0000');
   });
 
+  it('applies a paid change once when two runs process it at once', async () => {
+    const { client, serviceId } = await activeService('twice-run.example.com');
+    await ok(server, 'PUT', 'services/edit', { service_id: serviceId, vars: { pricing_id: pro.pricingId } });
+    const [invoice] = await invoicesOf(server, client);
+    await pay(server, { client_id: client, amount: invoice.total, invoices: [{ invoice_id: invoice.id }] });
+    const reports = (await Promise.all([processChanges(), processChanges()])).flat();
+    expect(reports.reduce((n, r) => n + r.processed, 0)).to.equal(1);
+    expect((await serviceOf(server, serviceId)).pricing_id).to.equal(pro.pricingId);
+    const edits = await ok(server, 'GET', 'events/getList', { type: 'Services.edit' });
+    expect(edits.filter((e: any) => e.payload.id === serviceId && e.payload.pricing_id === pro.pricingId)).to.have.length(1);
+  });
+
+  it('cancels a paid change of a service canceled since, leaving the service canceled on its pricing', async () => {
+    const { client, serviceId } = await activeService('gone.example.com');
+    await ok(server, 'PUT', 'services/edit', { service_id: serviceId, vars: { pricing_id: pro.pricingId } });
+    await ok(server, 'POST', 'services/cancel', { service_id: serviceId });
+    const [invoice] = await invoicesOf(server, client);
+    await pay(server, { client_id: client, amount: invoice.total, invoices: [{ invoice_id: invoice.id }] });
+    await processChanges();
+    const [change] = await ok(server, 'GET', 'service_changes/getAll', { service_id: serviceId });
+    expect(change.status).to.equal('canceled');
+    expect(await serviceOf(server, serviceId)).to.include({ status: 'canceled', pricing_id: basic.pricingId });
+  });
+
   it('refuses a second change while one is pending, naming the field, with nothing written', async () => {
     const { client, serviceId } = await activeService('twice.example.com');
     await ok(server, 'PUT', 'services/edit', { service_id: serviceId, vars: { pricing_id: pro.pricingId } });
