@@ -93,7 +93,7 @@ export class Services {
     verb: 'PUT',
     params: [int('service_id'), object('vars'), bool('bypass_module', { default: false }), bool('notify', { default: false })],
     description:
-      'Change a service: vars[pricing_id] moves it to another package or term (prorated: an upgrade is invoiced, a downgrade credited), vars[status] active provisions a pending service, vars[qty], vars[override_price], vars[override_currency], vars[coupon_id], vars[date_renews], and fields. Returns its id.',
+      'Change a service: vars[pricing_id] moves it to another package or term (prorated: an upgrade is invoiced, a downgrade credited; with the company setting queue_service_changes, a change that costs money waits for its invoice to be paid, see service_changes), vars[status] active provisions a pending service, vars[qty], vars[override_price], vars[override_currency], vars[coupon_id], vars[date_renews], and fields. Returns its id.',
   })
   async edit(serviceId: number, vars: Record<string, unknown>, bypassModule: boolean, notify: boolean) {
     const service = await lockService(this.ctx.db, this.ctx.companyId, serviceId);
