@@ -83,6 +83,8 @@ export const SETTINGS: Record<string, SettingDefinition> = {
   suspend_services_days_after_due: { scope: 'company', overridable: true, default: '7', check: daysOrNever(365) },
   auto_apply_credits: { scope: 'company', overridable: true, default: 'true', check: booleanText },
   auto_paid_pending_services: { scope: 'company', overridable: true, default: 'true', check: booleanText },
+  // Queued service changes (docs/billing.md): services/edit keeps a change that costs money until its invoice is paid.
+  queue_service_changes: { scope: 'company', default: 'false', check: booleanText },
   // Payment reminders (the reference's Payment Due Notices): each makes one invoice_notices record per invoice.
   notice1: { scope: 'company', overridable: true, default: 'disabled', check: noticeDay },
   notice2: { scope: 'company', overridable: true, default: 'disabled', check: noticeDay },

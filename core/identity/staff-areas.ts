@@ -29,6 +29,7 @@ const AREA_OF_MODEL: Readonly<Record<string, StaffArea>> = {
   gateway_payments: 'billing',
   gateway_notifications: 'billing',
   services: 'services',
+  service_changes: 'services',
   packages: 'catalog',
   package_groups: 'catalog',
   pricings: 'catalog',

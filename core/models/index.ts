@@ -18,6 +18,7 @@ import { PackageGroups } from './package-groups';
 import { Packages } from './packages';
 import { PackageOptions } from './package-options';
 import { PackageOptionGroups } from './package-option-groups';
+import { ServiceChanges } from './service-changes';
 import { Pricings } from './pricings';
 import { Services } from './services';
 import { Settings } from './settings';
@@ -65,4 +66,4 @@ export const coreModels = [
 ];
 
 /** Recurring billing (docs/billing.md). */
-export const recurringModels = [Pricings, Packages, PackageGroups, PackageOptions, PackageOptionGroups, Coupons, Services, Accounts, InvoiceNotices];
+export const recurringModels = [Pricings, Packages, PackageGroups, PackageOptions, PackageOptionGroups, Coupons, Services, ServiceChanges, Accounts, InvoiceNotices];

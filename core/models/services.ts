@@ -17,8 +17,9 @@ import { BillingSettings } from '../billing/billing-settings';
 import { shiftDays } from '../billing/run-clock';
 import { pageOffset, truthy } from '../billing/values';
 import { ordered, readFilters, readOrder } from '../billing/ordering';
-import { changePricing, quoteChange } from './services/package-change';
-import { billedAs, optionPricesAt, readOptionEdit, replaceOptions } from './services/service-option-edit';
+import { quoteChange } from './services/package-change';
+import { editPricing } from './services/pricing-edit';
+import { billedAs, optionPricesAt, readOptionEdit } from './services/service-option-edit';
 import { pricedOptions, serviceOptionList } from '../billing/service-options';
 import { optionsTermPrice } from '../billing/option-charges';
 import { nextRenewDate, Period, PERIODS } from '../billing/renew-dates';
@@ -28,6 +29,7 @@ import { checkParent } from './services/service-parent';
 import { writeFields } from '../billing/service-fields';
 import { packagePricing, pricingInfo, SERVICE_ACTIONS } from './services/service-pricing-info';
 import { ServiceQueueLists } from './services/service-queue-lists';
+import { ServiceChangeProcessing } from './services/service-change-processing';
 import { lockService, presentServices, requireService, SERVICE_FILTERS, SERVICE_STATUSES, serviceCurrency, serviceQuery, ServiceRow } from '../billing/service-store';
 import { isFieldKey, readServiceVars } from './services/service-vars';
 import { bool as yes, int as count, money, nothing, orFalse, timestamp } from '../kernel/shape';
@@ -65,7 +67,7 @@ const STATUS_NAMES: Record<string, string> = { active: 'Active', canceled: 'Canc
  * module first, in the same transaction: a module that refuses leaves the service unchanged and
  * its error is the answer (400).
  */
-@model('services', { facets: [ServiceQueueLists, ServiceFieldSearch, ServiceModuleInfo] })
+@model('services', { facets: [ServiceQueueLists, ServiceFieldSearch, ServiceModuleInfo, ServiceChangeProcessing] })
 export class Services {
   constructor(
     private readonly ctx: CallContext,
@@ -92,7 +94,7 @@ export class Services {
     verb: 'PUT',
     params: [int('service_id'), object('vars'), bool('bypass_module', { default: false }), bool('notify', { default: false })],
     description:
-      'Change a service: vars[pricing_id] moves it to another package or term (prorated: an upgrade is invoiced, a downgrade credited), vars[status] active provisions a pending service, vars[qty], vars[override_price], vars[override_currency], vars[coupon_id], vars[date_renews], and fields. Returns its id.',
+      'Change a service: vars[pricing_id] moves it to another package or term (prorated: an upgrade is invoiced, a downgrade credited; with the company setting queue_service_changes, a change that costs money waits for its invoice to be paid, see service_changes), vars[status] active provisions a pending service, vars[qty], vars[override_price], vars[override_currency], vars[coupon_id], vars[date_renews], and fields. Returns its id.',
   })
   async edit(serviceId: number, vars: Record<string, unknown>, bypassModule: boolean, notify: boolean) {
     const service = await lockService(this.ctx.db, this.ctx.companyId, serviceId);
@@ -118,12 +120,7 @@ export class Services {
     const moving = pricingId !== undefined && pricingId !== service.pricing_id;
     if (moving && bypassModule) throw TallyError.invalid({ pricing_id: { module: 'A package change needs the module; do not bypass it.' } });
     const current = await requireService(this.ctx.db, this.ctx.companyId, serviceId);
-    const optionPrices = options.choices && options.billed ? await replaceOptions(this.ctx.db, current, options.choices, options.billed) : undefined;
-    if (moving) await changePricing(this.ctx, this.calls, current, pricingId, this.now(), optionPrices);
-    // Options changed alone are prorated as a package change is, once the service is in use (a
-    // pending service's options are billed by its first invoice).
-    else if (optionPrices && ['active', 'suspended'].includes(current.status) && !optionPrices.before.eq(optionPrices.after))
-      await changePricing(this.ctx, this.calls, current, current.pricing_id, this.now(), optionPrices);
+    await editPricing(this.ctx, this.calls, current, pricingId, options, this.now());
     if (status !== undefined && status !== service.status)
       await this.moveTo(await requireService(this.ctx.db, this.ctx.companyId, serviceId), status, !bypassModule, columns.suspension_reason, notify);
     await emitServiceEvent(this.ctx, 'Services.edit', serviceId);

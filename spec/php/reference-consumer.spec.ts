@@ -77,6 +77,7 @@ for (const auth of ['basic', 'headers', 'service']) {
         'module_group',
         'package_option',
         'service_option',
+        'service_change',
       );
       for (const [record, missing] of Object.entries(seen.shapes)) expect(missing, record).to.deep.equal([]);
     });

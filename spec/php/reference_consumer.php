@@ -679,6 +679,23 @@ expect_call('services/getOptions (edited)', $api->get('services', 'getOptions', 
 expect_call('other company: package_options/get', $other->get('package_options', 'get', ['option_id' => $memory]), 200, $isFalse);
 expect_call('other company: services/getOptions', $other->get('services', 'getOptions', ['service_id' => $optioned]), 400);
 expect_call('services/delete (pending, with options)', $api->delete('services', 'delete', ['service_id' => $optioned]));
+// Queued service changes (ServiceChanges, docs/billing.md): with queue_service_changes on, a change
+// that costs money waits for its invoice; a voided invoice cancels it.
+expect_call('settings/set (queue_service_changes)', $api->put('settings', 'set', ['key' => 'queue_service_changes', 'value' => 'true']), 200);
+$queued = expect_call('services/add (to queue a change)', $api->post('services', 'add', ['vars' => ['pricing_id' => $monthly, 'client_id' => $owner, 'status' => 'active', 'domain' => "queued-{$run}.example.com"]]), 200, $isInt);
+expect_call('services/edit (queued: to the yearly term)', $api->put('services', 'edit', ['service_id' => $queued, 'vars' => ['pricing_id' => $yearly]]), 200);
+expect_call('services/get (still monthly)', $api->get('services', 'get', ['service_id' => $queued]), 200, fn ($v) => is_object($v) && $v->pricing_id === $monthly);
+$change = expect_call('service_changes/getAll', $api->get('service_changes', 'getAll', ['status' => 'pending', 'service_id' => $queued]), 200, fn ($v) => is_array($v) && count($v) === 1 && $v[0]->pricing_id === $yearly)[0] ?? null;
+expect_shape('service_change', expect_call('service_changes/get', $api->get('service_changes', 'get', ['service_change_id' => $change->id ?? 0]), 200, fn ($v) => is_object($v) && $v->status === 'pending'),
+    ['id', 'service_id', 'invoice_id', 'status', 'pricing_id', 'date_renews', 'options', 'date_added', 'date_status']);
+expect_call('services/edit (a second change while one is pending: refused)', $api->put('services', 'edit', ['service_id' => $queued, 'vars' => ['pricing_id' => $yearly]]), 400, fn ($v, $e) => isset($e->pricing_id->pending));
+expect_call('services/processChange (invoice unpaid)', $api->post('services', 'processChange', ['service_change_id' => $change->id ?? 0]), 200, fn ($v) => $v === false);
+expect_call('other company: service_changes/get', $other->get('service_changes', 'get', ['service_change_id' => $change->id ?? 0]), 200, $isFalse);
+expect_call('invoices/void (the change\'s invoice)', $api->post('invoices', 'void', ['invoice_id' => $change->invoice_id ?? 0]), 200);
+expect_call('services/processChange (voided: cancelled)', $api->post('services', 'processChange', ['service_change_id' => $change->id ?? 0]), 200, fn ($v) => $v === true);
+expect_call('service_changes/getList', $api->get('service_changes', 'getList', ['status' => 'canceled', 'service_id' => $queued]), 200, fn ($v) => is_array($v) && count($v) === 1);
+expect_call('service_changes/getListCount', $api->get('service_changes', 'getListCount', ['status' => 'pending', 'service_id' => $queued]), 200, fn ($v) => $v === 0);
+expect_call('settings/set (queue_service_changes off)', $api->put('settings', 'set', ['key' => 'queue_service_changes', 'value' => 'false']), 200);
 
 $contact = $api->get('clients', 'get', ['client_id' => $owner])->response()->contact_id ?? 0;
 $card = expect_call('accounts/addCc', $api->post('accounts', 'addCc', ['vars' => ['contact_id' => $contact, 'first_name' => 'Grace', 'last_name' => 'Hopper', 'number' => '4242424242424242', 'expiration' => '203012', 'security_code' => '123', 'currency' => 'USD']]), 200, $isInt);

@@ -4,6 +4,7 @@ import { autodebit } from './autodebit';
 import { exchangeRates } from './exchange-rates';
 import { createInvoices } from './create-invoices';
 import { paymentReminders } from './payment-reminders';
+import { processServiceChanges } from './service-changes';
 import { cancelScheduled, processRenewals, provisionPaidPending, suspendServices, unsuspendServices } from './service-actions';
 
 /** The billing run's tasks, in the order a run does them (the reference's automation tasks). */
@@ -14,6 +15,7 @@ export const TASKS: readonly Task[] = [
   paymentReminders,
   provisionPaidPending,
   processRenewals,
+  processServiceChanges,
   unsuspendServices,
   suspendServices,
   cancelScheduled,

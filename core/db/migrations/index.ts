@@ -23,6 +23,7 @@ import * as invoiceDeliveryIds from './026_invoice_delivery_ids';
 import * as clientPasswordResets from './028_client_password_resets';
 import * as emailGroups from './029_email_groups';
 import * as packageOptions from './030_package_options';
+import * as serviceChanges from './031_service_changes';
 import * as pluginRegistrations from './032_plugin_registrations';
 
 /** Every migration, in order. Listed in code so a compiled build needs no migrations folder scan. */
@@ -51,5 +52,6 @@ export const migrations: Record<string, Migration> = {
   '028_client_password_resets': clientPasswordResets,
   '029_email_groups': emailGroups,
   '030_package_options': packageOptions,
+  '031_service_changes': serviceChanges,
   '032_plugin_registrations': pluginRegistrations,
 };

@@ -5,9 +5,10 @@ import { findCurrency } from '../../billing/find-currency';
 import { formatUtc } from '../../kernel/timestamps';
 import { packageChange } from '../../billing/proration';
 import { nextRenewDate, Period } from '../../billing/renew-dates';
-import { periodOf, requireService, serviceCurrency, ServiceRow } from '../../billing/service-store';
+import { periodOf, serviceCurrency, ServiceRow } from '../../billing/service-store';
 import { ServiceTransitions } from '../../billing/transitions';
 import { TallyError } from '../../kernel/tally-error';
+import { PricingMove } from '../../billing/queued-changes';
 
 /**
  * One term of the service's package options before and after the change (optionsTermPrice, for
@@ -30,44 +31,72 @@ const NO_OPTIONS: OptionPrices = { before: ZERO, after: ZERO };
  * package first; when it refuses, nothing changes.
  */
 export async function changePricing(ctx: CallContext, calls: ModelCalls, service: ServiceRow, newPricingId: number, now: string, options: OptionPrices = NO_OPTIONS): Promise<number | null> {
+  const quote = await requireQuote(ctx, service, newPricingId, now, options);
+  await movePricing(ctx, calls, service, { pricingId: newPricingId, dateRenews: quote.dateRenews, credit: quote.refund.gt(0) ? toStored(quote.refund) : null, creditCurrency: quote.currency }, now);
+  if (!quote.net.gt(0)) return null;
+  const invoiceId = await invoiceChange(ctx, calls, service, quote, now);
+  await recordChangeInvoice(ctx, service.id, invoiceId, quote.dateRenews, now);
+  return invoiceId;
+}
+
+/** The quote for a pricing of the company, or the 400 services/edit answers for another. */
+export async function requireQuote(ctx: CallContext, service: ServiceRow, newPricingId: number, now: string, options: OptionPrices = NO_OPTIONS): Promise<ChangeQuote> {
   const quote = await quoteChange(ctx, service, newPricingId, now, options);
   if (!quote) throw TallyError.invalid({ pricing_id: { exists: 'Invalid pricing ID.' } });
-  const { next, dateRenews, refund, net } = quote;
-  const keepsPricing = newPricingId === service.pricing_id;
-  if (next.package_id !== service.package_id) await new ServiceTransitions(ctx, calls, now).changePackage(service, next.module_settings);
-
-  if (!keepsPricing)
-    await ctx.db.updateTable('services').set({ pricing_id: newPricingId, override_price: null, override_currency: null, date_renews: dateRenews }).where('id', '=', service.id).execute();
-  if (refund.gt(0)) {
-    await calls.call(ctx, 'transactions', 'add', { vars: { client_id: service.client_id, amount: toStored(refund), currency: quote.currency, type: 'other' } });
-  }
-  if (net.gt(0)) {
-    const changed = await requireService(ctx.db, ctx.companyId, service.id);
-    const invoiceId = (await calls.call(ctx, 'invoices', 'add', {
-      vars: {
-        client_id: service.client_id,
-        date_billed: `${now} UTC`,
-        date_due: `${now} UTC`,
-        currency: quote.invoiceCurrency,
-        lines: [
-          {
-            description: `${keepsPricing ? `${service.package_name}: options changed` : `${service.package_name} → ${changed.package_name}`}: prorated change until ${dateRenews ?? 'the end of the term'}`,
-            amount: toStored(net),
-            qty: 1,
-            tax: Number(next.taxable) === 1,
-          },
-        ],
-      },
-    })) as number;
-    const periodStart = await freeChangeStart(ctx, service.id, now);
-    await ctx.db
-      .insertInto('service_invoices')
-      .values({ service_id: service.id, period_start: periodStart, period_end: dateRenews, invoice_id: invoiceId, kind: 'change', date_processed: formatUtc(new Date()) })
-      .execute();
-    return invoiceId;
-  }
-  return null;
+  return quote;
 }
+
+/**
+ * Moves the service to the pricing (the module told of a new package first: when it refuses,
+ * nothing changes) and credits the unused time the quote found.
+ */
+export async function movePricing(ctx: CallContext, calls: ModelCalls, service: ServiceRow, move: PricingMove, now: string): Promise<void> {
+  if (move.pricingId !== service.pricing_id) {
+    const next = await ctx.db
+      .selectFrom('pricings')
+      .innerJoin('packages', 'packages.id', 'pricings.package_id')
+      .select(['packages.id as package_id', 'packages.module_settings'])
+      .where('pricings.id', '=', move.pricingId)
+      .where('pricings.company_id', '=', ctx.companyId)
+      .executeTakeFirst();
+    if (!next) throw TallyError.invalid({ pricing_id: { exists: 'Invalid pricing ID.' } });
+    if (next.package_id !== service.package_id) await new ServiceTransitions(ctx, calls, now).changePackage(service, next.module_settings);
+    await ctx.db.updateTable('services').set({ pricing_id: move.pricingId, override_price: null, override_currency: null, date_renews: move.dateRenews }).where('id', '=', service.id).execute();
+  }
+  if (move.credit !== null) await calls.call(ctx, 'transactions', 'add', { vars: { client_id: service.client_id, amount: move.credit, currency: move.creditCurrency, type: 'other' } });
+}
+
+/** The invoice for a change that costs money: the prorated difference, due now. */
+export async function invoiceChange(ctx: CallContext, calls: ModelCalls, service: ServiceRow, quote: ChangeQuote, now: string): Promise<number> {
+  const keepsPricing = quote.next.pricing_id === service.pricing_id;
+  return (await calls.call(ctx, 'invoices', 'add', {
+    vars: {
+      client_id: service.client_id,
+      date_billed: `${now} UTC`,
+      date_due: `${now} UTC`,
+      currency: quote.invoiceCurrency,
+      lines: [
+        {
+          description: `${keepsPricing ? `${service.package_name}: options changed` : `${service.package_name} → ${quote.next.name}`}: prorated change until ${quote.dateRenews ?? 'the end of the term'}`,
+          amount: toStored(quote.net),
+          qty: 1,
+          tax: Number(quote.next.taxable) === 1,
+        },
+      ],
+    },
+  })) as number;
+}
+
+/** Keeps a change's invoice as the service's period from `start` to its renew date. */
+export async function recordChangeInvoice(ctx: CallContext, serviceId: number, invoiceId: number, dateRenews: string | null, start: string): Promise<void> {
+  const periodStart = await freeChangeStart(ctx, serviceId, start);
+  await ctx.db
+    .insertInto('service_invoices')
+    .values({ service_id: serviceId, period_start: periodStart, period_end: dateRenews, invoice_id: invoiceId, kind: 'change', date_processed: formatUtc(new Date()) })
+    .execute();
+}
+
+export type ChangeQuote = NonNullable<Awaited<ReturnType<typeof quoteChange>>>;
 
 /**
  * What moving the service to the pricing would invoice and credit now, without changing anything:
@@ -78,7 +107,17 @@ export async function quoteChange(ctx: CallContext, service: ServiceRow, newPric
   const next = await ctx.db
     .selectFrom('pricings')
     .innerJoin('packages', 'packages.id', 'pricings.package_id')
-    .select(['pricings.term', 'pricings.period', 'pricings.price', 'pricings.currency', 'packages.id as package_id', 'packages.name', 'packages.module_settings', 'packages.taxable'])
+    .select([
+      'pricings.id as pricing_id',
+      'pricings.term',
+      'pricings.period',
+      'pricings.price',
+      'pricings.currency',
+      'packages.id as package_id',
+      'packages.name',
+      'packages.module_settings',
+      'packages.taxable',
+    ])
     .where('pricings.id', '=', newPricingId)
     .where('pricings.company_id', '=', ctx.companyId)
     .executeTakeFirst();

@@ -1,5 +1,5 @@
 import { Tx } from '../../db/schema';
-import { Amount } from '../../kernel/money';
+import { Amount, stored, sum } from '../../kernel/money';
 import { BilledAs, OptionChoice, readConfigOptions, writeServiceOptions } from '../../billing/config-options';
 import { optionsTermPrice } from '../../billing/option-charges';
 import { configOptionsOf, pricedOptions } from '../../billing/service-options';
@@ -56,4 +56,28 @@ export async function replaceOptions(db: Tx, service: ServiceRow, choices: reado
 /** One term of the service's stored options for its quantity, priced as `as`. */
 async function termPrice(db: Tx, service: ServiceRow, as: BilledAs): Promise<Amount> {
   return optionsTermPrice((await pricedOptions(db, [{ id: service.id, ...as }])).get(service.id) ?? [], Number(service.qty));
+}
+
+/**
+ * One term of the service's options now and of `choices` at `billed`, without storing them: a
+ * queued change is quoted and invoiced while the service keeps its options until it is paid. A
+ * value without a price there costs nothing, as pricedOptions has it.
+ */
+export async function optionPricesFor(db: Tx, service: ServiceRow, choices: readonly OptionChoice[], billed: BilledAs): Promise<{ before: Amount; after: Amount }> {
+  const before = await termPrice(db, service, billedAs(service));
+  const valueIds = [...new Set(choices.map((c) => c.value_id))];
+  const rows = valueIds.length
+    ? await db
+        .selectFrom('package_option_pricing')
+        .select(['value_id', 'price'])
+        .where('value_id', 'in', valueIds)
+        .where('term', '=', billed.term)
+        .where('period', '=', billed.period)
+        .where('currency', '=', billed.currency)
+        .orderBy('id')
+        .execute()
+    : [];
+  const prices = new Map(rows.map((r) => [r.value_id, r.price]));
+  const after = sum(choices.filter((c) => prices.has(c.value_id)).map((c) => stored(prices.get(c.value_id)!).times(c.qty * Number(service.qty))));
+  return { before, after };
 }

@@ -18,6 +18,7 @@ const DONE: Record<string, string> = {
   canceled: 'The service has been canceled.',
   scheduled: 'The service will be canceled at the end of its term.',
   changed: 'The package has been changed; what the change costs or credits is on the client’s invoices and transactions.',
+  queued: 'The change has been invoiced and waits for that invoice to be paid: the billing run applies it then (the company queues service changes).',
 };
 
 /** What each action button does, as the services model's method and its vars. */
@@ -120,7 +121,9 @@ export const changeServicePackage: PageHandler = async (request) => {
   if (!service) return noSuchService(request);
   const outcome = await attempt(() => callAs(request, 'services', 'edit', { service_id: service.id, vars: { pricing_id: field(request.form, 'pricing_id') } }));
   if (!outcome.ok) return render(request, 400, service, problemsNotice(outcome.messages));
-  redirectTo(request.ctx, hrefFor('/admin/services/view', request.company, { service_id: String(service.id), done: 'changed' }));
+  // With queue_service_changes on, a change that costs money waits for its invoice (service_changes).
+  const waiting = (await callAs(request, 'service_changes', 'getListCount', { status: 'pending', service_id: service.id })) as number;
+  redirectTo(request.ctx, hrefFor('/admin/services/view', request.company, { service_id: String(service.id), done: waiting ? 'queued' : 'changed' }));
 };
 
 function noSuchClient(request: AdminRequest) {

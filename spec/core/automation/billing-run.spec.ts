@@ -35,6 +35,15 @@ describe('runBilling: the extension runtime, only for tasks that call extensions
 
   it('the gateway and module tasks are the ones that call extensions', () => {
     const calling = TASKS.filter((t) => t.callsExtensions).map((t) => t.name);
-    expect(calling).to.deep.equal(['autodebit', 'provision_paid_pending', 'process_renewals', 'unsuspend_services', 'suspend_services', 'cancel_scheduled', 'exchange_rates']);
+    expect(calling).to.deep.equal([
+      'autodebit',
+      'provision_paid_pending',
+      'process_renewals',
+      'process_service_changes',
+      'unsuspend_services',
+      'suspend_services',
+      'cancel_scheduled',
+      'exchange_rates',
+    ]);
   });
 });

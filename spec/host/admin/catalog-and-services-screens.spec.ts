@@ -375,4 +375,25 @@ describe('package and service screens (admin area over HTTP)', function () {
       expect(seen).to.include(line);
     }
   });
+
+  it('says a package change waits for its invoice when the company queues service changes', async () => {
+    await call(1, 'settings', 'set', { key: 'queue_service_changes', value: 'true' });
+    try {
+      const pricingOf = async (name: string, price: string) => {
+        const id = await call(1, 'packages', 'add', { vars: { name, pricing: [{ term: 1, period: 'month', price, currency: 'USD' }] } });
+        return (await call(1, 'packages', 'get', { package_id: id })).pricing[0].id as number;
+      };
+      const small = await pricingOf('Queued small', '10.00');
+      const large = await pricingOf('Queued large', '50.00');
+      const renews = `${new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10)} 00:00:00 UTC`;
+      const queued = await call(1, 'services', 'add', { vars: { client_id: clientId, pricing_id: small, status: 'active', date_renews: renews } });
+      const confirmed = await staff.post('/admin/services/change', { company_id: '1', service_id: String(queued), pricing_id: String(large) });
+      expect(confirmed.status, confirmed.text).to.equal(303);
+      expect(confirmed.location).to.contain('done=queued');
+      expect((await service(queued)).pricing_id).to.equal(small);
+      expect((await staff.get(confirmed.location!)).text).to.contain('waits for that invoice to be paid');
+    } finally {
+      await call(1, 'settings', 'set', { key: 'queue_service_changes', value: 'false' });
+    }
+  });
 });

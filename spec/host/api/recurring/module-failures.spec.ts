@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { ExtensionsDir, manifest } from '../../extensions/fixtures';
 import { startTestServer, TestServer } from '../../../support/test-server';
-import { addClient, call, ok } from '../billing/fixtures';
-import { addPackage } from './support';
+import { addClient, call, ok, pay } from '../billing/fixtures';
+import { addPackage, invoicesOf, runAt, setSettings } from './support';
 
 /**
  * A module that provisions, then fails every other action with an error of its own quoting its
@@ -66,5 +66,22 @@ describe('services: a module failing an action', () => {
     const suspended = await service(id);
     refused(await call(server, 'POST', 'services/unsuspend', { service_id: id }), 'unsuspend');
     expect(await service(id)).to.deep.equal(suspended);
+  });
+
+  it('a queued change the module refuses stays pending when its invoice is paid, the refusal reported by the run', async () => {
+    await setSettings(server, { queue_service_changes: 'true' });
+    const client = await addClient(server);
+    const renews = `${new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10)} 00:00:00 UTC`;
+    const id = await ok(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, client_id: client, status: 'active', domain: 'queued.example.com', date_renews: renews } });
+    const before = await service(id);
+    const bigger = await addPackage(server, moduleId, { names: [{ lang: 'en_us', name: 'Queued bigger' }], pricing: [{ term: 1, period: 'month', price: '90.00', currency: 'USD' }] });
+    await ok(server, 'PUT', 'services/edit', { service_id: id, vars: { pricing_id: bigger.pricingId } });
+    const [invoice] = await invoicesOf(server, client);
+    await pay(server, { client_id: client, amount: invoice.total, invoices: [{ invoice_id: invoice.id }] });
+    const [report] = await runAt(server, new Date().toISOString().slice(0, 19).replace('T', ' '), { tasks: ['process_service_changes'] });
+    expect(report).to.include({ processed: 0, failed: 1 });
+    expect(report.messages.join('\n')).not.to.match(/hunter2|10\.0\.0\.9/);
+    expect((await ok(server, 'GET', 'service_changes/getAll', { service_id: id })).map((c: any) => c.status)).to.deep.equal(['pending']);
+    expect(await service(id)).to.deep.equal(before);
   });
 });
