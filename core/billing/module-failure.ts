@@ -1,9 +1,11 @@
 import { TallyError } from '../kernel/tally-error';
+import { ServiceRow } from './service-store';
 
 /** What a module failed to do to which service, carried by the 400 that answers the failure. */
 export interface ModuleFailure {
   readonly companyId: number;
-  readonly serviceId: number;
+  /** The service as the module was given it (one being added is gone with the call that failed). */
+  readonly service: ServiceRow;
   readonly module: string;
   /** The lifecycle action (ModuleAction): provision, suspend, unsuspend, cancel, renew, changePackage. */
   readonly action: string;

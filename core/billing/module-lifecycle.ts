@@ -86,7 +86,7 @@ export class ModuleLifecycle {
     try {
       return await callModule(this.ctx, this.calls, module, 'services', action, params, action === 'changePackage' ? 'change the package of the service' : `${action} the service`, "The package's module");
     } catch (error) {
-      if (error instanceof TallyError) markModuleFailure(error, { companyId: this.ctx.companyId, serviceId: service.id, module, action });
+      if (error instanceof TallyError) markModuleFailure(error, { companyId: this.ctx.companyId, service, module, action });
       throw error;
     }
   }

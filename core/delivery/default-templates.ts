@@ -145,7 +145,7 @@ export const DEFAULT_TEMPLATES: readonly DefaultTemplate[] = [
   }),
   staff(
     'staff_module_error',
-    'Module error: {module} could not {action} service {service.id}',
+    'Module error: {module} could not {action} a service of client {client.id_code}',
     'Hello {staff.first_name},\n\nThe module {module} could not {action} the service {service.name} (id {service.id}, {service.status}) of client {client.id_code}, {client.first_name} {client.last_name}. Nothing was changed.\n\nThe module answered: {error}',
     { module: 'cpanel', action: 'suspend', error: 'The module "cpanel" could not suspend the service (the host\'s log says why).', service, client },
   ),

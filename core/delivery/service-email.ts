@@ -39,15 +39,17 @@ export async function queueServiceEmail(db: Tx, service: ServiceRow, kind: Servi
 
 /**
  * The {client.*} (id_code and the contact's name and address) and {service.*} tags of a service's
- * mails, as it is now: id, name (the package, with the domain, host or user name it was bought
+ * mails, as it is now (as `service` has it, once its adding was rolled back): id, name (the package, with the domain, host or user name it was bought
  * for), package_name, status, date_renews, suspension_reason.
  */
 export async function serviceTags(db: Tx, service: ServiceRow, contact: Recipient | null): Promise<{ client: Record<string, unknown>; service: Record<string, unknown> }> {
-  const [client, fields, current] = await Promise.all([
+  const [client, fields, stored] = await Promise.all([
     db.selectFrom('clients').select(['id_format', 'id_value']).where('id', '=', service.client_id).executeTakeFirstOrThrow(),
     db.selectFrom('service_fields').select(['key', 'value']).where('service_id', '=', service.id).where('encrypted', '=', 0).where('key', 'in', LABEL_FIELDS).execute(),
-    db.selectFrom('services').select(['status', 'date_renews', 'suspension_reason']).where('id', '=', service.id).executeTakeFirstOrThrow(),
+    db.selectFrom('services').select(['status', 'date_renews', 'suspension_reason']).where('id', '=', service.id).executeTakeFirst(),
   ]);
+  // A service whose adding was rolled back (its module failed to provision it) is told of as it was given.
+  const current = stored ?? service;
   const label = LABEL_FIELDS.map((key) => fields.find((f) => f.key === key)?.value).find((v) => v);
   return {
     client: { id_code: idCode(client.id_format, client.id_value, service.client_id), first_name: contact?.first_name ?? '', last_name: contact?.last_name ?? '', email: contact?.email ?? '' },
