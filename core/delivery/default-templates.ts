@@ -146,17 +146,17 @@ export const DEFAULT_TEMPLATES: readonly DefaultTemplate[] = [
   staff(
     'staff_module_error',
     'Module error: {module} could not {action} a service of client {client.id_code}',
-    'Hello {staff.first_name},\n\nThe module {module} could not {action} the service {service.name} (id {service.id}, {service.status}) of client {client.id_code}, {client.first_name} {client.last_name}. Nothing was changed.\n\nThe module answered: {error}',
+    'The module {module} could not {action} the service {service.name} (id {service.id}, {service.status}) of client {client.id_code}, {client.first_name} {client.last_name}. Nothing was changed.\n\nThe module answered: {error}',
     { module: 'cpanel', action: 'suspend', error: 'The module "cpanel" could not suspend the service (the host\'s log says why).', service, client },
   ),
   staff(
     'staff_billing_run_report',
     'Billing run of {run_date}: {processed} done, {failed} failed',
-    'Hello {staff.first_name},\n\nThe billing run of {run_date} for {company.name} ran {tasks_run} tasks: {processed} done, {failed} failed.\n\n' +
+    'The billing run of {run_date} for {company.name} ran {tasks_run} tasks: {processed} done, {failed} failed.\n\n' +
       '{% for task in tasks %}{task.title}: {task.processed} done, {task.failed} failed{% if task.status == "failed" %} (the run stopped here){% endif %}\n{% endfor %}' +
       '{% if failures != empty %}\nFailures:\n{% for failure in failures %}- {failure}\n{% endfor %}{% endif %}',
     { run_date: '2026-11-27', tasks_run: 2, processed: 16, failed: 1, tasks: runTasks, failures: ['invoice 1042: The card was declined.'] },
-    '<p>Hello {staff.first_name},</p>\n<p>The billing run of {run_date} for {company.name} ran {tasks_run} tasks: {processed} done, {failed} failed.</p>\n' +
+    '<p>The billing run of {run_date} for {company.name} ran {tasks_run} tasks: {processed} done, {failed} failed.</p>\n' +
       '<table>\n<tr><th>Task</th><th>Done</th><th>Failed</th></tr>\n' +
       '{% for task in tasks %}<tr><td>{task.title}{% if task.status == "failed" %} (the run stopped here){% endif %}</td><td>{task.processed}</td><td>{task.failed}</td></tr>\n{% endfor %}</table>\n' +
       '{% if failures != empty %}<p>Failures:</p>\n<ul>\n{% for failure in failures %}<li>{failure}</li>\n{% endfor %}</ul>{% endif %}',
