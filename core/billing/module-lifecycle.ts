@@ -84,7 +84,16 @@ export class ModuleLifecycle {
   private async invoke(service: ServiceRow, action: ModuleAction, params: Record<string, unknown>): Promise<unknown> {
     const module = service.module!;
     try {
-      return await callModule(this.ctx, this.calls, module, 'services', action, params, action === 'changePackage' ? 'change the package of the service' : `${action} the service`, "The package's module");
+      return await callModule(
+        this.ctx,
+        this.calls,
+        module,
+        'services',
+        action,
+        params,
+        action === 'changePackage' ? 'change the package of the service' : `${action} the service`,
+        "The package's module",
+      );
     } catch (error) {
       if (error instanceof TallyError) markModuleFailure(error, { companyId: this.ctx.companyId, service, module, action });
       throw error;

@@ -45,8 +45,7 @@ describe('module error mails to subscribed staff (a real SMTP server)', function
   let clientCode: string;
 
   const staffIdOf = async (userId: number, auth?: Awaited<ReturnType<typeof newCompany>>['auth']) => (await ok(server, 'GET', 'staff/getByUserId', { user_id: userId }, auth)).id as number;
-  const addStaff = (username: string, companyId = 1) =>
-    createStaffMember(server.installation, { username, password: `${username} password`, email: `${username}@staff.example.com`, companyId });
+  const addStaff = (username: string, companyId = 1) => createStaffMember(server.installation, { username, password: `${username} password`, email: `${username}@staff.example.com`, companyId });
   const to = (username: string) => sink.received.filter((m) => m.envelopeTo.includes(`${username}@staff.example.com`));
   const moduleErrors = () => sink.received.filter((m) => String(m.mail.subject).startsWith('Module error:'));
   const addService = (domain: string) => ok(server, 'POST', 'services/add', { vars: { pricing_id: pricingId, client_id: clientId, status: 'active', domain } });
@@ -129,9 +128,7 @@ describe('module error mails to subscribed staff (a real SMTP server)', function
     });
     expect((await call(server, 'PUT', 'services/edit', { service_id: service, vars: { pricing_id: bigger.pricingId } })).status).to.equal(400);
     await settle(3);
-    expect(to('ada').map((m) => m.mail.subject)).to.deep.equal(
-      ['unsuspend', 'cancel', 'changePackage'].map((action) => `Module error: failing could not ${action} a service of client ${clientCode}`),
-    );
+    expect(to('ada').map((m) => m.mail.subject)).to.deep.equal(['unsuspend', 'cancel', 'changePackage'].map((action) => `Module error: failing could not ${action} a service of client ${clientCode}`));
   });
 
   it("a service call refused before the module is asked (another company's key) mails nobody", async () => {
@@ -151,7 +148,11 @@ describe('module error mails to subscribed staff (a real SMTP server)', function
     expect([record.status, record.processed, record.failed]).to.deep.equal(['done', 0, 2]);
     await settle(2);
     const texts = to('ada').map((m) => String(m.mail.text));
-    for (const service of services) expect(texts.filter((t) => t.includes(`(id ${service}, active)`)), `service ${service}`).to.have.length(1);
+    for (const service of services)
+      expect(
+        texts.filter((t) => t.includes(`(id ${service}, active)`)),
+        `service ${service}`,
+      ).to.have.length(1);
     expect(to('ada').map((m) => m.mail.subject)).to.deep.equal([1, 2].map(() => `Module error: failing could not cancel a service of client ${clientCode}`));
     for (const nobody of ['bob', 'carl', 'carol']) expect(to(nobody), nobody).to.deep.equal([]);
   });
