@@ -152,11 +152,11 @@ export const DEFAULT_TEMPLATES: readonly DefaultTemplate[] = [
   staff(
     'staff_billing_run_report',
     'Billing run of {run_date}: {processed} done, {failed} failed',
-    'The billing run of {run_date} for {company.name} ran {tasks_run} tasks: {processed} done, {failed} failed.\n\n' +
+    'The billing run of {run_date} for {company.name} ran {tasks_run} task{% if tasks_run != 1 %}s{% endif %}: {processed} done, {failed} failed.\n\n' +
       '{% for task in tasks %}{task.title}: {task.processed} done, {task.failed} failed{% if task.status == "failed" %} (the run stopped here){% endif %}\n{% endfor %}' +
       '{% if failures != empty %}\nFailures:\n{% for failure in failures %}- {failure}\n{% endfor %}{% endif %}',
     { run_date: '2026-11-27', tasks_run: 2, processed: 16, failed: 1, tasks: runTasks, failures: ['invoice 1042: The card was declined.'] },
-    '<p>The billing run of {run_date} for {company.name} ran {tasks_run} tasks: {processed} done, {failed} failed.</p>\n' +
+    '<p>The billing run of {run_date} for {company.name} ran {tasks_run} task{% if tasks_run != 1 %}s{% endif %}: {processed} done, {failed} failed.</p>\n' +
       '<table>\n<tr><th>Task</th><th>Done</th><th>Failed</th></tr>\n' +
       '{% for task in tasks %}<tr><td>{task.title}{% if task.status == "failed" %} (the run stopped here){% endif %}</td><td>{task.processed}</td><td>{task.failed}</td></tr>\n{% endfor %}</table>\n' +
       '{% if failures != empty %}<p>Failures:</p>\n<ul>\n{% for failure in failures %}<li>{failure}</li>\n{% endfor %}</ul>{% endif %}',

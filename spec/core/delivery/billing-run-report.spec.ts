@@ -109,4 +109,25 @@ describe('billing run report to subscribed staff (a real SMTP server)', function
     }
     expect(to('carol')).to.deep.equal([]);
   });
+
+  it('a run a task stopped reports what it did up to there, the task that stopped it, and why', async () => {
+    const crash = () => {
+      throw new Error('The spec stopped the run.');
+    };
+    sink.received.length = 0;
+    const stopped = await runAt(server, '2027-02-24 12:00:00', { companyId: 1, afterUnit: crash }).then(
+      () => null,
+      (error: Error) => error,
+    );
+    expect(stopped?.message).to.equal('The spec stopped the run.');
+    await sink.until(() => reports().length >= 1);
+    const [report] = reports();
+    expect(reports()).to.have.length(1);
+    const [record] = await server.installation.db.selectFrom('automation_runs').selectAll().where('company_id', '=', 1).where('task', '=', TASKS[0].name).execute();
+    expect([record.status, record.message]).to.deep.equal(['failed', 'The spec stopped the run.']);
+    const text = String(report.mail.text);
+    expect(text).to.include(`${TASKS[0].title}: 0 done, 0 failed (the run stopped here)`);
+    expect(text).to.include('- The spec stopped the run.');
+    expect(text).to.include('ran 1 task: 0 done, 0 failed.');
+  });
 });
