@@ -13,6 +13,7 @@ import { declaredUses, loadExtensions, LoadOptions } from './extensions/load-ext
 import { managersOutsideTransactions } from './extensions/managers-outside-transactions';
 import { sandboxLimits } from './extensions/sandbox-limits';
 import { clientScope } from '../core/trust/client-scope';
+import { moduleErrorNotices } from '../core/trust/module-error-notices';
 
 export interface AssemblyOptions extends Omit<InstallationOptions, 'hooks' | 'registering'> {
   /** Abuse limits and browser rules; defaults to the configuration. */
@@ -34,7 +35,8 @@ export interface AssemblyOptions extends Omit<InstallationOptions, 'hooks' | 're
  *   claim         an API write's Idempotency-Key
  *   beforeCommit  the audit row of a successful write, in its transaction
  *   afterCommit   the outbox's bell: this process's delivery worker looks at once
- *   answered      the audit row of any other write, once answered
+ *   answered      the audit row of any other write, once answered; the staff told of a
+ *                 module's failure (module-error-notices)
  *
  * and the event consumers the outbox delivers to besides webhooks (plugins' handlers).
  *
@@ -69,6 +71,7 @@ export async function assembleInstallation(options: AssemblyOptions = {}): Promi
     hooks.add('beforeCommit', audit.beforeCommit);
     hooks.add('afterCommit', bell.ring);
     hooks.add('answered', audit.answered);
+    hooks.add('answered', moduleErrorNotices(installation.db));
     moreHooks?.(hooks, installation);
     hooks.seal();
     return installation;

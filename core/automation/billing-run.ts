@@ -5,6 +5,8 @@ import { billingProfiles } from '../billing/billing-profiles';
 import { Leases } from './leases';
 import { runNow } from '../billing/run-clock';
 import { recordEnd, recordStart } from './run-log';
+import { untilWritten } from './run-retries';
+import { queueBillingRunReport, RunReportTask } from '../delivery/billing-run-report';
 import { TaskOutcome } from './task-run';
 import { TASKS } from './tasks';
 
@@ -78,6 +80,9 @@ export async function runBilling(installation: Installation, options: BillingRun
     const settings = profiles[0].settings;
     const today = localDate(now, settings.timezone);
     const localClock = localDateTime(now, settings.timezone);
+    // What this run did, for the staff's report: once per company's run, when its tasks are done or one stopped it.
+    const done: RunReportTask[] = [];
+    const report = () => untilWritten(() => installation.db.transaction().execute((trx) => queueBillingRunReport(trx, companyId, today, done)));
     for (const task of tasks) {
       if (options.dueOnly && task.kind === 'daily' && !(await dueToday(installation, companyId, task.name, today, localClock >= `${today} ${settings.automationTime}`))) continue;
       if (task.callsExtensions && options.loadExtensions) await (extensions ??= options.loadExtensions());
@@ -94,11 +99,15 @@ export async function runBilling(installation: Installation, options: BillingRun
         }
       } catch (error) {
         await recordEnd(installation.db, companyId, task.name, now, { status: 'failed', processed: 0, failed: 0, message: (error as Error).message }).catch(() => undefined);
+        done.push({ name: task.name, title: task.title, status: 'failed', processed: 0, failed: 0, messages: [(error as Error).message] });
+        await report().catch(() => undefined);
         throw error;
       }
       await recordEnd(installation.db, companyId, task.name, now, { status: 'done', processed: outcome.processed, failed: outcome.failed, message: outcome.messages.join('\n') || null });
       reports.push({ companyId, task: task.name, seconds: (Date.now() - started) / 1000, ...outcome });
+      done.push({ name: task.name, title: task.title, status: 'done', ...outcome });
     }
+    await report();
   }
 }
 

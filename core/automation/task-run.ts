@@ -4,6 +4,7 @@ import { BillingProfile } from '../billing/billing-profiles';
 import { BillingSettings } from '../billing/billing-settings';
 import { CompanyScope } from './company-scope';
 import { Leases, SLICES } from './leases';
+import { refusalText } from '../billing/module-failure';
 import { BulkBody, UnitBatch, UnitBody, UnitFailed, UnitResult } from './unit-batch';
 
 /** What one task of one company's run is given. */
@@ -145,7 +146,5 @@ export interface SlicedOptions {
 }
 
 function describe(error: TallyError | UnitFailed): string {
-  if (error instanceof UnitFailed) return error.reason;
-  const details = error.errors ? Object.values(error.errors).flatMap((e) => Object.values(e)) : [];
-  return details.length ? details.join(' ') : error.message;
+  return error instanceof UnitFailed ? error.reason : refusalText(error);
 }

@@ -4,6 +4,8 @@ import { AfterCommitQueue, CallContext } from '../kernel/call-context';
 import { ModelCalls } from '../kernel/model-calls';
 import { TallyError } from '../kernel/tally-error';
 import { CompanyScope } from './company-scope';
+import { moduleFailureOf } from '../billing/module-failure';
+import { queueModuleErrorMail } from '../delivery/module-error-email';
 
 /**
  * A unit whose work is kept (committed) although what it tried did not succeed: a charge the
@@ -93,6 +95,9 @@ export class UnitBatch {
     } catch (error) {
       if (!(error instanceof Refused)) throw error;
       results = [error.error];
+      // Alone in its transaction, the refused unit took it with it: the staff are told in one of their own.
+      const failure = moduleFailureOf(error.error);
+      if (failure) await untilWritten(() => this.scope.db.transaction().execute((trx) => queueModuleErrorMail(trx, failure)));
     }
     units.forEach((unit, i) => this.tally(unit.label, results[i]));
   }
@@ -128,6 +133,9 @@ export class UnitBatch {
           await sql`rollback to savepoint ${name}`.execute(ctx.db);
           ctx.afterCommit?.splice(committedBefore);
           results.push(error as TallyError);
+          // A module's failure: the staff are told in the batch's transaction, which records the others' work.
+          const failure = moduleFailureOf(error);
+          if (failure) await queueModuleErrorMail(ctx.db, failure);
         }
       }
       this.afterUnit();

@@ -5,6 +5,7 @@ import { readFields, ServiceRow } from './service-store';
 import { fieldValue, writeFields } from './service-fields';
 import { ModuleRowStore } from './module-row-store';
 import { configOptionsOf } from './service-options';
+import { markModuleFailure } from './module-failure';
 
 /** The lifecycle hooks a module extension offers on its `<module>.services` model. */
 export type ModuleAction = 'provision' | 'suspend' | 'unsuspend' | 'cancel' | 'renew' | 'changePackage';
@@ -35,7 +36,7 @@ export class ModuleLifecycle {
       ...(await this.moduleRow(service)),
       ...(await this.configOptions(service)),
     };
-    const answer = await this.invoke(service.module, 'provision', { vars });
+    const answer = await this.invoke(service, 'provision', { vars });
     if (answer && typeof answer === 'object') {
       const { service_id: moduleId, ...rest } = answer as Record<string, unknown>;
       await writeFields(this.ctx.db, service.id, { ...rest, ...(moduleId !== undefined ? { [MODULE_SERVICE_ID]: moduleId } : {}) }, this.ctx.systemKey);
@@ -46,14 +47,14 @@ export class ModuleLifecycle {
   async act(service: ServiceRow, action: Exclude<ModuleAction, 'provision' | 'changePackage'>): Promise<void> {
     const moduleId = await this.moduleServiceId(service);
     if (moduleId === null) return;
-    await this.invoke(service.module!, action, { service_id: moduleId });
+    await this.invoke(service, action, { service_id: moduleId });
   }
 
   /** Tells the module the service moved to another package (with that package's module settings and the service's options). */
   async changePackage(service: ServiceRow, newModuleSettings: string): Promise<void> {
     const moduleId = await this.moduleServiceId(service);
     if (moduleId === null) return;
-    await this.invoke(service.module!, 'changePackage', { service_id: moduleId, vars: { ...JSON.parse(newModuleSettings), ...(await this.configOptions(service)) } });
+    await this.invoke(service, 'changePackage', { service_id: moduleId, vars: { ...JSON.parse(newModuleSettings), ...(await this.configOptions(service)) } });
   }
 
   /**
@@ -79,8 +80,24 @@ export class ModuleLifecycle {
     return value === null ? null : Number(value);
   }
 
-  private invoke(module: string, action: ModuleAction, params: Record<string, unknown>): Promise<unknown> {
-    return callModule(this.ctx, this.calls, module, 'services', action, params, action === 'changePackage' ? 'change the package of the service' : `${action} the service`, "The package's module");
+  /** Calls the module; its refusal is marked as the service's module failure, for the staff subscribed to module errors. */
+  private async invoke(service: ServiceRow, action: ModuleAction, params: Record<string, unknown>): Promise<unknown> {
+    const module = service.module!;
+    try {
+      return await callModule(
+        this.ctx,
+        this.calls,
+        module,
+        'services',
+        action,
+        params,
+        action === 'changePackage' ? 'change the package of the service' : `${action} the service`,
+        "The package's module",
+      );
+    } catch (error) {
+      if (error instanceof TallyError) markModuleFailure(error, { companyId: this.ctx.companyId, service, module, action });
+      throw error;
+    }
   }
 }
 

@@ -41,9 +41,16 @@ function client_(action: string, subject: string, text: string, sample: Record<s
   return { action, type: 'client', subject, text: body + beforeSignature.text + signature, html, sample: { ...base, ...sample } };
 }
 
-function staff(action: string, subject: string, text: string, sample: Record<string, unknown>): DefaultTemplate {
-  return { action, type: 'staff', subject, text, html: paragraphs(text), sample: { company, ...sample } };
+/** A staff email, with {staff.*} (the member it is addressed to); `html` when the text's paragraphs will not do. */
+function staff(action: string, subject: string, text: string, sample: Record<string, unknown>, html = paragraphs(text)): DefaultTemplate {
+  return { action, type: 'staff', subject, text, html, sample: { company, staff: staffMember, ...sample } };
 }
+
+const staffMember = { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' };
+const runTasks = [
+  { name: 'create_invoices', title: 'Create invoices', status: 'done', processed: 12, failed: 0 },
+  { name: 'autodebit', title: 'Charge autodebit invoices', status: 'done', processed: 4, failed: 1 },
+];
 
 // payment_url: the client area's pay link of the invoice; '' for a paid invoice, or while the
 // installation has no public_url (Liquid's empty text is true, hence the comparison).
@@ -136,19 +143,24 @@ export const DEFAULT_TEMPLATES: readonly DefaultTemplate[] = [
     username: 'ada',
     login_url: 'https://example.com/client/login',
   }),
-  staff('staff_module_error', 'Module error: {module} {action}', 'The module {module} failed to {action} service {service.name} of client {client.id_code}:\n\n{error}', {
-    module: 'cpanel',
-    action: 'suspend',
-    error: 'connection refused',
-    service,
-    client,
-  }),
-  staff('staff_billing_run_report', 'Billing run of {run_date}', 'The billing run of {run_date} made {invoices_created} invoices and {notices_sent} notices; {failures} tasks failed.', {
-    run_date: '2026-11-27',
-    invoices_created: 12,
-    notices_sent: 3,
-    failures: 0,
-  }),
+  staff(
+    'staff_module_error',
+    'Module error: {module} could not {action} a service of client {client.id_code}',
+    'The module {module} could not {action} the service {service.name} (id {service.id}, {service.status}) of client {client.id_code}, {client.first_name} {client.last_name}. Nothing was changed.\n\nThe module answered: {error}',
+    { module: 'cpanel', action: 'suspend', error: 'The module "cpanel" could not suspend the service (the host\'s log says why).', service, client },
+  ),
+  staff(
+    'staff_billing_run_report',
+    'Billing run of {run_date}: {processed} done, {failed} failed',
+    'The billing run of {run_date} for {company.name} ran {tasks_run} task{% if tasks_run != 1 %}s{% endif %}: {processed} done, {failed} failed.\n\n' +
+      '{% for task in tasks %}{task.title}: {task.processed} done, {task.failed} failed{% if task.status == "failed" %} (the run stopped here){% endif %}\n{% endfor %}' +
+      '{% if failures != empty %}\nFailures:\n{% for failure in failures %}- {failure}\n{% endfor %}{% endif %}',
+    { run_date: '2026-11-27', tasks_run: 2, processed: 16, failed: 1, tasks: runTasks, failures: ['invoice 1042: The card was declined.'] },
+    '<p>The billing run of {run_date} for {company.name} ran {tasks_run} task{% if tasks_run != 1 %}s{% endif %}: {processed} done, {failed} failed.</p>\n' +
+      '<table>\n<tr><th>Task</th><th>Done</th><th>Failed</th></tr>\n' +
+      '{% for task in tasks %}<tr><td>{task.title}{% if task.status == "failed" %} (the run stopped here){% endif %}</td><td>{task.processed}</td><td>{task.failed}</td></tr>\n{% endfor %}</table>\n' +
+      '{% if failures != empty %}<p>Failures:</p>\n<ul>\n{% for failure in failures %}<li>{failure}</li>\n{% endfor %}</ul>{% endif %}',
+  ),
 ];
 
 const BY_ACTION = new Map(DEFAULT_TEMPLATES.map((t) => [t.action, t]));
