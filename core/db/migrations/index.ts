@@ -24,6 +24,7 @@ import * as clientPasswordResets from './028_client_password_resets';
 import * as emailGroups from './029_email_groups';
 import * as packageOptions from './030_package_options';
 import * as pluginRegistrations from './032_plugin_registrations';
+import * as chargeAttempts from './039_charge_attempts';
 
 /** Every migration, in order. Listed in code so a compiled build needs no migrations folder scan. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '029_email_groups': emailGroups,
   '030_package_options': packageOptions,
   '032_plugin_registrations': pluginRegistrations,
+  '039_charge_attempts': chargeAttempts,
 };
