@@ -54,7 +54,8 @@ describe('stripe_cards: a charge racing Stripe’s notification about it', () =>
     }
   };
   /** Sessions of the test database waiting on a lock (PostgreSQL). */
-  const waiting = async () => Number((await sql<{ n: string }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(server.installation.db)).rows[0].n);
+  const waiting = async () =>
+    Number((await sql<{ n: string }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(server.installation.db)).rows[0].n);
 
   /** Holds the invoice's row lock, on PostgreSQL, until `release` is called; nothing on SQLite. */
   async function holdInvoice(invoiceId: number): Promise<{ release: () => Promise<void> }> {
