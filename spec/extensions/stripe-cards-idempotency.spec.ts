@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { sql } from 'kysely';
+import { runBilling } from '../../core/automation/billing-run';
 import { TestServer } from '../support/test-server';
 import { StripeStandIn } from '../support/stripe-stand-in';
 import { startWithStripeStandIn } from '../support/stripe-spec-server';
@@ -58,6 +59,35 @@ describe('stripe_cards: each charge of a stored account is made once per attempt
       ['approved', first.transaction_id, accountId],
       ['approved', second.transaction_id, accountId],
     ]);
+  });
+
+  it("charges the billing run's autodebit through the same attempts: its own key, the payment named by the account, a decline failed with Stripe's reason", async () => {
+    const res = await server.request('PUT', '/api/settings/set.json', { body: 'key=autodebit_days_before_due&value=1' });
+    expect(res.status, res.text).to.equal(200);
+    const payer = await addClient(server, 'Payer');
+    const decliner = await addClient(server, 'Decliner');
+    const card = (client: number, token: string): Promise<number> => post('/api/accounts/addCc.json', `vars[client_id]=${client}&vars[gateway]=stripe_cards&vars[token]=${token}&vars[autodebit]=true`);
+    const payerCard = await card(payer, 'pm_card_visa');
+    await card(decliner, 'pm_card_visa_chargeDeclinedInsufficientFunds');
+    const invoiceOf = (client: number): Promise<number> =>
+      post(
+        '/api/invoices/add.json',
+        `vars[client_id]=${client}&vars[date_billed]=2027-03-01&vars[date_due]=2027-03-02&vars[currency]=USD&vars[lines][0][description]=Hosting&vars[lines][0][amount]=12.00`,
+      );
+    const paid = await invoiceOf(payer);
+    const declined = await invoiceOf(decliner);
+    const before = intentRequests().length;
+    const run = (await runBilling(server.installation, { now: '2027-03-01 12:00:00' })).find((r) => r.task === 'autodebit')!;
+    expect({ processed: run.processed, failed: run.failed }).to.deep.equal({ processed: 1, failed: 1 });
+    expect(run.messages).to.deep.equal([`invoice ${declined}: declined: Your card has insufficient funds.`]);
+    const sent = intentRequests().slice(before);
+    const kept = (await attempts()).slice(-2);
+    expect(sent.map((r) => r.headers['idempotency-key']).sort()).to.deep.equal(kept.map((a) => a.idempotency_key).sort());
+    expect(kept.map((a) => a.status).sort()).to.deep.equal(['approved', 'declined']);
+    const payment = (await server.request('GET', `/api/transactions/getList.json?client_id=${payer}`)).json.response[0];
+    expect(payment).to.include({ status: 'approved', gateway: 'stripe_cards', account_id: payerCard, amount: '12.0000' });
+    expect((await server.request('GET', `/api/invoices/get.json?invoice_id=${paid}`)).json.response.date_closed).to.be.a('string');
+    expect((await server.request('GET', `/api/invoices/get.json?invoice_id=${declined}`)).json.response.date_closed).to.equal(null);
   });
 
   it('answers the same attempt asked again with the PaymentIntent already made: no second charge, no second transaction', async () => {
