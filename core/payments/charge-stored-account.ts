@@ -5,6 +5,7 @@ import { CallContext } from '../kernel/call-context';
 import { ModelCalls } from '../kernel/model-calls';
 import { inShortTransaction } from '../kernel/short-transaction';
 import { TallyError } from '../kernel/tally-error';
+import { settleChargeAttempt, startChargeAttempt } from './charge-attempts';
 import { payableInvoices } from './payable-invoices';
 import { recordReportedPayment } from './record-reported-payment';
 import { sendReceipt } from './send-receipt';
@@ -40,54 +41,67 @@ export async function chargeStoredAccount(ctx: CallContext, calls: ModelCalls, a
   if (!account || account.status !== 'active' || account.client_id !== paying.clientId) throw invalidAccount();
   if (!(await calls.available(ctx, `${account.gateway}.tokens`, 'charge')))
     throw TallyError.invalid({ account_id: { gateway: `The account's gateway "${account.gateway}" is not installed and enabled.` } });
+  const attempt = await startChargeAttempt(ctx, { clientId: paying.clientId, accountId: account.id, amount: paying.amount, currency: paying.currency });
   const answer = (await callGateway(
     ctx,
     calls,
     account.gateway,
     'charge',
-    { vars: { reference_id: account.reference_id, client_id: paying.clientId, amount: paying.amount, currency: paying.currency, invoices: paying.invoices } },
+    {
+      vars: {
+        reference_id: account.reference_id,
+        client_id: paying.clientId,
+        amount: paying.amount,
+        currency: paying.currency,
+        invoices: paying.invoices,
+        idempotency_key: attempt.idempotencyKey,
+      },
+    },
     'charge the account',
   )) as { status?: unknown; message?: unknown; transaction_id?: unknown; reference?: unknown } | null;
   const status = answer?.status === 'approved' ? 'approved' : answer?.status === 'declined' ? 'declined' : 'error';
   const given = status === 'approved' && Number.isSafeInteger(Number(answer?.transaction_id)) && Number(answer?.transaction_id) > 0 ? Number(answer!.transaction_id) : null;
   const reference = typeof answer?.reference === 'string' && answer.reference.length <= 255 ? answer.reference : null;
-  const transactionId =
-    status !== 'approved'
-      ? null
-      : await inShortTransaction(ctx, async (tx) => {
-          const id =
-            given ??
-            (reference === null
-              ? null
-              : (
-                  await recordReportedPayment(
-                    tx,
-                    calls,
-                    { gateway: account.gateway, kind: 'merchant', notificationId: null },
-                    {
-                      client_id: paying.clientId,
-                      amount: paying.amount,
-                      currency: paying.currency,
-                      status: 'approved',
-                      transaction_id: reference,
-                      parent_transaction_id: null,
-                      invoices: paying.invoices,
-                    },
-                  )
-                ).transactionId);
-          if (id === null) return null;
-          // The payment names the stored account it was made from, as auto debit's do: only the core knows which account the token is.
-          await tx.db
-            .updateTable('transactions')
-            .set({ account_id: account.id })
-            .where('id', '=', id)
-            .where('company_id', '=', ctx.companyId)
-            .where('client_id', '=', paying.clientId)
-            .where('account_id', 'is', null)
-            .execute();
-          if (given !== null) await sendReceipt(tx, calls, id, 'merchant');
-          return id;
-        });
+  /** The approved payment's transaction: the gateway's own, or the one the processor's notification recorded, adopted; named by the account. */
+  const adopted = async (tx: CallContext): Promise<number | null> => {
+    const id =
+      given ??
+      (reference === null
+        ? null
+        : (
+            await recordReportedPayment(
+              tx,
+              calls,
+              { gateway: account.gateway, kind: 'merchant', notificationId: null },
+              {
+                client_id: paying.clientId,
+                amount: paying.amount,
+                currency: paying.currency,
+                status: 'approved',
+                transaction_id: reference,
+                parent_transaction_id: null,
+                invoices: paying.invoices,
+              },
+            )
+          ).transactionId);
+    if (id === null) return null;
+    // The payment names the stored account it was made from, as auto debit's do: only the core knows which account the token is.
+    await tx.db
+      .updateTable('transactions')
+      .set({ account_id: account.id })
+      .where('id', '=', id)
+      .where('company_id', '=', ctx.companyId)
+      .where('client_id', '=', paying.clientId)
+      .where('account_id', 'is', null)
+      .execute();
+    if (given !== null) await sendReceipt(tx, calls, id, 'merchant');
+    return id;
+  };
+  const transactionId = await inShortTransaction(ctx, async (tx) => {
+    const id = status !== 'approved' ? null : await adopted(tx);
+    await settleChargeAttempt(tx, attempt, status === 'approved' && id === null ? 'error' : status, id);
+    return id;
+  });
   const message = typeof answer?.message === 'string' ? answer.message.slice(0, 500) : status === 'approved' ? 'The payment was approved.' : 'The gateway did not approve the payment.';
   return { status: status === 'approved' && transactionId === null ? 'error' : status, message, transaction_id: transactionId, amount: paying.amount, currency: paying.currency };
 }

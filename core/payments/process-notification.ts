@@ -7,6 +7,7 @@ import { recordReportedPayment } from './record-reported-payment';
 import { InboxVerdict, recordVerdict } from './inbox';
 import { GatewayNotificationsTable } from './payment-tables';
 import { gatewayFailed } from './gateway-failed';
+import { isReferenceTaken } from './reference-taken';
 
 type InboxRow = Omit<GatewayNotificationsTable, 'id' | 'attempts'> & { id: number };
 
@@ -41,11 +42,20 @@ type Judgement = Verdict | { kind: 'failed'; reason: string };
  */
 export async function processNotification(ctx: CallContext, calls: ModelCalls, row: InboxRow): Promise<Outcome> {
   const judgement = await judge(ctx, calls, row);
-  return inShortTransaction(ctx, async (tx) => {
-    if (judgement.kind !== 'payment') return finish(tx, row, judgement.kind, judgement.reason);
-    const done = await recordReportedPayment(tx, calls, { gateway: row.gateway, kind: row.kind === 'merchant' ? 'merchant' : 'nonmerchant', notificationId: row.id }, judgement.payment);
-    return finish(tx, row, done.verdict, done.reason, done.gatewayTransactionId, done.transactionId);
-  });
+  const record = () =>
+    inShortTransaction(ctx, async (tx) => {
+      if (judgement.kind !== 'payment') return finish(tx, row, judgement.kind, judgement.reason);
+      const done = await recordReportedPayment(tx, calls, { gateway: row.gateway, kind: row.kind === 'merchant' ? 'merchant' : 'nonmerchant', notificationId: row.id }, judgement.payment);
+      return finish(tx, row, done.verdict, done.reason, done.gatewayTransactionId, done.transactionId);
+    });
+  try {
+    return await record();
+  } catch (error) {
+    // A merchant gateway's charge recorded this payment while ours was being recorded (its insert
+    // uncommitted when we looked, committed when we inserted): recorded again, it is found and adopted.
+    if (!isReferenceTaken(error)) throw error;
+    return record();
+  }
 }
 
 /** The gateway's `validate` of the notification, read and checked; in no transaction of ours. */

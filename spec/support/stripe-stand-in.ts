@@ -64,8 +64,9 @@ export interface StripeStandIn {
  * make, as Stripe's API reference documents them: POST /v1/checkout/sessions (a Session with its
  * URL), POST /v1/refunds (a Refund; the same Idempotency-Key answers the same Refund, as Stripe
  * does, and no more than was received is refunded), Customers, attaching and detaching
- * PaymentMethods, and PaymentIntents (created and confirmed off-session, read, captured,
- * cancelled; a test card that declines answers Stripe's 402 card_error). It
+ * PaymentMethods, and PaymentIntents (created and confirmed off-session, once per Idempotency-Key
+ * as Stripe does, read, captured, cancelled; a test card that declines answers Stripe's 402
+ * card_error). It
  * keeps every request so a spec can see what the gateway sent.
  */
 export async function startStripeStandIn(): Promise<StripeStandIn> {
@@ -80,6 +81,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const refusals = new Map<string, string>();
   const sessions = new Map<string, { session: Record<string, any>; intentMetadata: Record<string, string> }>();
   let intentsHeld: Promise<void> | null = null;
+  const intentAnswers = new Map<string, { body: string; answer: [number, unknown] }>();
   const missing = (what: string, id: string): [number, unknown] => [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}: '${id}'` } }];
 
   /** Customers, PaymentMethods and PaymentIntents (the merchant flow), as Stripe's API reference documents them; null for any other request. */
@@ -244,7 +246,13 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         if (key) refunds.set(key, refund);
         return send(200, refund);
       }
-      const answered = cards(req.method ?? '', req.url ?? '', form);
+      // Stripe's idempotency (https://docs.stripe.com/api/idempotent_requests): the same key answers the same PaymentIntent, made once; other parameters with it are refused.
+      const keyed = req.method === 'POST' && req.url === '/v1/payment_intents' ? String(req.headers['idempotency-key'] ?? '') : '';
+      const earlierIntent = keyed ? intentAnswers.get(keyed) : undefined;
+      if (earlierIntent && earlierIntent.body !== body)
+        return send(400, { error: { type: 'idempotency_error', message: `Keys for idempotent requests can only be used with the same parameters they were first used with.` } });
+      const answered = earlierIntent?.answer ?? cards(req.method ?? '', req.url ?? '', form);
+      if (keyed && answered && !earlierIntent) intentAnswers.set(keyed, { body, answer: answered });
       if (answered && intentsHeld && req.method === 'POST' && req.url === '/v1/payment_intents') return void intentsHeld.then(() => send(answered[0], answered[1]));
       if (answered) return send(answered[0], answered[1]);
       send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.url}).` } });

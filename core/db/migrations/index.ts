@@ -25,6 +25,7 @@ import * as emailGroups from './029_email_groups';
 import * as packageOptions from './030_package_options';
 import * as serviceChanges from './031_service_changes';
 import * as pluginRegistrations from './032_plugin_registrations';
+import * as chargeAttempts from './039_charge_attempts';
 
 /** Every migration, in order. Listed in code so a compiled build needs no migrations folder scan. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '030_package_options': packageOptions,
   '031_service_changes': serviceChanges,
   '032_plugin_registrations': pluginRegistrations,
+  '039_charge_attempts': chargeAttempts,
 };

@@ -1,5 +1,6 @@
 import { CompiledQuery, OperationNode, QueryResult, Transaction, UnknownRow } from 'kysely';
 import { Database, Db } from '../../../core/db/schema';
+import { isUniqueViolation } from '../../../core/db/errors';
 import { ExtensionSession } from './extension-session';
 
 /** The rows another call committed differ from what this call saw: the whole call runs again. */
@@ -45,6 +46,7 @@ export class CallJournal implements ExtensionSession {
   private readonly written: Written[] = [];
   /** Held from the call's first write (or core call) to its end: see `writer()`. */
   private release?: () => void;
+  conflicted = false;
 
   constructor(
     private readonly db: Db,
@@ -102,10 +104,24 @@ export class CallJournal implements ExtensionSession {
     }
   }
 
+  /**
+   * Replays the journal. A write that answers otherwise, or now breaks a unique index (another
+   * call committed the same key meanwhile: a gateway's charge and the processor's notification
+   * recording one payment), is a conflict: the call saw rows that are no longer so, and whatever it
+   * concluded runs again, even when the extension caught the error (`conflicted`).
+   */
   private async replay(trx: Transaction<Database>): Promise<void> {
     for (const w of this.written) {
-      if (fingerprint(w.query, await trx.executeQuery(w.query)) !== w.fingerprint) throw new JournalConflict('Another call changed the rows this call wrote; it runs again.');
+      const result = await trx.executeQuery(w.query).catch((error) => {
+        throw isUniqueViolation(error) ? this.conflict() : error;
+      });
+      if (fingerprint(w.query, result) !== w.fingerprint) throw this.conflict();
     }
+  }
+
+  private conflict(): JournalConflict {
+    this.conflicted = true;
+    return new JournalConflict('Another call changed the rows this call wrote; it runs again.');
   }
 }
 

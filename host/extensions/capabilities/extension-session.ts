@@ -9,6 +9,8 @@ export interface ExtensionSession {
   commit(): Promise<void>;
   /** The call failed: keep nothing. */
   abort(): Promise<void>;
+  /** Another call changed what this one wrote, so whatever it concluded (an error it answered too) runs again. */
+  readonly conflicted?: boolean;
 }
 
 /** The caller's session, for a nested extension call: its queries join it; ending it is the caller's business. */
@@ -32,7 +34,7 @@ export async function inSession<T>(open: () => ExtensionSession, work: (session:
       return value;
     } catch (error) {
       await session.abort().catch(() => undefined);
-      if (attempt >= ATTEMPTS || !isRetryable(error)) throw error;
+      if (attempt >= ATTEMPTS || !(isRetryable(error) || session.conflicted)) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
     }
   }

@@ -24,6 +24,7 @@ export const CHARGE_VARS = inputs({
   currency: string({ required: true, format: 'currency', example: 'USD' }),
   invoices: listOf(record({ invoice_id: int(), amount: money() }), { description: 'Invoices the payment pays.' }),
   capture: bool({ description: 'false: only authorise the amount (a pending transaction), to capture or void later. Default true.' }),
+  idempotency_key: string({ description: "Stripe's Idempotency-Key: the same key answers the same PaymentIntent, so the card is charged once however often the charge is asked." }),
 });
 export const CHARGED = record({
   status: string({ enum: ['approved', 'pending', 'declined'] }),

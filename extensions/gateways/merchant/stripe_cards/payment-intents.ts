@@ -25,16 +25,21 @@ export async function chargeSavedCard(ctx: ExtensionContext, clientId: number, v
   if (!/^[A-Z]{3}$/.test(currency) || !(await ctx.models.currencies.get({ currency_code: currency, company_id: ctx.companyId })))
     throw TallyError.invalid({ currency: { exists: "The currency is not one of the company's currencies (see currencies/getList)." } });
   const capture = vars.capture !== false && vars.capture !== 'false' && vars.capture !== '0';
-  const answer = await stripeRequest(ctx, '/v1/payment_intents', {
-    amount,
-    currency: currency.toLowerCase(),
-    customer: card.customer,
-    payment_method: card.payment_method,
-    off_session: 'true',
-    confirm: 'true',
-    capture_method: capture ? 'automatic' : 'manual',
-    metadata: { tally_company_id: ctx.companyId, client_id: clientId, invoices: invoicesMetadata(vars.invoices) },
-  });
+  const answer = await stripeRequest(
+    ctx,
+    '/v1/payment_intents',
+    {
+      amount,
+      currency: currency.toLowerCase(),
+      customer: card.customer,
+      payment_method: card.payment_method,
+      off_session: 'true',
+      confirm: 'true',
+      capture_method: capture ? 'automatic' : 'manual',
+      metadata: { tally_company_id: ctx.companyId, client_id: clientId, invoices: invoicesMetadata(vars.invoices) },
+    },
+    idempotencyKeyOf(vars),
+  );
   const base = { client_id: clientId, amount: vars.amount, currency, type: 'cc', gateway: GATEWAY };
   const error = answer.body?.error;
   if (answer.status === 402 && error?.type === 'card_error') {
@@ -65,4 +70,14 @@ export async function chargeSavedCard(ctx: ExtensionContext, clientId: number, v
 function alreadyRecorded(error: unknown): boolean {
   const errors = error instanceof TallyError ? (error.errors as Record<string, Record<string, string>> | undefined) : undefined;
   return errors?.reference?.unique !== undefined || errors?.transaction_id?.unique !== undefined;
+}
+
+/**
+ * Stripe's Idempotency-Key for the charge: the core's attempt's (vars[idempotency_key]), so the
+ * same attempt asked again is answered the PaymentIntent already made and the card is charged once.
+ * Without one (a direct call) each call is a charge of its own.
+ */
+function idempotencyKeyOf(vars: Record<string, any>): string | undefined {
+  const key = vars.idempotency_key;
+  return typeof key === 'string' && /^[\x21-\x7e]{1,255}$/.test(key) ? key : undefined;
 }
