@@ -12,6 +12,7 @@ import { showMailGroup, showMailGroups } from './pages/mail-groups-page';
 import { addMailSignature, deleteMailSignature, saveMailSignature, showMailSignature, showMailSignatures } from './pages/mail-signatures-page';
 import { addTemplateAttachment, deleteTemplateAttachment } from './pages/mail-attachments-actions';
 import { MAX_ATTACHMENT_BYTES } from '../../core/delivery/queue-message';
+import { addStaffQuickLink, deleteStaffQuickLink, saveStaffNotices, showStaffMember } from './pages/staff-member-page';
 import { addPresetGroups, addStaffGroup, assignStaffGroup, deleteStaffGroup, editStaffGroup, showStaff } from './pages/staff-page';
 import { showClients } from './pages/clients-list-page';
 import { addClient, editClient, showAddClient, showEditClient } from './pages/client-form-page';
@@ -123,6 +124,10 @@ export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['POST /admin/settings/staff/groups/edit', gatedBy('staff', editStaffGroup)],
   ['POST /admin/settings/staff/groups/delete', gatedBy('staff', deleteStaffGroup)],
   ['POST /admin/settings/staff/assign', gatedBy('staff', assignStaffGroup)],
+  ['GET /admin/settings/staff/member', gatedBy('staff', showStaffMember)],
+  ['POST /admin/settings/staff/member/notices', gatedBy('staff', saveStaffNotices)],
+  ['POST /admin/settings/staff/member/links/add', gatedBy('staff', addStaffQuickLink)],
+  ['POST /admin/settings/staff/member/links/delete', gatedBy('staff', deleteStaffQuickLink)],
   ['GET /admin/settings/system', gatedBy('settings', showSystem)],
   ['GET /admin/settings/taxes', gatedBy('settings', showTaxes)],
   ['POST /admin/settings/taxes/add', gatedBy('settings', addTax)],

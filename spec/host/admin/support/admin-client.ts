@@ -89,6 +89,7 @@ export const RECORD_GETS = [
   '/admin/packages/servers/add',
   '/admin/packages/servers/edit',
   '/admin/packages/servers/groups/edit',
+  '/admin/settings/staff/member',
 ];
 /** Every page and form of the area behind the session, as the access-control specs walk them. */
 export const STAFF_GETS = [
@@ -121,6 +122,9 @@ export const STAFF_GETS = [
 ];
 export const STAFF_POSTS = [
   '/admin/sign-out',
+  '/admin/settings/staff/member/notices',
+  '/admin/settings/staff/member/links/add',
+  '/admin/settings/staff/member/links/delete',
   '/admin/settings/api/create',
   '/admin/settings/api/revoke',
   '/admin/settings/api/limits',
