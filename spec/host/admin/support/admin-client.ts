@@ -101,6 +101,7 @@ export const STAFF_GETS = [
   '/admin/invoices/add',
   '/admin/packages',
   '/admin/packages/add',
+  '/admin/packages/options',
   '/admin/payments',
   '/admin/payments/inbox',
   '/admin/packages/servers',
@@ -123,6 +124,10 @@ export const STAFF_GETS = [
 export const STAFF_POSTS = [
   '/admin/sign-out',
   '/admin/settings/staff/member/notices',
+  '/admin/packages/options/groups/add',
+  '/admin/packages/options/groups/edit',
+  '/admin/packages/options/groups/delete',
+  '/admin/packages/options/add-option',
   '/admin/settings/staff/member/links/add',
   '/admin/settings/staff/member/links/delete',
   '/admin/settings/api/create',

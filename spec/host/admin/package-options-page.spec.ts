@@ -1,0 +1,120 @@
+import { expect } from 'chai';
+import { startTestServer, TestServer } from '../../support/test-server';
+import { AdminClient, addStaff } from './support/admin-client';
+import { pageReview } from './support/page-review';
+import { signedInBrowser } from './support/staff-browser';
+import { signedInMember } from './support/staff-member';
+
+const PAGE = '/admin/packages/options';
+const HOSTILE = '<img src=x onerror="window.pwned=1">RAM';
+
+describe('admin area: Packages → Options (option groups and their options)', function () {
+  this.timeout(90_000);
+  let server: TestServer;
+  let staff: AdminClient;
+  let theirGroup: number;
+  const as = { companyId: 1, user: 'spec' };
+  const groups = () =>
+    server.installation.call('package_option_groups', 'getAll', { company_id: 1 }, as) as Promise<Array<{ id: number; name: string; description: string | null; options: number[] }>>;
+  const options = () => server.installation.call('package_options', 'getAll', { company_id: 1 }, as) as Promise<Array<{ id: number; label: string; type: string; values: unknown[] }>>;
+  const option = (groupId: number, more: Record<string, string> = {}) => ({
+    company_id: '1',
+    option_group_id: String(groupId),
+    label: HOSTILE,
+    name: 'ram',
+    type: 'select',
+    value_name: '4 GB',
+    value: '4',
+    term: '1',
+    period: 'month',
+    currency: 'USD',
+    price: '5.00',
+    ...more,
+  });
+
+  before(async () => {
+    server = await startTestServer();
+    await addStaff(server.installation);
+    const other = (await server.installation.call('companies', 'add', { vars: { name: 'Other Co' } }, as)) as number;
+    theirGroup = (await server.installation.call('package_option_groups', 'add', { vars: { name: 'Theirs' } }, { companyId: other, user: 'spec' })) as number;
+    staff = new AdminClient(server.url);
+    await staff.signIn();
+  });
+  after(() => server.close());
+
+  it('adds a group, an option priced for a term (its label shown as text), renames the group and deletes it (its options stay)', async () => {
+    await staff.get(`${PAGE}?company=1`);
+    expect((await staff.post(`${PAGE}/groups/add`, { company_id: '1', name: 'VPS options', description: 'Memory and disk' })).status).to.equal(303);
+    const [group] = await groups();
+    expect(group).to.include({ name: 'VPS options', description: 'Memory and disk' });
+    expect((await staff.post(`${PAGE}/add-option`, option(group.id))).status).to.equal(303);
+    const [added] = await options();
+    expect(added).to.include({ label: HOSTILE, type: 'select' });
+    expect((await groups())[0].options).to.deep.equal([added.id]);
+    const page = await staff.get(`${PAGE}?company=1`);
+    expect(page.text).to.include('&lt;img src=x onerror=&quot;window.pwned=1&quot;&gt;RAM').and.include('4 GB (4): $5.00 every 1 month').and.not.include('<img src=x');
+    expect((await staff.post(`${PAGE}/groups/edit`, { company_id: '1', option_group_id: String(group.id), name: 'Cloud options', description: '' })).status).to.equal(303);
+    expect((await groups())[0].name).to.equal('Cloud options');
+    expect((await staff.post(`${PAGE}/groups/delete`, { company_id: '1', option_group_id: String(group.id) })).status).to.equal(303);
+    expect(await groups()).to.deep.equal([]);
+    expect((await options()).map((o) => o.id)).to.deep.equal([added.id]);
+  });
+
+  it("refuses an option without a price with the model's message and writes nothing", async () => {
+    const groupId = (await server.installation.call('package_option_groups', 'add', { vars: { name: 'Disk' } }, as)) as number;
+    const [groupsBefore, optionsBefore] = [await groups(), await options()];
+    const refused = await staff.post(`${PAGE}/add-option`, option(groupId, { name: 'disk', price: 'lots' }));
+    expect(refused.status).to.equal(400);
+    expect(refused.text).to.include('That could not be saved');
+    expect(await groups()).to.deep.equal(groupsBefore);
+    expect(await options()).to.deep.equal(optionsBefore);
+  });
+
+  it("answers 404 for another company's group, changing nothing of theirs", async () => {
+    const theirs = () => server.installation.call('package_option_groups', 'getAll', {}, { companyId: 2, user: 'spec' });
+    const before = await theirs();
+    for (const path of ['groups/edit', 'groups/delete', 'add-option']) {
+      expect((await staff.post(`${PAGE}/${path}`, option(theirGroup, { name: 'hijack' }))).status, path).to.equal(404);
+    }
+    expect(await theirs()).to.deep.equal(before);
+  });
+
+  it('refuses forged posts of a member without the catalog area with a 403, records unchanged', async () => {
+    const groupId = (await groups())[0].id;
+    const [groupsBefore, optionsBefore] = [await groups(), await options()];
+    const support = await signedInMember(server, 'sam', ['clients', 'services']);
+    const page = await support.get(`${PAGE}?company=1`);
+    expect(page.status).to.equal(200);
+    expect(page.text).not.to.include(`action="${PAGE}/groups/add"`);
+    expect((await support.post(`${PAGE}/groups/add`, { company_id: '1', name: 'Forged' })).status).to.equal(403);
+    expect((await support.post(`${PAGE}/groups/edit`, { company_id: '1', option_group_id: String(groupId), name: 'Forged' })).status).to.equal(403);
+    expect((await support.post(`${PAGE}/groups/delete`, { company_id: '1', option_group_id: String(groupId) })).status).to.equal(403);
+    expect((await support.post(`${PAGE}/add-option`, option(groupId, { name: 'forged' }))).status).to.equal(403);
+    expect(await groups()).to.deep.equal(groupsBefore);
+    expect(await options()).to.deep.equal(optionsBefore);
+  });
+
+  it('passes axe at 1280 and 390 px and adds an option through the form in Chromium', async function () {
+    const browser = await signedInBrowser(server);
+    if (!browser) return this.skip();
+    try {
+      const { page } = browser;
+      const { review } = pageReview(page);
+      await page.goto(`${server.url}${PAGE}?company=1`);
+      const disk = page.getByRole('region', { name: 'Disk' });
+      await disk.getByText('Add an option').click();
+      await disk.getByLabel('Label').fill('Disk size');
+      await disk.getByLabel('Name (what modules read)').fill('disk');
+      await disk.getByLabel('First value: name').fill('50 GB');
+      await disk.getByLabel('First value: value').fill('50');
+      await disk.getByLabel('Price', { exact: true }).fill('3.00');
+      await disk.getByRole('button', { name: 'Add option' }).click();
+      await page.getByText('The option has been added to the group.').waitFor();
+      expect(await page.getByRole('region', { name: 'Disk' }).getByRole('cell', { name: 'Disk size' }).count()).to.equal(1);
+      await review('package-options');
+      expect(browser.problems).to.deep.equal([]);
+    } finally {
+      await browser.browser.close();
+    }
+  });
+});
