@@ -79,6 +79,21 @@ describe('admin area: Packages → Options (option groups and their options)', f
     expect(await theirs()).to.deep.equal(before);
   });
 
+  it("offers the option groups on a package's form and saves the ticked ones (packages vars[option_groups])", async () => {
+    const groupId = (await groups())[0].id;
+    const form = await staff.get('/admin/packages/add?company=1');
+    expect(form.text).to.include(`name="option_groups[]" value="${groupId}"`);
+    const pricing = { 'pricing[0][term]': '1', 'pricing[0][period]': 'month', 'pricing[0][currency]': 'USD', 'pricing[0][price]': '10.00' };
+    const added = await staff.post('/admin/packages/add', { company_id: '1', name: 'VPS', status: 'active', 'option_groups[]': String(groupId), ...pricing });
+    expect(added.status).to.equal(303);
+    const packageId = Number(new URL(added.location!, server.url).searchParams.get('package_id'));
+    const optionGroupsOf = async () => ((await server.installation.call('packages', 'get', { package_id: packageId }, as)) as { option_groups: number[] }).option_groups;
+    expect(await optionGroupsOf()).to.deep.equal([groupId]);
+    expect((await staff.get(`/admin/packages/edit?company=1&package_id=${packageId}`)).text).to.include(`name="option_groups[]" value="${groupId}" checked`);
+    expect((await staff.post('/admin/packages/edit', { company_id: '1', package_id: String(packageId), name: 'VPS', status: 'active' })).status).to.equal(303);
+    expect(await optionGroupsOf()).to.deep.equal([]);
+  });
+
   it('refuses forged posts of a member without the catalog area with a 403, records unchanged', async () => {
     const groupId = (await groups())[0].id;
     const [groupsBefore, optionsBefore] = [await groups(), await options()];
