@@ -10,6 +10,7 @@ import { mayChange, viewOnlyNote, viewOnlyPage } from '../area-gate';
 import { clientName, findClient } from './client-records';
 import { findService, pricingOptions, SERVICE_STATUS_LABELS, ServiceRecord } from './service-records';
 import { PackageRecord, pricingText } from './package-records';
+import { chosenOptions, offeredOptions, optionFields } from './service-option-fields';
 
 const DONE: Record<string, string> = {
   added: 'The service has been added.',
@@ -59,7 +60,9 @@ export const setRestrictedPackages: PageHandler = async (request) => {
 export const addService: PageHandler = async (request) => {
   const client = await findClient(request, field(request.form, 'client_id'));
   if (!client) return noSuchClient(request);
-  const vars = { client_id: client.id, pricing_id: field(request.form, 'pricing_id'), status: field(request.form, 'status') === 'pending' ? 'pending' : 'active' };
+  const pricingId = field(request.form, 'pricing_id');
+  const configoptions = await chosenOptions(request, wholeNumberOr(pricingId, 0));
+  const vars = { client_id: client.id, pricing_id: pricingId, status: field(request.form, 'status') === 'pending' ? 'pending' : 'active', ...(configoptions ? { configoptions } : {}) };
   const outcome = await attempt(() => callAs(request, 'services', 'add', { vars }) as Promise<number>);
   if (!outcome.ok) return renderAdd(request, 400, client.id, clientName(client), problemsNotice(outcome.messages), wholeNumberOr(vars.pricing_id, 0));
   redirectTo(request.ctx, hrefFor('/admin/services/view', request.company, { service_id: String(outcome.value), done: 'added' }));
@@ -141,7 +144,7 @@ async function renderAdd(request: AdminRequest, status: number, clientId: number
         label: `Back to ${name}`,
       }),
     );
-  const options = await pricingOptions(request, pricingId);
+  const [options, offered] = await Promise.all([pricingOptions(request, pricingId), offeredOptions(request)]);
   const content = html`${top ?? ''}
 <section class="panel">
 ${
@@ -149,6 +152,7 @@ ${
     ? html`<form method="post" action="/admin/services/add" class="stacked">
   ${formBasics(request)}<input type="hidden" name="client_id" value="${clientId}">
   <div class="field"><label for="service-pricing">Package and pricing</label><select id="service-pricing" name="pricing_id" required>${options}</select></div>
+  ${optionFields(offered)}
   <div class="field"><label for="service-status">Status</label><select id="service-status" name="status"><option value="active">Active now</option><option value="pending">Pending (provision later)</option></select></div>
   <p><button type="submit">Add service</button> <a href="${hrefFor('/admin/clients/view', request.company, { client_id: String(clientId), tab: 'services' })}">Cancel</a></p>
 </form>`

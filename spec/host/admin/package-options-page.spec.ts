@@ -13,6 +13,8 @@ describe('admin area: Packages → Options (option groups and their options)', f
   let server: TestServer;
   let staff: AdminClient;
   let theirGroup: number;
+  /** The client of the add-service test, whose form the browser reviews. */
+  let optionsClient = 0;
   const as = { companyId: 1, user: 'spec' };
   const groups = () =>
     server.installation.call('package_option_groups', 'getAll', { company_id: 1 }, as) as Promise<Array<{ id: number; name: string; description: string | null; options: number[] }>>;
@@ -94,6 +96,32 @@ describe('admin area: Packages → Options (option groups and their options)', f
     expect(await optionGroupsOf()).to.deep.equal([]);
   });
 
+  it("offers a package's options on a client's Add a service form and adds the service with the one chosen (configoptions)", async () => {
+    const groupId = (await server.installation.call('package_option_groups', 'add', { vars: { name: 'Memory' } }, as)) as number;
+    const price = (amount: string) => [{ term: 1, period: 'month', currency: 'USD', price: amount }];
+    const values = [
+      { name: '4 GB', value: '4', pricing: price('2.00') },
+      { name: '8 GB', value: '8', pricing: price('4.00') },
+    ];
+    const optionId = (await server.installation.call('package_options', 'add', { vars: { label: 'Memory size', name: 'memory', type: 'select', groups: [groupId], values } }, as)) as number;
+    const packageId = (await server.installation.call('packages', 'add', { vars: { name: 'Cloud', pricing: price('10.00'), option_groups: [groupId] } }, as)) as number;
+    const pricingId = ((await server.installation.call('packages', 'get', { package_id: packageId }, as)) as { pricing: Array<{ id: number }> }).pricing[0].id;
+    const clientId = (await server.installation.call('clients', 'add', { vars: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' } }, as)) as number;
+    optionsClient = clientId;
+    const form = await staff.get(`/admin/services/add?company=1&client_id=${clientId}`);
+    expect(form.text).to.include(`name="configoptions[${optionId}]"`).and.include('8 GB ($4.00 every 1 month)');
+    const count = () => server.installation.call('services', 'getListCount', { client_id: clientId, status: 'all' }, as);
+    const fields = (value: string) => ({ company_id: '1', client_id: String(clientId), pricing_id: String(pricingId), status: 'active', [`configoptions[${optionId}]`]: value });
+    const refused = await staff.post('/admin/services/add', fields('16'));
+    expect(refused.status).to.equal(400);
+    expect(await count()).to.equal(0);
+    const added = await staff.post('/admin/services/add', fields('8'));
+    expect(added.status).to.equal(303);
+    const serviceId = Number(new URL(added.location!, server.url).searchParams.get('service_id'));
+    const taken = (await server.installation.call('services', 'getOptions', { service_id: serviceId }, as)) as Array<{ option_id: number; option_value: string }>;
+    expect(taken.map((o) => [o.option_id, o.option_value])).to.deep.equal([[optionId, '8']]);
+  });
+
   it('refuses forged posts of a member without the catalog area with a 403, records unchanged', async () => {
     const groupId = (await groups())[0].id;
     const [groupsBefore, optionsBefore] = [await groups(), await options()];
@@ -127,6 +155,9 @@ describe('admin area: Packages → Options (option groups and their options)', f
       await page.getByText('The option has been added to the group.').waitFor();
       expect(await page.getByRole('region', { name: 'Disk' }).getByRole('cell', { name: 'Disk size' }).count()).to.equal(1);
       await review('package-options');
+      await page.goto(`${server.url}/admin/services/add?company=1&client_id=${optionsClient}`);
+      expect(await page.getByLabel('Memory size').inputValue()).to.equal('');
+      await review('add-service-with-options');
       expect(browser.problems).to.deep.equal([]);
     } finally {
       await browser.browser.close();
