@@ -85,3 +85,17 @@ ${offered.map(({ option, packages }) => {
 })}
 </fieldset>`;
 }
+
+/** The options a service took (services/getOptions), as "label: value name" texts, with the quantity when more than one. */
+export async function serviceOptionTexts(request: AdminRequest, serviceId: number): Promise<string[]> {
+  const taken = (await callAs(request, 'services', 'getOptions', { service_id: serviceId })) as Array<{
+    option_label: string;
+    option_value_name: string;
+    value: string | null;
+    qty: number;
+    option_type: string;
+  }>;
+  return taken.map(
+    (o) => `${o.option_label}: ${['text', 'textarea'].includes(o.option_type) ? (o.value ?? '') : o.option_type === 'password' ? '(hidden)' : o.option_value_name}${o.qty > 1 ? ` × ${o.qty}` : ''}`,
+  );
+}

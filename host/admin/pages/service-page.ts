@@ -10,7 +10,7 @@ import { mayChange, viewOnlyNote, viewOnlyPage } from '../area-gate';
 import { clientName, findClient } from './client-records';
 import { findService, pricingOptions, SERVICE_STATUS_LABELS, ServiceRecord } from './service-records';
 import { PackageRecord, pricingText } from './package-records';
-import { chosenOptions, offeredOptions, optionFields } from './service-option-fields';
+import { chosenOptions, offeredOptions, optionFields, serviceOptionTexts } from './service-option-fields';
 
 const DONE: Record<string, string> = {
   added: 'The service has been added.',
@@ -103,10 +103,12 @@ export const showChangeQuote: PageHandler = async (request) => {
   const quote = await attempt(() => callAs(request, 'services', 'getChangeQuote', { service_id: service.id, pricing_id: pricingId }) as Promise<Quote>);
   if (!quote.ok) return render(request, 400, service, problemsNotice(quote.messages));
   const q = quote.value;
+  const options = await serviceOptionTexts(request, service.id);
   const invoiced = Number(q.invoice) > 0 ? `${moneyText(q.invoice, q.currency)} is invoiced now` : 'nothing is invoiced';
   const credited = Number(q.credit) > 0 ? `${moneyText(q.credit, q.credit_currency)} goes to the client’s credit` : 'nothing is credited';
   const content = html`<section class="panel" aria-labelledby="quote-title"><h2 id="quote-title">Change to ${q.package_name}</h2>
 <p>${service.name} moves to ${q.package_name}. With the unused time of the current term prorated, ${invoiced} and ${credited}; it then renews ${q.date_renews ? q.date_renews.slice(0, 10) : 'never (one time)'}.</p>
+${options.length ? html`<p>The service keeps its options (${options.join('; ')}), priced for the new package and term; the amounts include them.</p>` : ''}
 <ul class="totals" aria-label="What the change does now">
   <li><span class="hint">Invoiced now</span><span class="value">${moneyText(q.invoice, q.currency)}</span></li>
   <li><span class="hint">Credited now</span><span class="value">${moneyText(q.credit, q.credit_currency)}</span></li>
@@ -183,11 +185,13 @@ async function render(request: AdminRequest, status: number, service: ServiceRec
   const button = (action: string, label: string, confirm?: string) =>
     html`<form method="post" action="/admin/services/action" class="inline-form">${formBasics(request)}${id}<input type="hidden" name="action" value="${action}"><button type="submit"${confirm ? html` class="danger" data-confirm="${confirm}"` : ''}>${label}</button></form>`;
   const live = service.status !== 'canceled';
+  const options = await serviceOptionTexts(request, service.id);
   const content = html`${top ?? ''}
 <p>${SERVICE_STATUS_LABELS[service.status] ?? service.status} service of ${client ? html`<a href="${hrefFor('/admin/clients/view', request.company, { client_id: String(client.id), tab: 'services' })}">${clientName(client)}</a>` : 'an unknown client'}.</p>
 <ul class="totals" aria-label="The service">
   <li><span class="hint">Package</span><span class="value">${service.package.name}</span></li>
   <li><span class="hint">Pricing</span><span class="value">${pricingText({ ...service.package_pricing, price_renews: service.package_pricing.price, setup_fee: '0', cancel_fee: '0' })}</span></li>
+  ${options.length ? html`<li><span class="hint">Options</span><span class="value">${options.map((o, i) => html`${i ? html`<br>` : ''}${o}`)}</span></li>` : ''}
   <li><span class="hint">Added</span><span class="value">${service.date_added.slice(0, 10)}</span></li>
   <li><span class="hint">Renews</span><span class="value">${service.date_renews?.slice(0, 10) ?? '—'}</span></li>
   ${service.date_canceled ? html`<li><span class="hint">${live ? 'Cancels' : 'Canceled'}</span><span class="value">${service.date_canceled.slice(0, 10)}</span></li>` : ''}

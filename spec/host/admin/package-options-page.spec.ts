@@ -120,6 +120,12 @@ describe('admin area: Packages → Options (option groups and their options)', f
     const serviceId = Number(new URL(added.location!, server.url).searchParams.get('service_id'));
     const taken = (await server.installation.call('services', 'getOptions', { service_id: serviceId }, as)) as Array<{ option_id: number; option_value: string }>;
     expect(taken.map((o) => [o.option_id, o.option_value])).to.deep.equal([[optionId, '8']]);
+    expect((await staff.get(`/admin/services/view?company=1&service_id=${serviceId}`)).text).to.include('Memory size: 8 GB');
+    const proId = (await server.installation.call('packages', 'add', { vars: { name: 'Cloud Pro', pricing: price('20.00'), option_groups: [groupId] } }, as)) as number;
+    const proPricing = ((await server.installation.call('packages', 'get', { package_id: proId }, as)) as { pricing: Array<{ id: number }> }).pricing[0].id;
+    const quote = await staff.get(`/admin/services/change?company=1&service_id=${serviceId}&pricing_id=${proPricing}`);
+    expect(quote.status).to.equal(200);
+    expect(quote.text).to.include('The service keeps its options (Memory size: 8 GB)');
   });
 
   it('refuses forged posts of a member without the catalog area with a 403, records unchanged', async () => {
