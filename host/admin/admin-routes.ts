@@ -21,7 +21,7 @@ import { showInvoices } from './pages/invoices-list-page';
 import { addInvoice, showAddInvoice } from './pages/invoice-form-page';
 import { chargeAccount, invoiceDeliveryAction, recordPayment, showInvoice, voidInvoice } from './pages/invoice-page';
 import { gatedBy } from './area-gate';
-import { addGroupOption, addOptionGroup, deleteOptionGroup, editOptionGroup, showPackageOptions } from './pages/package-options-page';
+import { addGroupOption, addOptionGroup, deleteOptionGroup, editOptionGroup, moveGroupOption, showPackageOptions } from './pages/package-options-page';
 import { addPackageGroup, deletePackageGroup, showPackages } from './pages/packages-list-page';
 import { addPackage, deletePackage, editPackage, showAddPackage, showEditPackage } from './pages/package-form-page';
 import { addService, changeServicePackage, serviceAction, setRestrictedPackages, showAddService, showChangeQuote, showService } from './pages/service-page';
@@ -68,6 +68,7 @@ export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['POST /admin/packages/options/groups/edit', gatedBy('catalog', editOptionGroup)],
   ['POST /admin/packages/options/groups/delete', gatedBy('catalog', deleteOptionGroup)],
   ['POST /admin/packages/options/add-option', gatedBy('catalog', addGroupOption)],
+  ['POST /admin/packages/options/order', gatedBy('catalog', moveGroupOption)],
   ['GET /admin/packages/add', gatedBy('catalog', showAddPackage)],
   ['POST /admin/packages/add', gatedBy('catalog', addPackage)],
   ['GET /admin/packages/edit', gatedBy('catalog', showEditPackage)],

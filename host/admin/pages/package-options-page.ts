@@ -31,6 +31,7 @@ const DONE: Record<string, string> = {
   saved: 'The option group has been saved.',
   deleted: 'The option group has been deleted; its options stay.',
   option: 'The option has been added to the group.',
+  ordered: 'The options have been put in their new order.',
 };
 
 /**
@@ -76,6 +77,19 @@ export const addGroupOption: PageHandler = async (request) => {
   const outcome = await attempt(() => callAs(request, 'package_options', 'add', { vars }));
   if (!outcome.ok) return render(request, 400, problemsNotice(outcome.messages));
   redirectTo(request.ctx, hrefFor(PATH, request.company, { done: 'option' }));
+};
+
+/** Moves an option of a group one place up or down: package_option_groups/orderOptions with the group's whole new order. */
+export const moveGroupOption: PageHandler = async (request) => {
+  const group = await findGroup(request);
+  if (!group) return noSuchGroup(request);
+  const order = [...group.options];
+  const at = order.indexOf(wholeNumberOr(field(request.form, 'option_id'), 0));
+  const to = at + (field(request.form, 'direction') === 'up' ? -1 : 1);
+  if (at >= 0 && to >= 0 && to < order.length) [order[at], order[to]] = [order[to], order[at]];
+  const outcome = await attempt(() => callAs(request, 'package_option_groups', 'orderOptions', { option_group_id: group.id, option_ids: order }));
+  if (!outcome.ok) return render(request, 400, problemsNotice(outcome.messages));
+  redirectTo(request.ctx, hrefFor(PATH, request.company, { done: 'ordered' }));
 };
 
 const groupVars = (request: AdminRequest) => ({ name: field(request.form, 'name'), description: field(request.form, 'description') });
@@ -129,12 +143,13 @@ function groupSection(request: AdminRequest, group: OptionGroup, options: readon
 ${group.description ? html`<p>${group.description}</p>` : ''}
 ${dataTable(
   `Options of ${group.name}`,
-  [{ label: 'Label' }, { label: 'Name' }, { label: 'Type' }, { label: 'Values and prices' }],
-  options.map((o) => [
+  [{ label: 'Label' }, { label: 'Name' }, { label: 'Type' }, { label: 'Values and prices' }, ...(manage && options.length > 1 ? [{ label: 'Order' }] : [])],
+  options.map((o, index) => [
     o.label,
     o.name,
     o.type,
     html`${o.values.map((v, i) => html`${i ? html`<br>` : ''}${v.name}${v.value !== null ? ` (${v.value})` : ''}: ${v.pricing.map(pricingText).join('; ') || 'no price'}`)}`,
+    ...(manage && options.length > 1 ? [moveButtons(request, group, o, index, options.length)] : []),
   ]),
   'No options in this group yet.',
 )}
@@ -165,4 +180,10 @@ ${input('setup_fee', 'Setup fee', html` inputmode="decimal"`)}
 <div class="field"><label for="${id}-group-description">Description</label><input type="text" id="${id}-group-description" name="description" value="${group.description ?? ''}"></div>
 <div><button type="submit">Save group</button></div></form></details>
 <form method="post" action="${PATH}/groups/delete">${hidden}<button type="submit" class="small danger" data-confirm="Delete the option group ${group.name}? Its options stay.">Delete<span class="visually-hidden"> ${group.name}</span></button></form>`;
+}
+
+function moveButtons(request: AdminRequest, group: OptionGroup, option: PackageOption, index: number, count: number): SafeHtml {
+  const move = (direction: 'up' | 'down', label: string) =>
+    html`<form method="post" action="${PATH}/order" class="inline-form">${formBasics(request)}<input type="hidden" name="option_group_id" value="${group.id}"><input type="hidden" name="option_id" value="${option.id}"><input type="hidden" name="direction" value="${direction}"><button type="submit" class="small secondary">${label}<span class="visually-hidden"> ${option.label}</span></button></form>`;
+  return html`${index > 0 ? move('up', 'Up') : ''} ${index < count - 1 ? move('down', 'Down') : ''}`;
 }

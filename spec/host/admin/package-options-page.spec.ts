@@ -128,6 +128,25 @@ describe('admin area: Packages → Options (option groups and their options)', f
     expect(quote.text).to.include('The service keeps its options (Memory size: 8 GB)');
   });
 
+  it("orders a group's options one place at a time (package_option_groups/orderOptions)", async () => {
+    const groupId = (await server.installation.call('package_option_groups', 'add', { vars: { name: 'Ordered' } }, as)) as number;
+    const values = [{ name: 'Yes', value: '1', pricing: [{ term: 1, period: 'month', currency: 'USD', price: '1.00' }] }];
+    const add = (label: string) =>
+      server.installation.call('package_options', 'add', { vars: { label, name: label.toLowerCase(), type: 'checkbox', groups: [groupId], values } }, as) as Promise<number>;
+    const [first, second, third] = [await add('Backups'), await add('Monitoring'), await add('Support')];
+    const orderOf = async () => ((await server.installation.call('package_option_groups', 'get', { option_group_id: groupId }, as)) as { options: number[] }).options;
+    expect(await orderOf()).to.deep.equal([first, second, third]);
+    await staff.get(`${PAGE}?company=1`);
+    const moved = await staff.post(`${PAGE}/order`, { company_id: '1', option_group_id: String(groupId), option_id: String(third), direction: 'up' });
+    expect(moved.status).to.equal(303);
+    expect(await orderOf()).to.deep.equal([first, third, second]);
+    await staff.post(`${PAGE}/order`, { company_id: '1', option_group_id: String(groupId), option_id: String(first), direction: 'down' });
+    expect(await orderOf()).to.deep.equal([third, first, second]);
+    await staff.post(`${PAGE}/order`, { company_id: '1', option_group_id: String(groupId), option_id: String(third), direction: 'up' });
+    expect(await orderOf()).to.deep.equal([third, first, second]);
+    expect((await staff.post(`${PAGE}/order`, { company_id: '1', option_group_id: String(theirGroup), option_id: String(first), direction: 'up' })).status).to.equal(404);
+  });
+
   it('refuses forged posts of a member without the catalog area with a 403, records unchanged', async () => {
     const groupId = (await groups())[0].id;
     const [groupsBefore, optionsBefore] = [await groups(), await options()];
@@ -139,6 +158,7 @@ describe('admin area: Packages → Options (option groups and their options)', f
     expect((await support.post(`${PAGE}/groups/edit`, { company_id: '1', option_group_id: String(groupId), name: 'Forged' })).status).to.equal(403);
     expect((await support.post(`${PAGE}/groups/delete`, { company_id: '1', option_group_id: String(groupId) })).status).to.equal(403);
     expect((await support.post(`${PAGE}/add-option`, option(groupId, { name: 'forged' }))).status).to.equal(403);
+    expect((await support.post(`${PAGE}/order`, { company_id: '1', option_group_id: String(groupId), option_id: '1', direction: 'down' })).status).to.equal(403);
     expect(await groups()).to.deep.equal(groupsBefore);
     expect(await options()).to.deep.equal(optionsBefore);
   });

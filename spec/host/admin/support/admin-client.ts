@@ -128,6 +128,7 @@ export const STAFF_POSTS = [
   '/admin/packages/options/groups/edit',
   '/admin/packages/options/groups/delete',
   '/admin/packages/options/add-option',
+  '/admin/packages/options/order',
   '/admin/settings/staff/member/links/add',
   '/admin/settings/staff/member/links/delete',
   '/admin/settings/api/create',
