@@ -21,7 +21,7 @@ import { showInvoices } from './pages/invoices-list-page';
 import { addInvoice, showAddInvoice } from './pages/invoice-form-page';
 import { chargeAccount, invoiceDeliveryAction, recordPayment, showInvoice, voidInvoice } from './pages/invoice-page';
 import { gatedBy } from './area-gate';
-import { addGroupOption, addOptionGroup, deleteOptionGroup, editOptionGroup, moveGroupOption, showPackageOptions } from './pages/package-options-page';
+import { addGroupOption, addOptionGroup, deleteOptionGroup, editGroupOption, editOptionGroup, moveGroupOption, showPackageOptions } from './pages/package-options-page';
 import { addPackageGroup, deletePackageGroup, showPackages } from './pages/packages-list-page';
 import { addPackage, deletePackage, editPackage, showAddPackage, showEditPackage } from './pages/package-form-page';
 import { addService, changeServicePackage, serviceAction, setRestrictedPackages, showAddService, showChangeQuote, showService } from './pages/service-page';
@@ -69,6 +69,7 @@ export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['POST /admin/packages/options/groups/delete', gatedBy('catalog', deleteOptionGroup)],
   ['POST /admin/packages/options/add-option', gatedBy('catalog', addGroupOption)],
   ['POST /admin/packages/options/order', gatedBy('catalog', moveGroupOption)],
+  ['POST /admin/packages/options/edit-option', gatedBy('catalog', editGroupOption)],
   ['GET /admin/packages/add', gatedBy('catalog', showAddPackage)],
   ['POST /admin/packages/add', gatedBy('catalog', addPackage)],
   ['GET /admin/packages/edit', gatedBy('catalog', showEditPackage)],

@@ -32,6 +32,7 @@ const DONE: Record<string, string> = {
   deleted: 'The option group has been deleted; its options stay.',
   option: 'The option has been added to the group.',
   ordered: 'The options have been put in their new order.',
+  renamed: 'The option has been saved.',
 };
 
 /**
@@ -92,6 +93,18 @@ export const moveGroupOption: PageHandler = async (request) => {
   redirectTo(request.ctx, hrefFor(PATH, request.company, { done: 'ordered' }));
 };
 
+/** Renames an option: package_options/edit with its label and name (its values and prices stay). */
+export const editGroupOption: PageHandler = async (request) => {
+  const optionId = wholeNumberOr(field(request.form, 'option_id'), 0);
+  const found = optionId ? await callAs(request, 'package_options', 'get', { option_id: optionId }) : false;
+  if (!found)
+    return sendHtml(request.ctx, 404, statusPage('No such option', 'The company in view has no such package option.', { href: hrefFor(PATH, request.company), label: 'Back to the options' }));
+  const vars = { label: field(request.form, 'label'), name: field(request.form, 'name') };
+  const outcome = await attempt(() => callAs(request, 'package_options', 'edit', { option_id: optionId, vars }));
+  if (!outcome.ok) return render(request, 400, problemsNotice(outcome.messages));
+  redirectTo(request.ctx, hrefFor(PATH, request.company, { done: 'renamed' }));
+};
+
 const groupVars = (request: AdminRequest) => ({ name: field(request.form, 'name'), description: field(request.form, 'description') });
 
 /** The company's option group named by the form (package_option_groups/get answers false for another company's), or null. */
@@ -143,13 +156,13 @@ function groupSection(request: AdminRequest, group: OptionGroup, options: readon
 ${group.description ? html`<p>${group.description}</p>` : ''}
 ${dataTable(
   `Options of ${group.name}`,
-  [{ label: 'Label' }, { label: 'Name' }, { label: 'Type' }, { label: 'Values and prices' }, ...(manage && options.length > 1 ? [{ label: 'Order' }] : [])],
+  [{ label: 'Label' }, { label: 'Name' }, { label: 'Type' }, { label: 'Values and prices' }, ...(manage ? [{ label: 'Actions' }] : [])],
   options.map((o, index) => [
     o.label,
     o.name,
     o.type,
     html`${o.values.map((v, i) => html`${i ? html`<br>` : ''}${v.name}${v.value !== null ? ` (${v.value})` : ''}: ${v.pricing.map(pricingText).join('; ') || 'no price'}`)}`,
-    ...(manage && options.length > 1 ? [moveButtons(request, group, o, index, options.length)] : []),
+    ...(manage ? [html`${optionForm(request, o)}${moveButtons(request, group, o, index, options.length)}`] : []),
   ]),
   'No options in this group yet.',
 )}
@@ -186,4 +199,13 @@ function moveButtons(request: AdminRequest, group: OptionGroup, option: PackageO
   const move = (direction: 'up' | 'down', label: string) =>
     html`<form method="post" action="${PATH}/order" class="inline-form">${formBasics(request)}<input type="hidden" name="option_group_id" value="${group.id}"><input type="hidden" name="option_id" value="${option.id}"><input type="hidden" name="direction" value="${direction}"><button type="submit" class="small secondary">${label}<span class="visually-hidden"> ${option.label}</span></button></form>`;
   return html`${index > 0 ? move('up', 'Up') : ''} ${index < count - 1 ? move('down', 'Down') : ''}`;
+}
+
+function optionForm(request: AdminRequest, option: PackageOption): SafeHtml {
+  const id = `option-${option.id}`;
+  return html`<details><summary>Change<span class="visually-hidden"> ${option.label}</span></summary>
+<form method="post" action="${PATH}/edit-option" class="stacked">${formBasics(request)}<input type="hidden" name="option_id" value="${option.id}">
+<div class="field"><label for="${id}-label">Label</label><input type="text" id="${id}-label" name="label" value="${option.label}" required maxlength="128"></div>
+<div class="field"><label for="${id}-name">Name (what modules read)</label><input type="text" id="${id}-name" name="name" value="${option.name}" required maxlength="128"></div>
+<div><button type="submit">Save option</button></div></form></details>`;
 }

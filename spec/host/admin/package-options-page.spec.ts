@@ -147,6 +147,24 @@ describe('admin area: Packages → Options (option groups and their options)', f
     expect((await staff.post(`${PAGE}/order`, { company_id: '1', option_group_id: String(theirGroup), option_id: String(first), direction: 'up' })).status).to.equal(404);
   });
 
+  it("renames an option (package_options/edit), refuses an empty label changing nothing, and answers 404 for another company's option", async () => {
+    const [target] = (await options()).filter((o) => o.label === 'Backups');
+    await staff.get(`${PAGE}?company=1`);
+    expect((await staff.post(`${PAGE}/edit-option`, { company_id: '1', option_id: String(target.id), label: 'Daily backups', name: 'backups' })).status).to.equal(303);
+    const renamed = (await options()).find((o) => o.id === target.id)!;
+    expect(renamed).to.include({ label: 'Daily backups' });
+    expect((await staff.post(`${PAGE}/edit-option`, { company_id: '1', option_id: String(target.id), label: '', name: 'backups' })).status).to.equal(400);
+    expect((await options()).find((o) => o.id === target.id)).to.deep.equal(renamed);
+    const theirOption = (await server.installation.call(
+      'package_options',
+      'add',
+      { vars: { label: 'Theirs', name: 'theirs', type: 'text', values: [{ name: 'Text', pricing: [{ term: 1, period: 'month', currency: 'USD', price: '1.00' }] }] } },
+      { companyId: 2, user: 'spec' },
+    )) as number;
+    expect((await staff.post(`${PAGE}/edit-option`, { company_id: '1', option_id: String(theirOption), label: 'Hijacked', name: 'theirs' })).status).to.equal(404);
+    expect(((await server.installation.call('package_options', 'get', { option_id: theirOption }, { companyId: 2, user: 'spec' })) as { label: string }).label).to.equal('Theirs');
+  });
+
   it('refuses forged posts of a member without the catalog area with a 403, records unchanged', async () => {
     const groupId = (await groups())[0].id;
     const [groupsBefore, optionsBefore] = [await groups(), await options()];
@@ -158,6 +176,7 @@ describe('admin area: Packages → Options (option groups and their options)', f
     expect((await support.post(`${PAGE}/groups/edit`, { company_id: '1', option_group_id: String(groupId), name: 'Forged' })).status).to.equal(403);
     expect((await support.post(`${PAGE}/groups/delete`, { company_id: '1', option_group_id: String(groupId) })).status).to.equal(403);
     expect((await support.post(`${PAGE}/add-option`, option(groupId, { name: 'forged' }))).status).to.equal(403);
+    expect((await support.post(`${PAGE}/edit-option`, { company_id: '1', option_id: '1', label: 'Forged', name: 'forged' })).status).to.equal(403);
     expect((await support.post(`${PAGE}/order`, { company_id: '1', option_group_id: String(groupId), option_id: '1', direction: 'down' })).status).to.equal(403);
     expect(await groups()).to.deep.equal(groupsBefore);
     expect(await options()).to.deep.equal(optionsBefore);

@@ -129,6 +129,7 @@ export const STAFF_POSTS = [
   '/admin/packages/options/groups/delete',
   '/admin/packages/options/add-option',
   '/admin/packages/options/order',
+  '/admin/packages/options/edit-option',
   '/admin/settings/staff/member/links/add',
   '/admin/settings/staff/member/links/delete',
   '/admin/settings/api/create',
