@@ -7,6 +7,7 @@ import { ADMIN_ROUTES, routeKey, UPLOAD_ROUTES } from './admin-routes';
 import { adminDb } from './admin-tables';
 import { isAssetPath, serveAsset } from './assets/serve-assets';
 import { companyInView } from './company-in-view';
+import { pluginLinks } from './plugin-links';
 import { CSRF_FIELD, fromThisSite, tokensMatch } from '../web/csrf';
 import { readForm } from '../web/form-body';
 import { readUploadForm } from '../web/upload-form';
@@ -67,7 +68,8 @@ export function adminArea(installation: Installation, logger: Logger, options: A
     const view = await companyInView(installation, safe ? ctx.query.company : form.company_id, session.companyId);
     if (!view) return sendHtml(ctx, 404, statusPage('No such company', 'The company asked for does not exist.'));
     try {
-      await handler({ ctx, installation, session, form, ...view, areas: await staffAreas(installation.db, session.staffId) });
+      const links = await pluginLinks(installation, view.company.id, { user: `staff:${session.username}`, staffId: session.staffId });
+      await handler({ ctx, installation, session, form, ...view, areas: await staffAreas(installation.db, session.staffId), pluginLinks: links });
     } catch (error) {
       // The call path refused a write the member's staff group does not allow (staff-permissions.ts).
       if (!(error instanceof TallyError && error.code === 'forbidden')) throw error;

@@ -1,6 +1,7 @@
 import Koa from 'koa';
 import { Installation } from '../../core/installation';
 import { StaffArea } from '../../core/identity/staff-areas';
+import { PluginLink } from './plugin-links';
 import { StaffSession } from './staff-sessions';
 
 export interface Company {
@@ -22,6 +23,8 @@ export interface AdminRequest {
   readonly company: Company;
   /** The areas the member's staff group may change (core/trust/staff-permissions.ts): a screen's form posts, and the forms its pages offer, need theirs (area-gate.ts). */
   readonly areas: readonly StaffArea[];
+  /** The company's plugins' staff navigation links (plugin-links.ts), shown after the sections. */
+  readonly pluginLinks: readonly PluginLink[];
 }
 
 export type PageHandler = (request: AdminRequest) => Promise<void>;

@@ -12,6 +12,7 @@ import { showMailGroup, showMailGroups } from './pages/mail-groups-page';
 import { addMailSignature, deleteMailSignature, saveMailSignature, showMailSignature, showMailSignatures } from './pages/mail-signatures-page';
 import { addTemplateAttachment, deleteTemplateAttachment } from './pages/mail-attachments-actions';
 import { MAX_ATTACHMENT_BYTES } from '../../core/delivery/queue-message';
+import { addStaffQuickLink, deleteStaffQuickLink, saveStaffNotices, showStaffMember } from './pages/staff-member-page';
 import { addPresetGroups, addStaffGroup, assignStaffGroup, deleteStaffGroup, editStaffGroup, showStaff } from './pages/staff-page';
 import { showClients } from './pages/clients-list-page';
 import { addClient, editClient, showAddClient, showEditClient } from './pages/client-form-page';
@@ -20,6 +21,7 @@ import { showInvoices } from './pages/invoices-list-page';
 import { addInvoice, showAddInvoice } from './pages/invoice-form-page';
 import { chargeAccount, invoiceDeliveryAction, recordPayment, showInvoice, voidInvoice } from './pages/invoice-page';
 import { gatedBy } from './area-gate';
+import { addGroupOption, addOptionGroup, deleteOptionGroup, editGroupOption, editOptionGroup, moveGroupOption, showPackageOptions } from './pages/package-options-page';
 import { addPackageGroup, deletePackageGroup, showPackages } from './pages/packages-list-page';
 import { addPackage, deletePackage, editPackage, showAddPackage, showEditPackage } from './pages/package-form-page';
 import { addService, changeServicePackage, serviceAction, setRestrictedPackages, showAddService, showChangeQuote, showService } from './pages/service-page';
@@ -61,6 +63,13 @@ export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['POST /admin/packages/groups/add', gatedBy('catalog', addPackageGroup)],
   ['POST /admin/packages/groups/delete', gatedBy('catalog', deletePackageGroup)],
   ['POST /admin/packages/delete', gatedBy('catalog', deletePackage)],
+  ['GET /admin/packages/options', gatedBy('catalog', showPackageOptions)],
+  ['POST /admin/packages/options/groups/add', gatedBy('catalog', addOptionGroup)],
+  ['POST /admin/packages/options/groups/edit', gatedBy('catalog', editOptionGroup)],
+  ['POST /admin/packages/options/groups/delete', gatedBy('catalog', deleteOptionGroup)],
+  ['POST /admin/packages/options/add-option', gatedBy('catalog', addGroupOption)],
+  ['POST /admin/packages/options/order', gatedBy('catalog', moveGroupOption)],
+  ['POST /admin/packages/options/edit-option', gatedBy('catalog', editGroupOption)],
   ['GET /admin/packages/add', gatedBy('catalog', showAddPackage)],
   ['POST /admin/packages/add', gatedBy('catalog', addPackage)],
   ['GET /admin/packages/edit', gatedBy('catalog', showEditPackage)],
@@ -123,6 +132,10 @@ export const ADMIN_ROUTES: ReadonlyMap<string, PageHandler> = new Map([
   ['POST /admin/settings/staff/groups/edit', gatedBy('staff', editStaffGroup)],
   ['POST /admin/settings/staff/groups/delete', gatedBy('staff', deleteStaffGroup)],
   ['POST /admin/settings/staff/assign', gatedBy('staff', assignStaffGroup)],
+  ['GET /admin/settings/staff/member', gatedBy('staff', showStaffMember)],
+  ['POST /admin/settings/staff/member/notices', gatedBy('staff', saveStaffNotices)],
+  ['POST /admin/settings/staff/member/links/add', gatedBy('staff', addStaffQuickLink)],
+  ['POST /admin/settings/staff/member/links/delete', gatedBy('staff', deleteStaffQuickLink)],
   ['GET /admin/settings/system', gatedBy('settings', showSystem)],
   ['GET /admin/settings/taxes', gatedBy('settings', showTaxes)],
   ['POST /admin/settings/taxes/add', gatedBy('settings', addTax)],

@@ -57,6 +57,7 @@ export function staffPage(request: AdminRequest, section: Section, title: string
     <nav class="site-nav" aria-label="Administration">
       <ul>
         ${SECTIONS.map((s) => html`<li><a href="${hrefFor(s.path, company)}"${s.key === section ? html` aria-current="page"` : ''}>${s.label}</a></li>`)}
+        ${request.pluginLinks.map((link) => html`<li class="plugin-link"><a href="${link.url}">${link.name}</a></li>`)}
       </ul>
     </nav>
     <div class="header-tools">

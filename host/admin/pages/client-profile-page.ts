@@ -13,6 +13,7 @@ import { CLIENT_STATUS_LABELS, clientName, ClientRecord, findClient } from './cl
 import { InvoiceSummary, invoiceRows, INVOICE_COLUMNS } from './invoice-records';
 import { MailLogEntry, mailLogTable } from './mail-log-records';
 import { SERVICE_STATUS_LABELS } from './service-records';
+import { pluginCardsPanel } from './plugin-cards-panel';
 
 const TABS = ['summary', 'contacts', 'services', 'invoices', 'transactions', 'notes', 'mail'] as const;
 type Tab = (typeof TABS)[number];
@@ -81,7 +82,7 @@ const profileHref = (request: AdminRequest, client: ClientRecord, tab: Tab) => h
 
 async function render(request: AdminRequest, status: number, client: ClientRecord, tab: Tab, top?: SafeHtml) {
   const name = clientName(client);
-  const body = await TAB_CONTENT[tab](request, client);
+  const [body, cards] = await Promise.all([TAB_CONTENT[tab](request, client), pluginCardsPanel(request)]);
   const content = html`${top ?? ''}
 <p>Client ${client.id_code} · ${CLIENT_STATUS_LABELS[client.status] ?? client.status}${client.company ? ` · ${client.company}` : ''}${client.email ? ` · ${client.email}` : ''}</p>
 ${
@@ -91,6 +92,7 @@ ${
       }</p>`
     : viewOnlyNote(request, 'clients')
 }
+${cards}
 ${tabLinks(
   `Sections of ${name}`,
   TABS.filter((t) => t !== 'services' || hasCallable(request.installation, 'services', 'getList')).map((t) => ({ key: t, label: TAB_LABELS[t], href: profileHref(request, client, t) })),

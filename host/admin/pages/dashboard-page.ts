@@ -6,6 +6,7 @@ import { html, SafeHtml } from '../../web/html';
 import { sendHtml, staffPage } from '../layout';
 import { formatMoney, totalsByCurrency } from '../money-text';
 import { billingRunPanel } from './billing-run-panel';
+import { quickLinksPanel } from './quick-links';
 import { clientName, ClientRecord } from './client-records';
 
 interface OpenInvoice {
@@ -34,7 +35,7 @@ export const showDashboard: PageHandler = async (request) => {
   const billing = hasCallable(request.installation, 'invoices', 'getList') && hasCallable(request.installation, 'transactions', 'getList');
   const [calls, maintenance] = await Promise.all([apiCallsLastDay(adminDb(request.installation.db)), callAs(request, 'settings', 'get', { key: 'maintenance_mode' })]);
   const mail = hasCallable(request.installation, 'mail_settings', 'get') ? mailWaitingNotice(request, (await callAs(request, 'mail_settings', 'get')) as MailSettingsView) : '';
-  const content = html`${mail}<ul class="cards" aria-label="Summary">
+  const content = html`${mail}${await quickLinksPanel(request)}<ul class="cards" aria-label="Summary">
   ${billing ? await billingCards(request) : ''}
   <li class="card"><p class="label">API calls, last 24 hours</p><p class="value">${calls.ok + calls.error}</p><p class="detail">${calls.error} answered with an error · all companies</p></li>
   <li class="card"><p class="label">Maintenance mode</p><p class="value">${maintenance === 'true' ? 'On' : 'Off'}</p><p class="detail"><a href="${hrefFor('/admin/settings/system', request.company)}">Change in System</a></p></li>

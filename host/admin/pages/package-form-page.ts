@@ -19,11 +19,13 @@ interface Typed {
   status: string;
   taxable: boolean;
   groups: string[];
+  /** The package option groups whose options it offers (Packages → Options). */
+  optionGroups: string[];
   pricing: PricingInput[];
 }
 
 /** Packages → Add a package: name, status, groups and pricing rows (term, period, currency, price, fees), through packages/add. */
-export const showAddPackage: PageHandler = async (request) => render(request, 200, null, { name: '', description: '', status: 'active', taxable: false, groups: [], pricing: [] });
+export const showAddPackage: PageHandler = async (request) => render(request, 200, null, { name: '', description: '', status: 'active', taxable: false, groups: [], optionGroups: [], pricing: [] });
 
 export const addPackage: PageHandler = async (request) => {
   const typed = typedOf(request);
@@ -77,6 +79,7 @@ function typedOf(request: AdminRequest): Typed {
     status: field(form, 'status') || 'active',
     taxable: field(form, 'taxable') === 'true',
     groups: listOf(form.groups).map(text).filter(Boolean),
+    optionGroups: listOf(form.option_groups).map(text).filter(Boolean),
     pricing,
   };
 }
@@ -88,6 +91,7 @@ function typedFrom(found: PackageRecord): Typed {
     status: found.status,
     taxable: found.taxable === 1,
     groups: found.groups.map(String),
+    optionGroups: found.option_groups.map(String),
     pricing: found.pricing.map((p) => ({ id: String(p.id), term: String(p.term), period: p.period, currency: p.currency, price: p.price, setup_fee: p.setup_fee, cancel_fee: p.cancel_fee })),
   };
 }
@@ -101,15 +105,17 @@ function varsOf(typed: Typed, editing: boolean): Record<string, unknown> {
     status: typed.status,
     taxable: typed.taxable ? 'true' : 'false',
     groups: editing || typed.groups.length ? typed.groups : undefined,
+    option_groups: editing || typed.optionGroups.length ? typed.optionGroups : undefined,
     pricing: pricing.map((row) => Object.fromEntries(Object.entries(row).filter(([name, value]) => value !== '' || (name === 'term' && row.id)))),
   };
 }
 
 async function render(request: AdminRequest, status: number, found: PackageRecord | null, typed: Typed, top?: SafeHtml) {
-  const [groups, currencies] = (await Promise.all([callAs(request, 'package_groups', 'getAll', {}), callAs(request, 'currencies', 'getAll', { company_id: request.company.id })])) as [
-    PackageGroup[],
-    Array<{ code: string }>,
-  ];
+  const [groups, currencies, optionGroups] = (await Promise.all([
+    callAs(request, 'package_groups', 'getAll', {}),
+    callAs(request, 'currencies', 'getAll', { company_id: request.company.id }),
+    callAs(request, 'package_option_groups', 'getAll', { company_id: request.company.id }),
+  ])) as [PackageGroup[], Array<{ code: string }>, Array<{ id: number; name: string }>];
   const rows = [...typed.pricing.filter((r) => r.id), ...typed.pricing.filter((r) => !r.id)];
   while (rows.filter((r) => !r.id).length < NEW_ROWS) rows.push({});
   const title = found ? `Package: ${found.name}` : 'Add a package';
@@ -133,6 +139,13 @@ async function render(request: AdminRequest, status: number, found: PackageRecor
     groups.length
       ? groups.map((g) => html`<label><input type="checkbox" name="groups[]" value="${g.id}"${typed.groups.includes(String(g.id)) ? html` checked` : ''}> ${g.name}</label> `)
       : html`<p class="hint">No groups yet: add them on <a href="${hrefFor(PATH, request.company)}">Packages</a>.</p>`
+  }
+  </fieldset>
+  <fieldset><legend>Option groups</legend>
+  ${
+    optionGroups.length
+      ? optionGroups.map((g) => html`<label><input type="checkbox" name="option_groups[]" value="${g.id}"${typed.optionGroups.includes(String(g.id)) ? html` checked` : ''}> ${g.name}</label> `)
+      : html`<p class="hint">No option groups yet: add them on <a href="${hrefFor(`${PATH}/options`, request.company)}">Package options</a>.</p>`
   }
   </fieldset>
   <fieldset><legend>Pricing</legend>

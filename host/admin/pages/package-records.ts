@@ -23,6 +23,7 @@ export interface PackageRecord {
   readonly taxable: number;
   readonly pricing: readonly Pricing[];
   readonly groups: readonly number[];
+  readonly option_groups: readonly number[];
 }
 
 export interface PackageGroup {

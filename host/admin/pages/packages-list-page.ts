@@ -59,6 +59,7 @@ async function render(request: AdminRequest, status: number, top?: SafeHtml, typ
   const manage = mayChange(request, 'catalog');
   const content = html`${top ?? ''}
 ${manage ? html`<p><a class="button" href="${hrefFor(`${PATH}/add`, company)}">Add a package</a></p>` : viewOnlyNote(request, 'catalog')}
+<p><a href="${hrefFor(`${PATH}/options`, company)}">Package options</a> (configurable options and their groups)</p>
 ${filterLinks('Package filter', PATH, company, FILTERS, filter)}
 ${dataTable(
   'Packages',

@@ -10,6 +10,7 @@ import { mayChange, viewOnlyNote, viewOnlyPage } from '../area-gate';
 import { clientName, findClient } from './client-records';
 import { findService, pricingOptions, SERVICE_STATUS_LABELS, ServiceRecord } from './service-records';
 import { PackageRecord, pricingText } from './package-records';
+import { chosenOptions, offeredOptions, optionFields, serviceOptionTexts } from './service-option-fields';
 
 const DONE: Record<string, string> = {
   added: 'The service has been added.',
@@ -60,7 +61,9 @@ export const setRestrictedPackages: PageHandler = async (request) => {
 export const addService: PageHandler = async (request) => {
   const client = await findClient(request, field(request.form, 'client_id'));
   if (!client) return noSuchClient(request);
-  const vars = { client_id: client.id, pricing_id: field(request.form, 'pricing_id'), status: field(request.form, 'status') === 'pending' ? 'pending' : 'active' };
+  const pricingId = field(request.form, 'pricing_id');
+  const configoptions = await chosenOptions(request, wholeNumberOr(pricingId, 0));
+  const vars = { client_id: client.id, pricing_id: pricingId, status: field(request.form, 'status') === 'pending' ? 'pending' : 'active', ...(configoptions ? { configoptions } : {}) };
   const outcome = await attempt(() => callAs(request, 'services', 'add', { vars }) as Promise<number>);
   if (!outcome.ok) return renderAdd(request, 400, client.id, clientName(client), problemsNotice(outcome.messages), wholeNumberOr(vars.pricing_id, 0));
   redirectTo(request.ctx, hrefFor('/admin/services/view', request.company, { service_id: String(outcome.value), done: 'added' }));
@@ -101,10 +104,12 @@ export const showChangeQuote: PageHandler = async (request) => {
   const quote = await attempt(() => callAs(request, 'services', 'getChangeQuote', { service_id: service.id, pricing_id: pricingId }) as Promise<Quote>);
   if (!quote.ok) return render(request, 400, service, problemsNotice(quote.messages));
   const q = quote.value;
+  const options = await serviceOptionTexts(request, service.id);
   const invoiced = Number(q.invoice) > 0 ? `${moneyText(q.invoice, q.currency)} is invoiced now` : 'nothing is invoiced';
   const credited = Number(q.credit) > 0 ? `${moneyText(q.credit, q.credit_currency)} goes to the client’s credit` : 'nothing is credited';
   const content = html`<section class="panel" aria-labelledby="quote-title"><h2 id="quote-title">Change to ${q.package_name}</h2>
 <p>${service.name} moves to ${q.package_name}. With the unused time of the current term prorated, ${invoiced} and ${credited}; it then renews ${q.date_renews ? q.date_renews.slice(0, 10) : 'never (one time)'}.</p>
+${options.length ? html`<p>The service keeps its options (${options.join('; ')}), priced for the new package and term; the amounts include them.</p>` : ''}
 <ul class="totals" aria-label="What the change does now">
   <li><span class="hint">Invoiced now</span><span class="value">${moneyText(q.invoice, q.currency)}</span></li>
   <li><span class="hint">Credited now</span><span class="value">${moneyText(q.credit, q.credit_currency)}</span></li>
@@ -144,7 +149,7 @@ async function renderAdd(request: AdminRequest, status: number, clientId: number
         label: `Back to ${name}`,
       }),
     );
-  const options = await pricingOptions(request, pricingId);
+  const [options, offered] = await Promise.all([pricingOptions(request, pricingId), offeredOptions(request)]);
   const content = html`${top ?? ''}
 <section class="panel">
 ${
@@ -152,6 +157,7 @@ ${
     ? html`<form method="post" action="/admin/services/add" class="stacked">
   ${formBasics(request)}<input type="hidden" name="client_id" value="${clientId}">
   <div class="field"><label for="service-pricing">Package and pricing</label><select id="service-pricing" name="pricing_id" required>${options}</select></div>
+  ${optionFields(offered)}
   <div class="field"><label for="service-status">Status</label><select id="service-status" name="status"><option value="active">Active now</option><option value="pending">Pending (provision later)</option></select></div>
   <p><button type="submit">Add service</button> <a href="${hrefFor('/admin/clients/view', request.company, { client_id: String(clientId), tab: 'services' })}">Cancel</a></p>
 </form>`
@@ -182,11 +188,13 @@ async function render(request: AdminRequest, status: number, service: ServiceRec
   const button = (action: string, label: string, confirm?: string) =>
     html`<form method="post" action="/admin/services/action" class="inline-form">${formBasics(request)}${id}<input type="hidden" name="action" value="${action}"><button type="submit"${confirm ? html` class="danger" data-confirm="${confirm}"` : ''}>${label}</button></form>`;
   const live = service.status !== 'canceled';
+  const options = await serviceOptionTexts(request, service.id);
   const content = html`${top ?? ''}
 <p>${SERVICE_STATUS_LABELS[service.status] ?? service.status} service of ${client ? html`<a href="${hrefFor('/admin/clients/view', request.company, { client_id: String(client.id), tab: 'services' })}">${clientName(client)}</a>` : 'an unknown client'}.</p>
 <ul class="totals" aria-label="The service">
   <li><span class="hint">Package</span><span class="value">${service.package.name}</span></li>
   <li><span class="hint">Pricing</span><span class="value">${pricingText({ ...service.package_pricing, price_renews: service.package_pricing.price, setup_fee: '0', cancel_fee: '0' })}</span></li>
+  ${options.length ? html`<li><span class="hint">Options</span><span class="value">${options.map((o, i) => html`${i ? html`<br>` : ''}${o}`)}</span></li>` : ''}
   <li><span class="hint">Added</span><span class="value">${service.date_added.slice(0, 10)}</span></li>
   <li><span class="hint">Renews</span><span class="value">${service.date_renews?.slice(0, 10) ?? '—'}</span></li>
   ${service.date_canceled ? html`<li><span class="hint">${live ? 'Cancels' : 'Canceled'}</span><span class="value">${service.date_canceled.slice(0, 10)}</span></li>` : ''}

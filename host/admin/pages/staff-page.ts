@@ -6,6 +6,7 @@ import { attempt, problemsNotice } from '../../web/form-outcome';
 import { html, SafeHtml } from '../../web/html';
 import { formBasics, notice, redirectTo, sendHtml, staffPage } from '../layout';
 import { mayChange, viewOnlyNote } from '../area-gate';
+import { memberHref } from './staff-member-page';
 
 interface Member {
   readonly id: number;
@@ -92,7 +93,7 @@ async function render(request: AdminRequest, status: number, top?: SafeHtml) {
   // Groups and who is in them are the staff area's: without it the page lists them as text and offers no form.
   const manage = mayChange(request, 'staff');
   const memberRows = members.map((m) => [
-    html`${[m.first_name, m.last_name].filter(Boolean).join(' ') || m.username}`,
+    html`<a href="${memberHref(request, m)}">${[m.first_name, m.last_name].filter(Boolean).join(' ') || m.username}</a>`,
     m.username,
     m.email,
     m.status === 'active' ? 'Active' : 'Disabled',

@@ -89,6 +89,7 @@ export const RECORD_GETS = [
   '/admin/packages/servers/add',
   '/admin/packages/servers/edit',
   '/admin/packages/servers/groups/edit',
+  '/admin/settings/staff/member',
 ];
 /** Every page and form of the area behind the session, as the access-control specs walk them. */
 export const STAFF_GETS = [
@@ -100,6 +101,7 @@ export const STAFF_GETS = [
   '/admin/invoices/add',
   '/admin/packages',
   '/admin/packages/add',
+  '/admin/packages/options',
   '/admin/payments',
   '/admin/payments/inbox',
   '/admin/packages/servers',
@@ -121,6 +123,15 @@ export const STAFF_GETS = [
 ];
 export const STAFF_POSTS = [
   '/admin/sign-out',
+  '/admin/settings/staff/member/notices',
+  '/admin/packages/options/groups/add',
+  '/admin/packages/options/groups/edit',
+  '/admin/packages/options/groups/delete',
+  '/admin/packages/options/add-option',
+  '/admin/packages/options/order',
+  '/admin/packages/options/edit-option',
+  '/admin/settings/staff/member/links/add',
+  '/admin/settings/staff/member/links/delete',
   '/admin/settings/api/create',
   '/admin/settings/api/revoke',
   '/admin/settings/api/limits',
