@@ -143,7 +143,7 @@ export class TransactionQueries {
       .where('transactions.company_id', '=', this.ctx.companyId);
     if (transactionId !== null) query = query.where('transaction_applied.transaction_id', '=', transactionId);
     if (invoiceId !== null) query = query.where('transaction_applied.invoice_id', '=', invoiceId);
-    const rows = await query.orderBy('transaction_applied.date_added').orderBy('transaction_applied.invoice_id').execute();
+    const rows = await query.orderBy('transaction_applied.date_added').orderBy('transaction_applied.invoice_id').orderBy('transaction_applied.transaction_id').execute();
     return rows.map((r) => ({ ...r, amount: toStored(stored(r.amount)) }));
   }
 
