@@ -75,7 +75,7 @@ describe('charging a stored account from an invoice (admin area over HTTP)', fun
     for (const account of [otherClientCard, theirCard]) {
       const refused = await charge(account);
       expect(refused.status, String(account)).to.equal(400);
-      expect(refused.text).to.contain('The account is not an active stored account of the invoice&#39;s client.');
+      expect(refused.text).to.contain('Invalid account ID.');
     }
     expect([await invoice(), await transactions()]).to.deep.equal(before);
   });
@@ -104,7 +104,7 @@ describe('charging a stored account from an invoice (admin area over HTTP)', fun
     expect((await invoice()).date_closed).to.be.a('string');
     const again = await charge(goodCard);
     expect(again.status).to.equal(400);
-    expect(again.text).to.contain('The invoice has nothing due to pay.');
+    expect(again.text).to.contain('This invoice is not open for payment.');
     await staff.get(`/admin/payments/view?transaction_id=${payment.id}`);
     const refunded = await staff.post('/admin/payments/refund', { company_id: '1', transaction_id: String(payment.id), amount: '' });
     expect(refunded.status, refunded.text).to.equal(303);
