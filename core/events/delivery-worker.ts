@@ -12,6 +12,7 @@ import { RETRY_DELAYS_MS, retryDelay } from './retry-schedule';
 import { AttemptPolicy, attemptWebhook, EndpointRow } from './webhook-attempts';
 import { WebhookSender } from './webhook-sender';
 import { leaseOwner, WorkerLoop } from './worker-loop';
+import { endpointChanges } from './endpoint-changes';
 
 /** How long what a round read for starting deliveries (endpoints, policy) is used by deliveries started between rounds (ms). */
 const READY_FRESH_MS = 1000;
@@ -69,7 +70,7 @@ export class DeliveryWorker {
   private lastPrune = 0;
   private soon: NodeJS.Timeout | null = null;
   /** What the last round read for starting deliveries (see startReady). */
-  private ready: { endpoints: Map<number, EndpointRow | null>; policy: AttemptPolicy; readAt: number } | null = null;
+  private ready: { endpoints: Map<number, EndpointRow | null>; policy: AttemptPolicy; readAt: number; endpointChanges: number } | null = null;
 
   constructor(
     private readonly installation: Installation,
@@ -187,7 +188,7 @@ export class DeliveryWorker {
     await releaseDeliveries(this.db, this.owner, stale);
     if (!this.waiting.length) return;
     const [endpoints, policy] = await Promise.all([this.endpoints(this.waiting.map((w) => w.delivery)), this.policy()]);
-    this.ready = { endpoints, policy, readAt: Date.now() };
+    this.ready = { endpoints, policy, readAt: Date.now(), endpointChanges: endpointChanges.count };
     this.startReady();
   }
 
@@ -196,12 +197,13 @@ export class DeliveryWorker {
    * read. Synchronous, and called again as each delivery finishes: a freed slot is taken at once
    * rather than at the next round, whose writes (outcomes, claims) take longer than a local
    * receiver's answer, so sending waited on them (about 450 deliveries/s where HTTP alone did 2,000).
-   * What was read is used for READY_FRESH_MS only; an endpoint that answered 410 is read again
-   * (it is disabled by then) before anything more is sent to it.
+   * What was read is used for READY_FRESH_MS only, and not at all once an endpoint was changed in
+   * this process (endpoint-changes.ts); an endpoint that answered 410 is read again (it is disabled
+   * by then) before anything more is sent to it.
    */
   private startReady(): void {
     const ready = this.ready;
-    if (!ready || Date.now() - ready.readAt > READY_FRESH_MS || !this.waiting.length) return;
+    if (!ready || Date.now() - ready.readAt > READY_FRESH_MS || ready.endpointChanges !== endpointChanges.count || !this.waiting.length) return;
     const taken: typeof this.waiting = [];
     const kept = this.waiting.splice(0).filter((entry) => {
       const { delivery } = entry;

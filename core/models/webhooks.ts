@@ -16,6 +16,7 @@ import { ATTEMPT, DELIVERY, WEBHOOK, WEBHOOK_ADD, WEBHOOK_EDIT, WEBHOOK_WITH_SEC
 import { deliveryQuery, presentDelivery } from '../events/delivery-listing';
 import { urlProblem } from './webhooks/endpoint-url';
 import { isEventId } from '../events/event-id';
+import { endpointChanges } from '../events/endpoint-changes';
 
 const PAGE_SIZE = 25;
 const DESCRIPTION_MAX = 255;
@@ -90,6 +91,7 @@ export class Webhooks {
     if (fields.status === 'disabled') changes.disabled_reason = 'staff';
     if (fields.status === 'enabled') changes.disabled_reason = null;
     await this.db.updateTable('webhook_endpoints').set(changes).where('id', '=', webhookId).where('company_id', '=', this.ctx.companyId).execute();
+    this.changedAfterCommit();
     return this.get(webhookId);
   }
 
@@ -100,7 +102,14 @@ export class Webhooks {
     await this.db.deleteFrom('event_attempts').where('delivery_id', 'in', deliveries).execute();
     await this.db.deleteFrom('event_deliveries').where('kind', '=', 'webhook').where('target', '=', String(webhookId)).where('company_id', '=', this.ctx.companyId).execute();
     await this.db.deleteFrom('webhook_endpoints').where('id', '=', webhookId).where('company_id', '=', this.ctx.companyId).execute();
+    this.changedAfterCommit();
     return null;
+  }
+
+  /** This process's delivery worker reads endpoints again once the change committed (endpoint-changes.ts). */
+  private changedAfterCommit(): void {
+    if (this.ctx.afterCommit) this.ctx.afterCommit.push(async () => endpointChanges.bump());
+    else endpointChanges.bump();
   }
 
   @callable({ description: 'One endpoint of the company with its health (never its secret); false when it has none of that id.', verb: 'GET', params: [int('webhook_id')], returns: orFalse(WEBHOOK) })
@@ -133,6 +142,7 @@ export class Webhooks {
       .where('id', '=', webhookId)
       .where('company_id', '=', this.ctx.companyId)
       .execute();
+    this.changedAfterCommit();
     return { id: webhookId, secret, rotating_until: until };
   }
 
