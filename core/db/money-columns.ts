@@ -34,6 +34,7 @@ export const MONEY_COLUMNS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
     services: ['override_price'],
     invoice_recur_lines: ['qty', 'amount'],
     package_option_pricing: ['price', 'price_renews', 'setup_fee', 'cancel_fee'],
+    charge_attempts: ['amount'],
   }).map(([table, columns]) => [table, new Set(columns)]),
 );
 
