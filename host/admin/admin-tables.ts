@@ -1,18 +1,10 @@
 import { Kysely } from 'kysely';
 import { Database, Db } from '../../core/db/schema';
+import { SessionColumns } from '../web/session-store';
 import { SignInFailuresTable } from '../web/sign-in-lockout';
 
 /** Tables of migration 004_admin, typed here (type aliases, as Kysely's withTables needs): only the administrative area reads or writes them. */
-export type AdminSessionsTable = {
-  id_hash: string;
-  user_id: number;
-  csrf_token: string;
-  ip: string;
-  user_agent: string;
-  created_at: string;
-  last_seen_at: string;
-  expires_at: string;
-};
+export type AdminSessionsTable = SessionColumns;
 
 export type AdminSignInFailuresTable = SignInFailuresTable;
 
